@@ -1,0 +1,382 @@
+/**
+ * In-process n8n harness: runs a real node through n8n-core's `WorkflowExecute`, the engine
+ * n8n itself uses, with real credentials resolution and real HTTP (n8n-core's axios path behind
+ * `this.helpers.httpRequestWithAuthentication`). Nothing of the node under test is stubbed.
+ *
+ * What is provided instead of n8n's server (packages/cli):
+ * - `nodeTypes`: a small registry holding the node(s) under test plus the harness's own start
+ *   node `harness.items`, which emits the given input items (like a Manual Trigger followed by
+ *   a Code node that returns them).
+ * - `credentialsHelper`: returns the test credential data for a credential type, and implements
+ *   `authenticate` exactly as n8n's CredentialsHelper does: a function `authenticate` is called,
+ *   a generic one (`{type:'generic', properties:{headers|qs|body|auth: {...}}}`) has its
+ *   `={{$credentials.x}}` expressions resolved through the workflow's expression engine and
+ *   merged into the request options.
+ * - `additionalData`: the fields WorkflowExecute reads, with lifecycle hooks that collect the run.
+ *
+ * Usage (the common case, one node after N input items):
+ * ```ts
+ * const res = await runNode({
+ *   nodeType: new BusinessFinance(),
+ *   parameters: { resource: 'vendor', operation: 'getAll', returnAll: true },
+ *   items: [{ a: 1 }, { a: 2 }],
+ *   credentials: { businessFinanceApi: { apiKey: sb.apiKey, baseUrl: sb.baseUrl } },
+ *   credentialTypes: [new BusinessFinanceApi()],
+ *   continueOnFail: false,
+ * });
+ * res.items;       // INodeExecutionData[] of the node's first output (json + pairedItem)
+ * res.error;       // the node's error when it failed (NodeOperationError / NodeApiError), else undefined
+ * res.run;         // the full IRun (runData of every node)
+ * res.serialised;  // JSON.stringify(res.run): assert that secrets never appear in it
+ * ```
+ * For other shapes use `runWorkflow({ nodes, connections, nodeTypes, ... })`.
+ */
+import {
+	ExecutionLifecycleHooks,
+	WorkflowExecute,
+} from 'n8n-core';
+import {
+	createRunExecutionData,
+	Workflow,
+	type ExecutionBaseError,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialsHelper,
+	type ICredentialType,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IRequestOptionsSimplified,
+	type IRun,
+	type IConnections,
+	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+/** Name of the harness's start node type. */
+export const ITEMS_NODE_TYPE = 'harness.items';
+
+/**
+ * A start node that emits the items found in its `items` parameter (an array of JSON objects),
+ * each with its own `pairedItem`. Plays the role of Manual Trigger + Code node.
+ */
+export class HarnessItemsNode implements INodeType {
+	description = {
+		displayName: 'Harness Items',
+		name: ITEMS_NODE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits the given items',
+		defaults: { name: 'Items' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' } as INodeProperties,
+		],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNode().parameters.items;
+		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [list.map((json, i) => ({ json, pairedItem: { item: i } }))];
+	}
+}
+
+/** A node-type registry for the given node types, keyed by `description.name`. */
+export function makeNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): INodeTypes {
+	return {
+		getByName: (name) => {
+			const t = types[name];
+			if (!t) throw new Error(`harness: unknown node type ${name}`);
+			return t;
+		},
+		getByNameAndVersion: (name, version) => {
+			const t = types[name];
+			if (!t) throw new Error(`harness: unknown node type ${name}`);
+			if ('nodeVersions' in t) return t.getNodeType(version);
+			return t;
+		},
+		getKnownTypes: () => ({}),
+	};
+}
+
+/**
+ * Applies a credential type's `authenticate` the way n8n's CredentialsHelper does.
+ * Exported so that other tests (e.g. the credential's own) can check what it adds.
+ */
+export async function applyAuthenticate(
+	credentialType: ICredentialType,
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	workflow?: Workflow,
+	node?: INode,
+): Promise<IHttpRequestOptions> {
+	const authenticate = credentialType.authenticate;
+	if (typeof authenticate === 'function') {
+		return await authenticate(credentials, requestOptions);
+	}
+	if (typeof authenticate !== 'object' || authenticate.type !== 'generic') return requestOptions;
+	const resolve = (value: string): string => {
+		if (typeof value !== 'string' || value.charAt(0) !== '=') return value;
+		if (!workflow || !node) throw new Error('harness: expression in authenticate needs a workflow');
+		return String(
+			workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials } as never,
+				undefined,
+				'',
+			),
+		);
+	};
+	const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
+	for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+		if (!target[outerKey]) target[outerKey] = {};
+		for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
+			target[outerKey][resolve(key)] = resolve(value);
+		}
+	}
+	return requestOptions;
+}
+
+/** Credentials helper over a fixed map `credential type name → decrypted data`. */
+export class TestCredentialsHelper implements ICredentialsHelper {
+	/** Every credential type requested through getDecrypted, in order (for assertions). */
+	readonly requested: string[] = [];
+
+	constructor(
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+		private readonly types: Record<string, ICredentialType>,
+	) {}
+
+	getParentTypes(name: string): string[] {
+		const ext = this.types[name]?.extends ?? [];
+		return [...ext, ...ext.flatMap((n) => this.getParentTypes(n))];
+	}
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = this.types[typeName];
+		if (!type) throw new Error(`harness: unknown credential type ${typeName}`);
+		return await applyAuthenticate(type, credentials, requestOptions as IHttpRequestOptions, workflow, node);
+	}
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+	async getCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
+		throw new Error('harness: getCredentials is not supported (use getDecrypted)');
+	}
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		this.requested.push(type);
+		const found = this.data[type];
+		if (!found) throw new Error(`harness: no test credential for ${type}`);
+		// Like n8n: fill in the credential's defaults for fields the test did not set.
+		const defaults: ICredentialDataDecryptedObject = {};
+		for (const p of this.types[type]?.properties ?? []) {
+			if (p.default !== undefined) defaults[p.name] = p.default as never;
+		}
+		return { ...defaults, ...found };
+	}
+	async updateCredentials(): Promise<void> {}
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+}
+
+export interface RunWorkflowOptions {
+	nodes: INode[];
+	connections: IConnections;
+	/** Node types by `description.name`; the harness's items node is added automatically. */
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	/** Decrypted credential data by credential type name. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	credentialTypes?: ICredentialType[];
+	/** Name of the node to start from (default: the first node). */
+	startNode?: string;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunWorkflowResult {
+	run: IRun;
+	/** Names of the nodes in the order they finished. */
+	executionOrder: string[];
+	credentialsHelper: TestCredentialsHelper;
+	serialised: string;
+}
+
+/** Runs a workflow in-process with WorkflowExecute and resolves with the full run. */
+export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflowResult> {
+	const mode = opts.mode ?? 'manual';
+	const nodeTypes = makeNodeTypes({ [ITEMS_NODE_TYPE]: new HarnessItemsNode(), ...opts.nodeTypes });
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness',
+		nodes: opts.nodes,
+		connections: opts.connections,
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const credentialTypes: Record<string, ICredentialType> = {};
+	for (const t of opts.credentialTypes ?? []) credentialTypes[t.name] = t;
+	const credentialsHelper = new TestCredentialsHelper(opts.credentials ?? {}, credentialTypes);
+
+	let resolveRun: (run: IRun) => void = () => {};
+	const done = new Promise<IRun>((resolve) => (resolveRun = resolve));
+	const executionOrder: string[] = [];
+	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', {
+		id: 'harness-workflow',
+		name: 'Harness',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: opts.nodes,
+		connections: opts.connections,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
+		executionOrder.push(nodeName);
+	});
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveRun(fullRunData));
+
+	const additionalData = {
+		credentialsHelper,
+		hooks,
+		executionId: 'harness-execution',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formBaseUrl: 'http://127.0.0.1/form',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1/form-test',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('harness: sub-workflows are not supported');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('harness: task runners are not supported');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const startName = opts.startNode ?? opts.nodes[0].name;
+	const startNode = workflow.getNode(startName);
+	if (!startNode) throw new Error(`harness: no node named ${startName}`);
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [[{ json: {} }]] }, source: null },
+			],
+		},
+	});
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	const returned = await workflowExecute.processRunExecutionData(workflow);
+	const run = (await done) ?? returned;
+	return { run, executionOrder, credentialsHelper, serialised: JSON.stringify(run) };
+}
+
+export interface RunNodeOptions {
+	/** The node under test. */
+	nodeType: INodeType | IVersionedNodeType;
+	/** Its parameters exactly as a saved workflow holds them. */
+	parameters: INodeParameters;
+	/** JSON of the input items (default: one empty item). */
+	items?: IDataObject[];
+	/** Decrypted credential data by credential type name; attached to the node as well. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	credentialTypes?: ICredentialType[];
+	/** The node setting "On Error: Continue" (n8n's `continueOnFail`). */
+	continueOnFail?: boolean;
+	typeVersion?: number;
+	/** Display name of the node in the workflow (default 'Node'). */
+	nodeName?: string;
+}
+
+export interface RunNodeResult extends RunWorkflowResult {
+	/** The node's first output. */
+	items: INodeExecutionData[];
+	/** All outputs of the node. */
+	outputs: INodeExecutionData[][];
+	/** The error the node failed with, if it did. */
+	error?: ExecutionBaseError;
+}
+
+/** Runs `items → node` and returns the node's output items or its error. */
+export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
+	const nodeName = opts.nodeName ?? 'Node';
+	const desc = opts.nodeType.description;
+	const typeName = desc.name;
+	const version =
+		opts.typeVersion ??
+		(Array.isArray(desc.version) ? desc.version[desc.version.length - 1] : (desc.version as number));
+	const credentials: INode['credentials'] = {};
+	for (const name of Object.keys(opts.credentials ?? {})) {
+		credentials[name] = { id: `cred-${name}`, name: `Test ${name}` };
+	}
+	const nodes: INode[] = [
+		{
+			id: 'items',
+			name: 'Items',
+			type: ITEMS_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(opts.items ?? [{}]) },
+		},
+		{
+			id: 'node',
+			name: nodeName,
+			type: typeName,
+			typeVersion: version,
+			position: [200, 0],
+			parameters: opts.parameters,
+			credentials,
+			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		},
+	];
+	const connections: IConnections = {
+		Items: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+	};
+	const result = await runWorkflow({
+		nodes,
+		connections,
+		nodeTypes: { [typeName]: opts.nodeType },
+		credentials: opts.credentials,
+		credentialTypes: opts.credentialTypes,
+	});
+	const task = result.run.data.resultData.runData[nodeName]?.[0];
+	const outputs = (task?.data?.main ?? []).map((o) => o ?? []);
+	const error = task?.error ?? result.run.data.resultData.error;
+	return { ...result, outputs, items: outputs[0] ?? [], error };
+}
