@@ -1,0 +1,251 @@
+/**
+ * Rate-limit state shared per API key within the process: what the service said remains in the
+ * current window, when the window resets, and a gate so that concurrent callers on one key queue
+ * instead of stampeding. Keyed by a SHA-256 of the key, never the key itself.
+ */
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+
+/** Time source. Tests replace `now` and `sleep` with a fake clock. */
+export const clock = {
+	now: (): number => Date.now(),
+	sleep: async (ms: number): Promise<void> => await sleep(ms),
+	random: (): number => Math.random(),
+};
+
+export interface KeyState {
+	/** Requests the client may still start in the current window (estimate); undefined = unknown. */
+	remaining?: number;
+	/** Epoch ms when the current window ends (from X-RateLimit-Reset). */
+	resetAt?: number;
+	/** Nobody sends before this epoch ms (set by a 429). */
+	blockedUntil: number;
+	/** When the remaining count is unknown, one request goes first and the others wait for it. */
+	probe?: Promise<void>;
+	/** Requests started and not yet answered. */
+	inFlight: number;
+	/** The service sent no rate-limit headers: nothing to track, do not gate. */
+	untracked: boolean;
+	/** Number of 429 answers seen (for tests and benchmarks). */
+	rateLimitedCount: number;
+}
+
+const states = new Map<string, KeyState>();
+
+export function keyId(apiKey: string): string {
+	return createHash('sha256').update(apiKey).digest('hex');
+}
+
+export function getKeyState(apiKey: string): KeyState {
+	const id = keyId(apiKey);
+	let state = states.get(id);
+	if (!state) {
+		state = { blockedUntil: 0, inFlight: 0, untracked: false, rateLimitedCount: 0 };
+		states.set(id, state);
+	}
+	return state;
+}
+
+/** Forget all rate-limit state (tests). */
+export function resetRateLimitState(): void {
+	states.clear();
+}
+
+/** Number of tracked keys (tests: proves the map is keyed by hash, not by key). */
+export function rateLimitStateKeys(): string[] {
+	return [...states.keys()];
+}
+
+/** Small margin added after a reset time, because the header has second resolution. */
+export const RESET_MARGIN_MS = 50;
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === wanted) {
+			if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+			if (value === undefined || value === null) return undefined;
+			return String(value);
+		}
+	}
+	return undefined;
+}
+
+export { headerValue };
+
+/**
+ * X-RateLimit-Reset as epoch ms. Accepts Unix seconds (the spec), Unix milliseconds (a value too
+ * large to be seconds) and, for tolerance, a small number meaning "seconds from now".
+ */
+export function parseResetHeader(value: string | undefined, now: number): number | undefined {
+	if (value === undefined) return undefined;
+	const trimmed = value.trim();
+	if (!/^\d+(\.\d+)?$/.test(trimmed)) {
+		const date = Date.parse(trimmed);
+		return Number.isNaN(date) ? undefined : date;
+	}
+	const n = Number(trimmed);
+	if (!Number.isFinite(n)) return undefined;
+	if (n >= 1e12) return Math.round(n); // milliseconds since the epoch
+	if (n >= 1e9) return Math.round(n * 1000); // seconds since the epoch
+	return now + Math.round(n * 1000); // seconds from now
+}
+
+/** Retry-After as epoch ms: delta seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+	if (value === undefined) return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return now + Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	return Number.isNaN(date) ? undefined : date;
+}
+
+export function parseRemaining(value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value.trim());
+	return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
+}
+
+/** Full-jitter exponential backoff: a random time between half and all of base·2^attempt, capped. */
+export function backoffMs(attempt: number, baseMs: number, capMs: number): number {
+	const exp = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
+	return Math.round(exp / 2 + (exp / 2) * clock.random());
+}
+
+/** Record the rate-limit headers of an answer. */
+export function recordHeaders(state: KeyState, headers: Record<string, unknown> | undefined): void {
+	const now = clock.now();
+	const remaining = parseRemaining(headerValue(headers, 'x-ratelimit-remaining'));
+	const resetAt = parseResetHeader(headerValue(headers, 'x-ratelimit-reset'), now);
+	if (remaining === undefined) {
+		// Nothing to go by: let requests flow (a 429 still blocks the key).
+		if (state.remaining === undefined) state.untracked = true;
+		return;
+	}
+	state.untracked = false;
+	// Called before the answering request releases its ticket: the others are inFlight - 1.
+	const othersInFlight = Math.max(0, state.inFlight - 1);
+	const newWindow = resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt);
+	if (newWindow || state.remaining === undefined) {
+		state.remaining = Math.max(0, remaining - othersInFlight);
+		if (resetAt !== undefined) state.resetAt = resetAt;
+	} else {
+		state.remaining = Math.max(0, Math.min(state.remaining, remaining - othersInFlight));
+	}
+}
+
+/** Record a 429: nobody on this key sends before `until`. */
+export function recordRateLimited(state: KeyState, until: number): void {
+	state.rateLimitedCount += 1;
+	state.remaining = 0;
+	state.untracked = false;
+	if (until > state.blockedUntil) state.blockedUntil = until;
+	if (state.resetAt === undefined || state.resetAt < until) state.resetAt = until;
+}
+
+export class WaitBudgetExceededError extends Error {
+	constructor(
+		readonly waitedMs: number,
+		readonly budgetMs: number,
+		readonly neededMs: number,
+	) {
+		super('rate-limit wait budget exceeded');
+	}
+}
+
+/** Tracks the time one call spends waiting for rate limits, against its budget. */
+export class WaitBudget {
+	waitedMs = 0;
+	constructor(
+		readonly budgetMs: number,
+		private readonly abortSignal?: { aborted: boolean },
+	) {}
+
+	/** Wait `ms` (in slices, so a cancelled execution stops waiting), or fail when over budget. */
+	async wait(ms: number): Promise<void> {
+		if (ms <= 0) return;
+		if (this.waitedMs + ms > this.budgetMs) throw new WaitBudgetExceededError(this.waitedMs, this.budgetMs, ms);
+		let left = ms;
+		while (left > 0) {
+			const slice = Math.min(left, 1000);
+			const started = clock.now();
+			await clock.sleep(slice);
+			const spent = Math.max(slice, clock.now() - started);
+			this.waitedMs += Math.min(spent, left);
+			left -= spent;
+			if (this.abortSignal?.aborted) throw new WaitAbortedError();
+		}
+	}
+}
+
+export class WaitAbortedError extends Error {
+	constructor() {
+		super('execution cancelled while waiting for the rate limit');
+	}
+}
+
+export interface Ticket {
+	release(): void;
+}
+
+/**
+ * Wait until this key may send one request. Handles the 429 block, the proactive wait when the
+ * window is used up, and the one-probe-at-a-time gate when the remaining count is unknown.
+ */
+export async function acquire(state: KeyState, budget: WaitBudget): Promise<Ticket> {
+	for (;;) {
+		const now = clock.now();
+		if (state.blockedUntil > now) {
+			await budget.wait(state.blockedUntil - now);
+			continue;
+		}
+		if (state.resetAt !== undefined && now >= state.resetAt) {
+			// The window is over: the count is unknown again until an answer tells us.
+			state.resetAt = undefined;
+			state.remaining = undefined;
+		}
+		if (state.untracked && state.remaining === undefined) {
+			state.inFlight += 1;
+			return ticket(state);
+		}
+		if (state.remaining === undefined) {
+			if (state.probe) {
+				await state.probe;
+				continue;
+			}
+			let done!: () => void;
+			state.probe = new Promise<void>((resolve) => (done = resolve));
+			state.inFlight += 1;
+			const probe = state.probe;
+			return ticket(state, () => {
+				if (state.probe === probe) state.probe = undefined;
+				done();
+			});
+		}
+		if (state.remaining > 0) {
+			state.remaining -= 1;
+			state.inFlight += 1;
+			return ticket(state);
+		}
+		// Window used up: wait for its reset (proactive, so the service never has to say 429).
+		const until = (state.resetAt ?? now + 1000) + RESET_MARGIN_MS;
+		await budget.wait(until - now);
+		if (state.resetAt !== undefined && clock.now() >= state.resetAt) {
+			state.resetAt = undefined;
+			state.remaining = undefined;
+		}
+	}
+}
+
+function ticket(state: KeyState, onRelease?: () => void): Ticket {
+	let released = false;
+	return {
+		release() {
+			if (released) return;
+			released = true;
+			state.inFlight = Math.max(0, state.inFlight - 1);
+			onRelease?.();
+		},
+	};
+}
