@@ -1,0 +1,60 @@
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+/**
+ * API key and base URL of the Business Finance service. The key is sent as
+ * `Authorization: Bearer <key>` through `authenticate`, so this credential also works as a
+ * predefined credential in n8n's HTTP Request node. The test lives in the node
+ * (`businessFinanceApiTest`), because a declarative test cannot tell the service's 401 codes apart.
+ */
+export class BusinessFinanceApi implements ICredentialType {
+	name = 'businessFinanceApi';
+
+	displayName = 'Business Finance API';
+
+	icon: Icon = { light: 'file:../icons/businessFinance.svg', dark: 'file:../icons/businessFinance.dark.svg' };
+
+	documentationUrl = 'https://github.com/business-finance/n8n-nodes-business-finance#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			placeholder: 'svc_...',
+			description:
+				'Create a key in the Business Finance dashboard under Settings → API Keys. It starts with "svc_" and is shown only once.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'http://127.0.0.1:4010',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the service, without "/v1" (a trailing "/" or "/v1" is accepted). The default is the local sandbox. Plain http:// is only allowed for 127.0.0.1, localhost or ::1.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'whsec_...',
+			description:
+				'Optional. Used by the Business Finance Trigger to verify deliveries when the service cannot hand out the endpoint’s secret. Starts with "whsec_".',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+}
