@@ -1,0 +1,62 @@
+import {
+	NodeConnectionTypes,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { triggerProperties } from './trigger/description';
+import { checkExists, create, deleteWebhook } from './trigger/lifecycle';
+import { receive } from './trigger/receive';
+
+export class BusinessFinanceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Business Finance Trigger',
+		name: 'businessFinanceTrigger',
+		icon: { light: 'file:../../icons/businessFinance.svg', dark: 'file:../../icons/businessFinance.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: 'Starts the workflow when the Business Finance service sends a verified event',
+		defaults: {
+			name: 'Business Finance Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'businessFinanceApi',
+				required: true,
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteWebhook.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive.call(this);
+	}
+}
