@@ -34,6 +34,17 @@ async function create(overrides: Record<string, unknown> = {}) {
 	return res.body.data as Record<string, any>;
 }
 
+/**
+ * The receivable as last emitted in an event: there is no GET route for receivables, and every
+ * successful change emits one, so this is its current state (failed requests emit nothing).
+ */
+async function current(id: string): Promise<Record<string, any>> {
+	const events = await h.admin.events();
+	const mine = events.filter((e: any) => e.type.startsWith('receivable.') && e.data?.id === id);
+	expect(mine.length).toBeGreaterThan(0);
+	return mine[mine.length - 1].data;
+}
+
 /** A receivable in the given state, reached through the documented routes. */
 async function inState(status: 'draft' | 'sent' | 'paid' | 'overdue' | 'cancelled') {
 	const r = await create();
@@ -170,21 +181,32 @@ describe('PATCH /v1/receivables/{id}', () => {
 		expect(res.body.data.created_at).toBe(r.created_at);
 	});
 
-	test('an empty body changes nothing', async () => {
+	test('an empty body: 400 (at least one field), nothing changes', async () => {
 		const r = await create();
-		const res = await h.api.patch(`/v1/receivables/${r.id}`, {});
-		expect(res.status).toBe(200);
-		expect(res.body.data).toMatchObject({ id: r.id, status: 'draft', notes: r.notes, due_date: r.due_date });
+		expectError(await h.api.patch(`/v1/receivables/${r.id}`, {}), 400, 'VALIDATION_ERROR');
+		expect(await current(r.id)).toEqual(r);
+	});
+
+	test('null is not accepted for a field', async () => {
+		const r = await create();
+		expectValidationError(await h.api.patch(`/v1/receivables/${r.id}`, { notes: null }), 'notes');
+		expect(await current(r.id)).toEqual(r);
+	});
+
+	test('PATCH to the current status: 409', async () => {
+		const r = await create();
+		expectError(await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' }), 409, 'INVALID_STATUS_TRANSITION');
+		const c = await inState('cancelled');
+		expectError(await h.api.patch(`/v1/receivables/${c.id}`, { status: 'cancelled' }), 409, 'INVALID_STATUS_TRANSITION');
 	});
 
 	test('unknown id: 404 NOT_FOUND', async () => {
 		expectError(await h.api.patch(`/v1/receivables/${randomUUID()}`, { notes: 'x' }), 404, 'NOT_FOUND');
 	});
 
-	test('an id that is not a uuid is rejected', async () => {
-		const res = await h.api.patch('/v1/receivables/not-a-uuid', { notes: 'x' });
-		expect([400, 404]).toContain(res.status);
-		expect(['VALIDATION_ERROR', 'NOT_FOUND']).toContain(res.body.error.code);
+	test('an id that is not a uuid: 404 NOT_FOUND', async () => {
+		expectError(await h.api.patch('/v1/receivables/not-a-uuid', { notes: 'x' }), 404, 'NOT_FOUND');
+		expectError(await h.api.post('/v1/receivables/not-a-uuid/send'), 404, 'NOT_FOUND');
 	});
 
 	const invalid: Array<[string, Record<string, unknown>, string]> = [
@@ -200,8 +222,7 @@ describe('PATCH /v1/receivables/{id}', () => {
 	test.each(invalid)('%s: 400 naming the field, no change', async (_label, body, field) => {
 		const r = await create();
 		expectValidationError(await h.api.patch(`/v1/receivables/${r.id}`, body), field);
-		const again = await h.api.patch(`/v1/receivables/${r.id}`, {});
-		expect(again.body.data).toMatchObject({ status: 'draft', notes: r.notes, due_date: r.due_date, amount: r.amount });
+		expect(await current(r.id)).toEqual(r);
 	});
 });
 
@@ -247,9 +268,7 @@ describe('POST /v1/receivables/{id}/send', () => {
 		expectUnset(r, 'customer_email');
 		expect(r.status).toBe('draft');
 		expectValidationError(await h.api.post(`/v1/receivables/${r.id}/send`), 'customer_email');
-		const again = await h.api.patch(`/v1/receivables/${r.id}`, {});
-		expect(again.body.data.status).toBe('draft');
-		expectUnset(again.body.data, 'sent_at');
+		expect(await current(r.id)).toEqual(r);
 	});
 
 	test('unknown id: 404 NOT_FOUND', async () => {
@@ -260,6 +279,14 @@ describe('POST /v1/receivables/{id}/send', () => {
 		const r = await create();
 		const res = await h.api.post(`/v1/receivables/${r.id}/send`, {});
 		expect(res.status).toBe(200);
+		expect(res.body.data.status).toBe('sent');
+	});
+
+	test('a body with fields is rejected (send takes no body)', async () => {
+		const r = await create();
+		const res = await h.api.post(`/v1/receivables/${r.id}/send`, { customer_email: 'x@y.example' });
+		expectValidationError(res, 'customer_email');
+		expect((await current(r.id)).status).toBe('draft');
 	});
 });
 
@@ -307,6 +334,19 @@ describe('lifecycle through PATCH status', () => {
 		expect(paid.status).toBe(200);
 		expect(paid.body.data).toMatchObject({ id: r.id, status: 'paid', sent_at: sent.sent_at });
 		expectDateTime(paid.body.data.paid_at);
+	});
+
+	test('admin: paid straight from draft and from overdue; overdue only from sent', async () => {
+		const d = await create();
+		const paid = await h.raw.post(`/_admin/receivables/${d.id}/status`, { status: 'paid' });
+		expect(paid.status).toBe(200);
+		expect(paid.body.data.status).toBe('paid');
+		const o = await inState('overdue');
+		expect((await h.raw.post(`/_admin/receivables/${o.id}/status`, { status: 'paid' })).body.data.status).toBe('paid');
+		const d2 = await create();
+		expectError(await h.raw.post(`/_admin/receivables/${d2.id}/status`, { status: 'overdue' }), 409, 'INVALID_STATUS_TRANSITION');
+		const c = await inState('cancelled');
+		expectError(await h.raw.post(`/_admin/receivables/${c.id}/status`, { status: 'paid' }), 409, 'INVALID_STATUS_TRANSITION');
 	});
 
 	test('admin status route: bad status 400, unknown id 404', async () => {

@@ -97,9 +97,9 @@ export function expectDateTime(value: unknown): void {
 	expect(Number.isNaN(Date.parse(value as string))).toBe(false);
 }
 
-/** Absent or null: the spec leaves open which unset fields are present. */
+/** Unset fields are present and null (sandbox/API.md, "Representations"). */
 export function expectUnset(obj: Record<string, unknown>, field: string): void {
-	if (field in obj) expect(obj[field]).toBeNull();
+	expect(obj).toHaveProperty([field], null);
 }
 
 export function expectError(res: HttpResponse, status: number, code: string): void {
@@ -114,10 +114,9 @@ export function expectValidationError(res: HttpResponse, field: string): void {
 	expect(res.body.error.message).toContain(field);
 }
 
-/** Object keys are a subset of the documented fields. */
+/** Exactly the documented fields: every one present (null when unset), nothing else. */
 export function expectOnlyFields(obj: Record<string, unknown>, fields: readonly string[]): void {
-	const extra = Object.keys(obj).filter((k) => !fields.includes(k));
-	expect(extra).toEqual([]);
+	expect(Object.keys(obj).sort()).toEqual([...fields].sort());
 }
 
 export const RECEIVABLE_FIELDS = [
