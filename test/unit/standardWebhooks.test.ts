@@ -1,0 +1,245 @@
+import {
+	decodeSecret,
+	isUsableSecret,
+	signWebhook,
+	verifyWebhook,
+} from '../../nodes/BusinessFinance/helpers/standardWebhooks';
+
+// The Standard Webhooks specification's test vector.
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const MSG_ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
+const TIMESTAMP = 1614265330;
+const BODY = '{"test": 2432232314}';
+const SIGNATURE = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=';
+
+const headers = (signature = SIGNATURE, timestamp = String(TIMESTAMP), id = MSG_ID) => ({
+	'webhook-id': id,
+	'webhook-timestamp': timestamp,
+	'webhook-signature': signature,
+});
+const at = (nowSeconds: number, toleranceSeconds?: number) => ({ nowSeconds, toleranceSeconds });
+
+describe('signWebhook', () => {
+	it('signs the test vector', () => {
+		expect(signWebhook(SECRET, MSG_ID, TIMESTAMP, BODY)).toBe(SIGNATURE);
+	});
+
+	it('accepts the secret without its whsec_ prefix and a Buffer body', () => {
+		expect(signWebhook(SECRET.slice('whsec_'.length), MSG_ID, TIMESTAMP, Buffer.from(BODY))).toBe(
+			SIGNATURE,
+		);
+	});
+
+	it('refuses an unusable secret without repeating it', () => {
+		expect(() => signWebhook('whsec_', MSG_ID, TIMESTAMP, BODY)).toThrow(/not valid/);
+		expect(() => signWebhook('whsec_not base64!!', MSG_ID, TIMESTAMP, BODY)).toThrow(
+			expect.objectContaining({ message: expect.not.stringContaining('not base64!!') }),
+		);
+	});
+});
+
+describe('decodeSecret', () => {
+	it('decodes whsec_ and bare base64, refuses empty or non-base64 text', () => {
+		expect(decodeSecret(SECRET)?.toString('base64')).toBe('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+		expect(decodeSecret('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')?.length).toBe(24);
+		expect(decodeSecret('')).toBeUndefined();
+		expect(decodeSecret('whsec_')).toBeUndefined();
+		expect(decodeSecret('whsec_abc def')).toBeUndefined();
+		expect(isUsableSecret(SECRET)).toBe(true);
+		expect(isUsableSecret(undefined)).toBe(false);
+	});
+});
+
+describe('verifyWebhook', () => {
+	it('accepts the test vector at its own time', () => {
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP))).toEqual({ ok: true });
+		expect(verifyWebhook(SECRET, headers(), Buffer.from(BODY), at(TIMESTAMP))).toEqual({
+			ok: true,
+		});
+	});
+
+	it('uses the real clock by default: the 2021 vector is too old now', () => {
+		expect(verifyWebhook(SECRET, headers(), BODY)).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/too old/),
+		});
+	});
+
+	it('refuses a forged signature (made with another secret)', () => {
+		const forged = signWebhook(
+			'whsec_' + Buffer.from('attacker key').toString('base64'),
+			MSG_ID,
+			TIMESTAMP,
+			BODY,
+		);
+		expect(verifyWebhook(SECRET, headers(forged), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: 'No matching signature found',
+		});
+	});
+
+	it('refuses a tampered body, id or timestamp', () => {
+		expect(verifyWebhook(SECRET, headers(), '{"test": 2432232315}', at(TIMESTAMP)).ok).toBe(false);
+		expect(verifyWebhook(SECRET, headers(), BODY + ' ', at(TIMESTAMP)).ok).toBe(false);
+		expect(
+			verifyWebhook(SECRET, headers(SIGNATURE, String(TIMESTAMP), 'msg_other'), BODY, at(TIMESTAMP))
+				.ok,
+		).toBe(false);
+		expect(
+			verifyWebhook(SECRET, headers(SIGNATURE, String(TIMESTAMP + 1)), BODY, at(TIMESTAMP)).ok,
+		).toBe(false);
+	});
+
+	it('refuses every single-character change of the body and of the signature', () => {
+		for (let i = 0; i < BODY.length; i++) {
+			const changed = BODY.slice(0, i) + (BODY[i] === 'x' ? 'y' : 'x') + BODY.slice(i + 1);
+			expect(verifyWebhook(SECRET, headers(), changed, at(TIMESTAMP)).ok).toBe(false);
+		}
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=,';
+		for (let i = 0; i < SIGNATURE.length; i++) {
+			for (const char of alphabet) {
+				if (char === SIGNATURE[i]) continue;
+				const changed = SIGNATURE.slice(0, i) + char + SIGNATURE.slice(i + 1);
+				expect(verifyWebhook(SECRET, headers(changed), BODY, at(TIMESTAMP)).ok).toBe(false);
+			}
+		}
+	});
+
+	it('applies the tolerance either way, bounds included', () => {
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 300)).ok).toBe(true);
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 301))).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/^Message timestamp too old/),
+		});
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 300)).ok).toBe(true);
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 301))).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/^Message timestamp too new/),
+		});
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 10, 5)).ok).toBe(false);
+		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 10, 10)).ok).toBe(true);
+	});
+
+	it('checks the timestamp before the signature, so a stale replay is refused as stale', () => {
+		const stale = TIMESTAMP - 3600;
+		const signature = signWebhook(SECRET, MSG_ID, stale, BODY);
+		expect(verifyWebhook(SECRET, headers(signature, String(stale)), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/too old/),
+		});
+	});
+
+	it('refuses a timestamp that is not Unix seconds', () => {
+		for (const bad of [
+			'abc',
+			'1614265330.5',
+			'-1614265330',
+			'1614265330abc',
+			'2021-02-25T15:02:10Z',
+		]) {
+			expect(verifyWebhook(SECRET, headers(SIGNATURE, bad), BODY, at(TIMESTAMP))).toEqual({
+				ok: false,
+				reason: 'Invalid webhook-timestamp: expected Unix seconds',
+			});
+		}
+	});
+
+	it('names the missing headers of an unsigned delivery', () => {
+		expect(verifyWebhook(SECRET, {}, BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: 'Missing headers: webhook-id, webhook-timestamp, webhook-signature',
+		});
+		expect(
+			verifyWebhook(
+				SECRET,
+				{ 'webhook-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP) },
+				BODY,
+				at(TIMESTAMP),
+			),
+		).toEqual({ ok: false, reason: 'Missing header: webhook-signature' });
+		expect(verifyWebhook(SECRET, headers(''), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: 'Missing header: webhook-signature',
+		});
+	});
+
+	it('accepts a header with several signatures when one matches, in any position', () => {
+		const other = signWebhook(
+			'whsec_' + Buffer.from('old key').toString('base64'),
+			MSG_ID,
+			TIMESTAMP,
+			BODY,
+		);
+		expect(verifyWebhook(SECRET, headers(`${other} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok).toBe(
+			true,
+		);
+		expect(verifyWebhook(SECRET, headers(`${SIGNATURE} ${other}`), BODY, at(TIMESTAMP)).ok).toBe(
+			true,
+		);
+		expect(verifyWebhook(SECRET, headers(`v1,AAAA ${other} v1,`), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: 'No matching signature found',
+		});
+	});
+
+	it('ignores signatures of other versions', () => {
+		const v2 = SIGNATURE.replace('v1,', 'v2,');
+		expect(verifyWebhook(SECRET, headers(v2), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: 'No v1 signature in the webhook-signature header',
+		});
+		expect(
+			verifyWebhook(SECRET, headers(`v1a,${SIGNATURE.slice(3)}`), BODY, at(TIMESTAMP)).ok,
+		).toBe(false);
+		expect(verifyWebhook(SECRET, headers(`${v2} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok).toBe(true);
+	});
+
+	it('reads headers in any case, as arrays, and under their svix-* names', () => {
+		const upper = {
+			'Webhook-Id': MSG_ID,
+			'WEBHOOK-TIMESTAMP': String(TIMESTAMP),
+			'Webhook-Signature': SIGNATURE,
+		};
+		expect(verifyWebhook(SECRET, upper, BODY, at(TIMESTAMP)).ok).toBe(true);
+		const arrays = {
+			'webhook-id': [MSG_ID],
+			'webhook-timestamp': [String(TIMESTAMP)],
+			'webhook-signature': ['v1,AAAA', SIGNATURE],
+		};
+		expect(verifyWebhook(SECRET, arrays, BODY, at(TIMESTAMP)).ok).toBe(true);
+		const svix = {
+			'svix-id': MSG_ID,
+			'svix-timestamp': String(TIMESTAMP),
+			'svix-signature': SIGNATURE,
+		};
+		expect(verifyWebhook(SECRET, svix, BODY, at(TIMESTAMP)).ok).toBe(true);
+	});
+
+	it('accepts the secret as bare base64 and refuses an unusable one', () => {
+		expect(
+			verifyWebhook('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', headers(), BODY, at(TIMESTAMP)).ok,
+		).toBe(true);
+		expect(verifyWebhook('whsec_%%%', headers(), BODY, at(TIMESTAMP))).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/signing secret is not valid/),
+		});
+	});
+
+	it('never puts the secret or the expected signature into a reason', () => {
+		const cases = [
+			verifyWebhook(SECRET, headers('v1,AAAA'), BODY, at(TIMESTAMP)),
+			verifyWebhook(SECRET, headers(), 'tampered', at(TIMESTAMP)),
+			verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 1000)),
+			verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 1000)),
+			verifyWebhook(SECRET, {}, BODY, at(TIMESTAMP)),
+			verifyWebhook(SECRET, headers(SIGNATURE, 'x'), BODY, at(TIMESTAMP)),
+			verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8I%%', headers(), BODY, at(TIMESTAMP)),
+		];
+		for (const result of cases) {
+			expect(result.ok).toBe(false);
+			const reason = result.ok ? '' : result.reason;
+			expect(reason).not.toContain('MfKQ9r8GKYqrTwjUPD8I');
+			expect(reason).not.toContain('g0hM9SsE');
+		}
+	});
+});
