@@ -182,14 +182,13 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
 		return undefined;
 	}
-	async getCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
+	async getCredentials(): Promise<ICredentials> {
 		throw new Error('harness: getCredentials is not supported (use getDecrypted)');
 	}
 	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: INodeCredentialsDetails,
-		type: string,
+		...args: [IWorkflowExecuteAdditionalData, INodeCredentialsDetails, string]
 	): Promise<ICredentialDataDecryptedObject> {
+		const type = args[2];
 		this.requested.push(type);
 		const found = this.data[type];
 		if (!found) throw new Error(`harness: no test credential for ${type}`);
@@ -333,14 +332,18 @@ export interface RunNodeResult extends RunWorkflowResult {
 	error?: ExecutionBaseError;
 }
 
+function latestVersion(nodeType: INodeType | IVersionedNodeType): number {
+	if ('nodeVersions' in nodeType) return nodeType.currentVersion;
+	const v = nodeType.description.version;
+	return Array.isArray(v) ? Math.max(...v) : v;
+}
+
 /** Runs `items → node` and returns the node's output items or its error. */
 export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	const nodeName = opts.nodeName ?? 'Node';
 	const desc = opts.nodeType.description;
 	const typeName = desc.name;
-	const version =
-		opts.typeVersion ??
-		(Array.isArray(desc.version) ? desc.version[desc.version.length - 1] : (desc.version as number));
+	const version = opts.typeVersion ?? latestVersion(opts.nodeType);
 	const credentials: INode['credentials'] = {};
 	for (const name of Object.keys(opts.credentials ?? {})) {
 		credentials[name] = { id: `cred-${name}`, name: `Test ${name}` };

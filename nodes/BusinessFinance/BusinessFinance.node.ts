@@ -1,0 +1,81 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+import * as payable from './actions/payable';
+import * as receivable from './actions/receivable';
+import { router } from './actions/router';
+import * as treasury from './actions/treasury';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from './actions/utils';
+import * as vendor from './actions/vendor';
+import * as webhookEndpoint from './actions/webhookEndpoint';
+import { searchVendors } from './methods/listSearch';
+import { businessFinanceApiTest } from './transport/credentialTest';
+
+export class BusinessFinance implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Business Finance',
+		name: 'businessFinance',
+		icon: { light: 'file:../../icons/businessFinance.svg', dark: 'file:../../icons/businessFinance.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create invoices and bills, manage vendors, read treasury data and webhook endpoints',
+		defaults: { name: 'Business Finance' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Payable', value: 'payable', description: 'Bills you owe to vendors' },
+					{ name: 'Receivable', value: 'receivable', description: 'Invoices you issue to customers' },
+					{ name: 'Treasury', value: 'treasury', description: 'Balance, deposit instructions and transactions' },
+					{ name: 'Vendor', value: 'vendor', description: 'Payees and how they are paid' },
+					{ name: 'Webhook Endpoint', value: 'webhookEndpoint', description: 'Where the service sends events' },
+				],
+				default: 'receivable',
+			},
+			...receivable.description,
+			...payable.description,
+			...vendor.description,
+			...treasury.description,
+			...webhookEndpoint.description,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Wait for Rate Limits (Seconds)',
+						name: 'rateLimitWaitSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+						description:
+							'How long in total the node may wait when the service’s rate limit is reached, before it fails. 0 fails at once.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		listSearch: { searchVendors },
+		credentialTest: { businessFinanceApiTest },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as create from './create.operation';
+import * as update from './update.operation';
+
+export { create, update };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['payable'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a payable (a vendor bill)',
+				action: 'Create a payable',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change the status, notes or due date of a payable',
+				action: 'Update a payable',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...update.description,
+];

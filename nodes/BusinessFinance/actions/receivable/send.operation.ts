@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { apiRequest } from '../../transport';
+import { uuidParam } from '../input';
+import { unwrapData, type OperationContext } from '../utils';
+
+const show = { resource: ['receivable'], operation: ['send'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'The service emails the invoice to the receivable’s customer email. Sending again sends a reminder.',
+		name: 'sendNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Receivable ID',
+		name: 'receivableId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+		description:
+			'The ID (a UUID) of the receivable to send. It needs a customer email and must not be paid or cancelled.',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	{ waitBudgetMs }: OperationContext,
+): Promise<IDataObject> {
+	const id = uuidParam(this, 'receivableId', 'Receivable ID', i);
+	const response = await apiRequest.call(this, 'POST', `/v1/receivables/${id}/send`, undefined, undefined, {
+		itemIndex: i,
+		waitBudgetMs,
+	});
+	return unwrapData(response) as IDataObject;
+}

@@ -1,0 +1,82 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+import * as payable from './payable';
+import * as receivable from './receivable';
+import * as treasury from './treasury';
+import * as vendor from './vendor';
+import * as webhookEndpoint from './webhookEndpoint';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, type OperationExecute } from './utils';
+
+/** resource → operation → per-item function. */
+const operations: Record<string, Record<string, { execute: OperationExecute }>> = {
+	receivable: { create: receivable.create, update: receivable.update, send: receivable.send },
+	payable: { create: payable.create, update: payable.update },
+	vendor: { create: vendor.create, getAll: vendor.getAll, update: vendor.update },
+	treasury: {
+		getDepositInstructions: treasury.getDepositInstructions,
+		getTransactions: treasury.getTransactions,
+		getBalance: treasury.getBalance,
+	},
+	webhookEndpoint: { get: webhookEndpoint.get, update: webhookEndpoint.update },
+};
+
+function waitBudgetMs(ctx: IExecuteFunctions, i: number): number {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const seconds = options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Max Wait for Rate Limits must be 0 or more seconds', {
+			itemIndex: i,
+			description: 'Set Options → Max Wait for Rate Limits (Seconds) to a number such as 300',
+		});
+	}
+	return Math.round(seconds * 1000);
+}
+
+/**
+ * Runs the selected operation once per input item. Every output item carries `pairedItem`.
+ * With "Continue On Fail" a failing item gives `{json: {error, ...}}` and the others go on;
+ * otherwise the first failure stops the node with the item's index.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const op = operations[resource]?.[operation];
+	if (!op) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of the resource "${resource}" is not supported`,
+		);
+	}
+
+	const returnData: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const result = await op.execute.call(this, i, { waitBudgetMs: waitBudgetMs(this, i) });
+			const list = Array.isArray(result) ? result : [result];
+			for (const json of list) {
+				returnData.push({ json: json ?? {}, pairedItem: { item: i } });
+			}
+		} catch (error) {
+			if (this.continueOnFail()) {
+				const json: IDataObject = { error: error.message };
+				if (error.description) json.description = error.description;
+				if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+				returnData.push({ json, pairedItem: { item: i } });
+				continue;
+			}
+			if (error instanceof NodeOperationError || error instanceof NodeApiError) {
+				if (error.context.itemIndex === undefined) error.context.itemIndex = i;
+			}
+			throw error instanceof NodeOperationError || error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error, { itemIndex: i });
+		}
+	}
+	return [returnData];
+}

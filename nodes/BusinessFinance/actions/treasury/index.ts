@@ -1,0 +1,40 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as getBalance from './getBalance.operation';
+import * as getDepositInstructions from './getDepositInstructions.operation';
+import * as getTransactions from './getTransactions.operation';
+
+export { getBalance, getDepositInstructions, getTransactions };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['treasury'] } },
+		options: [
+			{
+				name: 'Get Balance',
+				value: 'getBalance',
+				description: 'Get the available and pending balance per currency',
+				action: 'Get the treasury balance',
+			},
+			{
+				name: 'Get Deposit Instructions',
+				value: 'getDepositInstructions',
+				description: 'Get how to deposit funds by crypto, ACH, wire or SWIFT',
+				action: 'Get deposit instructions',
+			},
+			{
+				name: 'Get Transactions',
+				value: 'getTransactions',
+				description: 'List treasury transactions, optionally by date range and type',
+				action: 'Get treasury transactions',
+			},
+		],
+		default: 'getBalance',
+	},
+	...getBalance.description,
+	...getDepositInstructions.description,
+	...getTransactions.description,
+];

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/** Default total wait for rate limits, in seconds (the node option's default). */
+export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
+
+/** What every operation receives besides the item index. */
+export interface OperationContext {
+	/** Total time the transport may spend waiting for rate limits, in milliseconds. */
+	waitBudgetMs: number;
+}
+
+/** An operation's per-item function: returns the resource object(s) to output. */
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	context: OperationContext,
+) => Promise<IDataObject | IDataObject[]>;
+
+/** `dueDate` → `due_date`. */
+export function toSnakeCase(name: string): string {
+	return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Whether the user actually set a value (empty strings, null and undefined are "not set"). */
+export function isSet(value: unknown): boolean {
+	if (value === undefined || value === null) return false;
+	if (typeof value === 'string') return value.trim() !== '';
+	return true;
+}
+
+/** Drops fields that are not set. Does not mutate its argument. */
+export function compact(fields: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (isSet(value)) out[key] = value;
+	}
+	return out;
+}
+
+/** Maps camelCase keys to the API's snake_case names, dropping fields that are not set. */
+export function toApiBody(fields: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(compact(fields))) {
+		out[toSnakeCase(key)] = value;
+	}
+	return out;
+}
+
+/** The `data` of a `{data: ...}` response; a service that answers otherwise is passed through. */
+export function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
+	if (response && typeof response === 'object' && 'data' in response) {
+		return response.data as IDataObject | IDataObject[];
+	}
+	return response;
+}

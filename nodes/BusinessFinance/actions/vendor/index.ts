@@ -1,0 +1,40 @@
+import type { INodeProperties } from 'n8n-workflow';
+import * as create from './create.operation';
+import * as getAll from './getAll.operation';
+import * as update from './update.operation';
+
+export { create, getAll, update };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['vendor'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a vendor (a payee)',
+				action: 'Create a vendor',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List vendors, optionally filtered by a search term',
+				action: 'Get many vendors',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change the name, email or payment method of a vendor',
+				action: 'Update a vendor',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...getAll.description,
+	...update.description,
+];

@@ -1,0 +1,68 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** A UUID (any version), as a regex string for resource-locator validation. */
+export const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** The vendor resource locator: pick from a searchable list, or paste an id. */
+export function vendorLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Vendor',
+		name: 'vendorId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The vendor, chosen from the list or given by its ID',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a vendor...',
+				typeOptions: {
+					searchListMethod: 'searchVendors',
+					searchable: true,
+				},
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3f9c1e2a-8b7d-4c6e-9a51-0d2f4b6c8e10',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: UUID_REGEX,
+							errorMessage: 'Not a valid vendor ID: expected a UUID',
+						},
+					},
+				],
+			},
+		],
+		...overrides,
+	};
+}
+
+/** `returnAll` and `limit` for a list operation. */
+export function returnAllAndLimit(resource: string, operation: string, what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show: { resource: [resource], operation: [operation] } },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1 },
+			description: 'Max number of results to return',
+			hint: `May exceed 100: the node fetches as many pages of ${what} as needed`,
+			displayOptions: { show: { resource: [resource], operation: [operation], returnAll: [false] } },
+		},
+	];
+}

@@ -1,0 +1,1 @@
+export { searchVendors } from './listSearch';

@@ -1,0 +1,31 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { apiRequest } from '../transport';
+
+/** Page size for the vendor list in the UI (the API's maximum). */
+const PAGE_SIZE = 100;
+
+/**
+ * The vendor list of the `vendorId` resource locator: `GET /v1/vendors` with `search` when the
+ * user types, one page of 100 per call; the next page number is the pagination token.
+ */
+export async function searchVendors(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = paginationToken ? Number(paginationToken) : 1;
+	const qs: IDataObject = { page: Number.isInteger(page) && page >= 1 ? page : 1, limit: PAGE_SIZE };
+	const search = typeof filter === 'string' ? filter.trim() : '';
+	if (search !== '') qs.search = search;
+
+	const response = await apiRequest.call(this, 'GET', '/v1/vendors', undefined, qs);
+	const vendors = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
+	const meta = (response.meta ?? {}) as IDataObject;
+	return {
+		results: vendors.map((v) => ({
+			name: v.email ? `${String(v.name)} (${String(v.email)})` : String(v.name ?? v.id),
+			value: String(v.id),
+		})),
+		paginationToken: meta.has_more === true ? String((qs.page as number) + 1) : undefined,
+	};
+}
