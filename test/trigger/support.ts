@@ -1,0 +1,292 @@
+/**
+ * Test support for the trigger: the REAL n8n-core contexts (HookContext for checkExists/create/
+ * delete, WebhookContext for webhook()) over a real Workflow, with the harness's credentials
+ * helper (n8n's `authenticate` semantics: the credential's Bearer header). HTTP goes through
+ * n8n-core's own request path to the sandbox. Nothing of the trigger is stubbed.
+ *
+ * `serve()` plays n8n's webhook server: a node:http server on 127.0.0.1:0 that reads the raw body
+ * into `req.rawBody` (a Buffer, as n8n 2.x does), parses JSON into `req.body`, gives `res` the
+ * Express `status().json()` methods, runs `webhook()` in a WebhookContext and answers as n8n does
+ * (`noWebhookResponse`: the node answered; `workflowData`: "Workflow was started"; neither:
+ * "Webhook call received"; a throw: 500).
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type IWebhookData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+
+export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
+export const STANDARD_VECTOR = {
+	secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+	timestamp: 1614265330,
+	body: '{"test": 2432232314}',
+	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+
+export interface TriggerOptions {
+	parameters: INodeParameters;
+	credentials: ICredentialDataDecryptedObject;
+	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
+	webhookBaseUrl?: string;
+	/** The node's static data as n8n persisted it (to simulate a restart). */
+	staticData?: IDataObject;
+	workflowId?: string;
+	nodeName?: string;
+}
+
+export interface Served {
+	/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
+	baseUrl: string;
+	/** The workflow data of every delivery that started an execution, in order. */
+	executions: INodeExecutionData[][][];
+	/** Every answer given: status and parsed body. */
+	answers: Array<{ status: number; body: any }>;
+	close(): Promise<void>;
+}
+
+let counter = 0;
+
+export class TriggerHarness {
+	readonly nodeType = new BusinessFinanceTrigger();
+	readonly credentialsHelper: TestCredentialsHelper;
+	node: INode;
+	workflow: Workflow;
+	webhookBaseUrl: string;
+	private readonly workflowId: string;
+
+	constructor(private options: TriggerOptions) {
+		this.workflowId = options.workflowId ?? `wf${++counter}`;
+		this.webhookBaseUrl = options.webhookBaseUrl ?? 'http://127.0.0.1:5678/webhook';
+		const credentialType = new BusinessFinanceApi();
+		this.credentialsHelper = new TestCredentialsHelper(
+			{ businessFinanceApi: options.credentials },
+			{ businessFinanceApi: credentialType },
+		);
+		this.node = {
+			id: `node-${this.workflowId}`,
+			name: options.nodeName ?? 'Business Finance Trigger',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: `hook-${this.workflowId}`,
+			parameters: options.parameters,
+			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
+		};
+		this.workflow = this.buildWorkflow(options.staticData);
+	}
+
+	private buildWorkflow(nodeStaticData?: IDataObject): Workflow {
+		const staticData: IDataObject = {};
+		if (nodeStaticData) staticData[`node:${this.node.name}`] = JSON.parse(JSON.stringify(nodeStaticData));
+		return new Workflow({
+			id: this.workflowId,
+			name: `Trigger test ${this.workflowId}`,
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
+			staticData,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** Replaces the parameters (as when the user edits and saves the workflow). */
+	setParameters(parameters: INodeParameters): void {
+		this.node.parameters = parameters;
+		const persisted = this.staticData();
+		this.workflow = this.buildWorkflow(persisted);
+	}
+
+	/** Simulates an n8n restart: a new Workflow object from the persisted static data. */
+	restart(): void {
+		this.workflow = this.buildWorkflow(this.staticData());
+	}
+
+	/** A JSON copy of the node's static data (what n8n would persist). */
+	staticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
+	}
+
+	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
+		return {
+			credentialsHelper: this.credentialsHelper,
+			executionId: undefined,
+			restApiUrl: `${base}/rest`,
+			instanceBaseUrl: `${base}/`,
+			formBaseUrl: `${base}/form`,
+			formWaitingBaseUrl: `${base}/form-waiting`,
+			formTestBaseUrl: `${base}/form-test`,
+			webhookBaseUrl: this.webhookBaseUrl,
+			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+			webhookTestBaseUrl: `${base}/webhook-test`,
+			mcpBaseUrl: `${base}/mcp`,
+			mcpTestBaseUrl: `${base}/mcp-test`,
+			variables: {},
+			...extra,
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	webhookData(isTest = false): IWebhookData {
+		const description = this.nodeType.description.webhooks![0];
+		return {
+			httpMethod: 'POST',
+			node: this.node.name,
+			path: 'webhook',
+			webhookDescription: description,
+			workflowId: this.workflowId,
+			workflowExecuteAdditionalData: this.additionalData(),
+			webhookId: this.node.webhookId,
+			isTest,
+		} as IWebhookData;
+	}
+
+	hookContext(mode: WorkflowExecuteMode = 'webhook', activation: WorkflowActivateMode = 'activate'): HookContext {
+		return new HookContext(
+			this.workflow,
+			this.node,
+			this.additionalData(),
+			mode,
+			activation,
+			this.webhookData(mode === 'manual'),
+		);
+	}
+
+	/** The production webhook URL of the trigger (what activation registers). */
+	webhookUrl(mode: WorkflowExecuteMode = 'webhook'): string {
+		return this.hookContext(mode).getNodeWebhookUrl('default')!;
+	}
+
+	/** What n8n does on activation: checkExists, then create when it answered false. */
+	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
+		const methods = this.nodeType.webhookMethods.default;
+		const existed = await methods.checkExists.call(this.hookContext(mode));
+		if (!existed) await methods.create.call(this.hookContext(mode));
+		return { existed };
+	}
+
+	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
+		return await this.nodeType.webhookMethods.default.checkExists.call(this.hookContext(mode));
+	}
+
+	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
+		return await this.nodeType.webhookMethods.default.create.call(this.hookContext(mode));
+	}
+
+	/** What n8n does on deactivation. */
+	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
+		return await this.nodeType.webhookMethods.default.delete.call(this.hookContext(mode, 'manual'));
+	}
+
+	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
+	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
+		const executions: INodeExecutionData[][][] = [];
+		const answers: Array<{ status: number; body: any }> = [];
+		const server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				void (async () => {
+					const rawBody = Buffer.concat(chunks);
+					const request = req as any;
+					request.rawBody = rawBody;
+					request.body = {};
+					if (String(req.headers['content-type'] ?? '').startsWith('application/json') && rawBody.length) {
+						try {
+							request.body = JSON.parse(rawBody.toString('utf8'));
+						} catch {
+							request.body = {};
+						}
+					}
+					request.params = {};
+					request.query = {};
+					const response = res as any;
+					let answered: { status: number; body: any } | undefined;
+					response.status = (code: number) => {
+						res.statusCode = code;
+						return response;
+					};
+					response.json = (body: unknown) => {
+						answered = { status: res.statusCode, body };
+						res.setHeader('content-type', 'application/json');
+						res.end(JSON.stringify(body));
+						return response;
+					};
+					const send = (status: number, body: unknown) => {
+						if (!res.headersSent) response.status(status).json(body);
+					};
+					try {
+						const ctx = new WebhookContext(
+							this.workflow,
+							this.node,
+							this.additionalData({ httpRequest: request, httpResponse: response }),
+							mode,
+							this.webhookData(mode === 'manual'),
+							[],
+							null,
+						);
+						const result = await this.nodeType.webhook.call(ctx);
+						if (result.noWebhookResponse) {
+							if (!res.writableEnded) throw new Error('noWebhookResponse but the node did not answer');
+						} else if (result.workflowData) {
+							executions.push(result.workflowData);
+							send(200, { message: 'Workflow was started' });
+						} else {
+							send(200, result.webhookResponse ?? { message: 'Webhook call received' });
+						}
+					} catch (error) {
+						send(500, { message: (error as Error).message });
+					}
+					if (answered) answers.push(answered);
+				})();
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const port = (server.address() as AddressInfo).port;
+		const baseUrl = `http://127.0.0.1:${port}/webhook`;
+		return {
+			baseUrl,
+			executions,
+			answers,
+			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		};
+	}
+}
+
+/** POSTs a delivery to a URL; resolves with status and parsed body. */
+export async function deliver(
+	url: string,
+	rawBody: string,
+	headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: rawBody,
+	});
+	const text = await res.text();
+	let body: any;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		body = text;
+	}
+	return { status: res.status, body };
+}
