@@ -1,0 +1,152 @@
+/**
+ * Properties of our Standard Webhooks helper checked against the reference implementation, the
+ * `standardwebhooks` library (dev dependency only: the node may not ship runtime dependencies).
+ */
+import fc from 'fast-check';
+import { Webhook } from 'standardwebhooks';
+
+import { signWebhook, verifyWebhook } from '../../nodes/BusinessFinance/helpers/standardWebhooks';
+
+const secretArb = fc
+	.uint8Array({ minLength: 1, maxLength: 64 })
+	.map((bytes) => 'whsec_' + Buffer.from(bytes).toString('base64'));
+const idArb = fc
+	.string({ minLength: 1, maxLength: 40 })
+	.filter((id) => id.trim() === id && id !== '');
+const timestampArb = fc.integer({ min: 0, max: 4_000_000_000 });
+// Bodies as text (what the library signs: it turns a Buffer into a string first), any code point.
+const bodyArb = fc.oneof(
+	fc.json(),
+	fc.string({ unit: 'binary', maxLength: 300 }),
+	fc.string({ maxLength: 300 }),
+);
+
+const RUNS = { numRuns: 300 };
+
+function headersFor(id: string, timestamp: number, signature: string) {
+	return {
+		'webhook-id': id,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': signature,
+	};
+}
+
+describe('standardWebhooks against the standardwebhooks library', () => {
+	it('signs exactly as the library does', () => {
+		fc.assert(
+			fc.property(secretArb, idArb, timestampArb, bodyArb, (secret, id, timestamp, body) => {
+				const theirs = new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+				expect(signWebhook(secret, id, timestamp, body)).toBe(theirs);
+				expect(signWebhook(secret, id, timestamp, Buffer.from(body, 'utf8'))).toBe(theirs);
+			}),
+			RUNS,
+		);
+	});
+
+	it('accepts what the library signs, and the library accepts what we sign', () => {
+		fc.assert(
+			fc.property(
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.integer({ min: -300, max: 300 }),
+				(secret, id, body, skew) => {
+					const now = Math.floor(Date.now() / 1000);
+					const timestamp = now + skew;
+					const theirs = new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+					expect(
+						verifyWebhook(secret, headersFor(id, timestamp, theirs), body, { nowSeconds: now }),
+					).toEqual({
+						ok: true,
+					});
+					// The library reads the clock itself; keep within its tolerance of 300 s.
+					const ours = signWebhook(secret, id, now, body);
+					expect(() =>
+						new Webhook(secret).verify(body, headersFor(id, now, ours), { jsonParse: false }),
+					).not.toThrow();
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('rejects every one-byte change of the body', () => {
+		fc.assert(
+			fc.property(
+				secretArb,
+				idArb,
+				timestampArb,
+				fc.uint8Array({ minLength: 1, maxLength: 200 }),
+				fc.nat(),
+				fc.integer({ min: 1, max: 255 }),
+				(secret, id, timestamp, bytes, position, delta) => {
+					const body = Buffer.from(bytes);
+					const signature = signWebhook(secret, id, timestamp, body);
+					const changed = Buffer.from(body);
+					const index = position % changed.length;
+					changed[index] = (changed[index] + delta) % 256;
+					const headers = headersFor(id, timestamp, signature);
+					expect(verifyWebhook(secret, headers, body, { nowSeconds: timestamp }).ok).toBe(true);
+					expect(verifyWebhook(secret, headers, changed, { nowSeconds: timestamp })).toEqual({
+						ok: false,
+						reason: 'No matching signature found',
+					});
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('rejects every one-character change of the signature, as the library does', () => {
+		const base64Chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
+		fc.assert(
+			fc.property(
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.nat(),
+				fc.constantFrom(...base64Chars.split('')),
+				(secret, id, body, position, replacement) => {
+					const now = Math.floor(Date.now() / 1000);
+					const signature = signWebhook(secret, id, now, body);
+					const index = 3 + (position % (signature.length - 3));
+					fc.pre(signature[index] !== replacement);
+					const changed = signature.slice(0, index) + replacement + signature.slice(index + 1);
+					const headers = headersFor(id, now, changed);
+					expect(verifyWebhook(secret, headers, body, { nowSeconds: now }).ok).toBe(false);
+					expect(() => new Webhook(secret).verify(body, headers, { jsonParse: false })).toThrow(
+						/No matching signature/,
+					);
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('agrees with the library on the timestamp window', () => {
+		fc.assert(
+			fc.property(
+				secretArb,
+				idArb,
+				bodyArb,
+				fc.integer({ min: -1000, max: 1000 }),
+				(secret, id, body, skew) => {
+					// Leave a second of slack around the bounds: the library reads the clock itself.
+					fc.pre(Math.abs(Math.abs(skew) - 300) > 1);
+					const now = Math.floor(Date.now() / 1000);
+					const timestamp = now + skew;
+					const signature = signWebhook(secret, id, timestamp, body);
+					const headers = headersFor(id, timestamp, signature);
+					let theirs = true;
+					try {
+						new Webhook(secret).verify(body, headers, { jsonParse: false });
+					} catch {
+						theirs = false;
+					}
+					expect(verifyWebhook(secret, headers, body, { nowSeconds: now }).ok).toBe(theirs);
+				},
+			),
+			RUNS,
+		);
+	});
+});
