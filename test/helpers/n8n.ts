@@ -31,10 +31,7 @@
  * ```
  * For other shapes use `runWorkflow({ nodes, connections, nodeTypes, ... })`.
  */
-import {
-	ExecutionLifecycleHooks,
-	WorkflowExecute,
-} from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	Workflow,
@@ -49,6 +46,7 @@ import {
 	type INode,
 	type INodeCredentialsDetails,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeParameters,
 	type INodeProperties,
 	type INodeType,
@@ -206,6 +204,42 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 	}
 }
 
+/**
+ * The `additionalData` WorkflowExecute and the node contexts read: the credentials helper, the
+ * lifecycle hooks, and placeholder URLs. Anything n8n's server would do beyond that throws.
+ */
+export function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks: hooks ?? new ExecutionLifecycleHooks('manual', 'harness-execution', {} as never),
+		executionId: 'harness-execution',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formBaseUrl: 'http://127.0.0.1/form',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1/form-test',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('harness: sub-workflows are not supported');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('harness: task runners are not supported');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export interface RunWorkflowOptions {
 	nodes: INode[];
 	connections: IConnections;
@@ -263,32 +297,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	});
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => resolveRun(fullRunData));
 
-	const additionalData = {
-		credentialsHelper,
-		hooks,
-		executionId: 'harness-execution',
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
-		formBaseUrl: 'http://127.0.0.1/form',
-		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-		formTestBaseUrl: 'http://127.0.0.1/form-test',
-		webhookBaseUrl: 'http://127.0.0.1/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-		mcpBaseUrl: 'http://127.0.0.1/mcp',
-		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
-		variables: {},
-		executeWorkflow: async () => {
-			throw new Error('harness: sub-workflows are not supported');
-		},
-		getRunExecutionData: async () => undefined,
-		getRuntimeCredential: async () => undefined,
-		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('harness: task runners are not supported');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = makeAdditionalData(credentialsHelper, hooks);
 
 	const startName = opts.startNode ?? opts.nodes[0].name;
 	const startNode = workflow.getNode(startName);
@@ -382,4 +391,58 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	const outputs = (task?.data?.main ?? []).map((o) => o ?? []);
 	const error = task?.error ?? result.run.data.resultData.error;
 	return { ...result, outputs, items: outputs[0] ?? [], error };
+}
+
+export interface RunListSearchOptions {
+	nodeType: INodeType;
+	/** Name of the method under `methods.listSearch`. */
+	method: string;
+	filter?: string;
+	paginationToken?: string;
+	/** The node's current parameters (as the editor would send them). */
+	parameters?: INodeParameters;
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	credentialTypes?: ICredentialType[];
+	/** Path of the parameter being edited (default `parameters.vendorId`). */
+	path?: string;
+}
+
+/**
+ * Calls a resource-locator list-search method the way the editor does (n8n's
+ * DynamicNodeParametersService): through n8n-core's `LoadOptionsContext`, so
+ * `this.getCredentials` and `this.helpers.httpRequestWithAuthentication` are the real ones.
+ */
+export async function runListSearch(opts: RunListSearchOptions): Promise<INodeListSearchResult> {
+	const desc = opts.nodeType.description;
+	const method = opts.nodeType.methods?.listSearch?.[opts.method];
+	if (!method) throw new Error(`harness: ${desc.name} has no listSearch method ${opts.method}`);
+	const credentials: INode['credentials'] = {};
+	for (const name of Object.keys(opts.credentials ?? {})) {
+		credentials[name] = { id: `cred-${name}`, name: `Test ${name}` };
+	}
+	const node: INode = {
+		id: 'node',
+		name: 'Node',
+		type: desc.name,
+		typeVersion: latestVersion(opts.nodeType),
+		position: [0, 0],
+		parameters: opts.parameters ?? {},
+		credentials,
+	};
+	const workflow = new Workflow({
+		id: 'harness-workflow',
+		name: 'Harness',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: makeNodeTypes({ [desc.name]: opts.nodeType }),
+		settings: { executionOrder: 'v1' },
+	});
+	const credentialTypes: Record<string, ICredentialType> = {};
+	for (const t of opts.credentialTypes ?? []) credentialTypes[t.name] = t;
+	const helper = new TestCredentialsHelper(opts.credentials ?? {}, credentialTypes);
+	const additionalData = makeAdditionalData(helper);
+	additionalData.currentNodeParameters = node.parameters;
+	const context = new LoadOptionsContext(workflow, node, additionalData, opts.path ?? 'parameters.vendorId');
+	return await method.call(context, opts.filter, opts.paginationToken);
 }

@@ -1,0 +1,98 @@
+/**
+ * Shared setup of the node tests: a sandbox started in-process (no seed data, a rate limit the
+ * tests do not reach), the real credential type, and `run()` = the real node through
+ * WorkflowExecute (test/helpers/n8n.ts). `requests()` reads what the sandbox received.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
+import { startSandbox } from '../../sandbox';
+import { runListSearch, runNode, type RunNodeResult } from '../helpers/n8n';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export interface NodeTestEnv {
+	sb: Sandbox;
+	/** Runs the node with the working key (override `apiKey` to test other keys). */
+	run(
+		parameters: INodeParameters,
+		options?: { items?: IDataObject[]; continueOnFail?: boolean; apiKey?: string; baseUrl?: string },
+	): Promise<RunNodeResult>;
+	/** The vendor list search of the `vendorId` locator. */
+	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
+	/** `/v1` requests the sandbox received since the last `clear()`. */
+	requests(): Promise<Array<{ method: string; path: string; query: IDataObject; body: unknown; status: number }>>;
+	clear(): Promise<void>;
+	/** Calls the API directly (setup only), with the working key. */
+	api(method: string, path: string, body?: unknown): Promise<IDataObject>;
+	close(): Promise<void>;
+}
+
+export async function startEnv(options: { rateLimit?: number } = {}): Promise<NodeTestEnv> {
+	const sb = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'none',
+		rateLimit: options.rateLimit ?? 100_000,
+		rateWindowSeconds: 60,
+	});
+	const nodeType = new BusinessFinance();
+	const credentialType = new BusinessFinanceApi();
+	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
+		businessFinanceApi: { apiKey, baseUrl },
+	});
+	return {
+		sb,
+		run: async (parameters, opts = {}) =>
+			await runNode({
+				nodeType,
+				parameters,
+				items: opts.items,
+				continueOnFail: opts.continueOnFail,
+				credentials: creds(opts.apiKey, opts.baseUrl),
+				credentialTypes: [credentialType],
+			}),
+		search: async (filter, paginationToken) =>
+			await runListSearch({
+				nodeType,
+				method: 'searchVendors',
+				filter,
+				paginationToken,
+				credentials: creds(),
+				credentialTypes: [credentialType],
+			}),
+		requests: async () => (await sb.admin.getRequests()) as never,
+		clear: async () => {
+			await sb.admin.clearRequests();
+		},
+		api: async (method, path, body) => {
+			const res = await fetch(`${sb.baseUrl}${path}`, {
+				method,
+				headers: {
+					authorization: `Bearer ${sb.apiKey}`,
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const json = (await res.json()) as IDataObject;
+			if (!res.ok) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+			return json.data as IDataObject;
+		},
+		close: async () => await sb.close(),
+	};
+}
+
+/** A resource locator value as a saved workflow holds it. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Valid payment details (ABA check digit, IBAN mod-97, EVM address). */
+export const VALID = {
+	routing: '011000015',
+	account: '000123456789',
+	iban: 'DE89370400440532013000',
+	swift: 'DEUTDEFF',
+	evm: '0x52908400098527886E0F7030069857D2E4169EE7',
+};
+
+export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
