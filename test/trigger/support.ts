@@ -290,3 +290,80 @@ export async function deliver(
 	}
 	return { status: res.status, body };
 }
+
+export interface MiniService {
+	baseUrl: string;
+	/** Endpoints by id, as the service holds them. */
+	endpoints: Map<string, IDataObject>;
+	/** Every request: method and path. */
+	requests: Array<{ method: string; path: string; body: any }>;
+	close(): Promise<void>;
+}
+
+/**
+ * A service that has only what the spec shows for webhook endpoints (GET and PATCH
+ * /v1/webhooks/{id}) and answers the contract's *assumed* routes the way a service without them
+ * would: `POST /v1/webhooks` with `createStatus` (404 or 405), `GET .../secret` with 404. The
+ * sandbox always has those routes, so this covers "the real service lacks them". Checks the
+ * Bearer key; error bodies in the API's shape.
+ */
+export async function startMiniService(
+	apiKey: string,
+	options: { createStatus?: 404 | 405 | 201; endpoints?: IDataObject[] } = {},
+): Promise<MiniService> {
+	const endpoints = new Map<string, IDataObject>();
+	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
+	const requests: MiniService['requests'] = [];
+	let next = 1;
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			const body = text ? JSON.parse(text) : undefined;
+			const path = (req.url ?? '').split('?')[0];
+			const method = req.method ?? 'GET';
+			requests.push({ method, path, body });
+			const answer = (status: number, payload?: unknown) => {
+				res.statusCode = status;
+				if (payload === undefined) return res.end();
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify(payload));
+			};
+			const error = (status: number, code: string) => answer(status, { error: { code, message: code } });
+			if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'INVALID_API_KEY');
+			if (path === '/v1/webhooks') {
+				if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
+				const status = options.createStatus ?? 404;
+				if (status === 404) return error(404, 'NOT_FOUND');
+				if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
+				const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false, ...body };
+				endpoints.set(ep.id, ep);
+				return answer(201, { data: ep });
+			}
+			const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
+			if (!match) return error(404, 'NOT_FOUND');
+			const ep = endpoints.get(decodeURIComponent(match[1]));
+			if (match[2]) return error(404, 'NOT_FOUND');
+			if (!ep) return error(404, 'NOT_FOUND');
+			if (method === 'GET') return answer(200, { data: ep });
+			if (method === 'PATCH') {
+				Object.assign(ep, body);
+				return answer(200, { data: ep });
+			}
+			if (method === 'DELETE' && options.createStatus === 201) {
+				endpoints.delete(ep.id as string);
+				return answer(204);
+			}
+			return error(405, 'METHOD_NOT_ALLOWED');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		endpoints,
+		requests,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

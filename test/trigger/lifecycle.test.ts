@@ -1,0 +1,306 @@
+/**
+ * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
+ * over real HTTP (and, for what the sandbox always offers, a minimal service without the
+ * contract's assumed routes).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox';
+import { CREATE_UNSUPPORTED_MESSAGE, NO_SECRET_MESSAGE } from '../../nodes/BusinessFinance/trigger/lifecycle';
+import { createHttpClient, type HttpClient } from '../helpers/http';
+import { startMiniService, TriggerHarness, type MiniService } from './support';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+let sb: Sandbox;
+let api: HttpClient;
+let admin: HttpClient;
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000, rateWindowSeconds: 60 });
+	api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
+	admin = createHttpClient(sb.baseUrl, { apiKey: null });
+});
+
+afterAll(async () => {
+	await sb.close();
+});
+
+beforeEach(async () => {
+	await admin.delete('/_admin/requests');
+});
+
+function trigger(parameters: IDataObject, credentials: IDataObject = {}): TriggerHarness {
+	return new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+	});
+}
+
+async function createEndpoint(body: IDataObject): Promise<IDataObject> {
+	const res = await api.post('/v1/webhooks', body);
+	expect(res.status).toBe(201);
+	return res.body.data;
+}
+
+async function getEndpoint(id: string): Promise<{ status: number; data?: IDataObject }> {
+	const res = await api.get(`/v1/webhooks/${id}`);
+	return { status: res.status, data: res.body?.data };
+}
+
+async function requests(): Promise<Array<{ method: string; path: string; body: any }>> {
+	return (await admin.get('/_admin/requests')).body.data;
+}
+
+const settings = (ep: IDataObject) => ({
+	url: ep.url,
+	description: ep.description,
+	filter_types: ep.filter_types,
+	disabled: ep.disabled,
+});
+
+describe('an existing endpoint (webhookEndpointId given)', () => {
+	it('is pointed at the workflow on activation and restored exactly on deactivation', async () => {
+		const before = await createEndpoint({
+			url: 'http://127.0.0.1:1/original-receiver',
+			description: 'Accounting receiver',
+			filter_types: ['vendor.created'],
+			disabled: true,
+		});
+		const t = trigger({ webhookEndpointId: before.id, events: ['receivable.paid', 'payable.failed'] });
+
+		expect(await t.activate()).toEqual({ existed: false });
+		const active = (await getEndpoint(before.id as string)).data!;
+		expect(settings(active)).toEqual({
+			url: t.webhookUrl(),
+			description: 'Accounting receiver',
+			filter_types: ['payable.failed', 'receivable.paid'],
+			disabled: false,
+		});
+		expect(await t.checkExists()).toBe(true);
+
+		// Activating twice (n8n re-runs create, e.g. after an update) must not save our own values
+		// as the "original".
+		await t.create();
+		await t.activate();
+		const stored = JSON.stringify(t.staticData());
+		expect(stored).not.toContain('whsec_');
+
+		expect(await t.deactivate()).toBe(true);
+		const after = (await getEndpoint(before.id as string)).data!;
+		expect(settings(after)).toEqual(settings(before));
+		expect(t.staticData()).toEqual({ production: {} });
+		expect(await t.checkExists()).toBe(false);
+	});
+
+	it('restores after an n8n restart (state comes from the persisted static data)', async () => {
+		const before = await createEndpoint({ url: 'http://127.0.0.1:1/kept', filter_types: [] });
+		const t = trigger({ webhookEndpointId: before.id, events: ['vendor.updated'] });
+		await t.activate();
+		t.restart();
+		expect(await t.checkExists()).toBe(true);
+		await t.deactivate();
+		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
+	});
+
+	it('checkExists is false when the endpoint points elsewhere, has other events or is disabled', async () => {
+		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/x' });
+		const t = trigger({ webhookEndpointId: ep.id, events: ['receivable.sent'] });
+		expect(await t.checkExists()).toBe(false);
+		await t.activate();
+		expect(await t.checkExists()).toBe(true);
+		await api.patch(`/v1/webhooks/${ep.id}`, { filter_types: ['receivable.sent', 'vendor.created'] });
+		expect(await t.checkExists()).toBe(false);
+		await t.activate();
+		await api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
+		expect(await t.checkExists()).toBe(false);
+		await t.activate();
+		expect((await getEndpoint(ep.id as string)).data).toMatchObject({ disabled: false, filter_types: ['receivable.sent'] });
+		await t.deactivate();
+		expect(settings((await getEndpoint(ep.id as string)).data!)).toEqual(settings(ep));
+	});
+
+	it('fails with a clear message for an unknown endpoint id and changes nothing', async () => {
+		const t = trigger({ webhookEndpointId: 'ep_doesnotexist' });
+		await expect(t.activate()).rejects.toThrow(/Webhook endpoint "ep_doesnotexist" was not found/);
+		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+	});
+
+	it('handles an endpoint deleted on the service: checkExists false, delete does not throw', async () => {
+		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/y' });
+		const t = trigger({ webhookEndpointId: ep.id });
+		await t.activate();
+		expect((await api.delete(`/v1/webhooks/${ep.id}`)).status).toBe(204);
+		await expect(t.deactivate()).resolves.toBe(true);
+		expect(t.staticData()).toEqual({ production: {} });
+
+		await t.activate().catch(() => undefined); // the id no longer exists
+		expect(await t.checkExists()).toBe(false);
+	});
+
+	it('keeps a test run ("Listen for test event") apart from the active workflow', async () => {
+		const before = await createEndpoint({ url: 'http://127.0.0.1:1/orig', description: 'Orig' });
+		const t = trigger({ webhookEndpointId: before.id });
+		await t.activate('webhook');
+		const productionUrl = t.webhookUrl('webhook');
+		await t.activate('manual');
+		expect((await getEndpoint(before.id as string)).data!.url).toBe(t.webhookUrl('manual'));
+		expect(t.webhookUrl('manual')).toContain('/webhook-test/');
+		await t.deactivate('manual');
+		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
+		await t.deactivate('webhook');
+		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
+	});
+});
+
+describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
+	it('is created on activation, reused when activated twice, deleted on deactivation', async () => {
+		const t = trigger({ events: ['receivable.created', 'receivable.paid'] });
+		expect(await t.activate()).toEqual({ existed: false });
+		const state = t.staticData().production as IDataObject;
+		expect(state).toMatchObject({ created: true, secretSource: 'endpoint' });
+		const id = state.endpointId as string;
+		expect(id).toMatch(/^ep_/);
+		const ep = (await getEndpoint(id)).data!;
+		expect(ep).toMatchObject({
+			url: t.webhookUrl(),
+			filter_types: ['receivable.created', 'receivable.paid'],
+			disabled: false,
+		});
+		expect(ep.description).toContain('n8n workflow');
+
+		expect(await t.activate()).toEqual({ existed: true });
+		await t.create(); // as if n8n lost track: must reuse the stored id
+		t.restart();
+		await t.create();
+		const posts = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v1/webhooks');
+		expect(posts).toHaveLength(1);
+		expect(posts[0].body).toEqual({
+			url: t.webhookUrl(),
+			description: ep.description,
+			disabled: false,
+			filter_types: ['receivable.created', 'receivable.paid'],
+		});
+		expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
+
+		await t.deactivate();
+		expect((await getEndpoint(id)).status).toBe(404);
+		expect(t.staticData()).toEqual({ production: {} });
+		const deletes = (await requests()).filter((r) => r.method === 'DELETE');
+		expect(deletes.map((r) => r.path)).toEqual([`/v1/webhooks/${id}`]);
+	});
+
+	it('sends no filter for "*" (every event type)', async () => {
+		const t = trigger({ events: ['*', 'vendor.created'] });
+		await t.activate();
+		const id = (t.staticData().production as IDataObject).endpointId as string;
+		expect((await getEndpoint(id)).data!.filter_types).toEqual([]);
+		const post = (await requests()).find((r) => r.method === 'POST');
+		expect(post!.body).not.toHaveProperty('filter_types');
+		await t.deactivate();
+	});
+
+	it('an endpoint deleted on the service: checkExists false and forgotten, delete does not throw, re-activation creates anew', async () => {
+		const t = trigger({});
+		await t.activate();
+		const id = (t.staticData().production as IDataObject).endpointId as string;
+		await api.delete(`/v1/webhooks/${id}`);
+		await expect(t.deactivate()).resolves.toBe(true);
+
+		await t.activate();
+		const second = (t.staticData().production as IDataObject).endpointId as string;
+		expect(second).not.toBe(id);
+		await api.delete(`/v1/webhooks/${second}`);
+		expect(await t.checkExists()).toBe(false);
+		expect(t.staticData()).toEqual({ production: {} });
+		await t.activate();
+		const third = (t.staticData().production as IDataObject).endpointId as string;
+		expect((await getEndpoint(third)).status).toBe(200);
+		await t.deactivate();
+		expect((await getEndpoint(third)).status).toBe(404);
+	});
+
+	it('switching from automatic to a given endpoint deletes the one it created', async () => {
+		const t = trigger({});
+		await t.activate();
+		const created = (t.staticData().production as IDataObject).endpointId as string;
+		const given = await createEndpoint({ url: 'http://127.0.0.1:1/given' });
+		t.setParameters({ webhookEndpointId: given.id, events: ['*'], options: {} });
+		await t.activate();
+		expect((await getEndpoint(created)).status).toBe(404);
+		expect((await getEndpoint(given.id as string)).data!.url).toBe(t.webhookUrl());
+		await t.deactivate();
+		expect(settings((await getEndpoint(given.id as string)).data!)).toEqual(settings(given));
+	});
+
+	it('a 404 from POST /v1/webhooks tells the user to paste an endpoint id', async () => {
+		// Under a path prefix the service answers 404 to every route.
+		const t = trigger({}, { baseUrl: `${sb.baseUrl}/no-such-prefix` });
+		const error = await t.activate().then(
+			() => undefined,
+			(e: Error) => e,
+		);
+		expect(error?.message).toBe(CREATE_UNSUPPORTED_MESSAGE);
+		expect(error?.message).toContain('Webhook Endpoint ID');
+		expect(t.staticData()).toEqual({ production: {} });
+	});
+});
+
+describe('a service without the assumed routes', () => {
+	let mini: MiniService | undefined;
+	afterEach(async () => {
+		await mini?.close();
+		mini = undefined;
+	});
+
+	it('a 405 from POST /v1/webhooks tells the user to paste an endpoint id', async () => {
+		mini = await startMiniService(sb.apiKey, { createStatus: 405 });
+		const t = trigger({}, { baseUrl: mini.baseUrl });
+		await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED_MESSAGE);
+		expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
+	});
+
+	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
+		mini = await startMiniService(sb.apiKey, {
+			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old', description: 'Old', filter_types: [], disabled: false }],
+		});
+		const t = trigger({ webhookEndpointId: 'ep_legacy' }, { baseUrl: mini.baseUrl, webhookSigningSecret: '' });
+		await expect(t.activate()).rejects.toThrow(NO_SECRET_MESSAGE);
+		expect(NO_SECRET_MESSAGE).toContain('Webhook Signing Secret');
+		expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
+	});
+
+	it('falls back to the credential\'s secret, and allowUnsigned lets it activate without any', async () => {
+		mini = await startMiniService(sb.apiKey, {
+			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old', description: 'Old', filter_types: [], disabled: false }],
+		});
+		const withSecret = trigger(
+			{ webhookEndpointId: 'ep_legacy' },
+			{ baseUrl: mini.baseUrl, webhookSigningSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+		);
+		await withSecret.activate();
+		expect(withSecret.staticData().production).toMatchObject({ secretSource: 'credential', endpointId: 'ep_legacy' });
+		expect(JSON.stringify(withSecret.staticData())).not.toContain('whsec_');
+		await withSecret.deactivate();
+		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
+
+		const unsigned = trigger({ webhookEndpointId: 'ep_legacy', options: { allowUnsigned: true } }, { baseUrl: mini.baseUrl });
+		await unsigned.activate();
+		expect(unsigned.staticData().production).toMatchObject({ secretSource: 'none' });
+		await unsigned.deactivate();
+	});
+
+	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
+		mini = await startMiniService(sb.apiKey, { createStatus: 201 });
+		const t = trigger({}, { baseUrl: mini.baseUrl });
+		await expect(t.activate()).rejects.toThrow(NO_SECRET_MESSAGE);
+		expect(mini.endpoints.size).toBe(0);
+		expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /v1/webhooks',
+			'GET /v1/webhooks/ep_mini1/secret',
+			'DELETE /v1/webhooks/ep_mini1',
+		]);
+		expect(t.staticData()).toEqual({ production: {} });
+	});
+});
