@@ -1,0 +1,20 @@
+/** The API's error shape `{error: {code, message}}` and the error type the routes throw. */
+
+export class ApiError extends Error {
+	constructor(
+		readonly statusCode: number,
+		readonly code: string,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+export const validationError = (message: string) => new ApiError(400, 'VALIDATION_ERROR', message);
+export const notFound = (message = 'Resource not found') => new ApiError(404, 'NOT_FOUND', message);
+export const invalidTransition = (message: string) =>
+	new ApiError(409, 'INVALID_STATUS_TRANSITION', message);
+
+export function errorBody(code: string, message: string): string {
+	return JSON.stringify({ error: { code, message } });
+}

@@ -1,0 +1,71 @@
+/** Request-level concerns: authentication, headers, content types, path matching. */
+import type { IncomingHttpHeaders } from 'http';
+import { ApiError } from './errors';
+import { EXPIRED_KEY } from './types';
+
+export const pathOf = (url: string): string => {
+	const q = url.indexOf('?');
+	return q < 0 ? url : url.slice(0, q);
+};
+
+export const isAdminPath = (path: string): boolean => path === '/_admin' || path.startsWith('/_admin/');
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+	if (!address) return false;
+	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+export const isJsonContentType = (ct: string | undefined): boolean =>
+	ct !== undefined && /^\s*application\/json\s*(;|$)/i.test(ct);
+
+/** Returns the working key's identity, or throws the right 401. */
+export function authenticate(header: string | undefined, apiKey: string): string {
+	if (header === undefined || header.trim() === '') {
+		throw new ApiError(401, 'MISSING_API_KEY', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
+	}
+	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+	if (!m) {
+		throw new ApiError(
+			401,
+			'MISSING_API_KEY',
+			'No API key found in the Authorization header: use the form Authorization: Bearer <API_KEY>',
+		);
+	}
+	const token = m[1];
+	if (token === apiKey) return token;
+	if (token === EXPIRED_KEY) throw new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired: create a new key in the dashboard');
+	throw new ApiError(401, 'INVALID_API_KEY', 'The API key is invalid or has been revoked');
+}
+
+export function maskAuthorization(value: string): string {
+	const m = /^(\s*Bearer\s+)(\S+)\s*$/i.exec(value);
+	if (!m) return '…';
+	const token = m[2];
+	const tail = token.length > 8 ? token.slice(-4) : '';
+	return `Bearer ${token.startsWith('svc_') ? 'svc_' : ''}…${tail}`;
+}
+
+/** A copy of the request headers with the key masked (for the request log). */
+export function loggedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+	const out: Record<string, string | string[] | undefined> = { ...headers };
+	if (typeof out.authorization === 'string') out.authorization = maskAuthorization(out.authorization);
+	return out;
+}
+
+/** Route patterns, to tell 405 (path exists with another method) from 404. */
+export class RouteTable {
+	private routes: Array<{ re: RegExp; methods: Set<string> }> = [];
+
+	add(method: string, path: string): void {
+		const source = `^${path.replace(/:[^/]+/g, '[^/]+').replace(/\//g, '\\/')}$`;
+		let r = this.routes.find((x) => x.re.source === source);
+		if (!r) this.routes.push((r = { re: new RegExp(source), methods: new Set() }));
+		r.methods.add(method);
+	}
+
+	allowed(path: string): string[] {
+		const out = new Set<string>();
+		for (const r of this.routes) if (r.re.test(path)) r.methods.forEach((m) => out.add(m));
+		return [...out];
+	}
+}

@@ -1,0 +1,39 @@
+/** What the route modules share: the context and small reply helpers. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Events } from '../events';
+import type { Store } from '../store';
+import type { ResolvedOptions } from '../types';
+
+export interface Ctx {
+	store: Store;
+	events: Events;
+	options: ResolvedOptions;
+}
+
+export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+
+/** Registers a route (and remembers its path for 405 answers). */
+export type Define = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body: object | undefined, handler: Handler) => void;
+
+export const params = (req: FastifyRequest): Record<string, string> => req.params as Record<string, string>;
+
+export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
+
+/** Sends `{"data": <json>}` (the json already serialised). */
+export function sendData(reply: FastifyReply, status: number, json: string): FastifyReply {
+	return reply.code(status).type('application/json').send(`{"data":${json}}`);
+}
+
+export function sendList(
+	reply: FastifyReply,
+	items: string[],
+	meta: { page: number; limit: number; total: number },
+): FastifyReply {
+	const hasMore = meta.page * meta.limit < meta.total;
+	return reply
+		.code(200)
+		.type('application/json')
+		.send(
+			`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,
+		);
+}

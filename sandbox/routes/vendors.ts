@@ -1,0 +1,89 @@
+/** Vendors: create, list (search, pages), get (assumed), update. Details are never returned. */
+import { notFound, validationError } from '../errors';
+import * as S from '../schemas';
+import type { PaymentMethod, Vendor } from '../types';
+import { nowIso, uuid, UUID_RE } from '../util';
+import { checkPaymentDetails, checkQuery, last4, parsePagination, type Details } from '../validation';
+import { body, params, sendData, sendList, type Ctx, type Define } from './common';
+
+interface CreateBody extends Details {
+	name: string;
+	email?: string;
+	payment_method: PaymentMethod;
+}
+
+interface UpdateBody {
+	name?: string;
+	email?: string;
+	payment_method?: PaymentMethod;
+}
+
+function findVendor(ctx: Ctx, id: string): Vendor {
+	const v = UUID_RE.test(id) ? ctx.store.vendors.get(id) : undefined;
+	if (!v) throw notFound(`No vendor with id ${id}`);
+	return v;
+}
+
+export function vendorRoutes(define: Define, ctx: Ctx): void {
+	const { store, events } = ctx;
+	const vendors = store.vendors;
+
+	define('POST', '/v1/vendors', S.vendorCreate, (req, reply) => {
+		checkQuery(req.query as never, []);
+		const b = body<CreateBody>(req);
+		checkPaymentDetails(b.payment_method, b, true);
+		const now = nowIso();
+		const v: Vendor = {
+			id: uuid(),
+			name: b.name,
+			email: b.email ?? null,
+			payment_method: b.payment_method,
+			bank_name: b.bank_name ?? null,
+			account_name: b.account_name ?? null,
+			account_number_last4: last4(b.account_number),
+			routing_number_last4: last4(b.routing_number),
+			wallet_address: b.wallet_address ?? null,
+			wallet_chain: b.wallet_chain ?? null,
+			created_at: now,
+			updated_at: now,
+		};
+		vendors.insert(v);
+		events.emit('vendor.created', JSON.parse(vendors.toJson(v)));
+		return sendData(reply, 201, vendors.toJson(v));
+	});
+
+	define('GET', '/v1/vendors', undefined, (req, reply) => {
+		const q = checkQuery(req.query as never, ['page', 'limit', 'search']);
+		const { page, limit } = parsePagination(q);
+		const start = (page - 1) * limit;
+		if (q.search === undefined) {
+			const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
+			return sendList(reply, items.map((v) => vendors.toJson(v)), { page, limit, total: vendors.size });
+		}
+		if (q.search.trim() === '') throw validationError('search must not be empty');
+		const needle = q.search.toLowerCase();
+		const matches = vendors
+			.all()
+			.filter((v) => v.name.toLowerCase().includes(needle) || (v.email !== null && v.email.toLowerCase().includes(needle)));
+		const items = matches.slice(start, start + limit).map((v) => vendors.toJson(v));
+		return sendList(reply, items, { page, limit, total: matches.length });
+	});
+
+	define('GET', '/v1/vendors/:id', undefined, (req, reply) => {
+		checkQuery(req.query as never, []);
+		return sendData(reply, 200, vendors.toJson(findVendor(ctx, params(req).id)));
+	});
+
+	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {
+		checkQuery(req.query as never, []);
+		const v = findVendor(ctx, params(req).id);
+		const b = body<UpdateBody>(req);
+		if (b.name !== undefined) v.name = b.name;
+		if (b.email !== undefined) v.email = b.email;
+		if (b.payment_method !== undefined) v.payment_method = b.payment_method;
+		v.updated_at = nowIso();
+		vendors.changed(v);
+		events.emit('vendor.updated', JSON.parse(vendors.toJson(v)));
+		return sendData(reply, 200, vendors.toJson(v));
+	});
+}

@@ -1,0 +1,174 @@
+/** JSON Schemas of every request body (Fastify validates them with ajv, no coercion). */
+
+export const EVENT_TYPES = [
+	'receivable.created',
+	'receivable.updated',
+	'receivable.sent',
+	'receivable.paid',
+	'receivable.overdue',
+	'receivable.cancelled',
+	'payable.created',
+	'payable.updated',
+	'payable.ready',
+	'payable.paid',
+	'payable.failed',
+	'vendor.created',
+	'vendor.updated',
+	'treasury.transaction.created',
+	'treasury.transaction.completed',
+	'treasury.transaction.failed',
+];
+
+export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'];
+export const WALLET_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism', 'solana', 'tron', 'bitcoin'];
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'];
+
+const text = (max = 255) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
+const email = { type: 'string', format: 'email', maxLength: 255 };
+const date = { type: 'string', format: 'date' };
+const uuid = { type: 'string', format: 'uuid' };
+const MAX_AMOUNT = 1_000_000_000_000;
+
+const obj = (properties: Record<string, unknown>, required: string[] = [], minProperties = 0) => ({
+	type: 'object',
+	additionalProperties: false,
+	properties,
+	...(required.length ? { required } : {}),
+	...(minProperties ? { minProperties } : {}),
+});
+
+const details = {
+	bank_name: text(),
+	account_name: text(),
+	account_number: { type: 'string', minLength: 1, maxLength: 34 },
+	routing_number: { type: 'string', minLength: 1, maxLength: 9 },
+	swift_code: { type: 'string', minLength: 1, maxLength: 11 },
+	iban: { type: 'string', minLength: 1, maxLength: 42 },
+	bank_address: text(500),
+	wallet_address: { type: 'string', minLength: 1, maxLength: 128 },
+	wallet_chain: { type: 'string', enum: WALLET_CHAINS },
+};
+
+export const receivableCreate = obj(
+	{
+		invoice_number: text(),
+		amount: { type: 'number', minimum: 0.01, maximum: MAX_AMOUNT },
+		customer_id: uuid,
+		customer_name: text(),
+		customer_email: email,
+		due_date: date,
+		notes: { type: 'string', maxLength: 5000 },
+		send_immediately: { type: 'boolean' },
+	},
+	['invoice_number', 'amount'],
+);
+
+export const receivableUpdate = obj(
+	{
+		status: { type: 'string', enum: ['draft', 'cancelled'] },
+		notes: { type: 'string', maxLength: 5000 },
+		due_date: date,
+	},
+	[],
+	1,
+);
+
+export const payableCreate = obj(
+	{
+		invoice_number: text(),
+		amount: { type: 'number', exclusiveMinimum: 0, maximum: MAX_AMOUNT },
+		vendor_id: uuid,
+		vendor_name: text(),
+		vendor_email: email,
+		due_date: date,
+		notes: { type: 'string', maxLength: 5000 },
+		payment_method: { type: 'string', enum: PAYMENT_METHODS },
+		...details,
+	},
+	['invoice_number', 'amount'],
+);
+
+export const payableUpdate = obj(
+	{
+		status: { type: 'string', enum: ['pending_review', 'ready'] },
+		notes: { type: 'string', maxLength: 5000 },
+		due_date: date,
+	},
+	[],
+	1,
+);
+
+export const vendorCreate = obj(
+	{
+		name: text(),
+		email,
+		payment_method: { type: 'string', enum: PAYMENT_METHODS },
+		...details,
+	},
+	['name', 'payment_method'],
+);
+
+export const vendorUpdate = obj(
+	{ name: text(), email, payment_method: { type: 'string', enum: PAYMENT_METHODS } },
+	[],
+	1,
+);
+
+const webhookFields = {
+	url: { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 },
+	description: { type: 'string', maxLength: 255 },
+	filter_types: { type: 'array', uniqueItems: true, items: { type: 'string', enum: EVENT_TYPES } },
+	disabled: { type: 'boolean' },
+};
+
+export const webhookCreate = obj(webhookFields, ['url']);
+export const webhookUpdate = obj(webhookFields, [], 1);
+
+// ---- admin ----
+
+export const adminReset = obj({ seed: { type: 'string', enum: ['demo', 'none'] } });
+
+export const adminStatus = (statuses: string[]) => obj({ status: { type: 'string', enum: statuses } }, ['status']);
+
+export const adminTransactions = obj(
+	{
+		transactions: {
+			type: 'array',
+			minItems: 1,
+			maxItems: 10_000,
+			items: obj(
+				{
+					type: { type: 'string', enum: TRANSACTION_TYPES },
+					amount: { type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT },
+					currency: { type: 'string', pattern: '^[A-Z0-9]{2,10}$' },
+					network: text(),
+					status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
+					reference: text(),
+					created_at: { type: 'string', format: 'date-time' },
+				},
+				['type', 'amount', 'currency'],
+			),
+		},
+	},
+	['transactions'],
+);
+
+export const adminSeedVendors = obj({ count: { type: 'integer', minimum: 1, maximum: 200_000 } }, ['count']);
+
+export const adminFault = obj(
+	{
+		kind: { type: 'string', enum: ['status500', 'status503', 'reset', 'malformed', 'latency'] },
+		count: { type: 'integer', minimum: 1 },
+		rate: { type: 'number', minimum: 0, maximum: 1 },
+		pathPrefix: { type: 'string', pattern: '^/' },
+		method: { type: 'string', minLength: 1 },
+		latencyMs: { type: 'integer', minimum: 0, maximum: 60_000 },
+	},
+	['kind'],
+);
+
+export const adminRateLimit = obj({
+	limit: { type: 'integer', minimum: 1 },
+	windowSeconds: { type: 'number', exclusiveMinimum: 0 },
+	retryAfter: { type: 'boolean' },
+});

@@ -1,0 +1,208 @@
+/** Deterministic seed data (seeded PRNG, dates relative to today): demo data and bulk vendors. */
+import type { Store } from './store';
+import type {
+	Payable,
+	PayableStatus,
+	PaymentMethod,
+	Receivable,
+	ReceivableStatus,
+	TreasuryTransaction,
+	Vendor,
+} from './types';
+import { prng, seededUuid } from './util';
+import { newSecret } from './routes/webhooks';
+
+const DAY = 86_400_000;
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+
+const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+const chars = (rand: () => number, alphabet: string, n: number) =>
+	Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
+const iso = (ms: number) => new Date(ms).toISOString();
+const day = (ms: number) => iso(ms).slice(0, 10);
+
+export function walletFor(rand: () => number, chain: string): string {
+	switch (chain) {
+		case 'solana':
+			return chars(rand, BASE58, 44);
+		case 'tron':
+			return `T${chars(rand, BASE58, 33)}`;
+		case 'bitcoin':
+			return `bc1q${chars(rand, BECH32, 38)}`;
+		default:
+			return `0x${chars(rand, '0123456789abcdef', 40)}`;
+	}
+}
+
+const COMPANIES = [
+	['Acme Office Supplies', 'billing@acme-supplies.example', 'ach'],
+	['Northwind Logistics', 'ap@northwind.example', 'ach'],
+	['Blue Harbor Consulting', 'invoices@blueharbor.example', 'ach'],
+	['Greenfield Utilities', 'accounts@greenfield.example', 'ach'],
+	['Contoso Manufacturing GmbH', 'finance@contoso.example', 'wire'],
+	['Fabrikam Legal LLP', 'billing@fabrikam.example', 'wire'],
+	['Tailspin Travel Ltd', 'payments@tailspin.example', 'wire'],
+	['Litware Cloud Hosting', 'billing@litware.example', 'wire'],
+	['Chainlink Design Studio', 'hello@chainlink-design.example', 'crypto', 'ethereum'],
+	['Solar Flare Devs', 'pay@solarflare.example', 'crypto', 'solana'],
+	['Basecamp Freelance Collective', 'team@basecamp-collective.example', 'crypto', 'base'],
+	['Tron Media Partners', 'ops@tronmedia.example', 'crypto', 'tron'],
+	['Satoshi Hardware Co', 'sales@satoshi-hw.example', 'crypto', 'bitcoin'],
+	['Polygon Analytics', 'billing@polygon-analytics.example', 'crypto', 'polygon'],
+] as const;
+
+const BANKS = ['First Sandbox Bank', 'Harbor Trust', 'Pacific Commerce Bank', 'Union Demo Bank'];
+/** Valid ABA routing numbers (check digit correct). */
+const ROUTING = ['021000021', '026009593', '011000015', '121000358', '122105155'];
+
+function makeVendor(
+	rand: () => number,
+	name: string,
+	email: string | null,
+	method: PaymentMethod,
+	chain: string,
+	at: string,
+): Vendor {
+	const bank = method !== 'crypto';
+	return {
+		id: seededUuid(rand),
+		name,
+		email,
+		payment_method: method,
+		bank_name: bank ? pick(rand, BANKS) : null,
+		account_name: bank ? name : null,
+		account_number_last4: bank ? digits(rand, 4) : null,
+		routing_number_last4: bank ? pick(rand, ROUTING).slice(-4) : null,
+		wallet_address: bank ? null : walletFor(rand, chain),
+		wallet_chain: bank ? null : chain,
+		created_at: at,
+		updated_at: at,
+	};
+}
+
+export function seedDemo(store: Store, now = Date.now()): void {
+	const rand = prng(20261122);
+	const today = Math.floor(now / DAY) * DAY;
+	const base = today - 90 * DAY;
+
+	const vendors = COMPANIES.map(([name, email, method, chain], i) =>
+		makeVendor(rand, name, email, method as PaymentMethod, chain ?? 'ethereum', iso(base + i * 3_600_000 + 9 * 3_600_000)),
+	);
+	store.vendors.insertMany(vendors);
+
+	const customers = [
+		['Globex Corporation', 'ap@globex.example'],
+		['Initech', 'accounts.payable@initech.example'],
+		['Umbrella Health', 'finance@umbrella.example'],
+		['Wayne Enterprises', 'payables@wayne.example'],
+		['Stark Industries', 'ap@stark.example'],
+	];
+	const recStatuses: ReceivableStatus[] = ['draft', 'draft', 'sent', 'sent', 'paid', 'paid', 'overdue', 'cancelled', 'sent', 'paid', 'draft', 'overdue'];
+	const receivables: Receivable[] = recStatuses.map((status, i) => {
+		const [customer, email] = customers[i % customers.length];
+		const created = base + (5 + i * 7) * DAY + 10 * 3_600_000;
+		const sent = status === 'draft' || (status === 'cancelled' && i % 2 === 0) ? null : iso(created + 3_600_000);
+		const due = status === 'overdue' ? today - (3 + i) * DAY : created + 30 * DAY;
+		return {
+			id: seededUuid(rand),
+			invoice_number: `INV-2026-${String(1001 + i)}`,
+			customer_id: seededUuid(rand),
+			customer_name: customer,
+			customer_email: email,
+			amount: Math.round(500 + rand() * 20_000) + (i % 3 === 0 ? 0.5 : 0),
+			currency: 'USD',
+			due_date: day(due),
+			status,
+			notes: i % 4 === 0 ? 'Net 30. Thank you for your business.' : null,
+			sent_at: sent,
+			paid_at: status === 'paid' ? iso(created + 12 * DAY) : null,
+			created_at: iso(created),
+			updated_at: iso(status === 'paid' ? created + 12 * DAY : created + 3_600_000),
+		};
+	});
+	store.receivables.insertMany(receivables);
+
+	const payStatuses: PayableStatus[] = ['pending_review', 'pending_review', 'ready', 'ready', 'scheduled', 'paid', 'paid', 'failed', 'cancelled', 'pending_review'];
+	const payables: Payable[] = payStatuses.map((status, i) => {
+		const v = vendors[i % vendors.length];
+		const created = base + (8 + i * 8) * DAY + 14 * 3_600_000;
+		return {
+			id: seededUuid(rand),
+			invoice_number: `BILL-${String(5001 + i)}`,
+			vendor_id: v.id,
+			vendor_name: v.name,
+			amount: Math.round(100 + rand() * 9_000) + (i % 2 ? 0.25 : 0),
+			currency: 'USD',
+			due_date: day(created + 21 * DAY),
+			status,
+			notes: i % 3 === 0 ? 'Approved by finance' : null,
+			payment_method: v.payment_method,
+			created_at: iso(created),
+			updated_at: iso(created + (status === 'pending_review' ? 0 : 2 * DAY)),
+		};
+	});
+	store.payables.insertMany(payables);
+
+	const txs: TreasuryTransaction[] = [];
+	let n = 0;
+	const tx = (at: number, type: TreasuryTransaction['type'], amount: number, currency: string, network: string, status: TreasuryTransaction['status']) => {
+		n++;
+		txs.push({
+			id: `txn_${String(n).padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
+			type,
+			amount,
+			currency,
+			network,
+			status,
+			reference: `REF-${String(n).padStart(5, '0')}`,
+			created_at: iso(at),
+			completed_at: status === 'completed' ? iso(at + 2 * 3_600_000) : null,
+		});
+	};
+	for (let d = 0; d < 90; d++) {
+		const at = base + d * DAY + 8 * 3_600_000 + Math.floor(rand() * 8) * 3_600_000;
+		const recent = d >= 88;
+		tx(at, 'deposit', Math.round(2_000 + rand() * 8_000), 'USD', pick(rand, ['ach', 'wire']), recent ? 'pending' : d % 29 === 5 ? 'failed' : 'completed');
+		if (d % 3 === 0) tx(at + 3_600_000, 'deposit', Math.round(1_000 + rand() * 5_000), 'USDC', pick(rand, ['ethereum', 'base', 'solana']), recent ? 'pending' : 'completed');
+		if (d % 4 === 1) tx(at + 2 * 3_600_000, 'withdrawal', Math.round(500 + rand() * 3_000), 'USD', 'ach', recent ? 'pending' : 'completed');
+		if (d % 10 === 7) {
+			const amount = Math.round(1_000 + rand() * 2_000);
+			tx(at + 4 * 3_600_000, 'conversion', -amount, 'USD', 'internal', 'completed');
+			tx(at + 4 * 3_600_000 + 1_000, 'conversion', amount, 'USDC', 'internal', 'completed');
+		}
+	}
+	store.transactions.insertMany(txs);
+
+	const epAt = iso(base);
+	const epId = `ep_demo${chars(rand, '0123456789abcdef', 17)}`;
+	store.webhooks.insert({
+		id: epId,
+		url: 'http://127.0.0.1:9/webhooks/business-finance',
+		description: 'Demo endpoint (disabled): point it at your receiver and enable it',
+		filter_types: [],
+		disabled: true,
+		created_at: epAt,
+		updated_at: epAt,
+	});
+	const secretBytes = Buffer.from(Array.from({ length: 24 }, () => Math.floor(rand() * 256)));
+	store.secrets.set(epId, newSecret(secretBytes));
+}
+
+/** Adds `count` valid vendors quickly (no events); created now, ordered by id. */
+export function seedVendors(store: Store, count: number, seed = store.vendors.size + 1): void {
+	const rand = prng(seed);
+	const at = new Date().toISOString();
+	const methods: PaymentMethod[] = ['ach', 'wire', 'crypto'];
+	const chains = ['ethereum', 'base', 'polygon', 'solana', 'tron', 'bitcoin'];
+	const start = store.vendors.size;
+	const list: Vendor[] = new Array(count);
+	for (let i = 0; i < count; i++) {
+		const k = start + i + 1;
+		const method = methods[k % 3];
+		const name = `Seeded Vendor ${String(k).padStart(6, '0')}`;
+		list[i] = makeVendor(rand, name, `vendor${k}@seeded.example`, method, chains[k % chains.length], at);
+	}
+	store.vendors.insertMany(list);
+}

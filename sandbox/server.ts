@@ -1,0 +1,198 @@
+/** Builds the Fastify app: hooks (request log, auth, rate limit, faults, bodies), routes, errors. */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { adminRoutes, forbidden, type AdminCtx } from './admin';
+import { ApiError, errorBody, validationError } from './errors';
+import { Events } from './events';
+import { Faults } from './faults';
+import {
+	authenticate,
+	isAdminPath,
+	isJsonContentType,
+	isLoopbackAddress,
+	loggedHeaders,
+	pathOf,
+	RouteTable,
+} from './http';
+import { RateLimiter, type RateResult } from './rate-limit';
+import type { Define } from './routes/common';
+import { payableRoutes } from './routes/payables';
+import { receivableRoutes } from './routes/receivables';
+import { treasuryRoutes } from './routes/treasury';
+import { vendorRoutes } from './routes/vendors';
+import { webhookRoutes } from './routes/webhooks';
+import { Store } from './store';
+import type { RequestRecord, ResolvedOptions } from './types';
+import { formatAjvError } from './validation';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** What the content-type parser hands on: the raw text, parsed later (after routing and auth). */
+class RawBody {
+	constructor(readonly text: string) {}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface Sandbox {
+	app: FastifyInstance;
+	ctx: AdminCtx;
+}
+
+export function buildServer(options: ResolvedOptions): Sandbox {
+	const store = new Store();
+	const events = new Events(store, {
+		retryDelaysMs: options.deliveryRetryDelaysMs,
+		timeoutMs: options.deliveryTimeoutMs,
+		deliverAnywhere: options.deliverAnywhere,
+	});
+	const faults = new Faults();
+	const rate = new RateLimiter(options.rateLimit, options.rateWindowSeconds, options.retryAfter);
+	const ctx: AdminCtx = { store, events, options, faults, rate };
+	const logEntries = new WeakMap<FastifyRequest, RequestRecord>();
+	const routes = new RouteTable();
+
+	const app = Fastify({
+		logger: options.logger,
+		bodyLimit: BODY_LIMIT,
+		exposeHeadRoutes: false,
+		ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+	});
+
+	// Every body is read as text here and parsed in preValidation, so that authentication and
+	// routing (401, 404, 405) come before 415 and INVALID_JSON.
+	app.removeAllContentTypeParsers();
+	app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+		done(null, new RawBody(text as string));
+	});
+
+	const setRateHeaders = (reply: FastifyReply, r: RateResult) => {
+		reply.header('x-ratelimit-limit', r.limit);
+		reply.header('x-ratelimit-remaining', r.remaining);
+		reply.header('x-ratelimit-reset', r.reset);
+	};
+
+	app.addHook('onRequest', async (req, reply) => {
+		const path = pathOf(req.url);
+		if (isAdminPath(path)) {
+			if (!isLoopbackAddress(req.socket.remoteAddress)) throw forbidden();
+			return;
+		}
+		const entry: RequestRecord = {
+			method: req.method,
+			path,
+			query: { ...(req.query as Record<string, string | string[]>) },
+			body: null,
+			status: 0,
+			headers: loggedHeaders(req.headers),
+		};
+		store.requests.push(entry);
+		logEntries.set(req, entry);
+
+		let key: string;
+		try {
+			key = authenticate(req.headers.authorization, options.apiKey);
+		} catch (e) {
+			setRateHeaders(reply, rate.hit(`addr:${req.socket.remoteAddress ?? ''}`));
+			throw e;
+		}
+		const r = rate.hit(`key:${key}`);
+		setRateHeaders(reply, r);
+		if (r.exceeded) {
+			if (rate.retryAfter) reply.header('retry-after', r.retryAfter);
+			throw new ApiError(429, 'RATE_LIMITED', 'Too many requests, please slow down');
+		}
+
+		const fault = faults.decide(req.method, path);
+		if (!fault) return;
+		if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+		switch (fault.terminal) {
+			case 'status500':
+				throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
+			case 'status503':
+				throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected fault)');
+			case 'malformed':
+				reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
+				return reply;
+			case 'reset':
+				entry.status = 0;
+				reply.hijack();
+				req.raw.socket.destroy();
+				return reply;
+			default:
+				return;
+		}
+	});
+
+	app.addHook('preValidation', async (req) => {
+		if (!(req.body instanceof RawBody)) return;
+		const { text } = req.body;
+		req.body = undefined;
+		if (req.is404 || req.method === 'GET' || req.method === 'DELETE' || text.length === 0) return;
+		const entry = logEntries.get(req);
+		if (entry) entry.body = text;
+		if (!isJsonContentType(req.headers['content-type'])) {
+			throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json');
+		}
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+		}
+		req.body = parsed;
+		if (entry) entry.body = parsed;
+	});
+
+	app.addHook('onResponse', async (req, reply) => {
+		const entry = logEntries.get(req);
+		if (entry) entry.status = reply.statusCode;
+	});
+
+	app.setNotFoundHandler((req) => {
+		const path = pathOf(req.url);
+		const allowed = routes.allowed(path);
+		if (allowed.length > 0) {
+			throw Object.assign(
+				new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`),
+				{ allow: allowed.join(', ') },
+			);
+		}
+		throw new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`);
+	});
+
+	app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+		let status = 500;
+		let code = 'INTERNAL_ERROR';
+		let message = 'Internal server error';
+		if (err instanceof ApiError) {
+			({ statusCode: status, code, message } = err);
+			const allow = (err as ApiError & { allow?: string }).allow;
+			if (allow) reply.header('allow', allow);
+		} else if ((err as FastifyError).validation) {
+			const v = (err as FastifyError).validation as unknown as Parameters<typeof formatAjvError>[0][];
+			({ statusCode: status, code, message } = validationError(formatAjvError(v[0])));
+		} else if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+			[status, code, message] = [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'];
+		} else if ((err as FastifyError).statusCode === 415) {
+			[status, code, message] = [415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json'];
+		} else if ((err as FastifyError).statusCode === 400) {
+			[status, code, message] = [400, 'VALIDATION_ERROR', err.message];
+		} else {
+			req.log.error(err);
+		}
+		return reply.code(status).type('application/json').send(errorBody(code, message));
+	});
+
+	const define: Define = (method, path, body, handler) => {
+		routes.add(method, path);
+		app.route({ method, url: path, schema: body ? { body } : undefined, handler });
+	};
+	receivableRoutes(define, ctx);
+	payableRoutes(define, ctx);
+	vendorRoutes(define, ctx);
+	treasuryRoutes(define, ctx);
+	webhookRoutes(define, ctx);
+	adminRoutes(define, ctx);
+
+	return { app, ctx };
+}

@@ -1,0 +1,140 @@
+/**
+ * In-memory store. Each collection keeps its items in list order (created_at, then id) in an
+ * array plus an id index, and caches each item's JSON so a page of a list is a slice and a join.
+ */
+import type {
+	DeliveryRecord,
+	Ordered,
+	Payable,
+	Receivable,
+	RequestRecord,
+	SandboxEvent,
+	TreasuryTransaction,
+	Vendor,
+	WebhookEndpoint,
+} from './types';
+
+const compare = (a: Ordered, b: Ordered): number =>
+	a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+export class Collection<T extends Ordered> {
+	private items: T[] = [];
+	private byId = new Map<string, T>();
+	private json = new Map<string, string>();
+
+	get size(): number {
+		return this.items.length;
+	}
+
+	get(id: string): T | undefined {
+		return this.byId.get(id);
+	}
+
+	/** Inserts at its place in list order (usually the end). */
+	insert(item: T): void {
+		const items = this.items;
+		if (items.length === 0 || compare(items[items.length - 1], item) <= 0) {
+			items.push(item);
+		} else {
+			let lo = 0;
+			let hi = items.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >>> 1;
+				if (compare(items[mid], item) <= 0) lo = mid + 1;
+				else hi = mid;
+			}
+			items.splice(lo, 0, item);
+		}
+		this.byId.set(item.id, item);
+	}
+
+	/** Adds many at once (one sort instead of many splices). */
+	insertMany(list: T[]): void {
+		for (const item of list) {
+			this.items.push(item);
+			this.byId.set(item.id, item);
+		}
+		this.items.sort(compare);
+	}
+
+	remove(id: string): boolean {
+		const item = this.byId.get(id);
+		if (!item) return false;
+		this.byId.delete(id);
+		this.json.delete(id);
+		const i = this.items.indexOf(item);
+		if (i >= 0) this.items.splice(i, 1);
+		return true;
+	}
+
+	/** Call after changing an item in place: drops its cached JSON. */
+	changed(item: T): void {
+		this.json.delete(item.id);
+	}
+
+	toJson(item: T): string {
+		let s = this.json.get(item.id);
+		if (s === undefined) {
+			s = JSON.stringify(item);
+			this.json.set(item.id, s);
+		}
+		return s;
+	}
+
+	all(): readonly T[] {
+		return this.items;
+	}
+
+	slice(start: number, end: number): T[] {
+		return this.items.slice(start, end);
+	}
+
+	clear(): void {
+		this.items = [];
+		this.byId.clear();
+		this.json.clear();
+	}
+}
+
+/** A log that keeps only its last `max` records. */
+export class BoundedLog<T> {
+	private records: T[] = [];
+	constructor(private readonly max: number) {}
+	push(record: T): void {
+		this.records.push(record);
+		if (this.records.length > this.max * 1.1) this.records = this.records.slice(-this.max);
+	}
+	list(): T[] {
+		return this.records.length > this.max ? this.records.slice(-this.max) : this.records.slice();
+	}
+	clear(): void {
+		this.records = [];
+	}
+}
+
+export class Store {
+	readonly receivables = new Collection<Receivable>();
+	readonly payables = new Collection<Payable>();
+	readonly vendors = new Collection<Vendor>();
+	readonly transactions = new Collection<TreasuryTransaction>();
+	readonly webhooks = new Collection<WebhookEndpoint>();
+	/** Webhook endpoint id → `whsec_…` secret. */
+	readonly secrets = new Map<string, string>();
+	readonly requests = new BoundedLog<RequestRecord>(50_000);
+	readonly events = new BoundedLog<SandboxEvent>(10_000);
+	readonly deliveries = new BoundedLog<DeliveryRecord>(10_000);
+	startedAt = new Date().toISOString();
+
+	clearData(): void {
+		this.receivables.clear();
+		this.payables.clear();
+		this.vendors.clear();
+		this.transactions.clear();
+		this.webhooks.clear();
+		this.secrets.clear();
+		this.requests.clear();
+		this.events.clear();
+		this.deliveries.clear();
+		this.startedAt = new Date().toISOString();
+	}
+}

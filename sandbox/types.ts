@@ -1,0 +1,170 @@
+/** Public types of the sandbox: options, resources as the API returns them, admin records. */
+
+export type SeedKind = 'demo' | 'none';
+
+export interface SandboxOptions {
+	/** 0 = a free port (the CLI defaults to 4010). */
+	port?: number;
+	host?: string;
+	/** The working API key (default `svc_sandbox_demo_key`). */
+	apiKey?: string;
+	/** Requests per window per key (default 100). */
+	rateLimit?: number;
+	/** Window length in seconds (default 60). */
+	rateWindowSeconds?: number;
+	/** Also send `Retry-After` on 429 (default false). */
+	retryAfter?: boolean;
+	/** Data to start with (default 'none' in-process; the CLI uses 'demo'). */
+	seed?: SeedKind;
+	/** Webhook redelivery backoff; its length bounds the retries (default [1000, 5000, 25000]). */
+	deliveryRetryDelaysMs?: number[];
+	/** Timeout of one delivery attempt (default 5000). */
+	deliveryTimeoutMs?: number;
+	/** Deliver webhooks to non-loopback hosts too (default false). */
+	deliverAnywhere?: boolean;
+	/** Fastify's logger (default false). */
+	logger?: boolean;
+}
+
+export interface ResolvedOptions {
+	port: number;
+	host: string;
+	apiKey: string;
+	rateLimit: number;
+	rateWindowSeconds: number;
+	retryAfter: boolean;
+	seed: SeedKind;
+	deliveryRetryDelaysMs: number[];
+	deliveryTimeoutMs: number;
+	deliverAnywhere: boolean;
+	logger: boolean;
+}
+
+export const EXPIRED_KEY = 'svc_sandbox_expired_key';
+export const REVOKED_KEY = 'svc_sandbox_revoked_key';
+export const DEFAULT_API_KEY = 'svc_sandbox_demo_key';
+
+export type ReceivableStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'cancelled';
+export type PayableStatus = 'pending_review' | 'ready' | 'scheduled' | 'paid' | 'failed' | 'cancelled';
+export type PaymentMethod = 'ach' | 'wire' | 'crypto';
+export type TransactionType = 'deposit' | 'withdrawal' | 'conversion';
+export type TransactionStatus = 'pending' | 'completed' | 'failed';
+
+/** Every stored resource has these, and lists are ordered by them. */
+export interface Ordered {
+	id: string;
+	created_at: string;
+}
+
+export interface Receivable extends Ordered {
+	invoice_number: string;
+	customer_id: string | null;
+	customer_name: string | null;
+	customer_email: string | null;
+	amount: number;
+	currency: string;
+	due_date: string | null;
+	status: ReceivableStatus;
+	notes: string | null;
+	sent_at: string | null;
+	paid_at: string | null;
+	updated_at: string;
+}
+
+export interface Payable extends Ordered {
+	invoice_number: string;
+	vendor_id: string | null;
+	vendor_name: string | null;
+	amount: number;
+	currency: string;
+	due_date: string | null;
+	status: PayableStatus;
+	notes: string | null;
+	payment_method: PaymentMethod | null;
+	updated_at: string;
+}
+
+export interface Vendor extends Ordered {
+	name: string;
+	email: string | null;
+	payment_method: PaymentMethod;
+	bank_name: string | null;
+	account_name: string | null;
+	account_number_last4: string | null;
+	routing_number_last4: string | null;
+	wallet_address: string | null;
+	wallet_chain: string | null;
+	updated_at: string;
+}
+
+export interface TreasuryTransaction extends Ordered {
+	type: TransactionType;
+	amount: number;
+	currency: string;
+	network: string | null;
+	status: TransactionStatus;
+	reference: string | null;
+	completed_at: string | null;
+}
+
+export interface WebhookEndpoint extends Ordered {
+	url: string;
+	description: string;
+	filter_types: string[];
+	disabled: boolean;
+	updated_at: string;
+}
+
+export interface SandboxEvent {
+	id: string;
+	type: string;
+	created_at: string;
+	data: unknown;
+}
+
+export interface DeliveryRecord {
+	event_id: string;
+	event_type: string;
+	endpoint_id: string;
+	url: string;
+	attempt: number;
+	status?: number;
+	error?: string;
+	delivered_at: string;
+}
+
+export interface RequestRecord {
+	method: string;
+	path: string;
+	query: Record<string, string | string[]>;
+	body: unknown;
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+export type FaultKind = 'status500' | 'status503' | 'reset' | 'malformed' | 'latency';
+
+export interface FaultSpec {
+	kind: FaultKind;
+	count?: number;
+	rate?: number;
+	pathPrefix?: string;
+	method?: string;
+	latencyMs?: number;
+}
+
+export interface NewTransaction {
+	type: TransactionType;
+	amount: number;
+	currency: string;
+	network?: string;
+	status?: TransactionStatus;
+	reference?: string;
+	created_at?: string;
+}
+
+export interface RateLimitSettings {
+	limit?: number;
+	windowSeconds?: number;
+	retryAfter?: boolean;
+}

@@ -1,0 +1,34 @@
+/** Small helpers: ids, clock, a seeded PRNG. */
+import { randomBytes, randomUUID } from 'crypto';
+
+export const uuid = (): string => randomUUID();
+
+export const prefixedId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+export const nowIso = (): string => new Date().toISOString();
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** mulberry32: a small deterministic PRNG for seeds and fault rates. */
+export function prng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** A UUID v4 drawn from a PRNG (deterministic seeds). */
+export function seededUuid(rand: () => number): string {
+	const hex: string[] = [];
+	for (let i = 0; i < 32; i++) hex.push(Math.floor(rand() * 16).toString(16));
+	hex[12] = '4';
+	hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+	const s = hex.join('');
+	return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+export const round8 = (n: number): number => Math.round(n * 1e8) / 1e8;

@@ -1,0 +1,237 @@
+/** Checks JSON Schema cannot express: bank and wallet details, amounts, query strings. */
+import { validationError } from './errors';
+import type { PaymentMethod } from './types';
+
+export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
+
+/** ABA routing number: 9 digits, weights 3-7-1, sum divisible by 10. */
+export function isAbaRoutingNumber(value: string): boolean {
+	if (!/^\d{9}$/.test(value)) return false;
+	const d = value.split('').map(Number);
+	const sum = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8]);
+	return sum % 10 === 0 && value !== '000000000';
+}
+
+/** IBAN: country letters, check digits, BBAN; mod-97 of the rearranged number is 1. */
+export function isIban(value: string): boolean {
+	const iban = value.replace(/ /g, '').toUpperCase();
+	if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+	const rearranged = iban.slice(4) + iban.slice(0, 4);
+	let rest = 0;
+	for (const ch of rearranged) {
+		const n = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
+		for (const digit of n) rest = (rest * 10 + Number(digit)) % 97;
+	}
+	return rest === 1;
+}
+
+/** SWIFT/BIC: 4 letters bank, 2 letters country, 2 location, optional 3 branch. */
+export const isSwift = (value: string): boolean => /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
+
+const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
+
+export function isWalletAddress(chain: string, address: string): boolean {
+	if (EVM_CHAINS.includes(chain)) return /^0x[0-9a-fA-F]{40}$/.test(address);
+	switch (chain) {
+		case 'solana':
+			return new RegExp(`^${BASE58}{32,44}$`).test(address);
+		case 'tron':
+			return new RegExp(`^T${BASE58}{33}$`).test(address);
+		case 'bitcoin':
+			return (
+				new RegExp(`^[13]${BASE58}{25,34}$`).test(address) ||
+				/^bc1[02-9ac-hj-np-z]{11,71}$/.test(address)
+			);
+		default:
+			return false;
+	}
+}
+
+const DETAIL_FIELDS = [
+	'bank_name',
+	'account_name',
+	'account_number',
+	'routing_number',
+	'swift_code',
+	'iban',
+	'bank_address',
+	'wallet_address',
+	'wallet_chain',
+] as const;
+
+const FIELDS_BY_METHOD: Record<PaymentMethod, readonly string[]> = {
+	ach: ['bank_name', 'account_name', 'account_number', 'routing_number'],
+	wire: ['bank_name', 'account_name', 'account_number', 'routing_number', 'swift_code', 'iban', 'bank_address'],
+	crypto: ['wallet_address', 'wallet_chain'],
+};
+
+export type Details = Partial<Record<(typeof DETAIL_FIELDS)[number], string>>;
+
+export const hasAnyDetail = (body: Details): boolean => DETAIL_FIELDS.some((f) => body[f] !== undefined);
+
+/**
+ * Checks the bank or wallet details in `body` for `method`: fields that do not belong to the
+ * method, and the format of each given field. With `complete`, also the vendor's required set.
+ */
+export function checkPaymentDetails(method: PaymentMethod, body: Details, complete: boolean): void {
+	for (const field of DETAIL_FIELDS) {
+		if (body[field] !== undefined && !FIELDS_BY_METHOD[method].includes(field)) {
+			throw validationError(`${field} does not apply to payment_method ${method}`);
+		}
+	}
+	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
+	if (account_number !== undefined) {
+		const ok = method === 'ach' ? /^\d{4,17}$/.test(account_number) : /^[A-Za-z0-9]{4,34}$/.test(account_number);
+		if (!ok) {
+			throw validationError(
+				method === 'ach'
+					? 'account_number must be 4 to 17 digits'
+					: 'account_number must be 4 to 34 letters or digits',
+			);
+		}
+	}
+	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
+		throw validationError('routing_number must be a 9-digit ABA routing number with a valid check digit');
+	}
+	if (swift_code !== undefined && !isSwift(swift_code)) {
+		throw validationError('swift_code must be a SWIFT/BIC code of 8 or 11 upper-case characters');
+	}
+	if (iban !== undefined && !isIban(iban)) {
+		throw validationError('iban must be a valid IBAN (mod-97 check failed or bad format)');
+	}
+	if (wallet_address !== undefined && wallet_chain !== undefined && !isWalletAddress(wallet_chain, wallet_address)) {
+		throw validationError(`wallet_address is not a valid ${wallet_chain} address`);
+	}
+	if (!complete) return;
+	if (method === 'ach') {
+		if (account_number === undefined) throw validationError('account_number is required for payment_method ach');
+		if (routing_number === undefined) throw validationError('routing_number is required for payment_method ach');
+	} else if (method === 'wire') {
+		if (account_number === undefined) throw validationError('account_number is required for payment_method wire');
+		if (routing_number === undefined && swift_code === undefined && iban === undefined) {
+			throw validationError('routing_number, swift_code or iban is required for payment_method wire');
+		}
+	} else {
+		if (wallet_address === undefined) throw validationError('wallet_address is required for payment_method crypto');
+		if (wallet_chain === undefined) throw validationError('wallet_chain is required for payment_method crypto');
+	}
+}
+
+/** Amounts: at most two decimals (JSON Schema covers the type and the bounds). */
+export function checkAmount(field: string, value: number): void {
+	const cents = value * 100;
+	if (Math.abs(cents - Math.round(cents)) > 1e-6) {
+		throw validationError(`${field} must have at most two decimal places`);
+	}
+}
+
+export const last4 = (value: string | undefined): string | null =>
+	value === undefined ? null : value.slice(-4);
+
+// ---- query strings ----
+
+export type Query = Record<string, string | string[] | undefined>;
+
+/** Rejects unknown and repeated parameters; returns the single string values. */
+export function checkQuery(query: Query, allowed: readonly string[]): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(query)) {
+		if (!allowed.includes(name)) {
+			throw validationError(
+				allowed.length
+					? `unknown query parameter: ${name} (allowed: ${allowed.join(', ')})`
+					: `unknown query parameter: ${name} (this endpoint takes none)`,
+			);
+		}
+		if (Array.isArray(value)) throw validationError(`${name} must be given once`);
+		if (value !== undefined) out[name] = value;
+	}
+	return out;
+}
+
+export function parsePagination(q: Record<string, string>): { page: number; limit: number } {
+	const page = q.page === undefined ? 1 : parseIntStrict('page', q.page, 1, Number.MAX_SAFE_INTEGER);
+	const limit = q.limit === undefined ? 50 : parseIntStrict('limit', q.limit, 1, 100);
+	return { page, limit };
+}
+
+function parseIntStrict(name: string, raw: string, min: number, max: number): number {
+	const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+	if (!Number.isSafeInteger(n) || n < min || n > max) {
+		throw validationError(
+			max === Number.MAX_SAFE_INTEGER
+				? `${name} must be an integer of at least ${min}`
+				: `${name} must be an integer from ${min} to ${max}`,
+		);
+	}
+	return n;
+}
+
+/** `YYYY-MM-DD` and a real calendar date. */
+export function isDate(value: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const d = new Date(`${value}T00:00:00Z`);
+	return !isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+export function parseDateParam(name: string, raw: string): string {
+	if (!isDate(raw)) throw validationError(`${name} must be a date in the form YYYY-MM-DD`);
+	return raw;
+}
+
+// ---- JSON Schema (ajv) errors ----
+
+interface AjvError {
+	keyword: string;
+	instancePath: string;
+	params: Record<string, any>;
+	message?: string;
+}
+
+function fieldName(instancePath: string): string {
+	if (!instancePath) return 'body';
+	return instancePath
+		.slice(1)
+		.split('/')
+		.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+		.join('');
+}
+
+/** One readable message that names the field. */
+export function formatAjvError(e: AjvError): string {
+	const field = fieldName(e.instancePath);
+	const p = e.params;
+	switch (e.keyword) {
+		case 'required':
+			return `${e.instancePath ? `${field}.` : ''}${p.missingProperty} is required`;
+		case 'additionalProperties':
+			return `${e.instancePath ? `${field}.` : ''}${p.additionalProperty} is not an allowed field`;
+		case 'type':
+			return field === 'body' ? 'body must be a JSON object' : `${field} must be ${article(p.type)}`;
+		case 'enum':
+			return `${field} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+		case 'format':
+			return `${field} must be a valid ${p.format === 'date' ? 'date (YYYY-MM-DD)' : p.format}`;
+		case 'minLength':
+			return `${field} must not be empty`;
+		case 'pattern':
+			return `${field} must not be blank`;
+		case 'maxLength':
+			return `${field} must be at most ${p.limit} characters`;
+		case 'minimum':
+		case 'maximum':
+		case 'exclusiveMinimum':
+		case 'exclusiveMaximum':
+			return `${field} must be ${p.comparison} ${p.limit}`;
+		case 'minProperties':
+			return 'body must contain at least one field';
+		case 'uniqueItems':
+			return `${field} must not contain duplicates`;
+		case 'minimum_integer':
+		default:
+			return `${field} ${e.message ?? 'is invalid'}`;
+	}
+}
+
+const article = (type: string): string =>
+	type === 'integer' ? 'an integer' : type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`;
