@@ -6,7 +6,7 @@ import {
 } from '../../nodes/BusinessFinance/helpers/standardWebhooks';
 
 // The Standard Webhooks specification's test vector.
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const VECTOR_WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const MSG_ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
 const TIMESTAMP = 1614265330;
 const BODY = '{"test": 2432232314}';
@@ -21,13 +21,13 @@ const at = (nowSeconds: number, toleranceSeconds?: number) => ({ nowSeconds, tol
 
 describe('signWebhook', () => {
 	it('signs the test vector', () => {
-		expect(signWebhook(SECRET, MSG_ID, TIMESTAMP, BODY)).toBe(SIGNATURE);
+		expect(signWebhook(VECTOR_WHSEC, MSG_ID, TIMESTAMP, BODY)).toBe(SIGNATURE);
 	});
 
 	it('accepts the secret without its whsec_ prefix and a Buffer body', () => {
-		expect(signWebhook(SECRET.slice('whsec_'.length), MSG_ID, TIMESTAMP, Buffer.from(BODY))).toBe(
-			SIGNATURE,
-		);
+		expect(
+			signWebhook(VECTOR_WHSEC.slice('whsec_'.length), MSG_ID, TIMESTAMP, Buffer.from(BODY)),
+		).toBe(SIGNATURE);
 	});
 
 	it('refuses an unusable secret without repeating it', () => {
@@ -40,26 +40,26 @@ describe('signWebhook', () => {
 
 describe('decodeSecret', () => {
 	it('decodes whsec_ and bare base64, refuses empty or non-base64 text', () => {
-		expect(decodeSecret(SECRET)?.toString('base64')).toBe('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+		expect(decodeSecret(VECTOR_WHSEC)?.toString('base64')).toBe('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
 		expect(decodeSecret('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')?.length).toBe(24);
 		expect(decodeSecret('')).toBeUndefined();
 		expect(decodeSecret('whsec_')).toBeUndefined();
 		expect(decodeSecret('whsec_abc def')).toBeUndefined();
-		expect(isUsableSecret(SECRET)).toBe(true);
+		expect(isUsableSecret(VECTOR_WHSEC)).toBe(true);
 		expect(isUsableSecret(undefined)).toBe(false);
 	});
 });
 
 describe('verifyWebhook', () => {
 	it('accepts the test vector at its own time', () => {
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP))).toEqual({ ok: true });
-		expect(verifyWebhook(SECRET, headers(), Buffer.from(BODY), at(TIMESTAMP))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP))).toEqual({ ok: true });
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), Buffer.from(BODY), at(TIMESTAMP))).toEqual({
 			ok: true,
 		});
 	});
 
 	it('uses the real clock by default: the 2021 vector is too old now', () => {
-		expect(verifyWebhook(SECRET, headers(), BODY)).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY)).toEqual({
 			ok: false,
 			reason: expect.stringMatching(/too old/),
 		});
@@ -72,58 +72,67 @@ describe('verifyWebhook', () => {
 			TIMESTAMP,
 			BODY,
 		);
-		expect(verifyWebhook(SECRET, headers(forged), BODY, at(TIMESTAMP))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(forged), BODY, at(TIMESTAMP))).toEqual({
 			ok: false,
 			reason: 'No matching signature found',
 		});
 	});
 
 	it('refuses a tampered body, id or timestamp', () => {
-		expect(verifyWebhook(SECRET, headers(), '{"test": 2432232315}', at(TIMESTAMP)).ok).toBe(false);
-		expect(verifyWebhook(SECRET, headers(), BODY + ' ', at(TIMESTAMP)).ok).toBe(false);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), '{"test": 2432232315}', at(TIMESTAMP)).ok).toBe(
+			false,
+		);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY + ' ', at(TIMESTAMP)).ok).toBe(false);
 		expect(
-			verifyWebhook(SECRET, headers(SIGNATURE, String(TIMESTAMP), 'msg_other'), BODY, at(TIMESTAMP))
-				.ok,
+			verifyWebhook(
+				VECTOR_WHSEC,
+				headers(SIGNATURE, String(TIMESTAMP), 'msg_other'),
+				BODY,
+				at(TIMESTAMP),
+			).ok,
 		).toBe(false);
 		expect(
-			verifyWebhook(SECRET, headers(SIGNATURE, String(TIMESTAMP + 1)), BODY, at(TIMESTAMP)).ok,
+			verifyWebhook(VECTOR_WHSEC, headers(SIGNATURE, String(TIMESTAMP + 1)), BODY, at(TIMESTAMP))
+				.ok,
 		).toBe(false);
 	});
 
 	it('refuses every single-character change of the body and of the signature', () => {
 		for (let i = 0; i < BODY.length; i++) {
 			const changed = BODY.slice(0, i) + (BODY[i] === 'x' ? 'y' : 'x') + BODY.slice(i + 1);
-			expect(verifyWebhook(SECRET, headers(), changed, at(TIMESTAMP)).ok).toBe(false);
+			expect(verifyWebhook(VECTOR_WHSEC, headers(), changed, at(TIMESTAMP)).ok).toBe(false);
 		}
 		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=,';
 		for (let i = 0; i < SIGNATURE.length; i++) {
 			for (const char of alphabet) {
 				if (char === SIGNATURE[i]) continue;
 				const changed = SIGNATURE.slice(0, i) + char + SIGNATURE.slice(i + 1);
-				expect(verifyWebhook(SECRET, headers(changed), BODY, at(TIMESTAMP)).ok).toBe(false);
+				expect(verifyWebhook(VECTOR_WHSEC, headers(changed), BODY, at(TIMESTAMP)).ok).toBe(false);
 			}
 		}
 	});
 
 	it('applies the tolerance either way, bounds included', () => {
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 300)).ok).toBe(true);
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 301))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 300)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 301))).toEqual({
 			ok: false,
 			reason: expect.stringMatching(/^Message timestamp too old/),
 		});
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 300)).ok).toBe(true);
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 301))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP - 300)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP - 301))).toEqual({
 			ok: false,
 			reason: expect.stringMatching(/^Message timestamp too new/),
 		});
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 10, 5)).ok).toBe(false);
-		expect(verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 10, 10)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 10, 5)).ok).toBe(false);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 10, 10)).ok).toBe(true);
 	});
 
 	it('checks the timestamp before the signature, so a stale replay is refused as stale', () => {
 		const stale = TIMESTAMP - 3600;
-		const signature = signWebhook(SECRET, MSG_ID, stale, BODY);
-		expect(verifyWebhook(SECRET, headers(signature, String(stale)), BODY, at(TIMESTAMP))).toEqual({
+		const signature = signWebhook(VECTOR_WHSEC, MSG_ID, stale, BODY);
+		expect(
+			verifyWebhook(VECTOR_WHSEC, headers(signature, String(stale)), BODY, at(TIMESTAMP)),
+		).toEqual({
 			ok: false,
 			reason: expect.stringMatching(/too old/),
 		});
@@ -137,7 +146,7 @@ describe('verifyWebhook', () => {
 			'1614265330abc',
 			'2021-02-25T15:02:10Z',
 		]) {
-			expect(verifyWebhook(SECRET, headers(SIGNATURE, bad), BODY, at(TIMESTAMP))).toEqual({
+			expect(verifyWebhook(VECTOR_WHSEC, headers(SIGNATURE, bad), BODY, at(TIMESTAMP))).toEqual({
 				ok: false,
 				reason: 'Invalid webhook-timestamp: expected Unix seconds',
 			});
@@ -145,19 +154,19 @@ describe('verifyWebhook', () => {
 	});
 
 	it('names the missing headers of an unsigned delivery', () => {
-		expect(verifyWebhook(SECRET, {}, BODY, at(TIMESTAMP))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, {}, BODY, at(TIMESTAMP))).toEqual({
 			ok: false,
 			reason: 'Missing headers: webhook-id, webhook-timestamp, webhook-signature',
 		});
 		expect(
 			verifyWebhook(
-				SECRET,
+				VECTOR_WHSEC,
 				{ 'webhook-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP) },
 				BODY,
 				at(TIMESTAMP),
 			),
 		).toEqual({ ok: false, reason: 'Missing header: webhook-signature' });
-		expect(verifyWebhook(SECRET, headers(''), BODY, at(TIMESTAMP))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(''), BODY, at(TIMESTAMP))).toEqual({
 			ok: false,
 			reason: 'Missing header: webhook-signature',
 		});
@@ -170,13 +179,15 @@ describe('verifyWebhook', () => {
 			TIMESTAMP,
 			BODY,
 		);
-		expect(verifyWebhook(SECRET, headers(`${other} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok).toBe(
-			true,
-		);
-		expect(verifyWebhook(SECRET, headers(`${SIGNATURE} ${other}`), BODY, at(TIMESTAMP)).ok).toBe(
-			true,
-		);
-		expect(verifyWebhook(SECRET, headers(`v1,AAAA ${other} v1,`), BODY, at(TIMESTAMP))).toEqual({
+		expect(
+			verifyWebhook(VECTOR_WHSEC, headers(`${other} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok,
+		).toBe(true);
+		expect(
+			verifyWebhook(VECTOR_WHSEC, headers(`${SIGNATURE} ${other}`), BODY, at(TIMESTAMP)).ok,
+		).toBe(true);
+		expect(
+			verifyWebhook(VECTOR_WHSEC, headers(`v1,AAAA ${other} v1,`), BODY, at(TIMESTAMP)),
+		).toEqual({
 			ok: false,
 			reason: 'No matching signature found',
 		});
@@ -184,14 +195,16 @@ describe('verifyWebhook', () => {
 
 	it('ignores signatures of other versions', () => {
 		const v2 = SIGNATURE.replace('v1,', 'v2,');
-		expect(verifyWebhook(SECRET, headers(v2), BODY, at(TIMESTAMP))).toEqual({
+		expect(verifyWebhook(VECTOR_WHSEC, headers(v2), BODY, at(TIMESTAMP))).toEqual({
 			ok: false,
 			reason: 'No v1 signature in the webhook-signature header',
 		});
 		expect(
-			verifyWebhook(SECRET, headers(`v1a,${SIGNATURE.slice(3)}`), BODY, at(TIMESTAMP)).ok,
+			verifyWebhook(VECTOR_WHSEC, headers(`v1a,${SIGNATURE.slice(3)}`), BODY, at(TIMESTAMP)).ok,
 		).toBe(false);
-		expect(verifyWebhook(SECRET, headers(`${v2} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(`${v2} ${SIGNATURE}`), BODY, at(TIMESTAMP)).ok).toBe(
+			true,
+		);
 	});
 
 	it('reads headers in any case, as arrays, and under their svix-* names', () => {
@@ -200,19 +213,19 @@ describe('verifyWebhook', () => {
 			'WEBHOOK-TIMESTAMP': String(TIMESTAMP),
 			'Webhook-Signature': SIGNATURE,
 		};
-		expect(verifyWebhook(SECRET, upper, BODY, at(TIMESTAMP)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, upper, BODY, at(TIMESTAMP)).ok).toBe(true);
 		const arrays = {
 			'webhook-id': [MSG_ID],
 			'webhook-timestamp': [String(TIMESTAMP)],
 			'webhook-signature': ['v1,AAAA', SIGNATURE],
 		};
-		expect(verifyWebhook(SECRET, arrays, BODY, at(TIMESTAMP)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, arrays, BODY, at(TIMESTAMP)).ok).toBe(true);
 		const svix = {
 			'svix-id': MSG_ID,
 			'svix-timestamp': String(TIMESTAMP),
 			'svix-signature': SIGNATURE,
 		};
-		expect(verifyWebhook(SECRET, svix, BODY, at(TIMESTAMP)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, svix, BODY, at(TIMESTAMP)).ok).toBe(true);
 	});
 
 	it('accepts the secret as bare base64 and refuses an unusable one', () => {
@@ -227,12 +240,12 @@ describe('verifyWebhook', () => {
 
 	it('never puts the secret or the expected signature into a reason', () => {
 		const cases = [
-			verifyWebhook(SECRET, headers('v1,AAAA'), BODY, at(TIMESTAMP)),
-			verifyWebhook(SECRET, headers(), 'tampered', at(TIMESTAMP)),
-			verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP + 1000)),
-			verifyWebhook(SECRET, headers(), BODY, at(TIMESTAMP - 1000)),
-			verifyWebhook(SECRET, {}, BODY, at(TIMESTAMP)),
-			verifyWebhook(SECRET, headers(SIGNATURE, 'x'), BODY, at(TIMESTAMP)),
+			verifyWebhook(VECTOR_WHSEC, headers('v1,AAAA'), BODY, at(TIMESTAMP)),
+			verifyWebhook(VECTOR_WHSEC, headers(), 'tampered', at(TIMESTAMP)),
+			verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 1000)),
+			verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP - 1000)),
+			verifyWebhook(VECTOR_WHSEC, {}, BODY, at(TIMESTAMP)),
+			verifyWebhook(VECTOR_WHSEC, headers(SIGNATURE, 'x'), BODY, at(TIMESTAMP)),
 			verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8I%%', headers(), BODY, at(TIMESTAMP)),
 		];
 		for (const result of cases) {
