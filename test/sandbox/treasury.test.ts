@@ -107,8 +107,10 @@ describe('GET /v1/treasury/transactions', () => {
 			409,
 			'INVALID_STATUS_TRANSITION',
 		);
+		// same created_at: listed in id order, so look them up by id
 		const listed = (await h.api.get('/v1/treasury/transactions')).body.data;
-		expect(listed.map((t: any) => t.status)).toEqual(['completed', 'failed']);
+		const byId = Object.fromEntries(listed.map((t: any) => [t.id, t.status]));
+		expect(byId).toEqual({ [a.id]: 'completed', [b.id]: 'failed' });
 	});
 
 	describe('from / to / type', () => {
