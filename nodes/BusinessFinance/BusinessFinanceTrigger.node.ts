@@ -7,6 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { businessFinanceApiTest } from './transport/credentialTest';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, deleteWebhook } from './trigger/lifecycle';
 import { receive } from './trigger/receive';
@@ -29,6 +30,7 @@ export class BusinessFinanceTrigger implements INodeType {
 			{
 				name: 'businessFinanceApi',
 				required: true,
+				testedBy: 'businessFinanceApiTest',
 			},
 		],
 		webhooks: [
@@ -40,6 +42,10 @@ export class BusinessFinanceTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: { businessFinanceApiTest },
 	};
 
 	webhookMethods = {
