@@ -364,6 +364,8 @@ export interface StartOptions {
 	logLevel?: N8nOptions['logLevel'];
 	/** Where n8n's output goes (default: kept in memory, see N8nServer.log). */
 	output?: 'inherit' | 'buffer';
+	/** Append n8n's output to this file instead (N8nServer.log reads it back). */
+	logFile?: string;
 	startTimeoutMs?: number;
 	extraEnv?: Record<string, string>;
 }
@@ -409,6 +411,8 @@ export class N8nServer {
 
 	/** n8n's output so far (when not inherited). */
 	log(): string {
+		const file = this.startOptions.logFile;
+		if (file) return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 		return this.output;
 	}
 
@@ -416,15 +420,18 @@ export class N8nServer {
 		const brokerPort = await freePort();
 		const env = n8nEnv(this.runtime, { ...this.options, brokerPort });
 		const inherit = this.startOptions.output === 'inherit';
+		const logFd = this.startOptions.logFile ? fs.openSync(this.startOptions.logFile, 'a') : undefined;
 		this.output = '';
+		const out = logFd ?? (inherit ? 'inherit' : 'pipe');
 		const child = spawn(this.runtime.nodeBin, [this.runtime.n8nScript, 'start'], {
 			env,
 			cwd: this.options.userFolder,
-			stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+			stdio: ['ignore', out, out],
 			detached: true, // its own process group, so stop() also ends the task runner it spawns
 		});
+		if (logFd !== undefined) fs.closeSync(logFd);
 		this.child = child;
-		if (!inherit) {
+		if (out === 'pipe') {
 			const keep = (chunk: Buffer) => {
 				this.output += chunk.toString();
 				if (this.output.length > 2_000_000) this.output = this.output.slice(-1_000_000);
@@ -442,11 +449,11 @@ export class N8nServer {
 		const deadline = Date.now() + (this.startOptions.startTimeoutMs ?? 180000);
 		while (Date.now() < deadline) {
 			if (exitCode !== undefined) {
-				throw new Error(`n8n exited (${exitCode}) while starting:\n${this.output.slice(-4000)}`);
+				throw new Error(`n8n exited (${exitCode}) while starting:\n${this.log().slice(-4000)}`);
 			}
 			try {
 				const res = await fetch(`${this.baseUrl}/healthz`);
-				if (res.ok && (await res.json()).status === 'ok') {
+				if (res.ok && ((await res.json()) as { status?: string }).status === 'ok') {
 					// /healthz answers before the REST API and the webhooks are mounted.
 					const ready = await fetch(`${this.baseUrl}/healthz/readiness`).catch(() => null);
 					if (!ready || ready.ok) {
@@ -460,7 +467,7 @@ export class N8nServer {
 			await sleep(500);
 		}
 		await this.stop();
-		throw new Error(`n8n did not answer /healthz within the start timeout:\n${this.output.slice(-4000)}`);
+		throw new Error(`n8n did not answer /healthz within the start timeout:\n${this.log().slice(-4000)}`);
 	}
 
 	async stop(): Promise<void> {
