@@ -74,7 +74,7 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 export function redact(text: string, secrets: Array<string | undefined>): string {
 	let out = text;
 	for (const secret of secrets) {
-		if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+		if (secret && secret.length >= 6) out = out.split(secret).join('[redacted]');
 	}
 	out = out.replace(/Bearer\s+[A-Za-z0-9_\-.~+/=]+/g, 'Bearer [redacted]');
 	return out.replace(/svc_[A-Za-z0-9_-]{4,}/g, 'svc_[redacted]');

@@ -477,14 +477,16 @@ export async function apiRequestAllItems(
 		}
 		if (results.length >= limit) break;
 		if (data.length === 0) break;
-		const effective = typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : pageSize;
+		// A server may use a smaller page than asked for: judge the page count by what it did.
+		const effective =
+			typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : Math.max(1, Math.min(pageSize, data.length));
 		let hasMore: boolean;
 		if (typeof meta.has_more === 'boolean') hasMore = meta.has_more;
 		else if (typeof meta.total === 'number') hasMore = page * effective < meta.total;
 		else hasMore = data.length >= pageSize;
 		if (!hasMore) break;
 		if (typeof meta.total === 'number' && meta.total >= 0) {
-			maxPages = Math.min(MAX_PAGES, Math.max(page, Math.ceil(meta.total / effective)) + 1);
+			maxPages = Math.min(MAX_PAGES, Math.ceil(meta.total / effective) + 1);
 		}
 	}
 	return results;

@@ -1,0 +1,187 @@
+/**
+ * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
+ * time) and a fake `this` whose httpRequestWithAuthentication is scripted. Real HTTP is tested in
+ * transport.sandbox.test.ts.
+ */
+import type { IHttpRequestOptions, INode } from 'n8n-workflow';
+import { clock } from '../../nodes/BusinessFinance/transport';
+
+export const NODE: INode = {
+	id: 'node-1',
+	name: 'Business Finance',
+	type: 'n8n-nodes-business-finance.businessFinance',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+export const KEY = 'svc_dummy_unit_test_key_0123456789abcdef';
+
+interface Timer {
+	at: number;
+	seq: number;
+	resolve: () => void;
+}
+
+/** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
+export class FakeClock {
+	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
+	sleeps: number[] = [];
+	private timers: Timer[] = [];
+	private seq = 0;
+	private saved = { ...clock };
+	randomValue = 0.5;
+
+	install(): void {
+		clock.now = () => this.now;
+		clock.sleep = (ms: number) =>
+			new Promise<void>((resolve) => {
+				this.sleeps.push(ms);
+				this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, resolve });
+			});
+		clock.random = () => this.randomValue;
+	}
+
+	uninstall(): void {
+		Object.assign(clock, this.saved);
+	}
+
+	get totalSlept(): number {
+		return this.sleeps.reduce((a, b) => a + b, 0);
+	}
+
+	/** Run a promise to completion, advancing virtual time whenever everything is waiting on a timer. */
+	async run<T>(promise: Promise<T>, maxSteps = 100_000): Promise<T> {
+		let settled = false;
+		let value: T | undefined;
+		let error: unknown;
+		let failed = false;
+		promise.then(
+			(v) => {
+				settled = true;
+				value = v;
+			},
+			(e) => {
+				settled = true;
+				failed = true;
+				error = e;
+			},
+		);
+		for (let step = 0; step < maxSteps; step++) {
+			await flush();
+			if (settled) break;
+			if (this.timers.length === 0) throw new Error('deadlock: nothing to wait for and the promise has not settled');
+			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+			const next = this.timers.shift()!;
+			if (next.at > this.now) this.now = next.at;
+			next.resolve();
+		}
+		if (!settled) throw new Error('fake clock: too many steps');
+		if (failed) throw error;
+		return value as T;
+	}
+}
+
+async function flush(): Promise<void> {
+	for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+export interface ScriptedResponse {
+	statusCode: number;
+	headers?: Record<string, string>;
+	body?: unknown;
+}
+
+export interface RecordedCall {
+	options: IHttpRequestOptions;
+	at: number;
+	credentialType: string;
+}
+
+export type Responder = (options: IHttpRequestOptions, index: number) => ScriptedResponse | Promise<ScriptedResponse>;
+
+/** A fake `this` (an IExecuteFunctions-like object) with a scripted HTTP helper. */
+export function fakeContext(
+	fake: FakeClock,
+	responder: Responder,
+	credentials: Record<string, unknown> = { apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' },
+	calls: RecordedCall[] = [],
+) {
+	const ctx = {
+		calls,
+		getNode: () => NODE,
+		getCredentials: async () => ({ ...credentials }),
+		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+		helpers: {
+			httpRequestWithAuthentication: async function (credentialType: string, options: IHttpRequestOptions) {
+				const index = calls.length;
+				calls.push({ options: JSON.parse(JSON.stringify(options)), at: fake.now, credentialType });
+				return await responder(options, index);
+			},
+		},
+	};
+	return ctx;
+}
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ScriptedResponse {
+	return { statusCode, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+export function apiError(statusCode: number, code: string, message: string, headers: Record<string, string> = {}) {
+	return json(statusCode, { error: { code, message } }, headers);
+}
+
+/** A network error shaped like what n8n-core throws: a NodeApiError-like wrapper around an axios error. */
+export function networkError(code: string, withKey = KEY): Error {
+	const axiosLike = Object.assign(new Error(code === 'ECONNRESET' ? 'socket hang up' : `connect ${code} 127.0.0.1:4010`), {
+		code,
+		isAxiosError: true,
+		config: { headers: { Authorization: `Bearer ${withKey}` }, url: 'http://127.0.0.1:4010/v1/vendors' },
+	});
+	return Object.assign(new Error(`The service refused the connection - ${code}`), {
+		cause: axiosLike,
+		context: { request: { headers: { Authorization: `Bearer ${withKey}` } } },
+	});
+}
+
+/**
+ * A fixed-window rate limiter like the sandbox's, on the fake clock: `limit` requests per
+ * `windowMs`, headers on every answer, 429 RATE_LIMITED past the limit.
+ */
+export class FakeWindowServer {
+	count = 0;
+	windowStart: number;
+	rateLimited = 0;
+	served = 0;
+	constructor(
+		private fake: FakeClock,
+		readonly limit: number,
+		readonly windowMs: number,
+		readonly resetUnit: 'seconds' | 'ms' = 'seconds',
+	) {
+		this.windowStart = Math.floor(fake.now / windowMs) * windowMs;
+	}
+
+	handle(ok: () => ScriptedResponse): ScriptedResponse {
+		const now = this.fake.now;
+		if (now >= this.windowStart + this.windowMs) {
+			this.windowStart = Math.floor(now / this.windowMs) * this.windowMs;
+			this.count = 0;
+		}
+		this.count += 1;
+		const end = this.windowStart + this.windowMs;
+		const reset = this.resetUnit === 'seconds' ? String(Math.ceil(end / 1000)) : String(end);
+		const headers = {
+			'x-ratelimit-limit': String(this.limit),
+			'x-ratelimit-remaining': String(Math.max(0, this.limit - this.count)),
+			'x-ratelimit-reset': reset,
+		};
+		if (this.count > this.limit) {
+			this.rateLimited += 1;
+			return apiError(429, 'RATE_LIMITED', 'Too many requests, please slow down', headers);
+		}
+		this.served += 1;
+		const response = ok();
+		return { ...response, headers: { ...(response.headers ?? {}), ...headers } };
+	}
+}
