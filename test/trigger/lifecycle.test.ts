@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import { CREATE_UNSUPPORTED_MESSAGE, NO_SECRET_MESSAGE } from '../../nodes/BusinessFinance/trigger/lifecycle';
 import { createHttpClient, type HttpClient } from '../helpers/http';
-import { startMiniService, TriggerHarness, type MiniService } from './support';
+import { startMiniService, STANDARD_VECTOR, TriggerHarness, type MiniService } from './support';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -277,7 +277,7 @@ describe('a service without the assumed routes', () => {
 		});
 		const withSecret = trigger(
 			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+			{ baseUrl: mini.baseUrl, webhookSigningSecret: STANDARD_VECTOR.vectorWhsec },
 		);
 		await withSecret.activate();
 		expect(withSecret.staticData().production).toMatchObject({ secretSource: 'credential', endpointId: 'ep_legacy' });

@@ -33,7 +33,8 @@ import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
 export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 export const STANDARD_VECTOR = {
-	secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+	/** The published whsec_ value of the Standard Webhooks test vector (not a real secret). */
+	vectorWhsec: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
 	timestamp: 1614265330,
 	body: '{"test": 2432232314}',
@@ -41,7 +42,7 @@ export const STANDARD_VECTOR = {
 };
 
 export interface TriggerOptions {
-	parameters: INodeParameters;
+	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
 	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
 	webhookBaseUrl?: string;
@@ -71,7 +72,7 @@ export class TriggerHarness {
 	webhookBaseUrl: string;
 	private readonly workflowId: string;
 
-	constructor(private options: TriggerOptions) {
+	constructor(options: TriggerOptions) {
 		this.workflowId = options.workflowId ?? `wf${++counter}`;
 		this.webhookBaseUrl = options.webhookBaseUrl ?? 'http://127.0.0.1:5678/webhook';
 		const credentialType = new BusinessFinanceApi();
@@ -86,7 +87,7 @@ export class TriggerHarness {
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: `hook-${this.workflowId}`,
-			parameters: options.parameters,
+			parameters: options.parameters as INodeParameters,
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
 		this.workflow = this.buildWorkflow(options.staticData);
@@ -108,8 +109,8 @@ export class TriggerHarness {
 	}
 
 	/** Replaces the parameters (as when the user edits and saves the workflow). */
-	setParameters(parameters: INodeParameters): void {
-		this.node.parameters = parameters;
+	setParameters(parameters: IDataObject): void {
+		this.node.parameters = parameters as INodeParameters;
 		const persisted = this.staticData();
 		this.workflow = this.buildWorkflow(persisted);
 	}
@@ -318,19 +319,22 @@ export async function startMiniService(
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
+		req.on('end', (): void => {
 			const text = Buffer.concat(chunks).toString('utf8');
 			const body = text ? JSON.parse(text) : undefined;
 			const path = (req.url ?? '').split('?')[0];
 			const method = req.method ?? 'GET';
 			requests.push({ method, path, body });
-			const answer = (status: number, payload?: unknown) => {
+			const answer = (status: number, payload?: unknown): void => {
 				res.statusCode = status;
-				if (payload === undefined) return res.end();
+				if (payload === undefined) {
+					res.end();
+					return;
+				}
 				res.setHeader('content-type', 'application/json');
 				res.end(JSON.stringify(payload));
 			};
-			const error = (status: number, code: string) => answer(status, { error: { code, message: code } });
+			const error = (status: number, code: string): void => answer(status, { error: { code, message: code } });
 			if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'INVALID_API_KEY');
 			if (path === '/v1/webhooks') {
 				if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');

@@ -65,7 +65,7 @@ async function setup(
 describe('webhook(): Standard Webhooks verification', () => {
 	it('accepts the Standard Webhooks test vector (raw body with its spacing)', async () => {
 		// The vector is from 2021: a tolerance of ~12.7 years puts it in the window.
-		const { served, url } = await setup({ toleranceSeconds: 400_000_000 }, ['*'], STANDARD_VECTOR.secret);
+		const { served, url } = await setup({ toleranceSeconds: 400_000_000 }, ['*'], STANDARD_VECTOR.vectorWhsec);
 		const res = await deliver(url, STANDARD_VECTOR.body, {
 			'webhook-id': STANDARD_VECTOR.id,
 			'webhook-timestamp': String(STANDARD_VECTOR.timestamp),
@@ -77,7 +77,7 @@ describe('webhook(): Standard Webhooks verification', () => {
 	});
 
 	it('refuses the test vector with the default tolerance (it is years old)', async () => {
-		const { served, url } = await setup({}, ['*'], STANDARD_VECTOR.secret);
+		const { served, url } = await setup({}, ['*'], STANDARD_VECTOR.vectorWhsec);
 		const res = await deliver(url, STANDARD_VECTOR.body, {
 			'webhook-id': STANDARD_VECTOR.id,
 			'webhook-timestamp': String(STANDARD_VECTOR.timestamp),
