@@ -18,14 +18,14 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 export const isJsonContentType = (ct: string | undefined): boolean =>
 	ct !== undefined && /^\s*application\/json\s*(;|$)/i.test(ct);
 
-/** Returns the working key's identity, or throws the right 401. */
-export function authenticate(header: string | undefined, apiKey: string): string {
+/** Returns the working key, or the right 401 error. */
+export function authenticate(header: string | undefined, apiKey: string): string | ApiError {
 	if (header === undefined || header.trim() === '') {
-		throw new ApiError(401, 'MISSING_API_KEY', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
+		return new ApiError(401, 'MISSING_API_KEY', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
 	}
 	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!m) {
-		throw new ApiError(
+		return new ApiError(
 			401,
 			'MISSING_API_KEY',
 			'No API key found in the Authorization header: use the form Authorization: Bearer <API_KEY>',
@@ -33,8 +33,8 @@ export function authenticate(header: string | undefined, apiKey: string): string
 	}
 	const token = m[1];
 	if (token === apiKey) return token;
-	if (token === EXPIRED_KEY) throw new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired: create a new key in the dashboard');
-	throw new ApiError(401, 'INVALID_API_KEY', 'The API key is invalid or has been revoked');
+	if (token === EXPIRED_KEY) return new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired: create a new key in the dashboard');
+	return new ApiError(401, 'INVALID_API_KEY', 'The API key is invalid or has been revoked');
 }
 
 export function maskAuthorization(value: string): string {

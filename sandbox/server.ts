@@ -31,6 +31,18 @@ class RawBody {
 	constructor(readonly text: string) {}
 }
 
+const sendError = (reply: FastifyReply, err: ApiError): FastifyReply =>
+	reply.code(err.statusCode).type('application/json').send(errorBody(err.code, err.message));
+
+const INVALID = Symbol('invalid JSON');
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return INVALID;
+	}
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Sandbox {
@@ -88,12 +100,10 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		store.requests.push(entry);
 		logEntries.set(req, entry);
 
-		let key: string;
-		try {
-			key = authenticate(req.headers.authorization, options.apiKey);
-		} catch (e) {
+		const key = authenticate(req.headers.authorization, options.apiKey);
+		if (key instanceof ApiError) {
 			setRateHeaders(reply, rate.hit(`addr:${req.socket.remoteAddress ?? ''}`));
-			throw e;
+			return sendError(reply, key);
 		}
 		const r = rate.hit(`key:${key}`);
 		setRateHeaders(reply, r);
@@ -133,12 +143,8 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		if (!isJsonContentType(req.headers['content-type'])) {
 			throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json');
 		}
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
-		}
+		const parsed = parseJson(text);
+		if (parsed === INVALID) throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 		req.body = parsed;
 		if (entry) entry.body = parsed;
 	});
@@ -148,16 +154,17 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		if (entry) entry.status = reply.statusCode;
 	});
 
-	app.setNotFoundHandler((req) => {
+	app.setNotFoundHandler((req, reply) => {
 		const path = pathOf(req.url);
 		const allowed = routes.allowed(path);
 		if (allowed.length > 0) {
-			throw Object.assign(
+			reply.header('allow', allowed.join(', '));
+			return sendError(
+				reply,
 				new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`),
-				{ allow: allowed.join(', ') },
 			);
 		}
-		throw new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`);
+		return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
 	});
 
 	app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
@@ -166,8 +173,6 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		let message = 'Internal server error';
 		if (err instanceof ApiError) {
 			({ statusCode: status, code, message } = err);
-			const allow = (err as ApiError & { allow?: string }).allow;
-			if (allow) reply.header('allow', allow);
 		} else if ((err as FastifyError).validation) {
 			const v = (err as FastifyError).validation as unknown as Parameters<typeof formatAjvError>[0][];
 			({ statusCode: status, code, message } = validationError(formatAjvError(v[0])));
