@@ -25,7 +25,8 @@
  *   continueOnFail: false,
  * });
  * res.items;       // INodeExecutionData[] of the node's first output (json + pairedItem)
- * res.error;       // the node's error when it failed (NodeOperationError / NodeApiError), else undefined
+ * res.error;       // the node's error when it failed (NodeOperationError / NodeApiError), or the
+ *                  // WorkflowHasIssuesError n8n throws before running (then res.run is undefined)
  * res.run;         // the full IRun (runData of every node)
  * res.serialised;  // JSON.stringify(res.run): assert that secrets never appear in it
  * ```
@@ -254,7 +255,10 @@ export interface RunWorkflowOptions {
 }
 
 export interface RunWorkflowResult {
-	run: IRun;
+	/** The full run; undefined when the workflow was refused before it started (see workflowError). */
+	run?: IRun;
+	/** An error thrown before any node ran (n8n's WorkflowHasIssuesError and the like). */
+	workflowError?: ExecutionBaseError;
 	/** Names of the nodes in the order they finished. */
 	executionOrder: string[];
 	credentialsHelper: TestCredentialsHelper;
@@ -310,7 +314,20 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 		},
 	});
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const returned = await workflowExecute.processRunExecutionData(workflow);
+	let returned: IRun;
+	try {
+		returned = await workflowExecute.processRunExecutionData(workflow);
+	} catch (error) {
+		// Thrown before any node runs, e.g. WorkflowHasIssuesError: n8n's own parameter checks
+		// (a required parameter left empty, a resource-locator value failing its mode's regex).
+		const workflowError = error as ExecutionBaseError;
+		return {
+			executionOrder,
+			credentialsHelper,
+			workflowError,
+			serialised: JSON.stringify({ message: workflowError.message, description: workflowError.description }),
+		};
+	}
 	const run = (await done) ?? returned;
 	return { run, executionOrder, credentialsHelper, serialised: JSON.stringify(run) };
 }
@@ -387,9 +404,9 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		credentials: opts.credentials,
 		credentialTypes: opts.credentialTypes,
 	});
-	const task = result.run.data.resultData.runData[nodeName]?.[0];
+	const task = result.run?.data.resultData.runData[nodeName]?.[0];
 	const outputs = (task?.data?.main ?? []).map((o) => o ?? []);
-	const error = task?.error ?? result.run.data.resultData.error;
+	const error = task?.error ?? result.run?.data.resultData.error ?? result.workflowError;
 	return { ...result, outputs, items: outputs[0] ?? [], error };
 }
 

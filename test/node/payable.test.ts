@@ -129,7 +129,7 @@ describe('payable: update', () => {
 		const res = await env.run({
 			resource: 'payable',
 			operation: 'update',
-			payableId: created.id,
+			payableId: String(created.id),
 			updateFields: { status: 'ready', notes: '' },
 		});
 		expect(res.error).toBeUndefined();

@@ -65,7 +65,7 @@ describe('treasury', () => {
 	});
 
 	it('getTransactions returnAll pages through 230 transactions in 3 requests', async () => {
-		const many = Array.from({ length: 230 }, (_, k) => ({ type: 'deposit', amount: k + 1, currency: 'USD' }));
+		const many = Array.from({ length: 230 }, (_, k) => ({ type: 'deposit' as const, amount: k + 1, currency: 'USD' }));
 		await env.sb.admin.addTransactions(many);
 		await env.clear();
 		const res = await env.run({ resource: 'treasury', operation: 'getTransactions', returnAll: true });

@@ -3,8 +3,16 @@ import type { INodeProperties } from 'n8n-workflow';
 /** A UUID (any version), as a regex string for resource-locator validation. */
 export const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-/** The vendor resource locator: pick from a searchable list, or paste an id. */
-export function vendorLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+/**
+ * The vendor resource locator: pick from a searchable list, or paste an id. With `optional`,
+ * an empty id passes the editor's check (n8n refuses to run a workflow whose locator value fails
+ * the mode's regex, even when empty), for the payable's "vendor id or vendor name".
+ */
+export function vendorLocator(
+	overrides: Partial<INodeProperties> = {},
+	optional = false,
+): INodeProperties {
+	const regex = optional ? `^$|${UUID_REGEX}` : UUID_REGEX;
 	return {
 		displayName: 'Vendor',
 		name: 'vendorId',
@@ -32,7 +40,7 @@ export function vendorLocator(overrides: Partial<INodeProperties> = {}): INodePr
 					{
 						type: 'regex',
 						properties: {
-							regex: UUID_REGEX,
+							regex,
 							errorMessage: 'Not a valid vendor ID: expected a UUID',
 						},
 					},

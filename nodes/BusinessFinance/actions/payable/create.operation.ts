@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 		description: 'An existing vendor. Leave empty to give a Vendor Name under Additional Fields instead.',
 		hint: 'Either a vendor or a Vendor Name (under Additional Fields) is needed',
 		displayOptions: { show },
-	}),
+	}, true),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
