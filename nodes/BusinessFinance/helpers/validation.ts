@@ -211,8 +211,14 @@ export function validateAmount(value: unknown, rule: AmountRule): Validated<numb
 	if (Math.abs(amount) > MAX_AMOUNT) {
 		return fail(`${field} is too large (at most ${MAX_AMOUNT})`);
 	}
-	const cents = Math.round(amount * 100);
-	if (Math.abs(amount * 100 - cents) > 1e-6) {
+	const scaled = amount * 100;
+	const cents = Math.round(scaled);
+	// Float noise: at most a few units in the last place of the scaled value (and never less than
+	// a millionth of a cent), far below the tenth of a cent that a third decimal would add.
+	const noise = Math.max(1e-6, Math.abs(scaled) * 8 * Number.EPSILON);
+	const decimals =
+		typeof value === 'string' ? (/\.(\d*?)0*$/.exec(value.trim())?.[1].length ?? 0) : 0;
+	if (decimals > 2 || Math.abs(scaled - cents) > noise) {
 		return fail(`${field} can have at most 2 decimal places, got ${describe(value)}`);
 	}
 	const rounded = cents / 100;
