@@ -1,0 +1,129 @@
+/**
+ * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
+ */
+import { startEnv, UNKNOWN_UUID, type NodeTestEnv } from './support';
+
+let env: NodeTestEnv;
+beforeAll(async () => {
+	env = await startEnv();
+});
+afterAll(async () => {
+	await env.close();
+});
+beforeEach(async () => {
+	await env.clear();
+});
+
+const createReceivable = {
+	resource: 'receivable',
+	operation: 'create',
+	invoiceNumber: '={{ $json.inv }}',
+	amount: '={{ $json.amount }}',
+	additionalFields: {},
+};
+
+describe('Continue On Fail', () => {
+	it('good items are processed, bad ones become error items paired to their input', async () => {
+		const res = await env.run(createReceivable, {
+			continueOnFail: true,
+			items: [
+				{ inv: 'G-1', amount: 10 },
+				{ inv: 'B-1', amount: 0 },
+				{ inv: 'G-2', amount: 20 },
+				{ inv: 'B-2', amount: 'abc' },
+			],
+		});
+		expect(res.error).toBeUndefined();
+		const reqs = await env.requests();
+		expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual(['G-1', 'G-2']);
+		expect(res.items).toHaveLength(4);
+		expect(res.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(res.items[0].json).toMatchObject({ invoice_number: 'G-1', status: 'draft' });
+		expect(res.items[1].json).toEqual({ error: expect.stringContaining('Amount') });
+		expect(res.items[2].json).toMatchObject({ invoice_number: 'G-2' });
+		expect(res.items[3].json.error).toEqual(expect.stringContaining('Amount'));
+	});
+
+	it('a service error on one item is reported on that item; the others go on', async () => {
+		const r = await env.api('POST', '/v1/receivables', { invoice_number: 'S', amount: 1, customer_email: 'a@b.co' });
+		await env.clear();
+		const res = await env.run(
+			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
+			{ continueOnFail: true, items: [{ id: UNKNOWN_UUID }, { id: r.id }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect((await env.requests()).map((q) => q.status)).toEqual([404, 200]);
+		expect(res.items[0]).toEqual({
+			json: expect.objectContaining({ error: expect.stringContaining('NOT_FOUND') }),
+			pairedItem: { item: 0 },
+		});
+		expect(res.items[1]).toEqual({ json: expect.objectContaining({ id: r.id, status: 'sent' }), pairedItem: { item: 1 } });
+	});
+
+	it('a list operation with Continue On Fail: elements of good items, an error item for a bad one', async () => {
+		await env.sb.admin.seedVendors(3);
+		await env.clear();
+		const res = await env.run(
+			{ resource: 'vendor', operation: 'getAll', returnAll: false, limit: '={{ $json.limit }}' },
+			{ continueOnFail: true, items: [{ limit: 2 }, { limit: -1 }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect(res.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+		expect(res.items[2].json.error).toEqual(expect.stringContaining('Limit'));
+		expect(await env.requests()).toHaveLength(1);
+	});
+});
+
+describe('authentication errors', () => {
+	it('an expired key: API_KEY_EXPIRED with a clear message, the key nowhere in the run', async () => {
+		const key = env.sb.keys.expired;
+		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toContain('API_KEY_EXPIRED');
+		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/expired/i);
+		expect(res.error!.context.itemIndex).toBe(0);
+		const reqs = await env.requests();
+		expect(reqs.map((r) => r.status)).toEqual([401]);
+		expect(res.serialised).not.toContain(key);
+		expect(res.serialised).not.toContain(key.slice(4));
+	});
+
+	it('a revoked key: INVALID_API_KEY with a clear message, the key nowhere in the run', async () => {
+		const key = env.sb.keys.revoked;
+		const res = await env.run(
+			{ resource: 'vendor', operation: 'create', name: 'X', paymentMethod: 'crypto', additionalFields: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', walletChain: 'ethereum' } },
+			{ apiKey: key },
+		);
+		expect(res.error!.message).toContain('INVALID_API_KEY');
+		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/invalid|revoked/i);
+		expect((await env.requests()).map((r) => r.status)).toEqual([401]);
+		expect(res.serialised).not.toContain(key);
+	});
+
+	it('a 401 under Continue On Fail becomes an error item without the key', async () => {
+		const key = env.sb.keys.revoked;
+		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key, continueOnFail: true });
+		expect(res.error).toBeUndefined();
+		expect(res.items).toHaveLength(1);
+		expect(res.items[0].json.error).toEqual(expect.stringContaining('INVALID_API_KEY'));
+		expect(res.items[0].pairedItem).toEqual({ item: 0 });
+		expect(res.serialised).not.toContain(key);
+	});
+
+	it('a key without the svc_ prefix is refused before any request (no MISSING_API_KEY round trip)', async () => {
+		const key = 'sk_live_not_a_service_key_123456';
+		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
+		expect(res.error).toBeDefined();
+		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toContain('svc_');
+		expect(await env.requests()).toEqual([]);
+		expect(res.serialised).not.toContain(key);
+	});
+
+	it('the working key is sent as a Bearer token and never appears in outputs', async () => {
+		const res = await env.run({ resource: 'treasury', operation: 'getDepositInstructions' });
+		expect(res.error).toBeUndefined();
+		const [req] = (await env.requests()) as Array<{ headers: Record<string, string> }>;
+		expect(req.headers.authorization).toBe(`Bearer svc_…${env.sb.apiKey.slice(-4)}`);
+		expect(res.serialised).not.toContain(env.sb.apiKey);
+	});
+});
