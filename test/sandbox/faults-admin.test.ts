@@ -243,7 +243,7 @@ describe('admin', () => {
 	});
 
 	test('the typed sb.admin client drives the same routes', async () => {
-		const admin = h.sb.admin as any;
+		const admin = h.sb.admin;
 		await admin.seedVendors(3);
 		expect(await vendorTotal()).toBe(3);
 		await admin.reset('none');

@@ -88,6 +88,17 @@ describe('NOT_FOUND for routes', () => {
 	});
 });
 
+describe('path edges', () => {
+	test('a trailing slash is not the route: 404', async () => {
+		expectError(await h.api.get('/v1/vendors/'), 404, 'NOT_FOUND');
+	});
+
+	test('HEAD on an existing path: 405', async () => {
+		const res = await h.api.request('HEAD', '/v1/vendors');
+		expect(res.status).toBe(405);
+	});
+});
+
 describe('METHOD_NOT_ALLOWED', () => {
 	test.each([
 		['DELETE', '/v1/vendors'],

@@ -142,6 +142,13 @@ describe('POST /v1/receivables', () => {
 			['due_date a date-time', { due_date: '2026-12-31T00:00:00Z' }, 'due_date'],
 			['notes not a string', { notes: ['a'] }, 'notes'],
 			['send_immediately not a boolean', { send_immediately: 'yes' }, 'send_immediately'],
+			['invoice_number blank', { invoice_number: '  ' }, 'invoice_number'],
+			['invoice_number over 255 characters', { invoice_number: 'I'.repeat(256) }, 'invoice_number'],
+			['customer_name over 255 characters', { customer_name: 'C'.repeat(256) }, 'customer_name'],
+			['notes over 5000 characters', { notes: 'n'.repeat(5001) }, 'notes'],
+			['amount with three decimals', { amount: 10.005 }, 'amount'],
+			['amount over 1,000,000,000,000', { amount: 1_000_000_000_000.01 }, 'amount'],
+			['customer_email null', { customer_email: null }, 'customer_email'],
 			['an unknown field', { currency: 'EUR' }, 'currency'],
 			['a read-only field', { status: 'sent' }, 'status'],
 		];
@@ -151,8 +158,15 @@ describe('POST /v1/receivables', () => {
 			expectValidationError(await h.api.post('/v1/receivables', body), field);
 		});
 
-		test('amount of exactly 0.01 is accepted', async () => {
+		test('amount of exactly 0.01, and exactly 1,000,000,000,000, are accepted', async () => {
 			expect((await h.api.post('/v1/receivables', receivableBody({ amount: 0.01 }))).status).toBe(201);
+			expect((await h.api.post('/v1/receivables', receivableBody({ amount: 1_000_000_000_000 }))).status).toBe(201);
+		});
+
+		test('255-character invoice_number and 5000-character notes are accepted', async () => {
+			const res = await h.api.post('/v1/receivables', receivableBody({ invoice_number: 'I'.repeat(255), notes: 'n'.repeat(5000) }));
+			expect(res.status).toBe(201);
+			expect(res.body.data.notes).toHaveLength(5000);
 		});
 
 		test('no body at all: 400', async () => {
@@ -278,6 +292,15 @@ describe('POST /v1/receivables/{id}/send', () => {
 	test('an empty JSON object as body is accepted', async () => {
 		const r = await create();
 		const res = await h.api.post(`/v1/receivables/${r.id}/send`, {});
+		expect(res.status).toBe(200);
+		expect(res.body.data.status).toBe('sent');
+	});
+
+	test('no body but Content-Type: application/json is accepted (as some clients send it)', async () => {
+		const r = await create();
+		const res = await h.api.request('POST', `/v1/receivables/${r.id}/send`, {
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.data.status).toBe('sent');
 	});
