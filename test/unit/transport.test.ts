@@ -227,7 +227,7 @@ describe('error mapping', () => {
 
 	it('has a hint for every code of the spec and the contract', () => {
 		for (const [, code] of cases) expect(ERROR_CODE_HINTS[code].length).toBeGreaterThan(40);
-		expect(ERROR_CODE_HINTS.RATE_LIMITED).toMatch(/Rate Limit Wait Budget/);
+		expect(ERROR_CODE_HINTS.RATE_LIMITED).toMatch(/Max Wait for Rate Limits/);
 	});
 
 	it('keeps the service message as is (VALIDATION_ERROR example)', async () => {
@@ -536,7 +536,7 @@ describe('rate limits on 429', () => {
 		expect(error.message).toMatch(
 			/RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 600\.1s\)/,
 		);
-		expect(error.description).toMatch(/Rate Limit Wait Budget/);
+		expect(error.description).toMatch(/Max Wait for Rate Limits/);
 		expect(error.httpCode).toBe('429');
 		expect(getApiErrorInfo(error)).toEqual({ status: 429, code: 'RATE_LIMITED' });
 	});

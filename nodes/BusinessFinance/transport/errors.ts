@@ -11,7 +11,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 	API_KEY_EXPIRED:
 		'The API key has expired. Create a new key in the dashboard (Settings → API Keys) and update the Business Finance API credential.',
 	RATE_LIMITED:
-		'The service allows 100 requests per minute per API key. The node waits for the rate-limit window automatically; raise the "Rate Limit Wait Budget" option or spread the work over time.',
+		'The service allows 100 requests per minute per API key. The node waits for the rate-limit window automatically; raise the node option "Max Wait for Rate Limits (Seconds)" or spread the work over time.',
 	VALIDATION_ERROR:
 		'The service rejected a value. Check the field named in the message and correct it in the node parameters or the incoming data.',
 	INVALID_JSON:

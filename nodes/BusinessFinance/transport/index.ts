@@ -179,7 +179,7 @@ function budgetError(ctx: ApiContext, p: Prepared, itemIndex: number | undefined
 		code: 'RATE_LIMITED',
 		message: `RATE_LIMITED: still rate limited after waiting ${SECONDS(p.budget.waitedMs)} (wait budget ${SECONDS(p.budget.budgetMs)}; the next window opens in ${SECONDS(neededMs)})`,
 		description:
-			'The service allows 100 requests per minute per API key, and this run needs more. Raise the node option "Rate Limit Wait Budget" (up to the time the run may take), run fewer items or executions at once on this key, or use a separate key for heavy workflows.',
+			'The service allows 100 requests per minute per API key, and this run needs more. Raise the node option "Max Wait for Rate Limits (Seconds)" (Options, default 300), run fewer items or executions at once on this key, or use a separate key for heavy workflows.',
 		itemIndex,
 		secrets: [p.apiKey],
 	});
