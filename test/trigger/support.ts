@@ -159,14 +159,23 @@ export class TriggerHarness {
 		} as IWebhookData;
 	}
 
-	hookContext(mode: WorkflowExecuteMode = 'webhook', activation: WorkflowActivateMode = 'activate'): HookContext {
+	/**
+	 * A HookContext as n8n 2.40 builds it. Activation: mode 'manual' for a test webhook
+	 * ("Listen for test event"), else 'webhook'. Deactivation (see deactivate()): mode 'internal'
+	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
+	 */
+	hookContext(
+		mode: WorkflowExecuteMode = 'webhook',
+		activation: WorkflowActivateMode = 'activate',
+		isTest = mode === 'manual',
+	): HookContext {
 		return new HookContext(
 			this.workflow,
 			this.node,
 			this.additionalData(),
 			mode,
 			activation,
-			this.webhookData(mode === 'manual'),
+			this.webhookData(isTest),
 		);
 	}
 
@@ -191,9 +200,14 @@ export class TriggerHarness {
 		return await this.nodeType.webhookMethods.default.create.call(this.hookContext(mode));
 	}
 
-	/** What n8n does on deactivation. */
+	/**
+	 * What n8n 2.40 does on deactivation: `deleteWebhook(workflow, webhook, 'internal', 'update')`
+	 * for the active workflow and for a test webhook alike (`mode` only says which one this is).
+	 */
 	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.delete.call(this.hookContext(mode, 'manual'));
+		return await this.nodeType.webhookMethods.default.delete.call(
+			this.hookContext('internal', 'update', mode === 'manual'),
+		);
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */

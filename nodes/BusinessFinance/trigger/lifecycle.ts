@@ -192,6 +192,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		}
 		slot.endpointId = id;
 		slot.created = false;
+		slot.webhookUrl = want.url;
 		slot.secretSource = source;
 		await apiRequest.call(this, 'PATCH', endpointPath(id), patch);
 		return true;
@@ -235,6 +236,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		slot.endpointId = id;
 		slot.created = true;
 	}
+	slot.webhookUrl = want.url;
 	const source = await resolveSecret.call(this, id);
 	if (source === 'none' && !want.allowUnsigned) {
 		// Roll back: an endpoint whose deliveries could never be verified is of no use.

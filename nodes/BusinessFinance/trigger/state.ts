@@ -25,12 +25,22 @@ export interface SlotState extends IDataObject {
 	original?: IDataObject;
 	/** Which endpoint `original` belongs to. */
 	originalOf?: string;
+	/** The webhook URL the endpoint was pointed at. */
+	webhookUrl?: string;
 	/** Where the signing secret came from at activation. */
 	secretSource?: 'endpoint' | 'credential' | 'none';
 }
 
+/**
+ * Which slot a call belongs to. Activation of a test webhook and its deliveries run in mode
+ * 'manual'. Deactivation runs in mode 'internal' for both (n8n 2.x), so a test registration is
+ * recognised by its webhook URL: n8n hands the hook the test URL (…/webhook-test/…) there.
+ */
 export function slotName(ctx: IHookFunctions | IWebhookFunctions): 'production' | 'test' {
-	return ctx.getMode() === 'manual' ? 'test' : 'production';
+	if (ctx.getMode() === 'manual') return 'test';
+	const test = ctx.getWorkflowStaticData('node').test as SlotState | undefined;
+	if (test?.webhookUrl && test.webhookUrl === ctx.getNodeWebhookUrl('default')) return 'test';
+	return 'production';
 }
 
 export function getSlot(ctx: IHookFunctions | IWebhookFunctions): SlotState {
