@@ -233,6 +233,31 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect(settings((await getEndpoint(given.id as string)).data!)).toEqual(settings(given));
 	});
 
+	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
+		// n8n does not persist the static data of a failed activation, so the trigger must clean up.
+		const fault = await admin.post('/_admin/faults', {
+			kind: 'status500',
+			count: 10,
+			pathPrefix: '/v1/webhooks/',
+			method: 'GET',
+		});
+		expect(fault.status).toBeLessThan(300);
+		try {
+			const t = trigger({});
+			await expect(t.activate()).rejects.toThrow();
+			const log = await requests();
+			const post = log.find((r) => r.method === 'POST' && r.path === '/v1/webhooks')!;
+			expect(post).toBeDefined();
+			const deletes = log.filter((r) => r.method === 'DELETE');
+			expect(deletes).toHaveLength(1);
+			const id = deletes[0].path.split('/').pop()!;
+			await admin.delete('/_admin/faults');
+			expect((await getEndpoint(id)).status).toBe(404);
+		} finally {
+			await admin.delete('/_admin/faults');
+		}
+	});
+
 	it('a 404 from POST /v1/webhooks tells the user to paste an endpoint id', async () => {
 		// Under a path prefix the service answers 404 to every route.
 		const t = trigger({}, { baseUrl: `${sb.baseUrl}/no-such-prefix` });

@@ -237,14 +237,27 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		slot.created = true;
 	}
 	slot.webhookUrl = want.url;
-	const source = await resolveSecret.call(this, id);
-	if (source === 'none' && !want.allowUnsigned) {
-		// Roll back: an endpoint whose deliveries could never be verified is of no use.
-		await release.call(this, slot);
-		throw new NodeOperationError(this.getNode(), NO_SECRET_MESSAGE);
+	const endpointId = id;
+	const resolved = await attempt(async () => await resolveSecret.call(this, endpointId));
+	if (resolved.ok && (resolved.value !== 'none' || want.allowUnsigned)) {
+		slot.secretSource = resolved.value;
+		return true;
 	}
-	slot.secretSource = source;
-	return true;
+	// Roll back: an endpoint whose deliveries could never be verified is of no use, and n8n does not
+	// persist static data of a failed activation, so an endpoint left here would be orphaned.
+	const rolledBack = await attempt(async () => await release.call(this, slot));
+	const orphan = rolledBack.ok
+		? undefined
+		: `The endpoint ${endpointId} was registered and could not be removed again: delete it in the service's dashboard.`;
+	if (!resolved.ok) {
+		if (orphan) {
+			throw new NodeOperationError(this.getNode(), 'Could not get the webhook endpoint\'s signing secret', {
+				description: orphan,
+			});
+		}
+		throw resolved.error;
+	}
+	throw new NodeOperationError(this.getNode(), NO_SECRET_MESSAGE, orphan ? { description: orphan } : {});
 }
 
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
