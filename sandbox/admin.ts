@@ -128,6 +128,28 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	define('GET', '/_admin/events', undefined, (_req, reply) => sendData(reply, 200, data(store.events.list())));
 	define('GET', '/_admin/deliveries', undefined, (_req, reply) => sendData(reply, 200, data(store.deliveries.list())));
 
+	define('GET', '/_admin/stats', undefined, (_req, reply) => {
+		const gc = (globalThis as { gc?: () => void }).gc;
+		if (gc) gc();
+		const m = process.memoryUsage();
+		return sendData(
+			reply,
+			200,
+			data({
+				memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, gcRan: Boolean(gc) },
+				counts: {
+					vendors: store.vendors.size,
+					receivables: store.receivables.size,
+					payables: store.payables.size,
+					transactions: store.transactions.size,
+					webhooks: store.webhooks.size,
+					requests: store.requests.list().length,
+					events: store.events.list().length,
+				},
+			}),
+		);
+	});
+
 	define('PUT', '/_admin/rate-limit', S.adminRateLimit, (req, reply) => {
 		const b = body<RateLimitSettings>(req);
 		if (b.limit !== undefined) ctx.rate.limit = b.limit;

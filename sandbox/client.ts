@@ -75,6 +75,9 @@ export class AdminClient {
 	getDeliveries(): Promise<DeliveryRecord[]> {
 		return this.call('GET', '/deliveries');
 	}
+	getStats(): Promise<{ memory: Record<string, number | boolean>; counts: Record<string, number> }> {
+		return this.call('GET', '/stats');
+	}
 	setRateLimit(settings: RateLimitSettings): Promise<Required<RateLimitSettings>> {
 		return this.call('PUT', '/rate-limit', settings);
 	}
