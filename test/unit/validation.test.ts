@@ -409,13 +409,19 @@ describe('validateMethodDetails', () => {
 	it('accepts complete, valid vendor details for each method', () => {
 		expect(validateMethodDetails('ach', ach)).toEqual([]);
 		expect(
-			validateMethodDetails('wire', { account_number: '123', routing_number: '021000021' }),
+			validateMethodDetails('wire', {
+				account_number: '000123456789',
+				routing_number: '021000021',
+			}),
 		).toEqual([]);
 		expect(
-			validateMethodDetails('wire', { account_number: '123', swift_code: 'DEUTDEFF' }),
+			validateMethodDetails('wire', { account_number: '000123456789', swift_code: 'DEUTDEFF' }),
 		).toEqual([]);
 		expect(
-			validateMethodDetails('wire', { account_number: '123', iban: 'DE89370400440532013000' }),
+			validateMethodDetails('wire', {
+				account_number: '000123456789',
+				iban: 'DE89370400440532013000',
+			}),
 		).toEqual([]);
 		expect(
 			validateMethodDetails('crypto', {
@@ -427,10 +433,10 @@ describe('validateMethodDetails', () => {
 
 	it('names every missing vendor field', () => {
 		expect(fields(validateMethodDetails('ach', {}))).toEqual(['account_number', 'routing_number']);
-		expect(fields(validateMethodDetails('wire', { account_number: '1' }))).toEqual([
+		expect(fields(validateMethodDetails('wire', { account_number: '000123456789' }))).toEqual([
 			'routing_number',
 		]);
-		expect(validateMethodDetails('wire', { account_number: '1' })[0].message).toBe(
+		expect(validateMethodDetails('wire', { account_number: '000123456789' })[0].message).toBe(
 			'wire needs a routing_number, a swift_code or an iban',
 		);
 		expect(fields(validateMethodDetails('wire', { iban: 'DE89370400440532013000' }))).toEqual([
@@ -461,15 +467,21 @@ describe('validateMethodDetails', () => {
 		expect(
 			fields(
 				validateMethodDetails('wire', {
-					account_number: '1',
+					account_number: '000123456789',
 					routing_number: '021000021',
 					swift_code: 'DEUTDEF',
 					iban: 'DE89370400440532013001',
 				}),
 			),
 		).toEqual(['swift_code', 'iban']);
-		// A detail of another method is still checked: a strict service would refuse it.
-		expect(fields(validateMethodDetails('ach', { ...ach, iban: 'DE00' }))).toEqual(['iban']);
+		// A detail of another method is checked for its form, and refused as not applying.
+		expect(validateMethodDetails('ach', { ...ach, iban: 'DE00' })).toEqual([
+			expect.objectContaining({
+				field: 'iban',
+				message: expect.stringMatching(/not a valid IBAN/),
+			}),
+			{ field: 'iban', message: 'iban does not apply to payment_method ach' },
+		]);
 		expect(fields(validateMethodDetails('ach', { ...ach, account_number: 123456 }))).toEqual([
 			'account_number',
 		]);
@@ -501,7 +513,7 @@ describe('validateMethodDetails', () => {
 
 	it('never repeats bank details in a message', () => {
 		const problems = validateMethodDetails('wire', {
-			account_number: '1',
+			account_number: '000123456789',
 			routing_number: '987654321',
 			swift_code: 'SECRETBANK',
 			iban: 'DE12345678901234567890',
@@ -513,23 +525,95 @@ describe('validateMethodDetails', () => {
 		expect(text).not.toContain('DE12345678901234567890');
 	});
 
+	it('refuses details that do not apply to the method', () => {
+		expect(
+			fields(
+				validateMethodDetails('ach', { ...ach, bank_address: '1 Main St', swift_code: 'DEUTDEFF' }),
+			),
+		).toEqual(['swift_code', 'bank_address']);
+		expect(
+			fields(
+				validateMethodDetails('crypto', {
+					wallet_chain: 'ethereum',
+					wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+					bank_name: 'Acme Bank',
+				}),
+			),
+		).toEqual(['bank_name']);
+		expect(
+			validateMethodDetails('wire', {
+				account_number: 'GB000123456789',
+				iban: 'DE89370400440532013000',
+				bank_name: 'Acme',
+				account_name: 'Acme Ltd',
+				bank_address: '1 Main St',
+			}),
+		).toEqual([]);
+		expect(
+			fields(
+				validateMethodDetails('wire', {
+					account_number: 'AB12',
+					iban: 'DE89370400440532013000',
+					wallet_chain: 'base',
+				}),
+			),
+		).toEqual(['wallet_chain']);
+	});
+
+	it('checks the account number form for the method', () => {
+		for (const good of ['1234', '12345678901234567']) {
+			expect(validateMethodDetails('ach', { ...ach, account_number: good })).toEqual([]);
+		}
+		for (const bad of ['123', '123456789012345678', '12345A', '1234 5678']) {
+			expect(validateMethodDetails('ach', { ...ach, account_number: bad })).toEqual([
+				{ field: 'account_number', message: 'account_number must be 4 to 17 digits for ach' },
+			]);
+		}
+		const wire = { routing_number: '021000021' };
+		expect(validateMethodDetails('wire', { ...wire, account_number: 'GB29NWBK6016' })).toEqual([]);
+		expect(validateMethodDetails('wire', { ...wire, account_number: 'A'.repeat(35) })).toEqual([
+			{
+				field: 'account_number',
+				message: 'account_number must be 4 to 34 letters or digits for wire',
+			},
+		]);
+	});
+
 	describe('payables', () => {
 		const payable = { context: 'payable' as const };
 		it('accept no method and no details, or a method alone (the vendor details on file apply)', () => {
 			expect(validateMethodDetails(undefined, {}, payable)).toEqual([]);
 			expect(validateMethodDetails('', {}, payable)).toEqual([]);
 			expect(validateMethodDetails('wire', {}, payable)).toEqual([]);
-			expect(validateMethodDetails('crypto', { bank_name: 'Acme Bank' }, payable)).toEqual([]);
+			expect(validateMethodDetails('crypto', {}, payable)).toEqual([]);
 		});
 
 		it('require complete details once some details of the method are given', () => {
-			expect(fields(validateMethodDetails('ach', { account_number: '1' }, payable))).toEqual([
-				'routing_number',
-			]);
+			expect(
+				fields(validateMethodDetails('ach', { account_number: '000123456789' }, payable)),
+			).toEqual(['routing_number']);
 			expect(fields(validateMethodDetails('crypto', { wallet_chain: 'tron' }, payable))).toEqual([
 				'wallet_address',
 			]);
 			expect(validateMethodDetails('ach', ach, payable)).toEqual([]);
+		});
+
+		it('refuse details without a method only when no vendor is named (otherwise the vendor’s method applies)', () => {
+			const problem = {
+				field: 'payment_method',
+				message:
+					'payment_method is required when bank or wallet details are given: one of ach, wire, crypto',
+			};
+			expect(
+				validateMethodDetails(undefined, ach, { context: 'payable', hasVendorId: false }),
+			).toEqual([problem]);
+			expect(
+				validateMethodDetails(undefined, ach, { context: 'payable', hasVendorId: true }),
+			).toEqual([]);
+			expect(validateMethodDetails(undefined, ach, payable)).toEqual([]);
+			expect(
+				validateMethodDetails(undefined, {}, { context: 'payable', hasVendorId: false }),
+			).toEqual([]);
 		});
 
 		it('still check the format of present details and the method name', () => {
@@ -542,6 +626,17 @@ describe('validateMethodDetails', () => {
 });
 
 describe('normaliseMethodDetails', () => {
+	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {
+		const upper = 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ';
+		expect(normaliseMethodDetails({ wallet_address: ` ${upper} ` })).toEqual({
+			wallet_address: upper.toLowerCase(),
+		});
+		const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
+		expect(normaliseMethodDetails({ wallet_address: evm })).toEqual({ wallet_address: evm });
+		const legacy = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
+		expect(normaliseMethodDetails({ wallet_address: legacy })).toEqual({ wallet_address: legacy });
+	});
+
 	it('trims, puts IBAN and SWIFT in electronic form, turns numbers into text and drops empty values', () => {
 		expect(
 			normaliseMethodDetails({

@@ -390,6 +390,7 @@ export function isValidSwift(value: unknown): boolean {
  *                               or bech32/bech32m: `bc1` + 11 to 71 bech32 characters
  *                               (qpzry9x8gf2tvdw0s3jn54khce6mua7l), all lower case or all upper case
  *                               /^bc1[02-9ac-hj-np-z]{11,71}$/ on the lower-cased address
+ *                               (normaliseMethodDetails sends an upper-case one in lower case)
  *
  * Surrounding spaces are trimmed before the check; nothing else is changed. The chain name is
  * matched exactly (lower case), as the API expects it.
@@ -459,6 +460,13 @@ export interface MethodDetailsOptions {
 	 * `payable`: see `validateMethodDetails`.
 	 */
 	context?: 'vendor' | 'payable';
+	/**
+	 * Payables only: whether the payable names an existing vendor (`vendor_id`). Details given
+	 * without a `payment_method` then use the vendor's method, which is not known here. When
+	 * false, such details are refused (no method to check them against). When undefined, not
+	 * checked.
+	 */
+	hasVendorId?: boolean;
 }
 
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
@@ -470,6 +478,39 @@ const METHOD_FIELDS: Record<PaymentMethod, readonly string[]> = {
 	wire: ['account_number', 'routing_number', 'swift_code', 'iban'],
 	crypto: ['wallet_address', 'wallet_chain'],
 };
+
+/** Every detail field, and the ones that apply to each method (the sandbox applies the same). */
+export const DETAIL_FIELDS = [
+	'bank_name',
+	'account_name',
+	'account_number',
+	'routing_number',
+	'swift_code',
+	'iban',
+	'bank_address',
+	'wallet_address',
+	'wallet_chain',
+] as const;
+
+export const FIELDS_BY_METHOD: Record<PaymentMethod, readonly string[]> = {
+	ach: ['bank_name', 'account_name', 'account_number', 'routing_number'],
+	wire: [
+		'bank_name',
+		'account_name',
+		'account_number',
+		'routing_number',
+		'swift_code',
+		'iban',
+		'bank_address',
+	],
+	crypto: ['wallet_address', 'wallet_chain'],
+};
+
+/** Account numbers: ach 4 to 17 digits (US accounts); wire 4 to 34 letters or digits. */
+export function isValidAccountNumber(method: PaymentMethod, value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	return method === 'ach' ? /^\d{4,17}$/.test(value) : /^[A-Za-z0-9]{4,34}$/.test(value);
+}
 
 function present(value: unknown): boolean {
 	return (
@@ -487,9 +528,12 @@ function present(value: unknown): boolean {
  * - `crypto`: `wallet_address` and `wallet_chain` (one of the contract's chains), the address
  *   valid for the chain.
  *
- * Whatever the method, every detail field that is present must be well-formed (a routing
- * number, SWIFT code or IBAN given with another method would still be refused by a strict
- * service), and a `wallet_chain` must be a known chain.
+ * Whatever the method, every detail field that is present must be well-formed, and a
+ * `wallet_chain` must be a known chain. With a known method, a detail field that does not apply
+ * to it is refused (`FIELDS_BY_METHOD`: an `iban` on an `ach` vendor, a `wallet_address` on a
+ * `wire` payable), and `account_number` must be 4 to 17 digits (ach) or 4 to 34 letters or
+ * digits (wire). The sandbox applies the same rules, so a body that passes here is not refused
+ * there for its details.
  *
  * Vendors (`context: 'vendor'`): `payment_method` is required and its details must be complete.
  *
@@ -498,7 +542,9 @@ function present(value: unknown): boolean {
  * checked only when given. When `payment_method` is set and at least one detail field of that
  * method is given, the details must be complete for the method (partial details cannot pay
  * anyone); a method on its own, or no method at all, is accepted; present fields are always
- * checked for their format.
+ * checked for their format. Details without a method are refused when `hasVendorId` is false
+ * (there is no method for them), and passed on when the payable names a vendor (the service
+ * uses the vendor's method).
  */
 export function validateMethodDetails(
 	method: unknown,
@@ -579,6 +625,11 @@ export function validateMethodDetails(
 				field: 'payment_method',
 				message: `payment_method is required: one of ${PAYMENT_METHODS.join(', ')}`,
 			});
+		} else if (options.hasVendorId === false && DETAIL_FIELDS.some(has)) {
+			problems.push({
+				field: 'payment_method',
+				message: `payment_method is required when bank or wallet details are given: one of ${PAYMENT_METHODS.join(', ')}`,
+			});
 		}
 		return problems;
 	}
@@ -588,6 +639,27 @@ export function validateMethodDetails(
 			message: `payment_method must be one of ${PAYMENT_METHODS.join(', ')}`,
 		});
 		return problems;
+	}
+
+	// Fields that do not apply to the method, and the account number's form for it.
+	for (const field of DETAIL_FIELDS) {
+		if (has(field) && !FIELDS_BY_METHOD[method].includes(field)) {
+			problems.push({ field, message: `${field} does not apply to payment_method ${method}` });
+		}
+	}
+	if (
+		has('account_number') &&
+		typeof details.account_number === 'string' &&
+		method !== 'crypto' &&
+		!isValidAccountNumber(method, details.account_number)
+	) {
+		problems.push({
+			field: 'account_number',
+			message:
+				method === 'ach'
+					? 'account_number must be 4 to 17 digits for ach'
+					: 'account_number must be 4 to 34 letters or digits for wire',
+		});
 	}
 
 	// Completeness for the method.
@@ -616,8 +688,9 @@ export function validateMethodDetails(
 
 /**
  * Returns a copy of the details in the form to send: text trimmed, IBAN and SWIFT in their
- * electronic form (no spaces, upper case), numbers turned into text (expressions may give an
- * account number as a number). Empty strings are dropped. Normalise first, then validate.
+ * electronic form (no spaces, upper case), an upper-case bech32 bitcoin address in lower case,
+ * numbers turned into text (expressions may give an account number as a number). Empty strings
+ * are dropped. Normalise first, then validate.
  */
 export function normaliseMethodDetails<T extends MethodDetails>(details: T): T {
 	const result: MethodDetails = {};
@@ -635,7 +708,14 @@ export function normaliseMethodDetails<T extends MethodDetails>(details: T): T {
 		if (trimmed === '') continue;
 		if (field === 'iban') result[field] = normaliseIban(trimmed);
 		else if (field === 'swift_code') result[field] = normaliseSwift(trimmed);
-		else result[field] = trimmed;
+		else if (
+			field === 'wallet_address' &&
+			/^bc1/i.test(trimmed) &&
+			trimmed === trimmed.toUpperCase()
+		) {
+			// An all-upper-case bech32 address (as in QR codes) in its canonical lower case.
+			result[field] = trimmed.toLowerCase();
+		} else result[field] = trimmed;
 	}
 	return result as T;
 }
