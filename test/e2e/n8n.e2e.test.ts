@@ -1,0 +1,489 @@
+/**
+ * End to end in a real n8n 2.40.7: this package installed as a community package, the sandbox
+ * in-process, workflows imported with `n8n import:workflow` and run with `n8n execute --id`, the
+ * trigger activated through n8n's public API and fed by the sandbox's signed deliveries.
+ *
+ * One n8n for the whole file (start-up costs 30-60 s); everything is imported in one CLI run.
+ * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import {
+	N8nServer,
+	build,
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	installPackage,
+	loadExamples,
+	requireRuntime,
+	type ExecuteResult,
+	type Runtime,
+} from '../../scripts/n8n-env';
+import {
+	BAD_KEY_CREDENTIAL_ID,
+	IDS,
+	TRIGGER_WEBHOOK_ID,
+	badInputWorkflow,
+	expiredKeyWorkflow,
+	receivablesWorkflow,
+	treasuryWorkflow,
+	triggerWorkflow,
+	vendorsPayablesWorkflow,
+	webhookEndpointWorkflow,
+} from './workflows';
+
+const TAG = Date.now().toString(36);
+
+let runtime: Runtime;
+let sandbox: RunningSandbox;
+let n8n: N8nServer;
+let userFolder: string;
+/** Endpoint ids created on the sandbox before n8n starts. */
+let triggerEndpointId: string;
+let editedEndpointId: string;
+const triggerEndpointBefore = {
+	url: 'http://127.0.0.1:9/receiver-before-n8n',
+	description: 'receiver before n8n',
+	filter_types: ['vendor.created'],
+	disabled: true,
+};
+
+async function v1(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${sandbox.apiKey}`,
+			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+		},
+		body: body !== undefined ? JSON.stringify(body) : undefined,
+	});
+	const text = await res.text();
+	return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function admin(method: string, urlPath: string, body?: unknown): Promise<any> {
+	const res = await fetch(`${sandbox.baseUrl}/_admin${urlPath}`, {
+		method,
+		headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+		body: body !== undefined ? JSON.stringify(body) : undefined,
+	});
+	const text = await res.text();
+	if (res.status >= 300) throw new Error(`${method} /_admin${urlPath} -> ${res.status} ${text}`);
+	return text ? JSON.parse(text).data : undefined;
+}
+
+async function requestLog(): Promise<Array<{ method: string; path: string; query: any; body: any; status: number; headers: any }>> {
+	return await admin('GET', '/requests');
+}
+
+async function execute(workflowId: string): Promise<ExecuteResult> {
+	return await executeWorkflow(runtime, n8n.options, workflowId);
+}
+
+/** The items a node put out in the execution (first run, first output). */
+function output(result: { data: any }, node: string): any[] {
+	const runData = result.data?.data?.resultData?.runData ?? {};
+	const runs = runData[node];
+	if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+	return (runs[0].data?.main?.[0] ?? []).map((item: any) => item.json);
+}
+
+function expectSuccess(result: ExecuteResult): void {
+	if (result.code !== 0 || !result.data) {
+		throw new Error(
+			`n8n execute failed (exit ${result.code})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+		);
+	}
+	expect(result.data.data.resultData.error).toBeUndefined();
+}
+
+beforeAll(async () => {
+	runtime = requireRuntime();
+	build();
+
+	sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryRetryDelaysMs: [200, 500, 1000] });
+
+	// Endpoints the workflows use: one the trigger points at n8n (and must restore), one the
+	// action node edits.
+	const created = await v1('POST', '/webhooks', triggerEndpointBefore);
+	expect(created.status).toBe(201);
+	triggerEndpointId = created.body.data.id;
+	const other = await v1('POST', '/webhooks', {
+		url: 'http://127.0.0.1:9/other',
+		description: 'edited by the action node',
+		filter_types: [],
+		disabled: false,
+	});
+	editedEndpointId = other.body.data.id;
+
+	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-e2e-n8n-'));
+	installPackage(userFolder);
+	const cliOptions = { userFolder, port: 0 };
+	await importCredentials(runtime, cliOptions, [
+		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+		{
+			id: BAD_KEY_CREDENTIAL_ID,
+			name: 'Business Finance expired key',
+			apiKey: sandbox.keys.expired,
+			baseUrl: `${sandbox.baseUrl}/v1/`,
+		},
+	]);
+	await importWorkflows(runtime, cliOptions, [
+		receivablesWorkflow(TAG),
+		vendorsPayablesWorkflow(TAG),
+		treasuryWorkflow(),
+		webhookEndpointWorkflow(editedEndpointId),
+		badInputWorkflow(),
+		expiredKeyWorkflow(),
+		triggerWorkflow(triggerEndpointId),
+		...loadExamples().map((e) => e.workflow),
+	]);
+
+	n8n = await N8nServer.start(runtime, {
+		userFolder,
+		logLevel: 'info',
+		extraEnv: { GENERIC_TIMEZONE: 'UTC' },
+	});
+	await n8n.setupOwner();
+}, 600000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sandbox?.close();
+	if (userFolder && !process.env.BF_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+});
+
+describe('the package inside n8n', () => {
+	it('is loaded as a community package with both node types and the credential type', async () => {
+		const types = await n8n.rest('GET', '/types/nodes.json').catch(() => null);
+		// The node list endpoint is static in 2.x; ask the credential schema instead when absent.
+		if (Array.isArray(types)) {
+			const names = types.map((t: any) => t.name);
+			expect(names).toEqual(
+				expect.arrayContaining([
+					'n8n-nodes-business-finance.businessFinance',
+					'n8n-nodes-business-finance.businessFinanceTrigger',
+				]),
+			);
+		}
+		const schema = await n8n.api('GET', '/credentials/schema/businessFinanceApi');
+		expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['apiKey', 'baseUrl']));
+	});
+});
+
+describe('every operation through n8n execute --id', () => {
+	it('receivable: create, update, send', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute(IDS.receivables);
+		expectSuccess(result);
+
+		const [created] = output(result, 'Create receivable');
+		expect(created).toMatchObject({
+			invoice_number: `E2E-${TAG}-R1`,
+			amount: 1234.5,
+			customer_name: 'Globex Corporation',
+			customer_email: 'ap@globex.example',
+			due_date: '2031-03-15',
+			status: 'draft',
+		});
+		const [updated] = output(result, 'Update receivable');
+		expect(updated).toMatchObject({ id: created.id, notes: 'updated by the e2e suite', due_date: '2031-04-01' });
+		const [sent] = output(result, 'Send receivable');
+		expect(sent).toMatchObject({ id: created.id, status: 'sent' });
+		expect(typeof sent.sent_at).toBe('string');
+
+		const log = await requestLog();
+		const calls = log.map((r) => `${r.method} ${r.path}`);
+		expect(calls).toEqual([
+			'POST /v1/receivables',
+			`PATCH /v1/receivables/${created.id}`,
+			`POST /v1/receivables/${created.id}/send`,
+		]);
+		expect(log[0].body).toEqual({
+			invoice_number: `E2E-${TAG}-R1`,
+			amount: 1234.5,
+			customer_name: 'Globex Corporation',
+			customer_email: 'ap@globex.example',
+			due_date: '2031-03-15',
+			notes: 'created by the e2e suite',
+		});
+		expect(log[0].headers.authorization).toMatch(/^Bearer svc_…/);
+		// The key never reaches the output or n8n's own log.
+		expect(result.stdout).not.toContain(sandbox.apiKey);
+	});
+
+	it('vendor: create, update, getAll (search, limit, returnAll); payable: create, update', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute(IDS.vendorsPayables);
+		expectSuccess(result);
+
+		const [vendor] = output(result, 'Create vendor');
+		expect(vendor).toMatchObject({
+			name: `E2E Vendor ${TAG}`,
+			payment_method: 'ach',
+			account_number_last4: '6789',
+			routing_number_last4: '0021',
+		});
+		expect(JSON.stringify(vendor)).not.toContain('000123456789');
+		const [renamed] = output(result, 'Update vendor');
+		expect(renamed).toMatchObject({ id: vendor.id, name: `E2E Vendor ${TAG} Renamed` });
+		const found = output(result, 'Find vendor');
+		expect(found.map((v) => v.id)).toEqual([vendor.id]);
+		const [payable] = output(result, 'Create payable');
+		expect(payable).toMatchObject({
+			invoice_number: `E2E-${TAG}-P1`,
+			amount: 410.25,
+			vendor_id: vendor.id,
+			status: 'pending_review',
+		});
+		const [ready] = output(result, 'Update payable');
+		expect(ready).toMatchObject({ id: payable.id, status: 'ready' });
+
+		// returnAll pages through every vendor (demo data + the new one), one item each.
+		const all = output(result, 'All vendors');
+		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
+		expect(all).toHaveLength(total);
+		expect(new Set(all.map((v) => v.id)).size).toBe(total);
+		expect(all.map((v) => v.id)).toContain(vendor.id);
+
+		const log = await requestLog();
+		const search = log.find((r) => r.path === '/v1/vendors' && r.query.search);
+		expect(search?.query.search).toBe(`E2E Vendor ${TAG}`);
+		const payableBody = log.find((r) => r.method === 'POST' && r.path === '/v1/payables')?.body;
+		expect(payableBody).toMatchObject({ invoice_number: `E2E-${TAG}-P1`, amount: 410.25, vendor_id: vendor.id });
+	});
+
+	it('treasury: getDepositInstructions, getBalance, getTransactions (filters, returnAll, limit over a page)', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute(IDS.treasury);
+		expectSuccess(result);
+
+		const instructions = output(result, 'Deposit instructions');
+		expect(instructions).toHaveLength(1);
+		expect(Object.keys(instructions[0])).toEqual(expect.arrayContaining(['crypto', 'ach', 'wire', 'swift']));
+		const balance = output(result, 'Balance');
+		expect(balance).toHaveLength(1);
+		expect(Array.isArray(balance[0].balances)).toBe(true);
+
+		const deposits = output(result, 'Deposits');
+		expect(deposits.length).toBeGreaterThan(0);
+		expect(deposits.every((t) => t.type === 'deposit')).toBe(true);
+		const first = output(result, 'First 120 transactions');
+		expect(first).toHaveLength(120);
+		expect(new Set(first.map((t) => t.id)).size).toBe(120);
+
+		const log = await requestLog();
+		const depositCalls = log.filter((r) => r.path === '/v1/treasury/transactions' && r.query.type === 'deposit');
+		expect(depositCalls[0].query).toMatchObject({ type: 'deposit', from: '2000-01-01', to: '2100-12-31' });
+	});
+
+	it('webhookEndpoint: get, update', async () => {
+		const result = await execute(IDS.webhookEndpoint);
+		expectSuccess(result);
+		const [got] = output(result, 'Get endpoint');
+		expect(got).toMatchObject({ id: editedEndpointId, description: 'edited by the action node', disabled: false });
+		const [changed] = output(result, 'Update endpoint');
+		expect(changed).toMatchObject({
+			id: editedEndpointId,
+			description: 'changed by the e2e suite',
+			filter_types: ['payable.paid', 'payable.failed'],
+			disabled: true,
+		});
+		const now = await v1('GET', `/webhooks/${editedEndpointId}`);
+		expect(now.body.data).toMatchObject({ description: 'changed by the e2e suite', disabled: true });
+	});
+
+	it('bad input fails with a clear message and sends nothing', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute(IDS.badInput);
+		expect(result.code).not.toBe(0);
+		expect(`${result.stdout}\n${result.stderr}`).toMatch(/amount/i);
+		expect(await requestLog()).toEqual([]);
+	});
+
+	it('an expired key fails with the service’s reason, and the key is not shown', async () => {
+		const result = await execute(IDS.expiredKey);
+		expect(result.code).not.toBe(0);
+		const text = `${result.stdout}\n${result.stderr}`;
+		expect(text).toMatch(/expired/i);
+		expect(text).not.toContain(sandbox.keys.expired);
+	});
+});
+
+describe('examples/', () => {
+	const examples = loadExamples();
+
+	it('every example imported (types n8n-nodes-business-finance.*)', async () => {
+		for (const { workflow } of examples) {
+			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
+			expect(stored.name).toBe(workflow.name);
+			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
+		}
+		expect(examples.length).toBeGreaterThanOrEqual(5);
+	});
+
+	it('01 vendors to xlsx and csv runs fully', async () => {
+		const result = await execute('bfExample01Vendr');
+		expectSuccess(result);
+		const vendors = output(result, 'Get all vendors');
+		expect(vendors.length).toBeGreaterThan(5);
+		for (const node of ['Vendors to Excel', 'Vendors to CSV']) {
+			const runs = result.data.data.resultData.runData[node];
+			const binary = runs[0].data.main[0][0].binary.data;
+			expect(binary.fileName).toMatch(node.includes('Excel') ? /vendors\.xlsx$/ : /vendors\.csv$/);
+		}
+	});
+
+	it('01b Google Sheets variant runs up to the Google Sheets node, which asks for its credential', async () => {
+		const result = await execute('bfExample01Gshet');
+		expect(output(result, 'Get all vendors').length).toBeGreaterThan(5);
+		const error = result.data?.data?.resultData?.error;
+		expect(error).toBeDefined();
+		expect(result.data.data.resultData.lastNodeExecuted).toBe('Append or update rows in Google Sheets');
+	});
+
+	it('02 receivables from rows: good rows created and sent, bad rows reported', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute('bfExample02Recvb');
+		expectSuccess(result);
+		const sent = output(result, 'Sent invoices');
+		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
+		expect(sent.every((s) => s.status === 'sent')).toBe(true);
+		const bad = output(result, 'Report bad rows');
+		const byRow = Object.fromEntries(bad.map((b) => [b.invoiceNumber.replace(/^INV-\d+-/, ''), b]));
+		expect(Object.keys(byRow).sort()).toEqual(['2', '3', '5']);
+		expect(byRow['2']).toMatchObject({ failedAt: 'create', customerName: 'Initech' });
+		expect(byRow['2'].error).toMatch(/amount/i);
+		expect(byRow['3'].error).toMatch(/email/i);
+		expect(byRow['5']).toMatchObject({ failedAt: 'send', customerName: 'Pied Piper' });
+		// Bad rows 2 and 3 never reached the service.
+		const creates = (await requestLog()).filter((r) => r.method === 'POST' && r.path === '/v1/receivables');
+		expect(creates.map((r) => r.body.customer_name)).toEqual(['Globex Corporation', 'Hooli', 'Pied Piper']);
+	});
+
+	it('04 last month’s treasury transactions to CSV runs fully', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute('bfExample04Trsry');
+		expectSuccess(result);
+		const txs = output(result, "Last month's transactions");
+		const now = new Date();
+		const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+		const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+		const from = first.toISOString().slice(0, 10);
+		const to = last.toISOString().slice(0, 10);
+		expect(txs.length).toBeGreaterThan(0);
+		expect(txs.every((t) => t.created_at.slice(0, 10) >= from && t.created_at.slice(0, 10) <= to)).toBe(true);
+		const query = (await requestLog()).find((r) => r.path === '/v1/treasury/transactions')?.query;
+		expect(query).toMatchObject({ from, to });
+		const file = result.data.data.resultData.runData['Transactions to CSV'][0].data.main[0][0].binary.data;
+		expect(file.fileName).toBe(`treasury-transactions-${from.slice(0, 7)}.csv`);
+	});
+});
+
+describe('the trigger in a real n8n', () => {
+	const webhookPath = `/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+
+	it('activation points the existing endpoint at the workflow', async () => {
+		await n8n.activate(IDS.triggerExisting);
+		const endpoint = (await v1('GET', `/webhooks/${triggerEndpointId}`)).body.data;
+		expect(endpoint.url).toBe(`${n8n.baseUrl}${webhookPath}`);
+		expect(endpoint.disabled).toBe(false);
+		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
+	});
+
+	it('a signed delivery from the sandbox starts an execution with the event', async () => {
+		const before = (await n8n.executions(IDS.triggerExisting, false)).length;
+		const receivable = await v1('POST', '/receivables', {
+			invoice_number: `E2E-${TAG}-PAID`,
+			amount: 99,
+			customer_email: 'ap@globex.example',
+		});
+		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
+
+		const executions = await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
+		const latest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
+		expect(latest.status).toBe('success');
+		const items = latest.data.resultData.runData['On receivable paid'][0].data.main[0];
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
+			type: 'receivable.paid',
+			data: { id: receivable.body.data.id, status: 'paid' },
+		});
+		const deliveries: any[] = await admin('GET', '/deliveries');
+		const delivered = deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.paid');
+		expect(delivered.some((d) => d.status === 200)).toBe(true);
+	});
+
+	it('a forged delivery is refused with 401 and starts nothing', async () => {
+		const before = (await n8n.executions(IDS.triggerExisting, false)).length;
+		const body = JSON.stringify({
+			id: 'evt_forged',
+			type: 'receivable.paid',
+			created_at: new Date().toISOString(),
+			data: { id: 'forged' },
+		});
+		const timestamp = Math.floor(Date.now() / 1000);
+		const wrongKey = crypto.randomBytes(24);
+		const signature = crypto.createHmac('sha256', wrongKey).update(`msg_forged.${timestamp}.${body}`).digest('base64');
+		const res = await fetch(`${n8n.baseUrl}${webhookPath}`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'webhook-id': 'msg_forged',
+				'webhook-timestamp': String(timestamp),
+				'webhook-signature': `v1,${signature}`,
+			},
+			body,
+		});
+		expect(res.status).toBe(401);
+		const unsigned = await fetch(`${n8n.baseUrl}${webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		expect(unsigned.status).toBe(401);
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect((await n8n.executions(IDS.triggerExisting, false)).length).toBe(before);
+	});
+
+	it('deactivation restores the endpoint as it was', async () => {
+		await n8n.deactivate(IDS.triggerExisting);
+		const endpoint = (await v1('GET', `/webhooks/${triggerEndpointId}`)).body.data;
+		expect(endpoint).toMatchObject(triggerEndpointBefore);
+		const res = await fetch(`${n8n.baseUrl}${webhookPath}`, { method: 'POST', body: '{}' });
+		expect(res.status).toBe(404);
+	});
+
+	it('example 03 (endpoint created on activation) runs up to the Slack node, and deactivation deletes the endpoint', async () => {
+		await admin('DELETE', '/requests');
+		await n8n.activate('bfExample03Paid0');
+		const createCall = (await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks');
+		expect(createCall?.status).toBe(201);
+		expect(createCall?.body).toMatchObject({
+			url: `${n8n.baseUrl}/webhook/5f4b2a10-0003-4c1a-9e01-0000000000aa/webhook`,
+			filter_types: ['receivable.paid'],
+		});
+
+		const receivable = await v1('POST', '/receivables', { invoice_number: `E2E-${TAG}-EX3`, amount: 12 });
+		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
+		const [execution] = await n8n.waitForExecutions('bfExample03Paid0', 0, 60000);
+		const runData = execution.data.resultData.runData;
+		expect(runData['Receivable paid'][0].data.main[0][0].json).toMatchObject({
+			type: 'receivable.paid',
+			data: { id: receivable.body.data.id },
+		});
+		// No Slack credential in the example: the Slack node is where it stops.
+		expect(execution.data.resultData.lastNodeExecuted).toBe('Post to Slack');
+
+		const deliveries: any[] = await admin('GET', '/deliveries');
+		const endpointId = deliveries.find((d) => String(d.url).includes('5f4b2a10-0003-4c1a-9e01-0000000000aa'))?.endpoint_id;
+		expect(endpointId).toMatch(/^ep_/);
+		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(200);
+		await n8n.deactivate('bfExample03Paid0');
+		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(404);
+	});
+});
