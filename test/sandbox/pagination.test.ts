@@ -112,6 +112,28 @@ describe('vendors', () => {
 		expect((await page({ limit: 7, page: 3 })).body).toEqual((await page({ limit: 7, page: 3 })).body);
 	});
 
+	test('concurrent creates: every one listed once, pages still stable', async () => {
+		await h.admin.reset('none');
+		const results = await Promise.all(
+			Array.from({ length: 30 }, (_, i) =>
+				h.api.post('/v1/vendors', {
+					name: `Parallel ${i}`,
+					payment_method: 'crypto',
+					wallet_address: '0x' + i.toString(16).padStart(40, '0'),
+					wallet_chain: 'polygon',
+				}),
+			),
+		);
+		expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+		const created = new Set(results.map((r) => r.body.data.id));
+		expect(created.size).toBe(30);
+		const pages = await Promise.all([1, 2, 3, 4].map((p) => page({ limit: 8, page: p })));
+		const listed = pages.flatMap((p) => p.body.data.map((v: any) => v.id));
+		expect(listed).toHaveLength(30);
+		expect(new Set(listed)).toEqual(created);
+		expect(pages.map((p) => p.body.meta.has_more)).toEqual([true, true, true, false]);
+	});
+
 	test('seeded vendors are valid, masked vendors', async () => {
 		await seed(5);
 		const res = await page({});

@@ -262,7 +262,7 @@ export interface ReceivedRequest {
 export interface Receiver {
 	url: string;
 	received: ReceivedRequest[];
-	/** Status to answer for the n-th request (0-based); default 200. */
+	/** Status to answer for the n-th request (0-based); default 200; 0 = never answer. */
 	respond: (index: number, req: ReceivedRequest) => number;
 	waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
 	close(): Promise<void>;
@@ -301,7 +301,9 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
 			};
 			const index = received.length;
 			received.push(entry);
-			res.statusCode = receiver.respond(index, entry);
+			const status = receiver.respond(index, entry);
+			if (status === 0) return; // leave the request hanging (closed by close())
+			res.statusCode = status;
 			res.end();
 		});
 	});

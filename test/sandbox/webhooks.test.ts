@@ -467,6 +467,71 @@ describe('delivery', () => {
 	});
 });
 
+describe('delivery timeouts and redeliveries to a changed endpoint', () => {
+	// a second sandbox with a short attempt timeout and slower retries, so a test can act between attempts
+	let slow: Harness;
+	let hanging: Receiver;
+	beforeAll(async () => {
+		slow = await startHarness({ deliveryRetryDelaysMs: [300, 300], deliveryTimeoutMs: 150 });
+	});
+	afterAll(async () => {
+		await hanging?.close();
+		await slow?.close();
+	});
+
+	test('a receiver that does not answer in time: logged with an error, retried, bounded', async () => {
+		hanging = await startReceiver();
+		hanging.respond = () => 0; // handled below: never answered
+		const res = await slow.api.post('/v1/webhooks', { url: hanging.url });
+		expect(res.status).toBe(201);
+		await slow.api.post('/v1/vendors', achVendor());
+		const log = await eventually(
+			async () => deliveriesFor(await slow.admin.deliveries(), res.body.data.id),
+			(l) => l.length >= 3,
+			4000,
+		);
+		expect(log.map((d) => d.attempt)).toEqual([1, 2, 3]);
+		for (const d of log) expect(d.error).toBeTruthy();
+		await sleep(500);
+		expect(deliveriesFor(await slow.admin.deliveries(), res.body.data.id)).toHaveLength(3);
+	});
+
+	test('disabling an endpoint between attempts drops the redelivery', async () => {
+		const rx = await startReceiver();
+		try {
+			rx.respond = () => 500;
+			const ep = (await slow.api.post('/v1/webhooks', { url: rx.url })).body.data;
+			await slow.api.post('/v1/vendors', achVendor());
+			await rx.waitFor(1);
+			expect((await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true })).status).toBe(200);
+			await sleep(800);
+			expect(rx.received).toHaveLength(1);
+			expect(deliveriesFor(await slow.admin.deliveries(), ep.id)).toHaveLength(1);
+		} finally {
+			await rx.close();
+		}
+	});
+
+	test('a redelivery goes to the endpoint\'s current url', async () => {
+		const first = await startReceiver();
+		const second = await startReceiver();
+		try {
+			first.respond = () => 500;
+			const ep = (await slow.api.post('/v1/webhooks', { url: first.url })).body.data;
+			await slow.api.post('/v1/vendors', achVendor());
+			await first.waitFor(1);
+			await slow.api.patch(`/v1/webhooks/${ep.id}`, { url: second.url });
+			await second.waitFor(1, 2000);
+			expect(first.received).toHaveLength(1);
+			expect(second.received).toHaveLength(1);
+			expect(second.received[0].headers['webhook-id']).toBe(first.received[0].headers['webhook-id']);
+		} finally {
+			await first.close();
+			await second.close();
+		}
+	});
+});
+
 describe('Standard Webhooks test vector', () => {
 	// the published test vector of the Standard Webhooks specification (not a real secret)
 	const publishedKey = ['whsec', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'].join('_');
