@@ -228,6 +228,31 @@ describe('over real HTTP (sandbox)', () => {
 		}
 	}, 20_000);
 
+	it('does not follow a redirect, so the key never reaches the redirect target', async () => {
+		const redirector = http.createServer((req, res) => {
+			res.writeHead(302, { location: `${sb.baseUrl}${req.url}` });
+			res.end();
+		});
+		await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = redirector.address() as AddressInfo;
+			const error = await failure(apiRequest.call(realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })), 'GET', '/v1/vendors'));
+			expect(error.message).toMatch(/HTTP 302 \(a redirect to/);
+			expect(await sb.admin.getRequests()).toHaveLength(0);
+			const tested = await businessFinanceApiTest.call(new CredentialTestContext({}), {
+				id: '1',
+				name: 'c',
+				type: CREDENTIAL_NAME,
+				data: creds({ baseUrl: `http://127.0.0.1:${port}` }),
+			});
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toMatch(/redirect/);
+			expect(await sb.admin.getRequests()).toHaveLength(0);
+		} finally {
+			await new Promise<void>((resolve) => redirector.close(() => resolve()));
+		}
+	});
+
 	it('fails clearly when the wait would exceed the budget', async () => {
 		await sb.admin.setRateLimit({ limit: 1, windowSeconds: 30 });
 		const ctx = realContext(creds());

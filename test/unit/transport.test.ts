@@ -864,3 +864,15 @@ describe('pagination', () => {
 		expect(error.message).toMatch(/after waiting 3s \(wait budget 5s/);
 	});
 });
+
+describe('redirects', () => {
+	it('never follows a redirect and says where it pointed', async () => {
+		const ctx = fakeContext(fake, () => ({ statusCode: 301, headers: { location: 'http://evil.example.com/v1/vendors' }, body: '' }));
+		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+		expect(ctx.calls).toHaveLength(1);
+		expect(ctx.calls[0].options.disableFollowRedirect).toBe(true);
+		expect(ctx.calls[0].options.sendCredentialsOnCrossOriginRedirect).toBe(false);
+		expect(error.message).toMatch(/HTTP 301 \(a redirect to http:\/\/evil\.example\.com\/v1\/vendors\)/);
+		expect(error.description).toMatch(/Base URL/);
+	});
+});

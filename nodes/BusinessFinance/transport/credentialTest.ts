@@ -52,6 +52,8 @@ export async function businessFinanceApiTest(
 			simple: false,
 			resolveWithFullResponse: true,
 			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
+			followRedirect: false,
+			followAllRedirects: false,
 		})) as LegacyFullResponse;
 	} catch (error) {
 		const failure = classifyNetworkError(error);
@@ -88,6 +90,11 @@ export async function businessFinanceApiTest(
 	}
 	if (status === 401 || status === 403) {
 		return fail(`The service refused the API key (HTTP ${status}${code ? `, ${code}` : ''}). Check the key in the dashboard (Settings → API Keys).`);
+	}
+	if (status >= 300 && status < 400) {
+		return fail(
+			`${baseUrl} answers with a redirect (HTTP ${status}). Set the Base URL to the final address of the service (for example https:// instead of http://); redirects are not followed so the key is never sent elsewhere.`,
+		);
 	}
 	if (status === 404 || status === 405) {
 		return fail(`${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`);

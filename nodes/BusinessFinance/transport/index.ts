@@ -233,6 +233,10 @@ async function send(
 			encoding: 'text',
 			json: false,
 			timeout: REQUEST_TIMEOUT_MS,
+			// A redirect could carry the Authorization header to another host (or to plain http):
+			// never follow one; it is reported below instead.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		if (query) request.qs = { ...query };
 		if (body !== undefined) request.body = body;
@@ -345,6 +349,19 @@ async function send(
 			ctx.logger?.debug?.(`Business Finance: ${method} ${path} answered ${status}; retry ${attempt} of ${MAX_ATTEMPTS - 1}`);
 			await clock.sleep(wait);
 			continue;
+		}
+
+		if (status >= 300 && status < 400) {
+			const location = headerValue(responseHeaders, 'location');
+			throw buildApiError({
+				node,
+				status,
+				message: `The service answered HTTP ${status} (a redirect${location ? ` to ${location}` : ''}), which the node does not follow`,
+				description:
+					'Redirects are not followed so that the API key is never sent to another address. Set the Base URL in the credential to the final address of the service (for example with https:// instead of http://).',
+				itemIndex,
+				secrets,
+			});
 		}
 
 		// A final error answer.
