@@ -230,7 +230,7 @@ describe('dates and amounts, properties', () => {
 
 	it('every whole number of cents is accepted as a number and as text, unchanged', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: 1e13 }), (cents) => {
+			fc.property(fc.integer({ min: 1, max: 1e14 }), (cents) => {
 				const amount = cents / 100;
 				expect(validateAmount(amount, { min: 0.01 })).toEqual({ ok: true, value: amount });
 				expect(validateAmount((cents / 100).toFixed(2), { min: 0, exclusive: true })).toEqual({

@@ -215,6 +215,18 @@ describe('amounts', () => {
 		expect(validateAmount('-0.01', payable).ok).toBe(false);
 	});
 
+	it('accepts up to one trillion', () => {
+		expect(validateAmount(1_000_000_000_000, receivable)).toEqual({ ok: true, value: 1e12 });
+		expect(validateAmount('999999999999.99', payable)).toEqual({
+			ok: true,
+			value: 999999999999.99,
+		});
+		expect(validateAmount(1_000_000_000_000.01, receivable)).toEqual({
+			ok: false,
+			message: 'Amount is too large (at most 1000000000000)',
+		});
+	});
+
 	it('refuses more than two decimals', () => {
 		expect(validateAmount(10.005, receivable)).toEqual({
 			ok: false,

@@ -182,8 +182,11 @@ export interface AmountRule {
 }
 
 const NUMERIC_STRING_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/** Amounts must stay exact in cents as a JS number. */
-const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+/**
+ * The largest amount accepted: one trillion. The spec gives no maximum; this keeps amounts exact
+ * in cents as JS numbers with room to spare, and is the sandbox's bound too.
+ */
+export const MAX_AMOUNT = 1_000_000_000_000;
 
 /**
  * Checks a money amount and returns it as a number rounded to cents.

@@ -1,0 +1,198 @@
+/**
+ * The node's checks (nodes/BusinessFinance/helpers/validation.ts) against the sandbox's own
+ * (sandbox/validation.ts): what the node lets through, the strict sandbox must accept, so a
+ * request is never sent that cannot succeed for its bank or wallet details. Where both intend
+ * the same rule (ABA, wallet addresses, account numbers), they must agree exactly.
+ */
+import fc from 'fast-check';
+
+import {
+	DETAIL_FIELDS,
+	FIELDS_BY_METHOD,
+	isValidAbaRouting,
+	isValidIban,
+	isValidSwift,
+	isValidWalletAddress,
+	normaliseIban,
+	normaliseMethodDetails,
+	normaliseSwift,
+	validateMethodDetails,
+	type MethodDetails,
+} from '../../nodes/BusinessFinance/helpers/validation';
+import { WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
+import {
+	checkPaymentDetails,
+	isAbaRoutingNumber,
+	isIban,
+	isSwift,
+	isWalletAddress,
+	type Details,
+} from '../../sandbox/validation';
+
+const RUNS = { numRuns: 500 };
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const from = (alphabet: string, min: number, max: number) =>
+	fc
+		.array(fc.constantFrom(...alphabet.split('')), { minLength: min, maxLength: max })
+		.map((c) => c.join(''));
+
+const addressArb = fc.oneof(
+	from('0123456789abcdefABCDEF', 38, 42).map((hex) => `0x${hex}`),
+	from(BASE58, 30, 46),
+	from(BASE58, 32, 35).map((s) => `T${s}`),
+	from(BASE58, 24, 36).map((s) => `1${s}`),
+	from(BASE58, 24, 36).map((s) => `3${s}`),
+	from(BECH32, 9, 73).map((s) => `bc1${s}`),
+	from(BECH32 + 'bio', 9, 40).map((s) => `bc1${s}`),
+	fc.string({ maxLength: 50 }),
+);
+
+const sandboxAccepts = (method: 'ach' | 'wire' | 'crypto', details: Details, complete: boolean) => {
+	try {
+		checkPaymentDetails(method, details, complete);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+describe('node validation against the sandbox', () => {
+	it('ABA routing numbers: the same verdict', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(from('0123456789', 9, 9), from('0123456789', 8, 10), fc.string({ maxLength: 10 })),
+				(routing) => {
+					fc.pre(routing.trim() === routing);
+					expect(isValidAbaRouting(routing)).toBe(isAbaRoutingNumber(routing));
+				},
+			),
+			RUNS,
+		);
+	});
+
+	it('wallet addresses: the same verdict on what the node sends', () => {
+		fc.assert(
+			fc.property(fc.constantFrom(...WALLET_CHAINS), addressArb, (chain, address) => {
+				const sent = normaliseMethodDetails({ wallet_address: address }).wallet_address as
+					| string
+					| undefined;
+				fc.pre(sent !== undefined);
+				expect(isValidWalletAddress(chain, sent)).toBe(isWalletAddress(chain, sent!));
+				if (isValidWalletAddress(chain, address)) expect(isWalletAddress(chain, sent!)).toBe(true);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it('IBAN and SWIFT: what the node accepts, the sandbox accepts in the form the node sends', () => {
+		const ibanLike = fc.oneof(
+			fc.constantFrom('DE89370400440532013000', 'GB82WEST12345698765432', 'nl91 abna 0417 1643 00'),
+			from('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ', 14, 36),
+		);
+		fc.assert(
+			fc.property(
+				ibanLike,
+				from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcz0123456789 ', 7, 13),
+				(iban, swift) => {
+					if (isValidIban(iban)) expect(isIban(normaliseIban(iban))).toBe(true);
+					if (isValidSwift(swift)) expect(isSwift(normaliseSwift(swift))).toBe(true);
+				},
+			),
+			RUNS,
+		);
+		expect(
+			isValidIban('nl91 abna 0417 1643 00') && isIban(normaliseIban('nl91 abna 0417 1643 00')),
+		).toBe(true);
+		expect(isValidSwift('deut de ff') && isSwift(normaliseSwift('deut de ff'))).toBe(true);
+	});
+
+	const values: Record<string, fc.Arbitrary<string>> = {
+		bank_name: fc.constantFrom('Acme Bank', ' '),
+		account_name: fc.constantFrom('Acme Ltd'),
+		account_number: fc.constantFrom(
+			'000123456789',
+			'123',
+			'1234',
+			'12345678901234567',
+			'GB29NWBK60161331926819',
+			'AB-12',
+			'12 34 56',
+		),
+		routing_number: fc.constantFrom('021000021', '021000022', '02100002', ' 021000021'),
+		swift_code: fc.constantFrom('DEUTDEFF', 'deut de ff', 'DEUTDEFF500', 'DEUTXXFF', 'DEUTDEF'),
+		iban: fc.constantFrom(
+			'DE89370400440532013000',
+			'de89 3704 0044 0532 0130 00',
+			'DE89370400440532013001',
+			'XX00',
+		),
+		bank_address: fc.constantFrom('1 Main St, Springfield'),
+		wallet_address: fc.constantFrom(
+			'0x52908400098527886E0F7030069857D2E4169EE7',
+			'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7',
+			'7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+			'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ',
+			'1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+			'0x123',
+		),
+		wallet_chain: fc.constantFrom(...WALLET_CHAINS),
+	};
+	const methodArb = fc.constantFrom('ach' as const, 'wire' as const, 'crypto' as const);
+	/** Mostly the method's own fields, sometimes one that does not apply to it. */
+	const bodyArb = methodArb.chain((method) =>
+		fc
+			.tuple(
+				fc.constant(method),
+				fc.record(
+					Object.fromEntries(FIELDS_BY_METHOD[method].map((f) => [f, values[f]])) as Record<
+						string,
+						fc.Arbitrary<string>
+					>,
+					{ requiredKeys: [] },
+				),
+				fc.option(fc.constantFrom(...DETAIL_FIELDS), { freq: 4 }),
+				fc.string({ maxLength: 5 }),
+			)
+			.map(([m, details, extra, extraValue]) => {
+				const body: Record<string, string> = { ...details };
+				if (extra !== null) body[extra] = extra in values ? extraValue || 'x' : extraValue;
+				return [m, body] as const;
+			}),
+	);
+
+	it('vendor details the node lets through are accepted by the sandbox', () => {
+		let accepted = 0;
+		fc.assert(
+			fc.property(bodyArb, ([method, raw]) => {
+				const sent = normaliseMethodDetails(raw as MethodDetails);
+				if (validateMethodDetails(method, sent).length === 0) {
+					accepted++;
+					expect(sandboxAccepts(method, sent as Details, true)).toBe(true);
+				}
+			}),
+			{ numRuns: 4000 },
+		);
+		// The property is only worth something if many bodies got through.
+		expect(accepted).toBeGreaterThan(50);
+	});
+
+	it('payable details the node lets through are accepted by the sandbox', () => {
+		let accepted = 0;
+		fc.assert(
+			fc.property(bodyArb, ([method, raw]) => {
+				const sent = normaliseMethodDetails(raw as MethodDetails);
+				if (
+					validateMethodDetails(method, sent, { context: 'payable', hasVendorId: false }).length ===
+					0
+				) {
+					accepted++;
+					const any = DETAIL_FIELDS.some((f) => (sent as Details)[f] !== undefined);
+					if (any) expect(sandboxAccepts(method, sent as Details, false)).toBe(true);
+				}
+			}),
+			{ numRuns: 4000 },
+		);
+		expect(accepted).toBeGreaterThan(50);
+	});
+});
