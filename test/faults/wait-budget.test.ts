@@ -1,0 +1,110 @@
+/**
+ * The rate-limit wait budget (node option "Max Wait for Rate Limits", here 2 s): a service that
+ * keeps refusing ends in a clear error once the budget would be exceeded, never a hang, and the
+ * node does not hammer it meanwhile.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+import { fresh, requestLog, startFaultEnv, vendorCreate, vendorList, withBudget, type NodeTestEnv } from './support';
+
+let env: NodeTestEnv;
+beforeAll(async () => {
+	env = await startFaultEnv();
+});
+afterAll(async () => {
+	await env.close();
+});
+beforeEach(async () => {
+	await fresh(env);
+});
+
+const BUDGET_S = 2;
+
+describe('rate limit of 1 request per 60 s window, budget 2 s', () => {
+	it('listing: fails at once with a clear error when the next window is further away than the budget', async () => {
+		await env.sb.admin.seedVendors(250);
+		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+		const started = Date.now();
+
+		const res = await env.run(withBudget({ ...vendorList }, BUDGET_S));
+
+		const elapsed = Date.now() - started;
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toMatch(/RATE_LIMITED/);
+		expect(res.error!.message).toMatch(/wait budget 2s/);
+		expect(String(res.error!.description)).toMatch(/Max Wait for Rate Limits|Rate Limit Wait Budget/);
+		expect(res.items).toHaveLength(0); // not the first page alone
+		expect(elapsed).toBeLessThan(10_000);
+		// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
+		const log = await requestLog(env);
+		expect(log.map((r) => r.status)).toEqual([200]);
+	});
+
+	it('the window already used up by another client: one 429, then the clear error', async () => {
+		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+		const other = await fetch(`${env.sb.baseUrl}/v1/vendors?limit=1`, { headers: { authorization: `Bearer ${env.sb.apiKey}` } });
+		expect(other.status).toBe(200);
+		await env.sb.admin.clearRequests();
+		const started = Date.now();
+
+		const res = await env.run(withBudget({ ...vendorCreate }, BUDGET_S), { items: [{ name: 'a' }, { name: 'b' }], continueOnFail: true });
+
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(res.items).toHaveLength(2);
+		for (const [i, item] of res.items.entries()) {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json.error).toMatch(/RATE_LIMITED: still rate limited/);
+		}
+		// One 429 for item 0; item 1 knew the window was closed and sent nothing.
+		const log = await requestLog(env);
+		expect(log.map((r) => r.status)).toEqual([429]);
+		expect(await env.api('GET', '/v1/vendors?limit=1').catch((e: Error) => e.message)).toMatch(/429/);
+	});
+});
+
+describe('a service that answers every request with 429 and a reset 1 s ahead', () => {
+	let server: http.Server;
+	let baseUrl: string;
+	let hits: number[] = [];
+	beforeAll(async () => {
+		server = http.createServer((req, res) => {
+			hits.push(Date.now());
+			res.statusCode = 429;
+			res.setHeader('content-type', 'application/json');
+			res.setHeader('x-ratelimit-limit', '100');
+			res.setHeader('x-ratelimit-remaining', '0');
+			res.setHeader('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 1));
+			res.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests, please slow down' } }));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+
+	it('waits as told until the 2 s budget is spent, then fails clearly (no hang, no hammering)', async () => {
+		hits = [];
+		const started = Date.now();
+
+		const res = await env.run(withBudget({ ...vendorList }, BUDGET_S), { baseUrl });
+
+		const elapsed = Date.now() - started;
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toMatch(/RATE_LIMITED: still rate limited after waiting/);
+		expect(res.error!.message).toMatch(/wait budget 2s/);
+		expect(elapsed).toBeLessThan(BUDGET_S * 1000 + 5_000);
+		// It waited for each announced reset instead of retrying at once.
+		expect(hits.length).toBeGreaterThanOrEqual(1);
+		expect(hits.length).toBeLessThanOrEqual(BUDGET_S + 2);
+		for (let i = 1; i < hits.length; i++) expect(hits[i] - hits[i - 1]).toBeGreaterThanOrEqual(900);
+	});
+
+	it('with budget 0 it fails on the first 429 without waiting', async () => {
+		hits = [];
+		const res = await env.run(withBudget({ ...vendorList }, 0), { baseUrl });
+		expect(res.error!.message).toMatch(/RATE_LIMITED/);
+		expect(hits).toHaveLength(1);
+	});
+});
