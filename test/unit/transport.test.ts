@@ -876,3 +876,26 @@ describe('redirects', () => {
 		expect(error.description).toMatch(/Base URL/);
 	});
 });
+
+describe('paths', () => {
+	it.each(['/v1/vendors/../webhooks', '/v1/vendors/a b', '/v1/vendors/x?limit=1', '/v1/vendors/x#y', '/v2/vendors', 'v1/vendors', '/v1/vendors/%2e%2e', '/v1/vendors/a%2Fb', '/v1//vendors'])(
+		'refuses the unsafe path %p before sending',
+		async (path) => {
+			const ctx = fakeContext(fake, ok);
+			const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/Invalid API path/);
+			expect(error.context.itemIndex).toBe(2);
+			expect(ctx.calls).toHaveLength(0);
+		},
+	);
+
+	it.each(['/v1/vendors', '/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send', '/v1/webhooks/ep_abc123/secret', '/v1/treasury/deposit-instructions'])(
+		'accepts %p',
+		async (path) => {
+			const ctx = fakeContext(fake, ok);
+			await call(ctx, 'GET', path);
+			expect(ctx.calls).toHaveLength(1);
+		},
+	);
+});

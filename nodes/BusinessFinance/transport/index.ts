@@ -166,6 +166,12 @@ function htmlTitle(text: string): string | undefined {
 	return match ? match[1].trim() : undefined;
 }
 
+/** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
+export function isSafePath(path: unknown): path is string {
+	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) return false;
+	return path.split('/').every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
+}
+
 function isIdempotent(method: HttpMethod): boolean {
 	return method !== 'POST';
 }
@@ -197,10 +203,14 @@ async function send(
 ): Promise<IDataObject> {
 	const node = ctx.getNode();
 	const secrets = [p.apiKey];
-	if (typeof path !== 'string' || !path.startsWith('/')) {
+	if (!isSafePath(path)) {
 		throw buildOperationError(
 			node,
-			{ message: `Invalid API path "${String(path)}"`, description: 'Paths start with "/v1/". This is a problem in the node; please report it.' },
+			{
+				message: `Invalid API path "${String(path).slice(0, 200)}"`,
+				description:
+					'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
+			},
 			itemIndex,
 			secrets,
 		);
