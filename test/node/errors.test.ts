@@ -127,3 +127,39 @@ describe('authentication errors', () => {
 		expect(res.serialised).not.toContain(env.sb.apiKey);
 	});
 });
+
+describe('Options → Max Wait for Rate Limits', () => {
+	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
+	let limited: NodeTestEnv;
+	beforeAll(async () => {
+		limited = await startEnv({ rateLimit: 2, rateWindowSeconds: 1, apiKey: 'svc_node_tests_rate_limited' });
+	});
+	afterAll(async () => {
+		await limited.close();
+	});
+	beforeEach(async () => {
+		await limited.sb.admin.reset('none');
+		await limited.sb.admin.seedVendors(300);
+		await limited.clear();
+	});
+
+	it('0 seconds: the node fails with a clear rate-limit error instead of waiting', async () => {
+		const res = await limited.run({
+			resource: 'vendor',
+			operation: 'getAll',
+			returnAll: true,
+			options: { rateLimitWaitSeconds: 0 },
+		});
+		expect(res.error).toBeDefined();
+		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/rate limit|RATE_LIMITED/i);
+		expect((await limited.requests()).filter((r) => r.status === 200).length).toBeLessThanOrEqual(2);
+	});
+
+	it('the default budget waits for the window to reset and returns every item', async () => {
+		const res = await limited.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
+		expect(res.error).toBeUndefined();
+		expect(res.items).toHaveLength(300);
+		const pages = (await limited.requests()).filter((r) => r.status === 200).map((r) => r.query.page);
+		expect(pages).toEqual(['1', '2', '3']);
+	});
+});

@@ -29,13 +29,16 @@ export interface NodeTestEnv {
 	close(): Promise<void>;
 }
 
-export async function startEnv(options: { rateLimit?: number } = {}): Promise<NodeTestEnv> {
+export async function startEnv(
+	options: { rateLimit?: number; rateWindowSeconds?: number; apiKey?: string } = {},
+): Promise<NodeTestEnv> {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',
 		seed: 'none',
 		rateLimit: options.rateLimit ?? 100_000,
-		rateWindowSeconds: 60,
+		rateWindowSeconds: options.rateWindowSeconds ?? 60,
+		...(options.apiKey ? { apiKey: options.apiKey } : {}),
 	});
 	const nodeType = new BusinessFinance();
 	const credentialType = new BusinessFinanceApi();
