@@ -30,7 +30,22 @@
  * res.run;         // the full IRun (runData of every node)
  * res.serialised;  // JSON.stringify(res.run): assert that secrets never appear in it
  * ```
- * For other shapes use `runWorkflow({ nodes, connections, nodeTypes, ... })`.
+ * Other entry points:
+ * - `runWorkflow({ nodes, connections, nodeTypes, credentials, credentialTypes })`: any workflow
+ *   shape (start node = the first node unless `startNode` is given).
+ * - `runListSearch({ nodeType, method, filter, paginationToken, credentials, credentialTypes })`:
+ *   a resource-locator list search, called through n8n-core's LoadOptionsContext like the editor.
+ * - `makeAdditionalData(credentialsHelper, hooks?)` and `TestCredentialsHelper`: to build other
+ *   n8n-core contexts (WebhookContext, HookContext, CredentialTestContext...) with the same
+ *   credential handling.
+ * - `applyAuthenticate(credentialType, data, requestOptions)`: what a credential adds to a request.
+ *
+ * Notes:
+ * - n8n checks parameters before running (required values, resource-locator regexes); a workflow
+ *   refused that way has no `run` and reports the WorkflowHasIssuesError as `error`/`workflowError`.
+ * - Errors in the run data are serialised objects: compare `error.name`, not `instanceof`.
+ * - The transport keeps rate-limit state per API key for the whole process (per jest file): use a
+ *   distinct key for tests that change the sandbox's rate limit.
  */
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
