@@ -241,6 +241,16 @@ describe('webhook(): event filter and duplicates', () => {
 		expect(served.executions).toHaveLength(2);
 	});
 
+	it('still recognises a retry after the workflow was saved (deactivated and activated again)', async () => {
+		const { harness, served, url, secret } = await setup();
+		const body = JSON.stringify(event());
+		expect((await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status).toBe(200);
+		await harness.deactivate();
+		harness.restart();
+		expect((await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status).toBe(200);
+		expect(served.executions).toHaveLength(1);
+	});
+
 	it('runs once when the same delivery arrives twice at the same moment', async () => {
 		const { served, url, secret } = await setup();
 		const body = JSON.stringify(event());

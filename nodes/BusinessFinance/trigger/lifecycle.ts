@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, getApiErrorInfo } from '../transport';
-import { forgetSeen, forgetSecret, rememberSecret, secretKey } from './memory';
+import { forgetSecret, rememberSecret, secretKey } from './memory';
 import {
 	clearSlot,
 	getSlot,
@@ -263,7 +263,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const slot = getSlot(this);
 	await release.call(this, slot);
-	forgetSeen(nodeKey.call(this));
+	// The remembered webhook-ids are kept: saving an active workflow deactivates and activates it
+	// again, and a retry arriving in between must still count as a duplicate.
 	return true;
 }
 

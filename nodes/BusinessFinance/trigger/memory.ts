@@ -72,7 +72,3 @@ export function seenBefore(
 	}
 	return false;
 }
-
-export function forgetSeen(nodeKey: string): void {
-	seen.delete(nodeKey);
-}
