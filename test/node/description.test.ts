@@ -131,3 +131,22 @@ it('vendorId is a resource locator with list (searchVendors) and id modes; limit
 	const wait = (options.options as INodeProperties[]).find((o) => o.name === 'rateLimitWaitSeconds')!;
 	expect(wait.default).toBe(300);
 });
+
+it('the editor shows a notice that the customer is emailed: on Send, and on Create with Send Immediately on', () => {
+	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+	const shownFor = (name: string, params: Record<string, unknown>) =>
+		NodeHelpers.displayParameter(
+			params as never,
+			d.properties.find((p) => p.name === name)!,
+			{ typeVersion: 1 } as never,
+			d,
+			params as never,
+		);
+	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'send' })).toBe(true);
+	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'create' })).toBe(false);
+	const create = (additionalFields: object) => ({ resource: 'receivable', operation: 'create', additionalFields });
+	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: true }))).toBe(true);
+	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: false }))).toBe(false);
+	expect(shownFor('sendImmediatelyNotice', create({}))).toBe(false);
+	expect(d.properties.find((p) => p.name === 'sendImmediatelyNotice')!.type).toBe('notice');
+});

@@ -8,6 +8,14 @@ const show = { resource: ['receivable'], operation: ['create'] };
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'Send Immediately is on: the service emails the invoice to the customer as soon as the receivable is created',
+		name: 'sendImmediatelyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, '/additionalFields.sendImmediately': [true] } },
+	},
+	{
 		displayName: 'Invoice Number',
 		name: 'invoiceNumber',
 		type: 'string',
