@@ -10,6 +10,7 @@ export default [
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'@n8n/community-nodes/no-restricted-globals': 'off',
+			'@n8n/community-nodes/no-dangerous-functions': 'off', // child processes: CLI tests, e2e n8n, benchmarks
 			'no-console': 'off',
 			'@typescript-eslint/no-explicit-any': 'off',
 			'@typescript-eslint/no-require-imports': 'off',
