@@ -16,8 +16,7 @@
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { mkdirSync, writeFileSync } from 'fs';
-import { execSync } from 'child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -203,7 +202,10 @@ function summarise(
 function machine(): IDataObject {
 	let commit = 'unknown';
 	try {
-		commit = execSync('git rev-parse --short HEAD', { cwd: path.join(__dirname, '..') }).toString().trim();
+		const git = path.join(__dirname, '..', '.git');
+		const head = readFileSync(path.join(git, 'HEAD'), 'utf8').trim();
+		const ref = head.startsWith('ref: ') ? head.slice(5) : undefined;
+		commit = (ref && existsSync(path.join(git, ref)) ? readFileSync(path.join(git, ref), 'utf8') : head).trim().slice(0, 7);
 	} catch {
 		/* not a checkout */
 	}

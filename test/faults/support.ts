@@ -4,7 +4,7 @@
  * serialisation of a run (errors with stack, context and cause included) to search for secrets,
  * and plain readers of the sandbox's state (every vendor id, events, the request log).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetRateLimitState } from '../../nodes/BusinessFinance/transport';
 import { startEnv, VALID, type NodeTestEnv } from '../node/support';
@@ -93,7 +93,7 @@ export const vendorCreate = {
 export const vendorList = { resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} };
 
 /** Node parameters with a rate-limit wait budget in seconds. */
-export const withBudget = (parameters: IDataObject, seconds: number): IDataObject => ({
+export const withBudget = (parameters: INodeParameters, seconds: number): INodeParameters => ({
 	...parameters,
 	options: { rateLimitWaitSeconds: seconds },
 });
