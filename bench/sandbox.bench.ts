@@ -154,6 +154,7 @@ async function memory() {
 
 async function main() {
 	console.log(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+	const mem = await memory(); // first, in a fresh process
 	const { list, search } = await throughput();
 	console.log(
 		`GET /v1/vendors?limit=100 (${VENDORS} vendors, ${CONCURRENCY} connections, ${DURATION_S} s): ` +
@@ -163,7 +164,6 @@ async function main() {
 	console.log(
 		`GET /v1/vendors?limit=100&search=… (full scan of ${VENDORS}): ${Math.round(search.rps)} req/s, p50 ${search.p50.toFixed(1)} ms`,
 	);
-	const mem = await memory();
 	console.log(
 		`${MEMORY_VENDORS} vendors: seeded in ${mem.seedMs} ms; RSS ${mb(mem.before.rss)} MB empty → ${mb(mem.after.rss)} MB ` +
 			`after seeding and reading every page; heap used ${mb(mem.before.heapUsed)} → ${mb(mem.after.heapUsed)} MB ` +

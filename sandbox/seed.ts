@@ -17,8 +17,11 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-const chars = (rand: () => number, alphabet: string, n: number) =>
-	Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+function chars(rand: () => number, alphabet: string, n: number): string {
+	let s = '';
+	for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+	return s;
+}
 const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);

@@ -17,10 +17,15 @@ import type {
 const compare = (a: Ordered, b: Ordered): number =>
 	a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+/** How many serialisations a collection caches (oldest dropped first): bounds memory at 100k+. */
+const JSON_CACHE_SIZE = 25_000;
+
 export class Collection<T extends Ordered> {
 	private items: T[] = [];
 	private byId = new Map<string, T>();
 	private json = new Map<string, string>();
+	/** Whole serialised answers (e.g. one page of the list), dropped on any change. */
+	private answers = new Map<string, Buffer>();
 
 	get size(): number {
 		return this.items.length;
@@ -46,6 +51,7 @@ export class Collection<T extends Ordered> {
 			items.splice(lo, 0, item);
 		}
 		this.byId.set(item.id, item);
+		this.answers.clear();
 	}
 
 	/** Adds many at once (one sort instead of many splices). */
@@ -55,6 +61,7 @@ export class Collection<T extends Ordered> {
 			this.byId.set(item.id, item);
 		}
 		this.items.sort(compare);
+		this.answers.clear();
 	}
 
 	remove(id: string): boolean {
@@ -64,18 +71,32 @@ export class Collection<T extends Ordered> {
 		this.json.delete(id);
 		const i = this.items.indexOf(item);
 		if (i >= 0) this.items.splice(i, 1);
+		this.answers.clear();
 		return true;
 	}
 
 	/** Call after changing an item in place: drops its cached JSON. */
 	changed(item: T): void {
 		this.json.delete(item.id);
+		this.answers.clear();
+	}
+
+	/** A cached answer for `key` (valid until the collection changes), built on a miss. */
+	answer(key: string, build: () => Buffer): Buffer {
+		let b = this.answers.get(key);
+		if (b === undefined) {
+			b = build();
+			if (this.answers.size >= 256) this.answers.clear();
+			this.answers.set(key, b);
+		}
+		return b;
 	}
 
 	toJson(item: T): string {
 		let s = this.json.get(item.id);
 		if (s === undefined) {
 			s = JSON.stringify(item);
+			if (this.json.size >= JSON_CACHE_SIZE) this.json.delete(this.json.keys().next().value as string);
 			this.json.set(item.id, s);
 		}
 		return s;
@@ -93,6 +114,7 @@ export class Collection<T extends Ordered> {
 		this.items = [];
 		this.byId.clear();
 		this.json.clear();
+		this.answers.clear();
 	}
 }
 

@@ -23,11 +23,12 @@ export function prng(seed: number): () => number {
 
 /** A UUID v4 drawn from a PRNG (deterministic seeds). */
 export function seededUuid(rand: () => number): string {
-	const hex: string[] = [];
-	for (let i = 0; i < 32; i++) hex.push(Math.floor(rand() * 16).toString(16));
-	hex[12] = '4';
-	hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-	const s = hex.join('');
+	const HEX = '0123456789abcdef';
+	let s = '';
+	for (let i = 0; i < 32; i++) {
+		const d = Math.floor(rand() * 16);
+		s += i === 12 ? '4' : i === 16 ? HEX[(d & 0x3) | 0x8] : HEX[d];
+	}
 	return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 

@@ -24,16 +24,22 @@ export function sendData(reply: FastifyReply, status: number, json: string): Fas
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
+/** The body of a list answer: `{"data": [...], "meta": {...}}` as one Buffer. */
+export function listBody(items: string[], meta: { page: number; limit: number; total: number }): Buffer {
+	const hasMore = meta.page * meta.limit < meta.total;
+	return Buffer.from(
+		`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,
+	);
+}
+
 export function sendList(
 	reply: FastifyReply,
 	items: string[],
 	meta: { page: number; limit: number; total: number },
 ): FastifyReply {
-	const hasMore = meta.page * meta.limit < meta.total;
-	return reply
-		.code(200)
-		.type('application/json')
-		.send(
-			`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,
-		);
+	return sendBody(reply, listBody(items, meta));
+}
+
+export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
+	return reply.code(200).type('application/json; charset=utf-8').send(body);
 }

@@ -4,7 +4,7 @@ import * as S from '../schemas';
 import type { PaymentMethod, Vendor } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
 import { checkPaymentDetails, checkQuery, last4, parsePagination, type Details } from '../validation';
-import { body, params, sendData, sendList, type Ctx, type Define } from './common';
+import { body, listBody, params, sendBody, sendData, sendList, type Ctx, type Define } from './common';
 
 interface CreateBody extends Details {
 	name: string;
@@ -57,8 +57,13 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 		const { page, limit } = parsePagination(q);
 		const start = (page - 1) * limit;
 		if (q.search === undefined) {
-			const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
-			return sendList(reply, items.map((v) => vendors.toJson(v)), { page, limit, total: vendors.size });
+			// Without a search a page is a slice of the ordered array; its answer is cached until
+			// the next vendor change.
+			const answer = vendors.answer(`${page}:${limit}`, () => {
+				const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
+				return listBody(items.map((v) => vendors.toJson(v)), { page, limit, total: vendors.size });
+			});
+			return sendBody(reply, answer);
 		}
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
