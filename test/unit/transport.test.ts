@@ -496,6 +496,30 @@ describe('rate limits on 429', () => {
 		expect(ctx.calls[1].at - start).toBeLessThan(4_200);
 	});
 
+	it('corrects the reset for a service clock that is 10 minutes ahead (Date header)', async () => {
+		const start = fake.now;
+		const serverNow = fake.now + 600_000;
+		const headers = {
+			date: new Date(serverNow).toUTCString(),
+			'x-ratelimit-reset': String(Math.ceil(serverNow / 1000) + 3),
+			'x-ratelimit-remaining': '0',
+		};
+		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls).toHaveLength(2);
+		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
+		expect(ctx.calls[1].at - start).toBeLessThan(4_200);
+	});
+
+	it('ignores a small clock difference', async () => {
+		const start = fake.now;
+		const headers = { date: new Date(fake.now + 2_000).toUTCString(), 'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3) };
+		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
+		expect(ctx.calls[1].at - start).toBeLessThan(3_200);
+	});
+
 	it('without any header uses jittered exponential backoff', async () => {
 		const start = fake.now;
 		const bare = apiError(429, 'RATE_LIMITED', 'slow');

@@ -28,9 +28,10 @@ import {
 	clock,
 	getKeyState,
 	headerValue,
-	parseResetHeader,
 	parseRetryAfter,
 	recordHeaders,
+	resetFromHeaders,
+	serverClockOffset,
 	recordRateLimited,
 	WaitAbortedError,
 	WaitBudget,
@@ -332,9 +333,11 @@ async function send(
 		if (status === 429) {
 			rateLimitedTimes += 1;
 			const now = clock.now();
-			let until = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now);
+			const offset = serverClockOffset(responseHeaders, now);
+			let until = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now + offset);
+			if (until !== undefined) until -= offset;
 			if (until === undefined || until <= now) {
-				const reset = parseResetHeader(headerValue(responseHeaders, 'x-ratelimit-reset'), now);
+				const reset = resetFromHeaders(responseHeaders, now);
 				if (reset !== undefined && reset > now) until = reset + 50;
 			}
 			if (until === undefined || until <= now) {

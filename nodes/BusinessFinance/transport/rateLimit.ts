@@ -92,6 +92,26 @@ export function parseResetHeader(value: string | undefined, now: number): number
 	return now + Math.round(n * 1000); // seconds from now
 }
 
+/**
+ * How far the service's clock is ahead of ours (ms), from its `Date` header. Only a clear skew
+ * (over 5 s) counts: the header has whole seconds, and small differences do not matter.
+ */
+export function serverClockOffset(headers: Record<string, unknown> | undefined, now: number): number {
+	const date = headerValue(headers, 'date');
+	if (!date) return 0;
+	const parsed = Date.parse(date);
+	if (Number.isNaN(parsed)) return 0;
+	const offset = parsed - now;
+	return Math.abs(offset) > 5_000 ? offset : 0;
+}
+
+/** X-RateLimit-Reset of an answer, as epoch ms on our clock. */
+export function resetFromHeaders(headers: Record<string, unknown> | undefined, now: number): number | undefined {
+	const offset = serverClockOffset(headers, now);
+	const reset = parseResetHeader(headerValue(headers, 'x-ratelimit-reset'), now + offset);
+	return reset === undefined ? undefined : reset - offset;
+}
+
 /** Retry-After as epoch ms: delta seconds or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
 	if (value === undefined) return undefined;
@@ -117,7 +137,7 @@ export function backoffMs(attempt: number, baseMs: number, capMs: number): numbe
 export function recordHeaders(state: KeyState, headers: Record<string, unknown> | undefined): void {
 	const now = clock.now();
 	const remaining = parseRemaining(headerValue(headers, 'x-ratelimit-remaining'));
-	const resetAt = parseResetHeader(headerValue(headers, 'x-ratelimit-reset'), now);
+	const resetAt = resetFromHeaders(headers, now);
 	if (remaining === undefined) {
 		// Nothing to go by: let requests flow (a 429 still blocks the key).
 		if (state.remaining === undefined) state.untracked = true;
