@@ -122,7 +122,7 @@ describe('authentication errors', () => {
 	it('the working key is sent as a Bearer token and never appears in outputs', async () => {
 		const res = await env.run({ resource: 'treasury', operation: 'getDepositInstructions' });
 		expect(res.error).toBeUndefined();
-		const [req] = (await env.requests()) as Array<{ headers: Record<string, string> }>;
+		const [req] = await env.requests();
 		expect(req.headers.authorization).toBe(`Bearer svc_…${env.sb.apiKey.slice(-4)}`);
 		expect(res.serialised).not.toContain(env.sb.apiKey);
 	});

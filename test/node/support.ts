@@ -22,7 +22,9 @@ export interface NodeTestEnv {
 	/** The vendor list search of the `vendorId` locator. */
 	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
 	/** `/v1` requests the sandbox received since the last `clear()`. */
-	requests(): Promise<Array<{ method: string; path: string; query: IDataObject; body: unknown; status: number }>>;
+	requests(): Promise<
+		Array<{ method: string; path: string; query: IDataObject; body: unknown; status: number; headers: Record<string, string> }>
+	>;
 	clear(): Promise<void>;
 	/** Calls the API directly (setup only), with the working key. */
 	api(method: string, path: string, body?: unknown): Promise<IDataObject>;
