@@ -472,7 +472,7 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 	let slow: Harness;
 	let hanging: Receiver;
 	beforeAll(async () => {
-		slow = await startHarness({ deliveryRetryDelaysMs: [300, 300], deliveryTimeoutMs: 150 });
+		slow = await startHarness({ deliveryRetryDelaysMs: [700, 700], deliveryTimeoutMs: 400 });
 	});
 	afterAll(async () => {
 		await hanging?.close();
@@ -488,7 +488,7 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 		const log = await eventually(
 			async () => deliveriesFor(await slow.admin.deliveries(), res.body.data.id),
 			(l) => l.length >= 3,
-			4000,
+			8000,
 		);
 		expect(log.map((d) => d.attempt)).toEqual([1, 2, 3]);
 		for (const d of log) expect(d.error).toBeTruthy();
@@ -504,7 +504,7 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 			await slow.api.post('/v1/vendors', achVendor());
 			await rx.waitFor(1);
 			expect((await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true })).status).toBe(200);
-			await sleep(800);
+			await sleep(1600);
 			expect(rx.received).toHaveLength(1);
 			expect(deliveriesFor(await slow.admin.deliveries(), ep.id)).toHaveLength(1);
 		} finally {
@@ -521,7 +521,8 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 			await slow.api.post('/v1/vendors', achVendor());
 			await first.waitFor(1);
 			await slow.api.patch(`/v1/webhooks/${ep.id}`, { url: second.url });
-			await second.waitFor(1, 2000);
+			await second.waitFor(1, 4000);
+			await sleep(100);
 			expect(first.received).toHaveLength(1);
 			expect(second.received).toHaveLength(1);
 			expect(second.received[0].headers['webhook-id']).toBe(first.received[0].headers['webhook-id']);
