@@ -638,6 +638,15 @@ describe('validateMethodDetails', () => {
 });
 
 describe('normaliseMethodDetails', () => {
+	it('keeps an IBAN that would normalise to nothing, so that it is refused rather than dropped', () => {
+		const sent = normaliseMethodDetails({
+			...{ account_number: '000123456789', routing_number: '021000021' },
+			iban: ' - ',
+		});
+		expect(sent.iban).toBe('-');
+		expect(validateMethodDetails('ach', sent).map((p) => p.field)).toEqual(['iban', 'iban']);
+	});
+
 	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {
 		const upper = 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ';
 		expect(normaliseMethodDetails({ wallet_address: ` ${upper} ` })).toEqual({

@@ -709,8 +709,10 @@ export function normaliseMethodDetails<T extends MethodDetails>(details: T): T {
 		}
 		const trimmed = value.trim();
 		if (trimmed === '') continue;
-		if (field === 'iban') result[field] = normaliseIban(trimmed);
-		else if (field === 'swift_code') result[field] = normaliseSwift(trimmed);
+		if (field === 'iban') {
+			// Keep what was typed when nothing would be left (`-`), so that it is refused, not dropped.
+			result[field] = normaliseIban(trimmed) || trimmed;
+		} else if (field === 'swift_code') result[field] = normaliseSwift(trimmed);
 		else if (
 			field === 'wallet_address' &&
 			/^bc1/i.test(trimmed) &&
