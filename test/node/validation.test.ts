@@ -82,6 +82,8 @@ const cases: Array<[string, INodeParameters, string]> = [
 	['transactions from after to', { resource: 'treasury', operation: 'getTransactions', returnAll: true, filters: { from: '2026-02-01', to: '2026-01-01' } }, 'From'],
 	['transactions bad to date', { resource: 'treasury', operation: 'getTransactions', returnAll: true, filters: { to: '2026-13-01' } }, 'To'],
 	['webhook update url', { resource: 'webhookEndpoint', operation: 'update', webhookEndpointId: 'ep_1', updateFields: { url: 'ftp://x' } }, 'URL'],
+	['webhook update disabled not a boolean', { resource: 'webhookEndpoint', operation: 'update', webhookEndpointId: 'ep_1', updateFields: { disabled: '={{ "maybe" }}' } }, 'Disabled'],
+	['webhook update unknown event type', { resource: 'webhookEndpoint', operation: 'update', webhookEndpointId: 'ep_1', updateFields: { filterTypes: '={{ ["receivable.created", "invoice.paid"] }}' } }, 'Event Types'],
 	['webhook update without fields', { resource: 'webhookEndpoint', operation: 'update', webhookEndpointId: 'ep_1', updateFields: {} }, 'Update Fields'],
 	['webhook get with an id that resolves to nothing', { resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: '={{ "" }}' }, 'Webhook Endpoint ID'],
 	['webhook id with a slash', { resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: 'ep_1/../x' }, 'Webhook Endpoint ID'],

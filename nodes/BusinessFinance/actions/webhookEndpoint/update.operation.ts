@@ -96,7 +96,14 @@ export async function execute(
 		}
 		body.filter_types = list;
 	}
-	if (fields.disabled !== undefined) body.disabled = fields.disabled === true;
+	if (fields.disabled !== undefined) {
+		const disabled = typeof fields.disabled === 'string' ? fields.disabled.trim().toLowerCase() : fields.disabled;
+		if (disabled === true || disabled === 'true') body.disabled = true;
+		else if (disabled === false || disabled === 'false') body.disabled = false;
+		else {
+			throw inputError(this, 'Disabled must be true or false', 'Set Disabled to on or off (or an expression giving true or false)', i);
+		}
+	}
 	requireUpdate(this, body, i);
 
 	const response = await apiRequest.call(
