@@ -1,0 +1,156 @@
+/**
+ * The credential's shape (public names from node-interface.md) and the credential test's answers
+ * to each kind of failure, with a scripted legacy `request` helper. The same test over real HTTP
+ * through n8n-core's CredentialTestContext is in transport.sandbox.test.ts.
+ */
+import { existsSync } from 'fs';
+import { resolve } from 'path';
+import type { ICredentialTestFunctions } from 'n8n-workflow';
+
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport';
+
+const KEY = 'svc_dummy_credential_test_0123456789';
+
+describe('credential businessFinanceApi', () => {
+	const credential = new BusinessFinanceApi();
+	const field = (name: string) => credential.properties.find((p) => p.name === name)!;
+
+	it('has the public name, display name and fields of node-interface.md', () => {
+		expect(credential.name).toBe('businessFinanceApi');
+		expect(credential.displayName).toBe('Business Finance API');
+		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'webhookSigningSecret']);
+		expect(field('apiKey')).toMatchObject({ type: 'string', required: true, typeOptions: { password: true } });
+		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: 'http://127.0.0.1:4010' });
+		expect(field('webhookSigningSecret')).toMatchObject({ type: 'string', typeOptions: { password: true } });
+		expect(field('webhookSigningSecret').required).toBeFalsy();
+		expect(field('apiKey').description).toMatch(/Settings → API Keys/);
+	});
+
+	it('authenticates with a Bearer header (usable from the HTTP Request node)', () => {
+		expect(credential.authenticate).toEqual({
+			type: 'generic',
+			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+		});
+	});
+
+	it('has a documentation URL and light/dark icons that exist', () => {
+		expect(credential.documentationUrl).toMatch(/^https:\/\//);
+		const icon = credential.icon as { light: string; dark: string };
+		for (const file of [icon.light, icon.dark]) {
+			expect(file).toMatch(/^file:\.\.\/icons\/businessFinance(\.dark)?\.svg$/);
+			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(true);
+		}
+	});
+});
+
+describe('credential test businessFinanceApiTest (scripted request helper)', () => {
+	function run(answer: (options: Record<string, unknown>) => unknown, data: Record<string, unknown> = {}) {
+		const calls: Array<Record<string, unknown>> = [];
+		const ctx = {
+			logger: { debug() {}, info() {}, warn() {}, error() {} },
+			helpers: {
+				request: async (options: Record<string, unknown>) => {
+					calls.push(options);
+					return await answer(options);
+				},
+			},
+		} as unknown as ICredentialTestFunctions;
+		const result = businessFinanceApiTest.call(ctx, {
+			id: '1',
+			name: 'c',
+			type: 'businessFinanceApi',
+			data: { apiKey: KEY, baseUrl: 'https://api.example.com/v1/', ...data },
+		});
+		return { result, calls };
+	}
+	const answer = (statusCode: number, body: unknown) => () => ({
+		statusCode,
+		headers: {},
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+
+	it('calls GET /v1/vendors?limit=1 on the normalised base URL with the key as Bearer, no redirects', async () => {
+		const { result, calls } = run(answer(200, { data: [], meta: { page: 1, limit: 1, total: 0, has_more: false } }));
+		await expect(result).resolves.toEqual({ status: 'OK', message: expect.stringMatching(/successful/) });
+		expect(calls).toHaveLength(1);
+		expect(calls[0]).toMatchObject({
+			method: 'GET',
+			uri: 'https://api.example.com/v1/vendors',
+			qs: { limit: 1 },
+			headers: { Authorization: `Bearer ${KEY}` },
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+		});
+	});
+
+	it.each([
+		[401, 'INVALID_API_KEY', /revoked/],
+		[401, 'API_KEY_EXPIRED', /expired/],
+		[401, 'MISSING_API_KEY', /no API key/],
+	])('HTTP %i %s gets its own message', async (status, code, text) => {
+		const { result } = run(answer(status, { error: { code, message: 'x' } }));
+		const r = await result;
+		expect(r.status).toBe('Error');
+		expect(r.message).toContain(code);
+		expect(r.message).toMatch(text);
+	});
+
+	it('a 429 means the key works', async () => {
+		const { result } = run(answer(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }));
+		await expect(result).resolves.toMatchObject({ status: 'OK' });
+	});
+
+	it.each([
+		[404, { error: { code: 'NOT_FOUND', message: 'no route' } }, /Base URL/],
+		[503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } }, /503.*SERVICE_UNAVAILABLE/],
+		[502, '<html><title>Bad Gateway</title></html>', /502/],
+		[200, '<html>hello</html>', /not like the Business Finance API/],
+		[302, '', /redirect/],
+		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /refused the API key/],
+	] as const)('HTTP %i is explained', async (status, body, text) => {
+		const { result } = run(answer(status, body));
+		const r = await result;
+		expect(r.status).toBe('Error');
+		expect(r.message).toMatch(text);
+	});
+
+	it.each([
+		['ECONNREFUSED', /Nothing is listening/],
+		['ENOTFOUND', /could not be resolved/],
+		['ETIMEDOUT', /did not answer in time/],
+	])('a network error %s is explained', async (code, text) => {
+		const { result } = run(() => {
+			throw Object.assign(new Error(`connect ${code}`), { code, options: { headers: { Authorization: `Bearer ${KEY}` } } });
+		});
+		const r = await result;
+		expect(r.status).toBe('Error');
+		expect(r.message).toContain(code);
+		expect(r.message).toMatch(text);
+		expect(r.message).not.toContain(KEY);
+	});
+
+	it('an unexpected error that mentions the key does not echo it', async () => {
+		const { result } = run(() => {
+			throw new Error(`strange failure for Bearer ${KEY}`);
+		});
+		const r = await result;
+		expect(r.status).toBe('Error');
+		expect(r.message).not.toContain(KEY);
+		expect(r.message).not.toContain(KEY.slice(4));
+	});
+
+	it.each([
+		[{ apiKey: 'sk_dummy_abcdef0123456789' }, /must start with "svc_"/],
+		[{ apiKey: '' }, /must start with "svc_"/],
+		[{ baseUrl: 'http://finance.example.com' }, /plain http/],
+		[{ baseUrl: 'finance' }, /not a valid http\(s\) URL/],
+	])('refuses %p without sending', async (data, text) => {
+		const { result, calls } = run(answer(200, { data: [] }), data);
+		const r = await result;
+		expect(r.status).toBe('Error');
+		expect(r.message).toMatch(text);
+		expect(calls).toHaveLength(0);
+	});
+});
