@@ -127,6 +127,18 @@ describe('verifyWebhook', () => {
 		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 10, 10)).ok).toBe(true);
 	});
 
+	it('fails closed on a tolerance or clock that is not a number', () => {
+		for (const tolerance of [Number.NaN, -1, Infinity]) {
+			expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP, tolerance))).toEqual({
+				ok: false,
+				reason: 'Invalid timestamp tolerance: expected a number of seconds, 0 or more',
+			});
+		}
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(Number.NaN)).ok).toBe(false);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP, 0)).ok).toBe(true);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP + 1, 0)).ok).toBe(false);
+	});
+
 	it('checks the timestamp before the signature, so a stale replay is refused as stale', () => {
 		const stale = TIMESTAMP - 3600;
 		const signature = signWebhook(VECTOR_WHSEC, MSG_ID, stale, BODY);

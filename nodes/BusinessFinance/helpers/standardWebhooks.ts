@@ -144,6 +144,14 @@ export function verifyWebhook(
 	}
 	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 	const now = Math.floor(options.nowSeconds ?? Date.now() / 1000);
+	// Fail closed: a NaN tolerance or clock would make every timestamp pass the window check.
+	if (!Number.isFinite(tolerance) || tolerance < 0) {
+		return {
+			ok: false,
+			reason: 'Invalid timestamp tolerance: expected a number of seconds, 0 or more',
+		};
+	}
+	if (!Number.isFinite(now)) return { ok: false, reason: 'Invalid current time' };
 	const sent = Number(timestamp);
 	if (now - sent > tolerance) {
 		return {
