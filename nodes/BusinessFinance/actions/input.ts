@@ -100,9 +100,10 @@ export function checkMethodDetails(
 	details: IDataObject,
 	itemIndex: number,
 	context: 'vendor' | 'payable',
+	hasVendorId?: boolean,
 ): IDataObject {
 	const normalised = normaliseMethodDetails(details as MethodDetails) as IDataObject;
-	const problems = validateMethodDetails(method, normalised as MethodDetails, { context });
+	const problems = validateMethodDetails(method, normalised as MethodDetails, { context, hasVendorId });
 	if (problems.length > 0) {
 		const named = problems.map((p) => ({ ...p, label: DISPLAY_NAMES[p.field] ?? p.field }));
 		const fields = [...new Set(named.map((p) => p.label))].join(', ');

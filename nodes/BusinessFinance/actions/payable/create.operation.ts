@@ -117,7 +117,10 @@ export async function execute(
 	if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
 
 	const method = isSet(fields.paymentMethod) ? fields.paymentMethod : undefined;
-	Object.assign(body, checkMethodDetails(this, method, toApiBody(details), i, 'payable'));
+	Object.assign(
+		body,
+		checkMethodDetails(this, method, toApiBody(details), i, 'payable', body.vendor_id !== undefined),
+	);
 	if (method !== undefined) body.payment_method = method;
 
 	const response = await apiRequest.call(this, 'POST', '/v1/payables', body, undefined, {
