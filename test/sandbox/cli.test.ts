@@ -69,7 +69,8 @@ afterAll(async () => {
 describe('npm run sandbox', () => {
 	test('flags set the key, rate limit, window, Retry-After and seed; prints URL and key; Ctrl-C stops it', async () => {
 		const cli = flagged;
-		expect(cli.output()).toContain(FLAG_KEY);
+		// stdout arrives in chunks: the key line may follow the URL line a little later
+		expect(await eventually(async () => cli.output(), (o) => o.includes(FLAG_KEY), 10000)).toContain(FLAG_KEY);
 		const api = createHttpClient(cli.baseUrl, { apiKey: FLAG_KEY });
 		const first = await api.get('/v1/vendors');
 		expect(first.status).toBe(200);
