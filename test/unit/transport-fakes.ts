@@ -158,14 +158,16 @@ export class FakeWindowServer {
 		readonly limit: number,
 		readonly windowMs: number,
 		readonly resetUnit: 'seconds' | 'ms' = 'seconds',
+		/** 'aligned': windows on multiples of windowMs; 'firstRequest': like the sandbox, a window opens with the first request after the last one ended. */
+		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {
-		this.windowStart = Math.floor(fake.now / windowMs) * windowMs;
+		this.windowStart = mode === 'aligned' ? Math.floor(fake.now / windowMs) * windowMs : Number.NEGATIVE_INFINITY;
 	}
 
 	handle(ok: () => ScriptedResponse): ScriptedResponse {
 		const now = this.fake.now;
 		if (now >= this.windowStart + this.windowMs) {
-			this.windowStart = Math.floor(now / this.windowMs) * this.windowMs;
+			this.windowStart = this.mode === 'aligned' ? Math.floor(now / this.windowMs) * this.windowMs : now;
 			this.count = 0;
 		}
 		this.count += 1;

@@ -8,6 +8,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 import {
 	apiRequest,
 	apiRequestAllItems,
+	clock,
 	CREDENTIAL_NAME,
 	DEFAULT_WAIT_BUDGET_MS,
 	ERROR_CODE_HINTS,
@@ -697,6 +698,46 @@ describe('proactive waiting and per-key sharing', () => {
 			expect(fake.now - start).toBeLessThan(8_500);
 		},
 	);
+
+	it('learns the window length so it loses little time to the whole-second reset (sandbox-like windows)', async () => {
+		fake.now += 300; // windows start off the second boundary
+		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'firstRequest');
+		const ctx = fakeContext(fake, async () => {
+			const answer = server.handle(ok); // counted on arrival
+			await clock.sleep(3); // then 3 ms on the way back
+			return answer;
+		});
+		const start = fake.now;
+		for (let i = 0; i < 60; i++) await call(ctx, 'GET', '/v1/vendors');
+		const elapsed = fake.now - start;
+		// 60 requests at 5 per 2 s: 12 windows, the last opens 22 s after the first.
+		const floor = 11 * 2_000;
+		expect(server.rateLimited).toBe(0);
+		expect(server.served).toBe(60);
+		expect(elapsed).toBeGreaterThanOrEqual(floor);
+		expect(elapsed / floor).toBeLessThan(1.05);
+		expect(getKeyState(KEY).windowMs).toBe(2_000);
+	});
+
+	it('without learning (ms resets are exact) it is equally close to the floor', async () => {
+		fake.now += 300;
+		const server = new FakeWindowServer(fake, 5, 2_000, 'ms', 'firstRequest');
+		const ctx = fakeContext(fake, () => server.handle(ok));
+		const start = fake.now;
+		for (let i = 0; i < 30; i++) await call(ctx, 'GET', '/v1/vendors');
+		expect(server.rateLimited).toBe(0);
+		expect((fake.now - start) / (5 * 2_000)).toBeLessThan(1.05);
+	});
+
+	it('a service with clock-aligned windows costs at most one 429 while the learning is disproved', async () => {
+		fake.now += 300;
+		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'aligned');
+		const ctx = fakeContext(fake, () => server.handle(ok));
+		for (let i = 0; i < 80; i++) await call(ctx, 'GET', '/v1/vendors');
+		expect(server.served).toBe(80);
+		expect(server.rateLimited).toBeLessThanOrEqual(1);
+		if (server.rateLimited === 1) expect(getKeyState(KEY).learningOff).toBe(true);
+	});
 
 	it('after a 429 from another process, all waiting callers hold off until the reset', async () => {
 		const server = new FakeWindowServer(fake, 3, 2_000);

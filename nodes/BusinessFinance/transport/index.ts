@@ -253,6 +253,7 @@ async function send(
 		if (body !== undefined) request.body = body;
 
 		let response: FullResponse;
+		const sentAt = clock.now();
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, request)) as FullResponse;
 		} catch (error) {
@@ -298,7 +299,7 @@ async function send(
 
 		const status = Number(response?.statusCode ?? 0);
 		const responseHeaders = (response?.headers ?? {}) as Record<string, unknown>;
-		recordHeaders(p.state, responseHeaders);
+		recordHeaders(p.state, responseHeaders, { sentAt, receivedAt: clock.now() });
 		ticket.release();
 		const parsed = parseBody(response?.body);
 

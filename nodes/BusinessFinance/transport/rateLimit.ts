@@ -16,8 +16,21 @@ export const clock = {
 export interface KeyState {
 	/** Requests the client may still start in the current window (estimate); undefined = unknown. */
 	remaining?: number;
-	/** Epoch ms when the current window ends (from X-RateLimit-Reset). */
+	/** Epoch ms from which the next window may be used (window end plus a small margin). */
 	resetAt?: number;
+	/** X-RateLimit-Reset of the current window as sent (epoch ms), to recognise a new window. */
+	headerReset?: number;
+	/**
+	 * Window length learnt from the answers (see `learnWindow`), used to know the window's end
+	 * more precisely than the whole-second X-RateLimit-Reset allows.
+	 */
+	windowMs?: number;
+	windowCandidate?: number;
+	/** When the first request of the current window was answered (epoch ms). */
+	windowStartedAt?: number;
+	windowStartHeaderReset?: number;
+	/** Learning proved wrong for this service (a 429 at a learnt window end): use the header only. */
+	learningOff: boolean;
 	/** Nobody sends before this epoch ms (set by a 429). */
 	blockedUntil: number;
 	/** When the remaining count is unknown, one request goes first and the others wait for it. */
@@ -40,7 +53,7 @@ export function getKeyState(apiKey: string): KeyState {
 	const id = keyId(apiKey);
 	let state = states.get(id);
 	if (!state) {
-		state = { blockedUntil: 0, inFlight: 0, untracked: false, rateLimitedCount: 0 };
+		state = { blockedUntil: 0, inFlight: 0, untracked: false, rateLimitedCount: 0, learningOff: false };
 		states.set(id, state);
 	}
 	return state;
@@ -56,8 +69,10 @@ export function rateLimitStateKeys(): string[] {
 	return [...states.keys()];
 }
 
-/** Small margin added after a reset time, because the header has second resolution. */
+/** Margin added after a reset time taken from the header. */
 export const RESET_MARGIN_MS = 50;
+/** Margin added after a window end computed from a learnt window length. */
+export const LEARNT_MARGIN_MS = 5;
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
@@ -133,25 +148,86 @@ export function backoffMs(attempt: number, baseMs: number, capMs: number): numbe
 	return Math.round(exp / 2 + (exp / 2) * clock.random());
 }
 
+export interface Timing {
+	/** When the request was handed to the HTTP helper (epoch ms). */
+	sentAt: number;
+	/** When its answer came back (epoch ms). */
+	receivedAt: number;
+}
+
+/** The one multiple of `step` in (lo, hi], if there is exactly one. */
+function uniqueMultiple(lo: number, hi: number, step: number): number | undefined {
+	const first = (Math.floor(lo / step) + 1) * step;
+	if (first <= 0 || first > hi || first + step <= hi) return undefined;
+	return first;
+}
+
+/**
+ * X-RateLimit-Reset has whole seconds, so on its own it can overshoot the real end of a window by
+ * up to a second. A service whose fixed window starts with the first request after the previous
+ * one ended (like the sandbox) lets the client learn more: the answer that shows
+ * `remaining = limit - 1` came from the request that opened the window, so the window runs from
+ * about then for its length W, and W must lie in (reset − 1 s − receivedAt, reset − sentAt]. When
+ * that interval holds exactly one whole number of seconds, and two windows in a row agree, W is
+ * taken as known. A 429 at a window end computed this way turns learning off for the key.
+ */
+function learnWindow(state: KeyState, headerReset: number, wholeSeconds: boolean, timing: Timing): void {
+	state.windowStartedAt = timing.receivedAt;
+	state.windowStartHeaderReset = headerReset;
+	if (state.learningOff || !wholeSeconds) return;
+	const candidate = uniqueMultiple(headerReset - 1000 - timing.receivedAt, headerReset - timing.sentAt, 1000);
+	if (candidate === undefined) return;
+	if (state.windowCandidate === candidate) {
+		state.windowMs = candidate;
+	} else {
+		if (state.windowMs !== candidate) state.windowMs = undefined;
+		state.windowCandidate = candidate;
+	}
+}
+
+/** When the current window's successor may be used. */
+function windowEnd(state: KeyState, headerReset: number): number {
+	const fromHeader = headerReset + RESET_MARGIN_MS;
+	if (
+		state.windowMs !== undefined &&
+		state.windowStartedAt !== undefined &&
+		state.windowStartHeaderReset === headerReset
+	) {
+		return Math.min(fromHeader, state.windowStartedAt + state.windowMs + LEARNT_MARGIN_MS);
+	}
+	return fromHeader;
+}
+
 /** Record the rate-limit headers of an answer. */
-export function recordHeaders(state: KeyState, headers: Record<string, unknown> | undefined): void {
+export function recordHeaders(state: KeyState, headers: Record<string, unknown> | undefined, timing?: Timing): void {
 	const now = clock.now();
 	const remaining = parseRemaining(headerValue(headers, 'x-ratelimit-remaining'));
-	const resetAt = resetFromHeaders(headers, now);
+	const limit = parseRemaining(headerValue(headers, 'x-ratelimit-limit'));
+	const rawReset = headerValue(headers, 'x-ratelimit-reset');
+	const headerReset = resetFromHeaders(headers, now);
 	if (remaining === undefined) {
 		// Nothing to go by: let requests flow (a 429 still blocks the key).
 		if (state.remaining === undefined) state.untracked = true;
 		return;
 	}
 	state.untracked = false;
+	if (timing && headerReset !== undefined && limit !== undefined && limit > 0 && remaining === limit - 1) {
+		learnWindow(state, headerReset, /^\s*\d{9,10}\s*$/.test(rawReset ?? ''), timing);
+	}
 	// Called before the answering request releases its ticket: the others are inFlight - 1.
 	const othersInFlight = Math.max(0, state.inFlight - 1);
-	const newWindow = resetAt !== undefined && (state.resetAt === undefined || resetAt > state.resetAt);
+	const newWindow = headerReset !== undefined && (state.headerReset === undefined || headerReset > state.headerReset);
 	if (newWindow || state.remaining === undefined) {
 		state.remaining = Math.max(0, remaining - othersInFlight);
-		if (resetAt !== undefined) state.resetAt = resetAt;
+		if (headerReset !== undefined) {
+			state.headerReset = headerReset;
+			state.resetAt = windowEnd(state, headerReset);
+		}
 	} else {
 		state.remaining = Math.max(0, Math.min(state.remaining, remaining - othersInFlight));
+		if (headerReset !== undefined && headerReset === state.headerReset) {
+			state.resetAt = windowEnd(state, headerReset);
+		}
 	}
 }
 
@@ -160,6 +236,9 @@ export function recordRateLimited(state: KeyState, until: number): void {
 	state.rateLimitedCount += 1;
 	state.remaining = 0;
 	state.untracked = false;
+	if (state.windowMs !== undefined) state.learningOff = true;
+	state.windowMs = undefined;
+	state.windowCandidate = undefined;
 	if (until > state.blockedUntil) state.blockedUntil = until;
 	if (state.resetAt === undefined || state.resetAt < until) state.resetAt = until;
 }
@@ -249,7 +328,7 @@ export async function acquire(state: KeyState, budget: WaitBudget): Promise<Tick
 			return ticket(state);
 		}
 		// Window used up: wait for its reset (proactive, so the service never has to say 429).
-		const until = (state.resetAt ?? now + 1000) + RESET_MARGIN_MS;
+		const until = state.resetAt ?? now + 1000;
 		await budget.wait(until - now);
 		if (state.resetAt !== undefined && clock.now() >= state.resetAt) {
 			state.resetAt = undefined;
