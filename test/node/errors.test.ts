@@ -75,6 +75,38 @@ describe('Continue On Fail', () => {
 });
 
 describe('authentication errors', () => {
+	// Everything n8n and the node log during these tests (n8n's logger writes through the console).
+	let logged: string[] = [];
+	const spies: jest.SpyInstance[] = [];
+	beforeEach(() => {
+		logged = [];
+		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+			spies.push(
+				jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+					logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})))).join(' '));
+				}),
+			);
+		}
+	});
+	for (const stream of [process.stdout, process.stderr]) {
+		beforeEach(() => {
+			spies.push(
+				jest.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
+					logged.push(String(chunk));
+					return true;
+				}) as never),
+			);
+		});
+	}
+	afterEach(() => {
+		for (const spy of spies.splice(0)) spy.mockRestore();
+	});
+	/** Lets asynchronous log transports flush before the logs are read. */
+	const logs = async () => {
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		return logged.join('\n');
+	};
+
 	it('an expired key: API_KEY_EXPIRED with a clear message, the key nowhere in the run', async () => {
 		const key = env.sb.keys.expired;
 		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
@@ -86,6 +118,9 @@ describe('authentication errors', () => {
 		expect(reqs.map((r) => r.status)).toEqual([401]);
 		expect(res.serialised).not.toContain(key);
 		expect(res.serialised).not.toContain(key.slice(4));
+		const text = await logs();
+		expect(text).toContain('API_KEY_EXPIRED'); // the logs were captured...
+		expect(text).not.toContain(key.slice(4)); // ...and hold no part of the key
 	});
 
 	it('a revoked key: INVALID_API_KEY with a clear message, the key nowhere in the run', async () => {
@@ -98,6 +133,7 @@ describe('authentication errors', () => {
 		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/invalid|revoked/i);
 		expect((await env.requests()).map((r) => r.status)).toEqual([401]);
 		expect(res.serialised).not.toContain(key);
+		expect(await logs()).not.toContain(key.slice(4));
 	});
 
 	it('a 401 under Continue On Fail becomes an error item without the key', async () => {
