@@ -27,6 +27,16 @@ function findVendor(ctx: Ctx, id: string): Vendor {
 export function vendorRoutes(define: Define, ctx: Ctx): void {
 	const { store, events } = ctx;
 	const vendors = store.vendors;
+	/** Lower-cased `name NUL email` per vendor, built on its first search, dropped on a change. */
+	const searchKeys = new WeakMap<Vendor, string>();
+	const searchKey = (v: Vendor): string => {
+		let k = searchKeys.get(v);
+		if (k === undefined) {
+			k = `${v.name}\u0000${v.email ?? ''}`.toLowerCase();
+			searchKeys.set(v, k);
+		}
+		return k;
+	};
 
 	define('POST', '/v1/vendors', S.vendorCreate, (req, reply) => {
 		checkQuery(req.query as never, []);
@@ -67,9 +77,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 		}
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
-		const matches = vendors
-			.all()
-			.filter((v) => v.name.toLowerCase().includes(needle) || (v.email !== null && v.email.toLowerCase().includes(needle)));
+		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
 		const items = matches.slice(start, start + limit).map((v) => vendors.toJson(v));
 		return sendList(reply, items, { page, limit, total: matches.length });
 	});
@@ -86,6 +94,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 		if (b.name !== undefined) v.name = b.name;
 		if (b.email !== undefined) v.email = b.email;
 		if (b.payment_method !== undefined) v.payment_method = b.payment_method;
+		searchKeys.delete(v);
 		v.updated_at = nowIso();
 		vendors.changed(v);
 		events.emit('vendor.updated', JSON.parse(vendors.toJson(v)));
