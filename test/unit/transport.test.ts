@@ -280,6 +280,14 @@ describe('error mapping', () => {
 		expect(error.message).toMatch(/HTTP 400 with a body that is not JSON/);
 	});
 
+	it('scrubs anything that looks like a key or a webhook secret from service messages', async () => {
+		const ctx = fakeContext(fake, () =>
+			apiError(400, 'VALIDATION_ERROR', 'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key'),
+		);
+		const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
+		expect(error.message).toBe('VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]');
+	});
+
 	it('never lets the key into the error, even when the service or the helper echoes it', async () => {
 		const responses: Array<ScriptedResponse | Error> = [
 			apiError(401, 'INVALID_API_KEY', `key ${KEY} is not valid`),

@@ -77,6 +77,7 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 		if (secret && secret.length >= 6) out = out.split(secret).join('[redacted]');
 	}
 	out = out.replace(/Bearer\s+[A-Za-z0-9_\-.~+/=]+/g, 'Bearer [redacted]');
+	out = out.replace(/whsec_[A-Za-z0-9+/=_-]{4,}/g, 'whsec_[redacted]');
 	return out.replace(/svc_[A-Za-z0-9_-]{4,}/g, 'svc_[redacted]');
 }
 
