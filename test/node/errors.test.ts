@@ -88,16 +88,20 @@ describe('authentication errors', () => {
 			);
 		}
 	});
-	for (const stream of [process.stdout, process.stderr]) {
-		beforeEach(() => {
+	// winston's console transport writes to console._stdout / _stderr when they exist (jest's
+	// consoles have them: the process streams in band, a buffer in a worker).
+	beforeEach(() => {
+		const c = console as unknown as { _stdout?: NodeJS.WritableStream; _stderr?: NodeJS.WritableStream };
+		const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
+		for (const stream of streams) {
 			spies.push(
-				jest.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
+				jest.spyOn(stream as NodeJS.WritableStream, 'write').mockImplementation(((chunk: unknown) => {
 					logged.push(String(chunk));
 					return true;
 				}) as never),
 			);
-		});
-	}
+		}
+	});
 	afterEach(() => {
 		for (const spy of spies.splice(0)) spy.mockRestore();
 	});
