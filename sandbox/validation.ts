@@ -211,11 +211,11 @@ export function formatAjvError(e: AjvError): string {
 		case 'enum':
 			return `${field} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
 		case 'format':
-			return `${field} must be a valid ${p.format === 'date' ? 'date (YYYY-MM-DD)' : p.format}`;
+			return `${field} must be ${FORMATS[p.format as string] ?? `a valid ${p.format}`}`;
 		case 'minLength':
 			return `${field} must not be empty`;
 		case 'pattern':
-			return `${field} must not be blank`;
+			return p.pattern === '\\S' ? `${field} must not be blank` : `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
 		case 'maxLength':
 			return `${field} must be at most ${p.limit} characters`;
 		case 'minimum':
@@ -232,6 +232,20 @@ export function formatAjvError(e: AjvError): string {
 			return `${field} ${e.message ?? 'is invalid'}`;
 	}
 }
+
+const FORMATS: Record<string, string> = {
+	date: 'a valid date (YYYY-MM-DD)',
+	'date-time': 'an ISO 8601 date-time',
+	email: 'a valid email address',
+	uuid: 'a valid UUID',
+	uri: 'an absolute http or https URL',
+};
+
+const PATTERNS: Record<string, string> = {
+	'^[hH][tT][tT][pP][sS]?://': 'an absolute http or https URL',
+	'^[A-Z0-9]{2,10}$': '2 to 10 upper-case letters or digits',
+	'^/': 'a path starting with /',
+};
 
 const article = (type: string): string =>
 	type === 'integer' ? 'an integer' : type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`;
