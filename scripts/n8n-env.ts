@@ -188,7 +188,7 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: `${base}/`,
-		WEBHOOK_URL: `${base}/`,
+		N8N_WEBHOOK_URL: `${base}/`,
 		N8N_SECURE_COOKIE: 'false',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -197,10 +197,14 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_LEVEL: options.logLevel ?? 'info',
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort ?? 0),
+		// 2.x activates ("publishes") workflows through an outbox polled every 15 s; poll faster so
+		// an activation through the API takes effect within a second.
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '500',
 		// Nothing leaves the machine: anything n8n would fetch from the internet goes to a dead
 		// loopback proxy; loopback itself (the sandbox, n8n) is direct.
 		HTTP_PROXY: 'http://127.0.0.1:9',
@@ -211,9 +215,13 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 		no_proxy: '127.0.0.1,localhost,::1',
 		...options.extraEnv,
 	};
-	// The repository's own npm/ts-node settings must not leak into n8n.
-	delete env.NODE_OPTIONS;
-	delete env.TS_NODE_PROJECT;
+	// The repository's own npm/ts-node/jest settings must not leak into n8n: `n8n start` exits
+	// silently with NODE_ENV=test (which jest sets).
+	for (const name of Object.keys(env)) {
+		if (name === 'NODE_ENV' || name === 'NODE_OPTIONS' || name.startsWith('TS_NODE_') || name.startsWith('JEST_')) {
+			delete env[name];
+		}
+	}
 	return env;
 }
 
@@ -441,7 +449,7 @@ export class N8nServer {
 		}
 		let exitCode: number | null | undefined;
 		this.exited = new Promise((resolve) =>
-			child.on('exit', (code) => {
+			child.on('close', (code) => {
 				exitCode = code;
 				resolve();
 			}),
@@ -627,9 +635,29 @@ export class N8nServer {
 		);
 	}
 
-	/** `n8n execute --id=<id> --rawOutput`; returns the parsed run data. */
+	/**
+	 * `n8n execute --id=<id> --rawOutput`; returns the parsed run data. A failed execution prints
+	 * no JSON (only an error), so its data is read back from the public API.
+	 */
 	async execute(workflowId: string): Promise<ExecuteResult> {
-		return await executeWorkflow(this.runtime, this.options, workflowId);
+		const before = new Set((await this.executions(workflowId, false)).map((e) => String(e.id)));
+		const result = await executeWorkflow(this.runtime, this.options, workflowId);
+		if (!result.data) {
+			const fresh = (await this.executions(workflowId, true)).filter((e) => !before.has(String(e.id)));
+			if (fresh.length) result.data = fresh.sort((a, b) => Number(b.id) - Number(a.id))[0];
+		}
+		return result;
+	}
+
+	/** Polls `check` until it returns a value other than undefined/false. */
+	async waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30000): Promise<T> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const value = await check();
+			if (value !== undefined && value !== false) return value as T;
+			if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+			await sleep(250);
+		}
 	}
 }
 
@@ -643,16 +671,18 @@ export interface ExecuteResult {
 
 /** Finds the JSON document `n8n execute --rawOutput` prints among log lines. */
 export function parseRawOutput(stdout: string): any {
-	const start = stdout.search(/^[[{]/m);
-	if (start < 0) return null;
-	const text = stdout.slice(start);
-	for (let end = text.length; end > 0; end = text.lastIndexOf('\n', end - 1)) {
-		try {
-			return JSON.parse(text.slice(0, end));
-		} catch {
-			// trailing log lines
+	const lines = stdout.split('\n');
+	for (let start = 0; start < lines.length; start++) {
+		if (lines[start] !== '{') continue;
+		// The document is pretty-printed: it ends with a line holding only "}".
+		for (let end = lines.length - 1; end > start; end--) {
+			if (lines[end] !== '}') continue;
+			try {
+				return JSON.parse(lines.slice(start, end + 1).join('\n'));
+			} catch {
+				// not this closing line
+			}
 		}
-		if (end <= 0) break;
 	}
 	return null;
 }

@@ -14,13 +14,13 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	N8nServer,
 	build,
-	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	installPackage,
 	loadExamples,
 	requireRuntime,
 	type ExecuteResult,
+	type WorkflowJson,
 	type Runtime,
 } from '../../scripts/n8n-env';
 import {
@@ -37,6 +37,21 @@ import {
 } from './workflows';
 
 const TAG = Date.now().toString(36);
+
+const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
+/** Example 03 as imported by a user who has no Slack account yet: its Slack node disabled. */
+const EXAMPLE03_COPY = (() => {
+	const example = loadExamples().find((e) => e.workflow.id === 'bfExample03Paid0');
+	if (!example) throw new Error('examples/03-notify-when-receivable-paid.json is missing');
+	const copy = JSON.parse(JSON.stringify(example.workflow));
+	copy.id = 'bfE2eExample03Ns';
+	copy.name = `${copy.name} (Slack disabled)`;
+	for (const node of copy.nodes) {
+		if (node.type === 'n8n-nodes-base.slack') node.disabled = true;
+		if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
+	}
+	return copy as WorkflowJson & { id: string };
+})();
 
 let runtime: Runtime;
 let sandbox: RunningSandbox;
@@ -81,15 +96,15 @@ async function requestLog(): Promise<Array<{ method: string; path: string; query
 }
 
 async function execute(workflowId: string): Promise<ExecuteResult> {
-	return await executeWorkflow(runtime, n8n.options, workflowId);
+	return await n8n.execute(workflowId);
 }
 
-/** The items a node put out in the execution (first run, first output). */
+/** The items a node put out in the execution (first output, all its runs). */
 function output(result: { data: any }, node: string): any[] {
 	const runData = result.data?.data?.resultData?.runData ?? {};
 	const runs = runData[node];
 	if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
-	return (runs[0].data?.main?.[0] ?? []).map((item: any) => item.json);
+	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
 }
 
 function expectSuccess(result: ExecuteResult): void {
@@ -140,6 +155,7 @@ beforeAll(async () => {
 		badInputWorkflow(),
 		expiredKeyWorkflow(),
 		triggerWorkflow(triggerEndpointId),
+		EXAMPLE03_COPY,
 		...loadExamples().map((e) => e.workflow),
 	]);
 
@@ -386,12 +402,18 @@ describe('examples/', () => {
 
 describe('the trigger in a real n8n', () => {
 	const webhookPath = `/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	const endpointNow = async (id: string) => (await v1('GET', `/webhooks/${id}`)).body?.data;
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
-		const endpoint = (await v1('GET', `/webhooks/${triggerEndpointId}`)).body.data;
+		// 2.x publishes through an outbox: the trigger's create() runs shortly after the call.
+		const endpoint = await n8n.waitFor('the endpoint to point at n8n', async () => {
+			const now = await endpointNow(triggerEndpointId);
+			return now.url !== triggerEndpointBefore.url && now;
+		});
 		expect(endpoint.url).toBe(`${n8n.baseUrl}${webhookPath}`);
 		expect(endpoint.disabled).toBe(false);
+		expect(endpoint.description).toBe(triggerEndpointBefore.description);
 		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
 	});
 
@@ -416,6 +438,8 @@ describe('the trigger in a real n8n', () => {
 		const deliveries: any[] = await admin('GET', '/deliveries');
 		const delivered = deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.paid');
 		expect(delivered.some((d) => d.status === 200)).toBe(true);
+		// An event type outside the filter is not delivered to it.
+		expect(deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.created')).toEqual([]);
 	});
 
 	it('a forged delivery is refused with 401 and starts nothing', async () => {
@@ -450,40 +474,60 @@ describe('the trigger in a real n8n', () => {
 		expect((await n8n.executions(IDS.triggerExisting, false)).length).toBe(before);
 	});
 
-	it('deactivation restores the endpoint as it was', async () => {
+	it('deactivation restores the endpoint as it was and removes the webhook', async () => {
 		await n8n.deactivate(IDS.triggerExisting);
-		const endpoint = (await v1('GET', `/webhooks/${triggerEndpointId}`)).body.data;
+		const endpoint = await n8n.waitFor('the endpoint to be restored', async () => {
+			const now = await endpointNow(triggerEndpointId);
+			return now.url === triggerEndpointBefore.url && now;
+		});
 		expect(endpoint).toMatchObject(triggerEndpointBefore);
-		const res = await fetch(`${n8n.baseUrl}${webhookPath}`, { method: 'POST', body: '{}' });
+		const res = await n8n.waitFor('the production webhook to be gone', async () => {
+			const answer = await fetch(`${n8n.baseUrl}${webhookPath}`, { method: 'POST', body: '{}' });
+			return answer.status === 404 && answer;
+		});
 		expect(res.status).toBe(404);
 	});
 
-	it('example 03 (endpoint created on activation) runs up to the Slack node, and deactivation deletes the endpoint', async () => {
+	it('example 03 refuses activation without its Slack credential (n8n checks it)', async () => {
+		await expect(n8n.activate('bfExample03Paid0')).rejects.toThrow(/slackApi/);
+	});
+
+	it('example 03 (Slack node disabled): activation creates an endpoint, a paid receivable runs it, deactivation deletes the endpoint', async () => {
 		await admin('DELETE', '/requests');
-		await n8n.activate('bfExample03Paid0');
-		const createCall = (await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks');
-		expect(createCall?.status).toBe(201);
-		expect(createCall?.body).toMatchObject({
-			url: `${n8n.baseUrl}/webhook/5f4b2a10-0003-4c1a-9e01-0000000000aa/webhook`,
+		await n8n.activate(EXAMPLE03_COPY.id);
+		const createCall = await n8n.waitFor('POST /v1/webhooks from the trigger', async () =>
+			(await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks'),
+		);
+		expect(createCall.status).toBe(201);
+		expect(createCall.body).toMatchObject({
+			url: `${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`,
 			filter_types: ['receivable.paid'],
+		});
+		// The created endpoint's id shows in the trigger's next call (its signing secret).
+		const endpointId = await n8n.waitFor('the created endpoint id', async () => {
+			const call = (await requestLog()).find((r) => /^\/v1\/webhooks\/ep_[^/]+/.test(r.path));
+			return call?.path.split('/')[3];
+		});
+		await n8n.waitFor('the created endpoint to be registered in n8n', async () => {
+			const answer = await fetch(`${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`, { method: 'POST', body: '{}' });
+			return answer.status !== 404;
 		});
 
 		const receivable = await v1('POST', '/receivables', { invoice_number: `E2E-${TAG}-EX3`, amount: 12 });
 		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
-		const [execution] = await n8n.waitForExecutions('bfExample03Paid0', 0, 60000);
-		const runData = execution.data.resultData.runData;
-		expect(runData['Receivable paid'][0].data.main[0][0].json).toMatchObject({
+		const [execution] = await n8n.waitForExecutions(EXAMPLE03_COPY.id, 0, 60000);
+		expect(execution.status).toBe('success');
+		expect(execution.data.resultData.runData['Receivable paid'][0].data.main[0][0].json).toMatchObject({
 			type: 'receivable.paid',
-			data: { id: receivable.body.data.id },
+			data: { id: receivable.body.data.id, status: 'paid' },
 		});
-		// No Slack credential in the example: the Slack node is where it stops.
-		expect(execution.data.resultData.lastNodeExecuted).toBe('Post to Slack');
-
 		const deliveries: any[] = await admin('GET', '/deliveries');
-		const endpointId = deliveries.find((d) => String(d.url).includes('5f4b2a10-0003-4c1a-9e01-0000000000aa'))?.endpoint_id;
-		expect(endpointId).toMatch(/^ep_/);
+		expect(deliveries.find((d) => d.event_type === 'receivable.paid' && d.endpoint_id === endpointId)?.status).toBe(200);
+
 		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(200);
-		await n8n.deactivate('bfExample03Paid0');
-		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(404);
+		await n8n.deactivate(EXAMPLE03_COPY.id);
+		await n8n.waitFor('the created endpoint to be deleted', async () =>
+			(await v1('GET', `/webhooks/${endpointId}`)).status === 404,
+		);
 	});
 });
