@@ -972,3 +972,58 @@ describe('paths', () => {
 		},
 	);
 });
+
+describe('more edges', () => {
+	it('stops waiting when the execution is cancelled', async () => {
+		const signal = { aborted: false };
+		const ctx = Object.assign(
+			fakeContext(fake, () => apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '30' })),
+			{ getExecutionCancelSignal: () => signal },
+		);
+		const started = fake.now;
+		const promise = apiRequest.call(ctx as never, 'GET', '/v1/vendors');
+		const cancel = (async () => {
+			while (fake.now - started < 3_000) await new Promise((r) => setImmediate(r));
+			signal.aborted = true;
+		})();
+		const error = await failure(fake.run(promise));
+		await cancel;
+		expect(error.message).toMatch(/cancelled while waiting/);
+		expect(fake.now - started).toBeLessThan(5_000);
+		expect(ctx.calls).toHaveLength(1);
+	});
+
+	it('a GET whose 2xx body is never JSON fails after MAX_ATTEMPTS', async () => {
+		const ctx = fakeContext(fake, () => ({ statusCode: 200, headers: {}, body: '<html>login</html>' }));
+		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
+		expect(error.message).toBe('The service answered HTTP 200 with a body that is not valid JSON');
+		expect(error.description).toMatch(/Base URL/);
+	});
+
+	it('without rate-limit headers, parallel requests are not serialised', async () => {
+		let inFlight = 0;
+		let maxInFlight = 0;
+		const ctx = fakeContext(fake, async () => {
+			inFlight += 1;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			await clock.sleep(10);
+			inFlight -= 1;
+			return { statusCode: 200, headers: {}, body: '{"data":{}}' };
+		});
+		await call(ctx, 'GET', '/v1/vendors'); // the first answer shows there is nothing to track
+		await fake.run(Promise.all(Array.from({ length: 8 }, () => apiRequest.call(ctx as never, 'GET', '/v1/vendors'))));
+		expect(maxInFlight).toBe(8);
+	});
+
+	it('getApiErrorInfo is undefined for errors that are not API answers', async () => {
+		expect(getApiErrorInfo(new Error('x'))).toBeUndefined();
+		expect(getApiErrorInfo(undefined)).toBeUndefined();
+		const ctx = fakeContext(fake, ok, { apiKey: 'bad', baseUrl: 'http://127.0.0.1:1' });
+		expect(getApiErrorInfo(await failure(call(ctx, 'GET', '/v1/vendors')))).toBeUndefined();
+		const down = fakeContext(fake, () => {
+			throw networkError('ECONNREFUSED');
+		});
+		expect(getApiErrorInfo(await failure(call(down, 'POST', '/v1/vendors', {})))).toBeUndefined();
+	});
+});

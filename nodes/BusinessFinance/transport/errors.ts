@@ -111,6 +111,8 @@ export interface BuildApiErrorArgs {
 	extra?: string;
 	itemIndex?: number;
 	secrets: Array<string | undefined>;
+	/** False for failures that are not a service answer (network errors): no getApiErrorInfo. */
+	apiAnswer?: boolean;
 }
 
 /**
@@ -149,7 +151,7 @@ export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 	error.description = description;
 	error.messages = [];
 	if (status !== undefined) error.httpCode = String(status);
-	(error as unknown as WithInfo)[API_INFO] = { status, code };
+	if (args.apiAnswer !== false) (error as unknown as WithInfo)[API_INFO] = { status, code };
 	return error;
 }
 

@@ -282,6 +282,7 @@ async function send(
 					extra,
 					itemIndex,
 					secrets,
+					apiAnswer: false,
 				});
 			}
 			const raw = error as { message?: unknown; description?: unknown };
@@ -294,6 +295,7 @@ async function send(
 						: 'Check the Business Finance API credential and the Base URL.',
 				itemIndex,
 				secrets,
+				apiAnswer: false,
 			});
 		}
 
@@ -473,7 +475,7 @@ export async function apiRequestAllItems(
 	const firstIds = new Set<string>();
 	let maxPages = MAX_PAGES;
 	const stop = (message: string, description: string): NodeApiError =>
-		buildApiError({ node, message, description, itemIndex, secrets: [prepared.apiKey] });
+		buildApiError({ node, message, description, itemIndex, secrets: [prepared.apiKey], apiAnswer: false });
 
 	for (let page = 1; ; page++) {
 		if (page > maxPages) {
