@@ -904,6 +904,18 @@ describe('pagination', () => {
 		expect(error.message).toMatch(/again/);
 	});
 
+	it('an item that shifts onto the next page is returned once', async () => {
+		const pages = [
+			[{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+			[{ id: 'c' }, { id: 'd' }, { id: 'e' }],
+			[{ id: 'f' }],
+		];
+		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
+			json(200, { data: pages[i], meta: { has_more: i < 2, total: 7 } })) as never);
+		const items = await list(ctx, {}, { returnAll: true });
+		expect(items.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+	});
+
 	it('an empty page with has_more true ends the listing', async () => {
 		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
 			json(200, { data: i === 0 ? [{ id: 'a' }] : [], meta: { has_more: true } })) as never);

@@ -432,12 +432,16 @@ export async function apiRequest(
 	return await send(this, prepared, method, path, body, qs, options?.itemIndex);
 }
 
-function idOf(item: unknown): string {
+function realId(item: unknown): string | undefined {
 	if (item && typeof item === 'object' && 'id' in item) {
 		const id = (item as { id?: unknown }).id;
 		if (typeof id === 'string' || typeof id === 'number') return String(id);
 	}
-	return JSON.stringify(item);
+	return undefined;
+}
+
+function idOf(item: unknown): string {
+	return realId(item) ?? JSON.stringify(item);
 }
 
 /** GET a list endpoint page by page; returns the concatenated `data` elements. */
@@ -473,6 +477,7 @@ export async function apiRequestAllItems(
 	const results: IDataObject[] = [];
 	const seen = new Set<string>();
 	const firstIds = new Set<string>();
+	const emitted = new Set<string>();
 	let maxPages = MAX_PAGES;
 	const stop = (message: string, description: string): NodeApiError =>
 		buildApiError({ node, message, description, itemIndex, secrets: [prepared.apiKey], apiAnswer: false });
@@ -506,6 +511,12 @@ export async function apiRequestAllItems(
 		}
 		for (const item of data) {
 			if (results.length >= limit) break;
+			// An item that moved to the next page while paging (offset paging) is returned once.
+			const id = realId(item);
+			if (id !== undefined) {
+				if (emitted.has(id)) continue;
+				emitted.add(id);
+			}
 			results.push(item as IDataObject);
 		}
 		if (results.length >= limit) break;
