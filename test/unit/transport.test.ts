@@ -748,8 +748,9 @@ describe('proactive waiting and per-key sharing', () => {
 	});
 
 	it('after a 429 from another process, all waiting callers hold off until the reset', async () => {
-		const server = new FakeWindowServer(fake, 3, 2_000);
-		server.count = 3; // someone else used this window up
+		const server = new FakeWindowServer(fake, 3, 2_000, 'seconds', 'firstRequest');
+		server.windowStart = fake.now - 700; // someone else opened this window 0.7 s ago...
+		server.count = 3; // ...and used it up
 		const calls: RecordedCall[] = [];
 		const ctx = fakeContext(fake, () => server.handle(ok), undefined, calls);
 		const results = await fake.run(

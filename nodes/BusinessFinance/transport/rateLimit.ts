@@ -168,8 +168,8 @@ function uniqueMultiple(lo: number, hi: number, step: number): number | undefine
  * one ended (like the sandbox) lets the client learn more: the answer that shows
  * `remaining = limit - 1` came from the request that opened the window, so the window runs from
  * about then for its length W, and W must lie in (reset − 1 s − receivedAt, reset − sentAt]. When
- * that interval holds exactly one whole number of seconds, and two windows in a row agree, W is
- * taken as known. A 429 at a window end computed this way turns learning off for the key.
+ * that interval holds exactly one whole number of seconds, W is taken as that. A 429 at a window
+ * end computed this way turns learning off for the key (at most one 429 per key and process).
  */
 function learnWindow(state: KeyState, headerReset: number, wholeSeconds: boolean, timing: Timing): void {
 	state.windowStartedAt = timing.receivedAt;
@@ -177,12 +177,11 @@ function learnWindow(state: KeyState, headerReset: number, wholeSeconds: boolean
 	if (state.learningOff || !wholeSeconds) return;
 	const candidate = uniqueMultiple(headerReset - 1000 - timing.receivedAt, headerReset - timing.sentAt, 1000);
 	if (candidate === undefined) return;
-	if (state.windowCandidate === candidate) {
-		state.windowMs = candidate;
-	} else {
-		if (state.windowMs !== candidate) state.windowMs = undefined;
-		state.windowCandidate = candidate;
-	}
+	// Used from the first window on, so that even the first wait ends on time. A service whose
+	// windows are aligned to the clock instead (the header then is exact, and the guess early)
+	// answers that early request with one 429, which turns learning off for the key.
+	state.windowCandidate = candidate;
+	state.windowMs = candidate;
 }
 
 /** When the current window's successor may be used. */
