@@ -1,6 +1,7 @@
 /**
  * In-memory store. Each collection keeps its items in list order (created_at, then id) in an
- * array plus an id index, and caches each item's JSON so a page of a list is a slice and a join.
+ * array plus an id index, so a page of a list is a slice; whole answers (a page's serialised
+ * body) are cached until the collection next changes.
  */
 import type {
 	DeliveryRecord,
@@ -17,13 +18,9 @@ import type {
 const compare = (a: Ordered, b: Ordered): number =>
 	a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-/** How many serialisations a collection caches (oldest dropped first): bounds memory at 100k+. */
-const JSON_CACHE_SIZE = 25_000;
-
 export class Collection<T extends Ordered> {
 	private items: T[] = [];
 	private byId = new Map<string, T>();
-	private json = new Map<string, string>();
 	/** Whole serialised answers (e.g. one page of the list), dropped on any change. */
 	private answers = new Map<string, Buffer>();
 
@@ -68,17 +65,15 @@ export class Collection<T extends Ordered> {
 		const item = this.byId.get(id);
 		if (!item) return false;
 		this.byId.delete(id);
-		this.json.delete(id);
 		const i = this.items.indexOf(item);
 		if (i >= 0) this.items.splice(i, 1);
 		this.answers.clear();
 		return true;
 	}
 
-	/** Call after changing an item in place: drops its cached JSON. */
+	/** Call after changing an item in place: drops the cached answers (which may hold it). */
 	changed(item: T): void {
-		this.json.delete(item.id);
-		this.answers.clear();
+		if (this.byId.has(item.id)) this.answers.clear();
 	}
 
 	/** A cached answer for `key` (valid until the collection changes), built on a miss. */
@@ -92,14 +87,12 @@ export class Collection<T extends Ordered> {
 		return b;
 	}
 
+	/**
+	 * The item as the API returns it. Not cached per item: page answers are cached whole, and a
+	 * per-item cache of 100k strings costs more memory (old-space churn) than it saves.
+	 */
 	toJson(item: T): string {
-		let s = this.json.get(item.id);
-		if (s === undefined) {
-			s = JSON.stringify(item);
-			if (this.json.size >= JSON_CACHE_SIZE) this.json.delete(this.json.keys().next().value as string);
-			this.json.set(item.id, s);
-		}
-		return s;
+		return JSON.stringify(item);
 	}
 
 	all(): readonly T[] {
@@ -113,7 +106,6 @@ export class Collection<T extends Ordered> {
 	clear(): void {
 		this.items = [];
 		this.byId.clear();
-		this.json.clear();
 		this.answers.clear();
 	}
 }
