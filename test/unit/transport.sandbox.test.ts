@@ -140,6 +140,23 @@ describe('over real HTTP (sandbox)', () => {
 		expect(String(logged.headers['content-type'])).toMatch(/application\/json/);
 	});
 
+	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {
+		const ctx = realContext(creds());
+		const created = await apiRequest.call(ctx, 'POST', '/v1/receivables', { invoice_number: 'INV-E', amount: 1 });
+		const id = (created.data as { id: string }).id;
+		await sb.admin.clearRequests();
+		let outcome: any;
+		try {
+			outcome = await apiRequest.call(ctx, 'PATCH', `/v1/receivables/${id}`, {});
+		} catch (error) {
+			outcome = error;
+		}
+		const [logged] = await sb.admin.getRequests();
+		expect(logged.body).toEqual({});
+		expect([200, 400]).toContain(logged.status);
+		expect(String(outcome?.message ?? '')).not.toMatch(/INVALID_JSON|UNSUPPORTED_MEDIA_TYPE/);
+	});
+
 	it('maps real error answers and keeps the key out of them', async () => {
 		const cases: Array<[string, () => Promise<unknown>, string, number]> = [
 			['expired key', () => apiRequest.call(realContext(creds({ apiKey: sb.keys.expired })), 'GET', '/v1/vendors'), 'API_KEY_EXPIRED', 401],

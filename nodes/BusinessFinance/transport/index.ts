@@ -250,7 +250,8 @@ async function send(
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		if (query) request.qs = { ...query };
-		if (body !== undefined) request.body = body;
+		// An empty object would be dropped by the HTTP layer, leaving a JSON Content-Type with no body.
+		if (body !== undefined) request.body = Object.keys(body).length ? body : '{}';
 
 		let response: FullResponse;
 		const sentAt = clock.now();
