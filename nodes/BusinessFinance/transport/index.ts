@@ -11,7 +11,6 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 	NodeApiError,
-	NodeOperationError,
 } from 'n8n-workflow';
 
 import {
@@ -20,7 +19,6 @@ import {
 	classifyNetworkError,
 	describeNetworkFailure,
 	parseServiceError,
-	redact,
 } from './errors';
 import {
 	acquire,
@@ -536,9 +534,3 @@ export async function apiRequestAllItems(
 	}
 	return results;
 }
-
-/** Kept for callers that want the error class names without importing n8n-workflow. */
-export type TransportError = NodeApiError | NodeOperationError;
-
-/** For tests: the redaction used on every message. */
-export const __redactForTests = redact;
