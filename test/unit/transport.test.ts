@@ -1040,3 +1040,14 @@ describe('more edges', () => {
 		expect(getApiErrorInfo(await failure(call(down, 'POST', '/v1/vendors', {})))).toBeUndefined();
 	});
 });
+
+describe('robustness of the per-key gate', () => {
+	it('a null body or a throwing helper never leaves the key locked', async () => {
+		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
+		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
+		await expect(call(ctx, 'GET', '/v1/vendors')).resolves.toEqual({ data: { id: 'x' } });
+		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({ data: { id: 'x' } });
+		expect(ctx.calls[2].options.body).toBeUndefined();
+		expect(getKeyState(KEY).inFlight).toBe(0);
+	});
+});

@@ -216,8 +216,25 @@ async function send(
 	}
 	const url = `${p.baseUrl}${path}`;
 	const headers: IDataObject = { Accept: 'application/json' };
-	if (body !== undefined) headers['Content-Type'] = 'application/json';
+	if (body !== undefined && body !== null) headers['Content-Type'] = 'application/json';
 	const query = cleanQs(qs);
+	const request: IHttpRequestOptions = {
+		method,
+		url,
+		headers,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		encoding: 'text',
+		json: false,
+		timeout: REQUEST_TIMEOUT_MS,
+		// A redirect could carry the Authorization header to another host (or to plain http):
+		// never follow one; it is reported below instead.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
+	if (query) request.qs = { ...query };
+	// An empty object would be dropped by the HTTP layer, leaving a JSON Content-Type with no body.
+	if (body !== undefined && body !== null) request.body = Object.keys(body).length ? body : '{}';
 	let attempt = 0; // failed attempts that count against MAX_ATTEMPTS
 	let rateLimitedTimes = 0;
 
@@ -233,28 +250,12 @@ async function send(
 			throw buildOperationError(node, { message: 'Waiting for the rate limit failed', description: String((error as Error)?.message ?? error) }, itemIndex, secrets);
 		}
 
-		const request: IHttpRequestOptions = {
-			method,
-			url,
-			headers: { ...headers },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			encoding: 'text',
-			json: false,
-			timeout: REQUEST_TIMEOUT_MS,
-			// A redirect could carry the Authorization header to another host (or to plain http):
-			// never follow one; it is reported below instead.
-			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
-		};
-		if (query) request.qs = { ...query };
-		// An empty object would be dropped by the HTTP layer, leaving a JSON Content-Type with no body.
-		if (body !== undefined) request.body = Object.keys(body).length ? body : '{}';
-
 		let response: FullResponse;
 		const sentAt = clock.now();
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, request)) as FullResponse;
+			// A copy per attempt: the HTTP layer may change the options it is given.
+			const options: IHttpRequestOptions = { ...request, headers: { ...headers }, qs: request.qs ? { ...request.qs } : undefined };
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options)) as FullResponse;
 		} catch (error) {
 			ticket.release();
 			const failure = classifyNetworkError(error);
@@ -300,8 +301,11 @@ async function send(
 
 		const status = Number(response?.statusCode ?? 0);
 		const responseHeaders = (response?.headers ?? {}) as Record<string, unknown>;
-		recordHeaders(p.state, responseHeaders, { sentAt, receivedAt: clock.now() });
-		ticket.release();
+		try {
+			recordHeaders(p.state, responseHeaders, { sentAt, receivedAt: clock.now() });
+		} finally {
+			ticket.release(); // always, or callers queued on this key would wait forever
+		}
 		const parsed = parseBody(response?.body);
 
 		if (status >= 200 && status < 300) {
