@@ -102,6 +102,8 @@ async function main(): Promise<void> {
 		logFile,
 		extraEnv: { GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC' },
 	});
+	// Whatever happens to this process, n8n (its own process group) goes with it.
+	process.on('exit', () => n8n.killNow());
 	await n8n.setupOwner();
 
 	const banner = () =>

@@ -488,7 +488,14 @@ export class N8nServer {
 		} catch {
 			return;
 		}
-		const done = await Promise.race([this.exited.then(() => true), sleep(20000).then(() => false)]);
+		let timer: NodeJS.Timeout | undefined;
+		const done = await Promise.race([
+			this.exited.then(() => true),
+			new Promise<boolean>((resolve) => {
+				timer = setTimeout(() => resolve(false), 20000);
+			}),
+		]);
+		clearTimeout(timer);
 		if (!done) {
 			try {
 				process.kill(-pid, 'SIGKILL');
@@ -496,6 +503,17 @@ export class N8nServer {
 				// gone
 			}
 			await this.exited;
+		}
+	}
+
+	/** Synchronous last resort (process 'exit' handlers): kills n8n's process group. */
+	killNow(): void {
+		const pid = this.child?.pid;
+		if (pid === undefined || this.child?.exitCode !== null) return;
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// already gone
 		}
 	}
 
