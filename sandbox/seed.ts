@@ -17,10 +17,11 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+/** n characters drawn from alphabet, built flat (no chain of intermediate strings). */
 function chars(rand: () => number, alphabet: string, n: number): string {
-	let s = '';
-	for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
-	return s;
+	const codes = new Array<number>(n);
+	for (let i = 0; i < n; i++) codes[i] = alphabet.charCodeAt(Math.floor(rand() * alphabet.length));
+	return String.fromCharCode(...codes);
 }
 const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
 const iso = (ms: number) => new Date(ms).toISOString();

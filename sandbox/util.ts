@@ -24,12 +24,17 @@ export function prng(seed: number): () => number {
 /** A UUID v4 drawn from a PRNG (deterministic seeds). */
 export function seededUuid(rand: () => number): string {
 	const HEX = '0123456789abcdef';
-	let s = '';
-	for (let i = 0; i < 32; i++) {
+	const codes = new Array<number>(36);
+	for (let i = 0, j = 0; i < 36; i++) {
+		if (i === 8 || i === 13 || i === 18 || i === 23) {
+			codes[i] = 45; // '-'
+			continue;
+		}
 		const d = Math.floor(rand() * 16);
-		s += i === 12 ? '4' : i === 16 ? HEX[(d & 0x3) | 0x8] : HEX[d];
+		codes[i] = HEX.charCodeAt(j === 12 ? 4 : j === 16 ? (d & 0x3) | 0x8 : d);
+		j++;
 	}
-	return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+	return String.fromCharCode(...codes);
 }
 
 export const round8 = (n: number): number => Math.round(n * 1e8) / 1e8;
