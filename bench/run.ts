@@ -174,6 +174,8 @@ interface Row {
 	/** Every item came out exactly once (and, for creates, the service holds exactly M). */
 	correct: boolean;
 	ok: boolean;
+	/** Requests, 429s, failures and output were right in every run of the scenario. */
+	allRunsCorrect?: boolean;
 	wallMsAllRuns?: number[];
 	ratioAllRuns?: number[];
 	notes?: string;
@@ -417,11 +419,12 @@ async function main(): Promise<void> {
 			);
 			const warm = list.slice(1);
 			const fastest = warm.reduce((x, y) => (y.wallMs < x.wallMs ? y : x));
-			rows.push({ ...list[0], scenario: `${list[0].scenario} (cold)`, ok: list[0].ok && allCorrect });
+			rows.push({ ...list[0], scenario: `${list[0].scenario} (cold)`, ok: list[0].ok && allCorrect, allRunsCorrect: allCorrect });
 			rows.push({
 				...fastest,
 				scenario: `${fastest.scenario} (warm)`,
 				ok: fastest.ok && allCorrect,
+				allRunsCorrect: allCorrect,
 				wallMsAllRuns: warm.map((row) => row.wallMs),
 				ratioAllRuns: warm.map((row) => row.ratio),
 			});
@@ -435,6 +438,7 @@ async function main(): Promise<void> {
 				'floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node\'s own time per request with the rate limit off (floorMs) or the plain loop\'s (strictFloorMs)',
 			targets: { ratioToFloor: '<= 1.05', requests: '= minimum (429 answers counted apart)', rateLimited429: '<= 1 per window', failedItems: 0, overheadRatio: '>= 0.8' },
 			scenarios: rows,
+			everyRun: { list: runs[0], twoListsAtOnce: runs[1], create: runs[2] },
 			overhead,
 			allTargetsMet: rows.every((r) => r.ok) && overhead.ok,
 		};
@@ -472,7 +476,8 @@ function printTable(rows: Row[], overhead: IDataObject): void {
 	for (const b of body) console.log(line(b));
 	for (const r of rows) {
 		const each = r.ratioAllRuns ? `ratio of each warm run ${r.ratioAllRuns.join(', ')}` : '';
-		const notes = [each, r.notes ?? ''].filter(Boolean).join('; ');
+		const correct = r.allRunsCorrect === undefined ? '' : `requests, 429s, failures and output right in every run: ${r.allRunsCorrect ? 'yes' : 'NO'}`;
+		const notes = [each, correct, r.notes ?? ''].filter(Boolean).join('; ');
 		if (notes) console.log(`  ${r.scenario}: ${notes}`);
 	}
 	const ms = overhead.msPerRequest as IDataObject;
