@@ -327,7 +327,7 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('an expired key fails with the service’s reason, and the key is not shown', async () => {
-		const result = await execute(IDS.expiredKey);
+		const result = await execute(IDS.expiredCredentialCheck);
 		expect(result.code).not.toBe(0);
 		const text = `${result.stdout}\n${result.stderr}`;
 		expect(text).toMatch(/expired/i);

@@ -61,7 +61,7 @@ export const IDS = {
 	treasury: 'bfE2eTreasury001',
 	webhookEndpoint: 'bfE2eWebhookEp01',
 	badInput: 'bfE2eBadInput001',
-	expiredKey: 'bfE2eExpiredKey1',
+	expiredCredentialCheck: 'bfE2eExpiredKey1',
 	triggerExisting: 'bfE2eTriggerExst',
 };
 
@@ -202,7 +202,7 @@ export function badInputWorkflow(): WorkflowJson {
 export function expiredKeyWorkflow(): WorkflowJson {
 	const node = action('Balance', { resource: 'treasury', operation: 'getBalance' });
 	node.credentials = credentials(BAD_KEY_CREDENTIAL_ID, 'Business Finance expired key');
-	return chain(IDS.expiredKey, 'e2e: expired key', [manual(), node]);
+	return chain(IDS.expiredCredentialCheck, 'e2e: expired key', [manual(), node]);
 }
 
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
