@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /** A UUID (any version), as a regex string for resource-locator validation. */
-export const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_REGEX =
+	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /**
  * The vendor resource locator: pick from a searchable list, or paste an id. With `optional`,
@@ -52,7 +53,11 @@ export function vendorLocator(
 }
 
 /** `returnAll` and `limit` for a list operation. */
-export function returnAllAndLimit(resource: string, operation: string, what: string): INodeProperties[] {
+export function returnAllAndLimit(
+	resource: string,
+	operation: string,
+	what: string,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -70,7 +75,23 @@ export function returnAllAndLimit(resource: string, operation: string, what: str
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
 			hint: `May exceed 100: the node fetches as many pages of ${what} as needed`,
-			displayOptions: { show: { resource: [resource], operation: [operation], returnAll: [false] } },
+			displayOptions: {
+				show: { resource: [resource], operation: [operation], returnAll: [false] },
+			},
 		},
 	];
+}
+
+/** The id of a webhook endpoint (`ep_…`), for the webhook endpoint operations. */
+export function webhookEndpointIdField(operation: string): INodeProperties {
+	return {
+		displayName: 'Webhook Endpoint ID',
+		name: 'webhookEndpointId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. ep_2b9f6c1d8a',
+		description: 'The ID of the webhook endpoint (starts with ep_)',
+		displayOptions: { show: { resource: ['webhookEndpoint'], operation: [operation] } },
+	};
 }

@@ -1,20 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
+import { webhookEndpointIdField } from '../../descriptions/common';
 import { webhookEndpointIdParam } from '../input';
 import { unwrapData, type OperationContext } from '../utils';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Webhook Endpoint ID',
-		name: 'webhookEndpointId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. ep_2b9f6c1d8a',
-		description: 'The ID of the webhook endpoint (starts with ep_)',
-		displayOptions: { show: { resource: ['webhookEndpoint'], operation: ['get'] } },
-	},
-];
+export const description: INodeProperties[] = [webhookEndpointIdField('get')];
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
+import { webhookEndpointIdField } from '../../descriptions/common';
 import { EVENT_TYPES } from '../../helpers/constants';
 import { inputError, requireUpdate, webhookEndpointIdParam } from '../input';
 import { isSet, unwrapData, type OperationContext } from '../utils';
@@ -7,16 +8,7 @@ import { isSet, unwrapData, type OperationContext } from '../utils';
 const show = { resource: ['webhookEndpoint'], operation: ['update'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Webhook Endpoint ID',
-		name: 'webhookEndpointId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. ep_2b9f6c1d8a',
-		description: 'The ID of the webhook endpoint (starts with ep_)',
-		displayOptions: { show },
-	},
+	webhookEndpointIdField('update'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -84,7 +76,12 @@ export async function execute(
 	// An empty selection is sent as [] on purpose: the service reads it as "every event type".
 	if (fields.filterTypes !== undefined) {
 		const types = fields.filterTypes;
-		const list = Array.isArray(types) ? types : String(types).split(',').map((t) => t.trim()).filter(Boolean);
+		const list = Array.isArray(types)
+			? types
+			: String(types)
+					.split(',')
+					.map((t) => t.trim())
+					.filter(Boolean);
 		const unknown = list.filter((t) => !(EVENT_TYPES as readonly string[]).includes(String(t)));
 		if (unknown.length > 0) {
 			throw inputError(
@@ -97,11 +94,17 @@ export async function execute(
 		body.filter_types = list;
 	}
 	if (fields.disabled !== undefined) {
-		const disabled = typeof fields.disabled === 'string' ? fields.disabled.trim().toLowerCase() : fields.disabled;
+		const disabled =
+			typeof fields.disabled === 'string' ? fields.disabled.trim().toLowerCase() : fields.disabled;
 		if (disabled === true || disabled === 'true') body.disabled = true;
 		else if (disabled === false || disabled === 'false') body.disabled = false;
 		else {
-			throw inputError(this, 'Disabled must be true or false', 'Set Disabled to on or off (or an expression giving true or false)', i);
+			throw inputError(
+				this,
+				'Disabled must be true or false',
+				'Set Disabled to on or off (or an expression giving true or false)',
+				i,
+			);
 		}
 	}
 	requireUpdate(this, body, i);
