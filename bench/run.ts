@@ -28,6 +28,7 @@ import { startSandbox } from '../sandbox';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
 import { floorMs, minimumRequests, windowsNeeded } from './floor';
+import { lostAfterFullWindows, startTimeline } from './timeline';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const M = Number(process.env.BENCH_M ?? 500);
@@ -430,7 +431,34 @@ async function main(): Promise<void> {
 			});
 		}
 
+		// Diagnostic: how long after each used-up window's end the next request arrived (warm).
+		const timeline = await startTimeline(sb.baseUrl);
+		const lost: IDataObject = {};
+		try {
+			const through = async (parameters: INodeParameters, items: IDataObject[]): Promise<number[]> => {
+				await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1000 + 250));
+				timeline.clear();
+				await runNode({
+					nodeType,
+					parameters,
+					items,
+					continueOnFail: true,
+					credentials: { businessFinanceApi: { apiKey: sb.apiKey, baseUrl: timeline.baseUrl } },
+					credentialTypes: [credentialType],
+				});
+				return lostAfterFullWindows(timeline.arrivals, LIMIT, WINDOW_S * 1000);
+			};
+			await sb.admin.reset('none');
+			await sb.admin.seedVendors(N);
+			lost.list = await through(listParams, [{}]);
+			await sb.admin.reset('none');
+			lost.create = await through(createParams, createItems(M));
+		} finally {
+			await timeline.close();
+		}
+
 		printTable(rows, overhead);
+		console.log(`\nms from the end of each used-up window to the next request (warm, through a timing proxy): list ${JSON.stringify(lost.list)}, create ${JSON.stringify(lost.create)}`);
 		const result = {
 			machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
 			settings: { N, M, limit: LIMIT, windowSeconds: WINDOW_S, windowChosen: process.env.BENCH_WINDOW_S ? 'BENCH_WINDOW_S' : 'auto: max(2, 2 x a full window of work)', pageSize: PAGE, repeat: REPEAT },
@@ -439,6 +467,7 @@ async function main(): Promise<void> {
 			targets: { ratioToFloor: '<= 1.05', requests: '= minimum (429 answers counted apart)', rateLimited429: '<= 1 per window', failedItems: 0, overheadRatio: '>= 0.8' },
 			scenarios: rows,
 			everyRun: { list: runs[0], twoListsAtOnce: runs[1], create: runs[2] },
+			msLostAfterEachFullWindow: lost,
 			overhead,
 			allTargetsMet: rows.every((r) => r.ok) && overhead.ok,
 		};
