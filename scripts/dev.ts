@@ -122,14 +122,17 @@ async function main(): Promise<void> {
 	let timer: NodeJS.Timeout | undefined;
 	let busy = false;
 	let again = false;
+	let changed = new Set<string>();
 	const reload = async () => {
 		if (busy) {
 			again = true;
 			return;
 		}
 		busy = true;
+		const files = [...changed].slice(0, 3).join(', ') + (changed.size > 3 ? ', ...' : '');
+		changed = new Set();
 		try {
-			say('change detected: rebuilding');
+			say(`changed: ${files || 'sources'}; rebuilding`);
 			try {
 				build();
 			} catch (error) {
@@ -157,12 +160,12 @@ async function main(): Promise<void> {
 			}
 		}
 	};
-	const schedule = (what: string) => (_event: string, file: string | Buffer | null) => {
+	const schedule = (dir: string) => (_event: string, file: string | Buffer | null) => {
 		const name = file ? String(file) : '';
-		if (name.endsWith('~') || name.includes('.swp')) return;
+		if (name.endsWith('~') || name.includes('.swp') || name.endsWith('.tsbuildinfo')) return;
+		changed.add(dir === 'package.json' ? dir : path.join(dir, name));
 		clearTimeout(timer);
 		timer = setTimeout(() => void reload(), 400);
-		void what;
 	};
 	const watchers: fs.FSWatcher[] = [];
 	for (const dir of ['nodes', 'credentials', 'icons']) {
