@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../transport';
-import { dueDateField } from '../descriptions/dates';
+import { dueDateField, notesField } from '../descriptions/dates';
 import { requireUpdate, toApiDate, uuidParam } from './input';
-import { toApiBody, unwrapData, type OperationContext } from './utils';
+import { toApiBody, requestData, type OperationContext } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
@@ -39,17 +38,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 			placeholder: 'Add Field',
 			default: {},
 			displayOptions: { show },
-			options: [
-				dueDateField,
-				{
-					displayName: 'Notes',
-					name: 'notes',
-					type: 'string',
-					typeOptions: { rows: 3 },
-					default: '',
-				},
-				config.statusField,
-			],
+			options: [dueDateField, notesField, config.statusField],
 		},
 	];
 
@@ -63,18 +52,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 		requireUpdate(this, body, i);
 		if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
 
-		const response = await apiRequest.call(
-			this,
-			'PATCH',
-			`/v1/${config.resource}s/${id}`,
-			body,
-			undefined,
-			{
-				itemIndex: i,
-				waitBudgetMs,
-			},
-		);
-		return unwrapData(response) as IDataObject;
+		return requestData.call(this, 'PATCH', `/v1/${config.resource}s/${id}`, body, i, waitBudgetMs);
 	}
 
 	return { description, execute };

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { apiRequest, type HttpMethod } from '../transport';
 
 /** Default total wait for rate limits, in seconds (the node option's default). */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
@@ -52,4 +53,20 @@ export function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
 		return response.data as IDataObject | IDataObject[];
 	}
 	return response;
+}
+
+/** One API call for item `itemIndex`, answering the response's `data`. */
+export async function requestData(
+	this: IExecuteFunctions,
+	method: HttpMethod,
+	path: string,
+	body: IDataObject | undefined,
+	itemIndex: number,
+	waitBudgetMs: number,
+): Promise<IDataObject> {
+	const response = await apiRequest.call(this, method, path, body, undefined, {
+		itemIndex,
+		waitBudgetMs,
+	});
+	return unwrapData(response) as IDataObject;
 }

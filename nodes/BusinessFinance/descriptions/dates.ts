@@ -1,11 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /** A calendar date field. The picker gives a date-time; the node sends its date (YYYY-MM-DD). */
-export function dateField(
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties {
+export function dateField(displayName: string, name: string, description: string): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -15,4 +11,17 @@ export function dateField(
 	};
 }
 
-export const dueDateField: INodeProperties = dateField('Due Date', 'dueDate', 'When payment is due');
+export const dueDateField: INodeProperties = dateField(
+	'Due Date',
+	'dueDate',
+	'When payment is due',
+);
+
+/** Free-text notes, in the create and update collections of receivables and payables. */
+export const notesField: INodeProperties = {
+	displayName: 'Notes',
+	name: 'notes',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+};

@@ -1,8 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { vendorLocator } from '../../descriptions/common';
-import { dueDateField } from '../../descriptions/dates';
-import { METHOD_DETAIL_KEYS, methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
+import { dueDateField, notesField } from '../../descriptions/dates';
+import {
+	METHOD_DETAIL_KEYS,
+	methodDetailsFields,
+	paymentMethodField,
+} from '../../descriptions/methodDetails';
 import {
 	checkAmount,
 	checkEmail,
@@ -12,7 +15,7 @@ import {
 	requiredString,
 	toApiDate,
 } from '../input';
-import { isSet, toApiBody, unwrapData, type OperationContext } from '../utils';
+import { isSet, toApiBody, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['payable'], operation: ['create'] };
 
@@ -37,12 +40,16 @@ export const description: INodeProperties[] = [
 		description: 'Amount owed, more than 0',
 		displayOptions: { show },
 	},
-	vendorLocator({
-		required: false,
-		description: 'An existing vendor. Leave empty to give a Vendor Name under Additional Fields instead.',
-		hint: 'Either a vendor or a Vendor Name (under Additional Fields) is needed',
-		displayOptions: { show },
-	}, true),
+	vendorLocator(
+		{
+			required: false,
+			description:
+				'An existing vendor. Leave empty to give a Vendor Name under Additional Fields instead.',
+			hint: 'Either a vendor or a Vendor Name (under Additional Fields) is needed',
+			displayOptions: { show },
+		},
+		true,
+	),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -67,13 +74,7 @@ export const description: INodeProperties[] = [
 				placeholder: 'e.g. ar@acme.com',
 			},
 			dueDateField,
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-			},
+			notesField,
 			paymentMethodField({
 				description:
 					'How to pay this bill; defaults to the vendor’s method. When you give details for the method they must be complete.',
@@ -113,19 +114,23 @@ export async function execute(
 	}
 	Object.assign(body, toApiBody(other));
 	if (typeof body.vendor_name === 'string') body.vendor_name = body.vendor_name.trim();
-	if (body.vendor_email !== undefined) body.vendor_email = checkEmail(this, body.vendor_email, 'Vendor Email', i);
+	if (body.vendor_email !== undefined)
+		body.vendor_email = checkEmail(this, body.vendor_email, 'Vendor Email', i);
 	if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
 
 	const method = isSet(fields.paymentMethod) ? fields.paymentMethod : undefined;
 	Object.assign(
 		body,
-		checkMethodDetails(this, method, toApiBody(details), i, 'payable', body.vendor_id !== undefined),
+		checkMethodDetails(
+			this,
+			method,
+			toApiBody(details),
+			i,
+			'payable',
+			body.vendor_id !== undefined,
+		),
 	);
 	if (method !== undefined) body.payment_method = method;
 
-	const response = await apiRequest.call(this, 'POST', '/v1/payables', body, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'POST', '/v1/payables', body, i, waitBudgetMs);
 }

@@ -1,8 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
-import { dueDateField } from '../../descriptions/dates';
-import { checkAmount, checkEmail, checkUuid, inputError, requiredString, toApiDate } from '../input';
-import { toApiBody, unwrapData, type OperationContext } from '../utils';
+import { dueDateField, notesField } from '../../descriptions/dates';
+import {
+	checkAmount,
+	checkEmail,
+	checkUuid,
+	inputError,
+	requiredString,
+	toApiDate,
+} from '../input';
+import { toApiBody, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['create'] };
 
@@ -67,14 +73,7 @@ export const description: INodeProperties[] = [
 				default: '',
 			},
 			dueDateField,
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Free text shown on the invoice',
-			},
+			{ ...notesField, description: 'Free text shown on the invoice' },
 			{
 				displayName: 'Send Immediately',
 				name: 'sendImmediately',
@@ -98,7 +97,8 @@ export async function execute(
 	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 
 	const body = toApiBody({ invoiceNumber, amount, ...fields });
-	if (body.customer_id !== undefined) body.customer_id = checkUuid(this, body.customer_id, 'Customer ID', i);
+	if (body.customer_id !== undefined)
+		body.customer_id = checkUuid(this, body.customer_id, 'Customer ID', i);
 	if (body.customer_email !== undefined) {
 		body.customer_email = checkEmail(this, body.customer_email, 'Customer Email', i);
 	}
@@ -112,9 +112,5 @@ export async function execute(
 		);
 	}
 
-	const response = await apiRequest.call(this, 'POST', '/v1/receivables', body, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'POST', '/v1/receivables', body, i, waitBudgetMs);
 }

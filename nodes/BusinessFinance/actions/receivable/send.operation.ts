@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { uuidParam } from '../input';
-import { unwrapData, type OperationContext } from '../utils';
+import { requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['send'] };
 
@@ -33,9 +32,5 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const id = uuidParam(this, 'receivableId', 'Receivable ID', i);
-	const response = await apiRequest.call(this, 'POST', `/v1/receivables/${id}/send`, undefined, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'POST', `/v1/receivables/${id}/send`, undefined, i, waitBudgetMs);
 }

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
-import { unwrapData, type OperationContext } from '../utils';
+import { requestData, type OperationContext } from '../utils';
 
 export const description: INodeProperties[] = [];
 
@@ -9,9 +8,5 @@ export async function execute(
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const response = await apiRequest.call(this, 'GET', '/v1/treasury/balance', undefined, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'GET', '/v1/treasury/balance', undefined, i, waitBudgetMs);
 }

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
-import { unwrapData, type OperationContext } from '../utils';
+import { requestData, type OperationContext } from '../utils';
 
 export const description: INodeProperties[] = [];
 
@@ -9,13 +8,12 @@ export async function execute(
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const response = await apiRequest.call(
+	return requestData.call(
 		this,
 		'GET',
 		'/v1/treasury/deposit-instructions',
 		undefined,
-		undefined,
-		{ itemIndex: i, waitBudgetMs },
+		i,
+		waitBudgetMs,
 	);
-	return unwrapData(response) as IDataObject;
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { checkEmail, checkMethodDetails, requiredString } from '../input';
-import { toApiBody, unwrapData, type OperationContext } from '../utils';
+import { toApiBody, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['create'] };
 
@@ -57,9 +56,5 @@ export async function execute(
 	body.payment_method = paymentMethod;
 	Object.assign(body, checkMethodDetails(this, paymentMethod, toApiBody(details), i, 'vendor'));
 
-	const response = await apiRequest.call(this, 'POST', '/v1/vendors', body, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'POST', '/v1/vendors', body, i, waitBudgetMs);
 }

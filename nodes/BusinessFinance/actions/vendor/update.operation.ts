@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { checkEmail, requireUpdate, uuidParam } from '../input';
-import { toApiBody, unwrapData, type OperationContext } from '../utils';
+import { toApiBody, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['update'] };
 
@@ -50,9 +49,5 @@ export async function execute(
 	if (typeof body.name === 'string') body.name = body.name.trim();
 	if (body.email !== undefined) body.email = checkEmail(this, body.email, 'Email', i);
 
-	const response = await apiRequest.call(this, 'PATCH', `/v1/vendors/${id}`, body, undefined, {
-		itemIndex: i,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+	return requestData.call(this, 'PATCH', `/v1/vendors/${id}`, body, i, waitBudgetMs);
 }

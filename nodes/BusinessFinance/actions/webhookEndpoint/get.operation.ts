@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { webhookEndpointIdParam } from '../input';
-import { unwrapData, type OperationContext } from '../utils';
+import { requestData, type OperationContext } from '../utils';
 
 export const description: INodeProperties[] = [webhookEndpointIdField('get')];
 
@@ -12,13 +11,12 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const id = webhookEndpointIdParam(this, i);
-	const response = await apiRequest.call(
+	return requestData.call(
 		this,
 		'GET',
 		`/v1/webhooks/${encodeURIComponent(id)}`,
 		undefined,
-		undefined,
-		{ itemIndex: i, waitBudgetMs },
+		i,
+		waitBudgetMs,
 	);
-	return unwrapData(response) as IDataObject;
 }

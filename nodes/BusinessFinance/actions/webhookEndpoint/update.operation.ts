@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { apiRequest } from '../../transport';
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { EVENT_TYPES } from '../../helpers/constants';
 import { inputError, requireUpdate, webhookEndpointIdParam } from '../input';
-import { isSet, unwrapData, type OperationContext } from '../utils';
+import { isSet, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['webhookEndpoint'], operation: ['update'] };
 
@@ -109,13 +108,12 @@ export async function execute(
 	}
 	requireUpdate(this, body, i);
 
-	const response = await apiRequest.call(
+	return requestData.call(
 		this,
 		'PATCH',
 		`/v1/webhooks/${encodeURIComponent(id)}`,
 		body,
-		undefined,
-		{ itemIndex: i, waitBudgetMs },
+		i,
+		waitBudgetMs,
 	);
-	return unwrapData(response) as IDataObject;
 }
