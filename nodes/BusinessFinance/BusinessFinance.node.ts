@@ -19,16 +19,22 @@ export class BusinessFinance implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business Finance',
 		name: 'businessFinance',
-		icon: { light: 'file:../../icons/businessFinance.svg', dark: 'file:../../icons/businessFinance.dark.svg' },
+		icon: {
+			light: 'file:../../icons/businessFinance.svg',
+			dark: 'file:../../icons/businessFinance.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create invoices and bills, manage vendors, read treasury data and webhook endpoints',
+		description:
+			'Create invoices and bills, manage vendors, read treasury data and webhook endpoints',
 		defaults: { name: 'Business Finance' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' }],
+		credentials: [
+			{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -37,10 +43,22 @@ export class BusinessFinance implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Payable', value: 'payable', description: 'Bills you owe to vendors' },
-					{ name: 'Receivable', value: 'receivable', description: 'Invoices you issue to customers' },
-					{ name: 'Treasury', value: 'treasury', description: 'Balance, deposit instructions and transactions' },
+					{
+						name: 'Receivable',
+						value: 'receivable',
+						description: 'Invoices you issue to customers',
+					},
+					{
+						name: 'Treasury',
+						value: 'treasury',
+						description: 'Balance, deposit instructions and transactions',
+					},
 					{ name: 'Vendor', value: 'vendor', description: 'Payees and how they are paid' },
-					{ name: 'Webhook Endpoint', value: 'webhookEndpoint', description: 'Where the service sends events' },
+					{
+						name: 'Webhook Endpoint',
+						value: 'webhookEndpoint',
+						description: 'Where the service sends events',
+					},
 				],
 				default: 'receivable',
 			},

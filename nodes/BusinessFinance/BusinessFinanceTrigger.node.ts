@@ -16,7 +16,10 @@ export class BusinessFinanceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business Finance Trigger',
 		name: 'businessFinanceTrigger',
-		icon: { light: 'file:../../icons/businessFinance.svg', dark: 'file:../../icons/businessFinance.dark.svg' },
+		icon: {
+			light: 'file:../../icons/businessFinance.svg',
+			dark: 'file:../../icons/businessFinance.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',

@@ -39,7 +39,12 @@ export function inputError(
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
-function unwrap<T>(ctx: IExecuteFunctions, result: Validated<T>, itemIndex: number, fix?: string): T {
+function unwrap<T>(
+	ctx: IExecuteFunctions,
+	result: Validated<T>,
+	itemIndex: number,
+	fix?: string,
+): T {
 	if (!result.ok) throw inputError(ctx, result.message, fix, itemIndex);
 	return result.value;
 }
@@ -60,21 +65,46 @@ export function requiredString(
 }
 
 /** A UUID value (already read). */
-export function checkUuid(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): string {
+export function checkUuid(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string {
 	return unwrap(ctx, validateUuid(value, label), itemIndex, `Check the value of ${label}`);
 }
 
 /** A required UUID parameter. */
-export function uuidParam(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
-	return checkUuid(ctx, ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }), label, itemIndex);
+export function uuidParam(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	return checkUuid(
+		ctx,
+		ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }),
+		label,
+		itemIndex,
+	);
 }
 
-export function checkEmail(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): string {
+export function checkEmail(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string {
 	return unwrap(ctx, validateEmail(value, label), itemIndex, `Check the value of ${label}`);
 }
 
 /** A date as `YYYY-MM-DD` (a date-time is cut to its date). */
-export function toApiDate(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): string {
+export function toApiDate(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string {
 	return unwrap(ctx, normaliseDate(value, label), itemIndex, `Use a date such as 2026-03-31`);
 }
 
@@ -86,7 +116,8 @@ export function checkAmount(
 	itemIndex: number,
 	kind: 'receivable' | 'payable',
 ): number {
-	const rule = kind === 'receivable' ? { min: 0.01, field: label } : { min: 0, exclusive: true, field: label };
+	const rule =
+		kind === 'receivable' ? { min: 0.01, field: label } : { min: 0, exclusive: true, field: label };
 	return unwrap(ctx, validateAmount(value, rule), itemIndex);
 }
 
@@ -103,7 +134,10 @@ export function checkMethodDetails(
 	hasVendorId?: boolean,
 ): IDataObject {
 	const normalised = normaliseMethodDetails(details as MethodDetails) as IDataObject;
-	const problems = validateMethodDetails(method, normalised as MethodDetails, { context, hasVendorId });
+	const problems = validateMethodDetails(method, normalised as MethodDetails, {
+		context,
+		hasVendorId,
+	});
 	if (problems.length > 0) {
 		const named = problems.map((p) => ({ ...p, label: DISPLAY_NAMES[p.field] ?? p.field }));
 		const fields = [...new Set(named.map((p) => p.label))].join(', ');
@@ -133,7 +167,12 @@ export function requireUpdate(ctx: IExecuteFunctions, body: IDataObject, itemInd
 export function readLimit(ctx: IExecuteFunctions, i: number): number {
 	const limit = ctx.getNodeParameter('limit', i, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw inputError(ctx, 'Limit must be a whole number of at least 1', 'Set Limit, or turn on Return All', i);
+		throw inputError(
+			ctx,
+			'Limit must be a whole number of at least 1',
+			'Set Limit, or turn on Return All',
+			i,
+		);
 	}
 	return limit;
 }

@@ -29,10 +29,14 @@ function waitBudgetMs(ctx: IExecuteFunctions, i: number): number {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const seconds = options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Max Wait for Rate Limits must be 0 or more seconds', {
-			itemIndex: i,
-			description: 'Set Options → Max Wait for Rate Limits (Seconds) to a number such as 300',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Max Wait for Rate Limits must be 0 or more seconds',
+			{
+				itemIndex: i,
+				description: 'Set Options → Max Wait for Rate Limits (Seconds) to a number such as 300',
+			},
+		);
 	}
 	return Math.round(seconds * 1000);
 }

@@ -115,7 +115,10 @@ export const walletDetailsFields: INodeProperties[] = [
 ];
 
 /** Bank and wallet details: every method detail a vendor or payable may carry. */
-export const methodDetailsFields: INodeProperties[] = [...bankDetailsFields, ...walletDetailsFields];
+export const methodDetailsFields: INodeProperties[] = [
+	...bankDetailsFields,
+	...walletDetailsFields,
+];
 
 /** camelCase parameter name → API field name, for the method details. */
 export const METHOD_DETAIL_KEYS = [

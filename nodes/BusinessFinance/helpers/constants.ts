@@ -15,7 +15,13 @@ export const WALLET_CHAINS = [
 ] as const;
 export type WalletChain = (typeof WALLET_CHAINS)[number];
 
-export const EVM_CHAINS: readonly WalletChain[] = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
+export const EVM_CHAINS: readonly WalletChain[] = [
+	'ethereum',
+	'base',
+	'polygon',
+	'arbitrum',
+	'optimism',
+];
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
 

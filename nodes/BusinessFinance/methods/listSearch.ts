@@ -14,7 +14,10 @@ export async function searchVendors(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const qs: IDataObject = { page: Number.isInteger(page) && page >= 1 ? page : 1, limit: PAGE_SIZE };
+	const qs: IDataObject = {
+		page: Number.isInteger(page) && page >= 1 ? page : 1,
+		limit: PAGE_SIZE,
+	};
 	const search = typeof filter === 'string' ? filter.trim() : '';
 	if (search !== '') qs.search = search;
 

@@ -4,7 +4,11 @@
  * A declarative `test` on the credential cannot do this: it cannot tell INVALID_API_KEY from
  * API_KEY_EXPIRED, nor explain an unreachable host.
  */
-import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { classifyNetworkError, describeNetworkFailure, parseServiceError, redact } from './errors';
 import { API_KEY_PREFIX_PROBLEM, checkBaseUrl, hasApiKeyPrefix } from './url';
@@ -31,11 +35,16 @@ export async function businessFinanceApiTest(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential?.data ?? {};
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
-	const fail = (message: string): INodeCredentialTestResult => ({ status: 'Error', message: redact(message, [apiKey]) });
+	const fail = (message: string): INodeCredentialTestResult => ({
+		status: 'Error',
+		message: redact(message, [apiKey]),
+	});
 
-	if (!hasApiKeyPrefix(apiKey)) return fail(`${API_KEY_PREFIX_PROBLEM.message}. ${API_KEY_PREFIX_PROBLEM.description}`);
+	if (!hasApiKeyPrefix(apiKey))
+		return fail(`${API_KEY_PREFIX_PROBLEM.message}. ${API_KEY_PREFIX_PROBLEM.description}`);
 	const checked = checkBaseUrl(data.baseUrl);
-	if ('problem' in checked) return fail(`${checked.problem.message}. ${checked.problem.description}`);
+	if ('problem' in checked)
+		return fail(`${checked.problem.message}. ${checked.problem.description}`);
 	const baseUrl = checked.url;
 
 	// Credential tests get only the legacy `request` helper (n8n-core's CredentialTestContext
@@ -57,7 +66,10 @@ export async function businessFinanceApiTest(
 		})) as LegacyFullResponse;
 	} catch (error) {
 		const failure = classifyNetworkError(error);
-		if (failure) return fail(`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`);
+		if (failure)
+			return fail(
+				`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`,
+			);
 		const message = error instanceof Error ? error.message : String(error);
 		return fail(`Could not connect to ${baseUrl}: ${message}`);
 	}
@@ -76,20 +88,31 @@ export async function businessFinanceApiTest(
 		);
 	}
 	if (code === 'INVALID_API_KEY') {
-		return fail('INVALID_API_KEY: the API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it here.');
+		return fail(
+			'INVALID_API_KEY: the API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
+		);
 	}
 	if (code === 'API_KEY_EXPIRED') {
-		return fail('API_KEY_EXPIRED: the API key has expired. Create a new key in the dashboard (Settings → API Keys) and paste it here.');
+		return fail(
+			'API_KEY_EXPIRED: the API key has expired. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
+		);
 	}
 	if (code === 'MISSING_API_KEY') {
-		return fail('MISSING_API_KEY: the service received no API key. Enter the key from the dashboard (Settings → API Keys).');
+		return fail(
+			'MISSING_API_KEY: the service received no API key. Enter the key from the dashboard (Settings → API Keys).',
+		);
 	}
 	if (status === 429) {
 		// Authentication is checked before the rate limit, so the key itself works.
-		return { status: 'OK', message: 'The API key was accepted (the service is rate limiting this key right now)' };
+		return {
+			status: 'OK',
+			message: 'The API key was accepted (the service is rate limiting this key right now)',
+		};
 	}
 	if (status === 401 || status === 403) {
-		return fail(`The service refused the API key (HTTP ${status}${code ? `, ${code}` : ''}). Check the key in the dashboard (Settings → API Keys).`);
+		return fail(
+			`The service refused the API key (HTTP ${status}${code ? `, ${code}` : ''}). Check the key in the dashboard (Settings → API Keys).`,
+		);
 	}
 	if (status >= 300 && status < 400) {
 		return fail(
@@ -97,7 +120,9 @@ export async function businessFinanceApiTest(
 		);
 	}
 	if (status === 404 || status === 405) {
-		return fail(`${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`);
+		return fail(
+			`${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`,
+		);
 	}
 	if (status >= 500) {
 		return fail(

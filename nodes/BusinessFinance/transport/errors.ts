@@ -22,7 +22,8 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 		'The service does not support this operation on this resource. The endpoint may be an extension that this service does not offer.',
 	INVALID_STATUS_TRANSITION:
 		'The resource is in a status that does not allow this change (for example a paid receivable cannot be cancelled). Fetch its current status and choose an allowed action.',
-	PAYLOAD_TOO_LARGE: 'The request body is larger than the service accepts (1 MiB). Shorten long text fields such as notes.',
+	PAYLOAD_TOO_LARGE:
+		'The request body is larger than the service accepts (1 MiB). Shorten long text fields such as notes.',
 	UNSUPPORTED_MEDIA_TYPE:
 		'The service expects a JSON body with Content-Type: application/json. This is a problem in the node; please report it.',
 	INTERNAL_ERROR:
@@ -121,13 +122,19 @@ export interface BuildApiErrorArgs {
  */
 export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 	const { node, status, code, itemIndex, secrets } = args;
-	const serviceMessage = args.serviceMessage ? redact(truncate(args.serviceMessage), secrets) : undefined;
+	const serviceMessage = args.serviceMessage
+		? redact(truncate(args.serviceMessage), secrets)
+		: undefined;
 	let message = args.message;
 	if (!message) {
 		if (code && serviceMessage) message = `${code}: ${serviceMessage}`;
 		else if (code) message = status ? `${code} (HTTP ${status})` : code;
-		else if (serviceMessage) message = status ? `HTTP ${status}: ${serviceMessage}` : serviceMessage;
-		else message = status ? `The service answered HTTP ${status}` : 'The request to the service failed';
+		else if (serviceMessage)
+			message = status ? `HTTP ${status}: ${serviceMessage}` : serviceMessage;
+		else
+			message = status
+				? `The service answered HTTP ${status}`
+				: 'The request to the service failed';
 	}
 	message = redact(message, secrets);
 	let description = args.description ?? hintFor(status, code);
@@ -212,7 +219,8 @@ function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
 		if (/timeout of \d+ms exceeded|timed out/i.test(e.message)) out.push('ETIMEDOUT');
 	}
 	if (Array.isArray(e.messages)) {
-		for (const m of e.messages) if (typeof m === 'string') collectCodes({ message: m }, depth + 1, out);
+		for (const m of e.messages)
+			if (typeof m === 'string') collectCodes({ message: m }, depth + 1, out);
 	}
 	for (const key of ['cause', 'error', 'reason']) collectCodes(e[key], depth + 1, out);
 	if (Array.isArray(e.errors)) for (const inner of e.errors) collectCodes(inner, depth + 1, out);
@@ -222,9 +230,13 @@ function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
 /** Recognises a connection-level failure (no HTTP answer) in whatever the helper threw. */
 export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
 	if (!error || typeof error !== 'object') return undefined;
-	const e = error as Record<string, unknown> & { response?: unknown; cause?: { response?: unknown } };
+	const e = error as Record<string, unknown> & {
+		response?: unknown;
+		cause?: { response?: unknown };
+	};
 	// An HTTP answer is not a network failure (with ignoreHttpStatusErrors this should not happen).
-	if (e.response && typeof e.response === 'object' && 'status' in (e.response as object)) return undefined;
+	if (e.response && typeof e.response === 'object' && 'status' in (e.response as object))
+		return undefined;
 	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
 	const codes = collectCodes(error).map((c) => c.toUpperCase());
 	const code = codes.find((c) => NETWORK_CODES.has(c));
@@ -235,7 +247,11 @@ export function classifyNetworkError(error: unknown): NetworkFailure | undefined
 	else if (/TIMEDOUT|TIMEOUT|ECONNABORTED/.test(code)) kind = 'timeout';
 	else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') kind = 'dns';
 	else if (/UNREACH|ENETDOWN|EADDRNOTAVAIL/.test(code)) kind = 'unreachable';
-	const notSent = kind === 'refused' || kind === 'dns' || kind === 'unreachable' || code === 'UND_ERR_CONNECT_TIMEOUT';
+	const notSent =
+		kind === 'refused' ||
+		kind === 'dns' ||
+		kind === 'unreachable' ||
+		code === 'UND_ERR_CONNECT_TIMEOUT';
 	return { code, notSent, kind };
 }
 

@@ -51,7 +51,11 @@ export {
 export { normaliseBaseUrl, isLoopbackHost, checkBaseUrl, hasApiKeyPrefix } from './url';
 export { businessFinanceApiTest } from './credentialTest';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ApiRequestOptions {
@@ -95,7 +99,9 @@ interface Prepared {
 
 function waitBudgetOf(options: ApiRequestOptions | undefined): number {
 	const value = options?.waitBudgetMs;
-	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_WAIT_BUDGET_MS;
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0
+		? value
+		: DEFAULT_WAIT_BUDGET_MS;
 }
 
 function cancelSignal(ctx: ApiContext): { aborted: boolean } | undefined {
@@ -104,7 +110,11 @@ function cancelSignal(ctx: ApiContext): { aborted: boolean } | undefined {
 	return typeof getter === 'function' ? getter.call(ctx) : undefined;
 }
 
-async function prepare(ctx: ApiContext, options: ApiRequestOptions | undefined, budget?: WaitBudget): Promise<Prepared> {
+async function prepare(
+	ctx: ApiContext,
+	options: ApiRequestOptions | undefined,
+	budget?: WaitBudget,
+): Promise<Prepared> {
 	const getCredentials = ctx.getCredentials as (
 		type: string,
 		itemIndex?: number,
@@ -144,7 +154,10 @@ function bodyText(body: unknown): string | undefined {
 	return undefined;
 }
 
-type Parsed = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
+type Parsed =
+	| { kind: 'empty' }
+	| { kind: 'json'; value: unknown }
+	| { kind: 'invalid'; text: string };
 
 function parseBody(body: unknown): Parsed {
 	const text = bodyText(body);
@@ -167,8 +180,11 @@ function htmlTitle(text: string): string | undefined {
 
 /** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
 export function isSafePath(path: unknown): path is string {
-	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) return false;
-	return path.split('/').every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
+	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path))
+		return false;
+	return path
+		.split('/')
+		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
 }
 
 function isIdempotent(method: HttpMethod): boolean {
@@ -177,7 +193,12 @@ function isIdempotent(method: HttpMethod): boolean {
 
 const SECONDS = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
-function budgetError(ctx: ApiContext, p: Prepared, itemIndex: number | undefined, neededMs: number): NodeApiError {
+function budgetError(
+	ctx: ApiContext,
+	p: Prepared,
+	itemIndex: number | undefined,
+	neededMs: number,
+): NodeApiError {
 	return buildApiError({
 		node: ctx.getNode(),
 		status: 429,
@@ -243,25 +264,52 @@ async function send(
 		try {
 			ticket = await acquire(p.state, p.budget);
 		} catch (error) {
-			if (error instanceof WaitBudgetExceededError) throw budgetError(ctx, p, itemIndex, error.neededMs);
+			if (error instanceof WaitBudgetExceededError)
+				throw budgetError(ctx, p, itemIndex, error.neededMs);
 			if (error instanceof WaitAbortedError) {
-				throw buildOperationError(node, { message: 'The execution was cancelled while waiting for the rate limit', description: 'No request was sent.' }, itemIndex, secrets);
+				throw buildOperationError(
+					node,
+					{
+						message: 'The execution was cancelled while waiting for the rate limit',
+						description: 'No request was sent.',
+					},
+					itemIndex,
+					secrets,
+				);
 			}
-			throw buildOperationError(node, { message: 'Waiting for the rate limit failed', description: String((error as Error)?.message ?? error) }, itemIndex, secrets);
+			throw buildOperationError(
+				node,
+				{
+					message: 'Waiting for the rate limit failed',
+					description: String((error as Error)?.message ?? error),
+				},
+				itemIndex,
+				secrets,
+			);
 		}
 
 		let response: FullResponse;
 		const sentAt = clock.now();
 		try {
 			// A copy per attempt: the HTTP layer may change the options it is given.
-			const options: IHttpRequestOptions = { ...request, headers: { ...headers }, qs: request.qs ? { ...request.qs } : undefined };
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, options)) as FullResponse;
+			const options: IHttpRequestOptions = {
+				...request,
+				headers: { ...headers },
+				qs: request.qs ? { ...request.qs } : undefined,
+			};
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_NAME,
+				options,
+			)) as FullResponse;
 		} catch (error) {
 			ticket.release();
 			const failure = classifyNetworkError(error);
 			if (failure && isIdempotent(method) && attempt + 1 < MAX_ATTEMPTS) {
 				attempt += 1;
-				ctx.logger?.debug?.(`Business Finance: ${method} ${path} failed (${failure.code}); retry ${attempt} of ${MAX_ATTEMPTS - 1}`);
+				ctx.logger?.debug?.(
+					`Business Finance: ${method} ${path} failed (${failure.code}); retry ${attempt} of ${MAX_ATTEMPTS - 1}`,
+				);
 				await clock.sleep(backoffMs(attempt - 1, RETRY_BASE_MS, RETRY_CAP_MS));
 				continue;
 			}
@@ -312,7 +360,8 @@ async function send(
 			if (parsed.kind === 'empty') return {};
 			if (parsed.kind === 'json') {
 				const value = parsed.value;
-				if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
+				if (value && typeof value === 'object' && !Array.isArray(value))
+					return value as IDataObject;
 				return { data: value as IDataObject };
 			}
 			// A 2xx body that is not JSON.
@@ -355,7 +404,9 @@ async function send(
 				throw budgetError(ctx, p, itemIndex, needed);
 			}
 			recordRateLimited(p.state, until);
-			ctx.logger?.debug?.(`Business Finance: rate limited; waiting ${SECONDS(needed)} before retrying ${method} ${path}`);
+			ctx.logger?.debug?.(
+				`Business Finance: rate limited; waiting ${SECONDS(needed)} before retrying ${method} ${path}`,
+			);
 			continue; // acquire() waits until the block ends, counted against the budget
 		}
 
@@ -364,8 +415,11 @@ async function send(
 			const now = clock.now();
 			const retryAt = parseRetryAfter(headerValue(responseHeaders, 'retry-after'), now);
 			const backoff = backoffMs(attempt - 1, RETRY_BASE_MS, RETRY_CAP_MS);
-			const wait = retryAt !== undefined && retryAt > now ? Math.min(retryAt - now, 30_000) : backoff;
-			ctx.logger?.debug?.(`Business Finance: ${method} ${path} answered ${status}; retry ${attempt} of ${MAX_ATTEMPTS - 1}`);
+			const wait =
+				retryAt !== undefined && retryAt > now ? Math.min(retryAt - now, 30_000) : backoff;
+			ctx.logger?.debug?.(
+				`Business Finance: ${method} ${path} answered ${status}; retry ${attempt} of ${MAX_ATTEMPTS - 1}`,
+			);
 			await clock.sleep(wait);
 			continue;
 		}
@@ -411,9 +465,18 @@ async function send(
 			node,
 			status,
 			message: `The service answered HTTP ${status || 'with no status'}${
-				looksHtml ? ` with an HTML page${title ? ` ("${title}")` : ''}` : parsed.kind === 'invalid' ? ' with a body that is not JSON' : ''
+				looksHtml
+					? ` with an HTML page${title ? ` ("${title}")` : ''}`
+					: parsed.kind === 'invalid'
+						? ' with a body that is not JSON'
+						: ''
 			}`,
-			extra: [looksHtml ? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.' : '', extra ?? '']
+			extra: [
+				looksHtml
+					? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
+					: '',
+				extra ?? '',
+			]
 				.filter(Boolean)
 				.join(' '),
 			itemIndex,
@@ -464,7 +527,10 @@ export async function apiRequestAllItems(
 		if (typeof n !== 'number' || !Number.isFinite(n) || n < 1) {
 			throw buildOperationError(
 				node,
-				{ message: `Limit must be a whole number of at least 1 (got ${String(raw)})`, description: 'Set "Limit" to how many items to return, or turn on "Return All".' },
+				{
+					message: `Limit must be a whole number of at least 1 (got ${String(raw)})`,
+					description: 'Set "Limit" to how many items to return, or turn on "Return All".',
+				},
 				itemIndex,
 				[],
 			);
@@ -483,7 +549,14 @@ export async function apiRequestAllItems(
 	const emitted = new Set<string>();
 	let maxPages = MAX_PAGES;
 	const stop = (message: string, description: string): NodeApiError =>
-		buildApiError({ node, message, description, itemIndex, secrets: [prepared.apiKey], apiAnswer: false });
+		buildApiError({
+			node,
+			message,
+			description,
+			itemIndex,
+			secrets: [prepared.apiKey],
+			apiAnswer: false,
+		});
 
 	for (let page = 1; ; page++) {
 		if (page > maxPages) {
@@ -492,7 +565,15 @@ export async function apiRequestAllItems(
 				'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
 			);
 		}
-		const response = await send(this, prepared, 'GET', path, undefined, { ...baseQs, page, limit: pageSize }, itemIndex);
+		const response = await send(
+			this,
+			prepared,
+			'GET',
+			path,
+			undefined,
+			{ ...baseQs, page, limit: pageSize },
+			itemIndex,
+		);
 		const data = (response as { data?: unknown }).data;
 		if (!Array.isArray(data)) {
 			throw stop(
@@ -500,7 +581,11 @@ export async function apiRequestAllItems(
 				'Check that the Base URL points at the Business Finance API.',
 			);
 		}
-		const meta = ((response as { meta?: unknown }).meta ?? {}) as { has_more?: unknown; total?: unknown; limit?: unknown };
+		const meta = ((response as { meta?: unknown }).meta ?? {}) as {
+			has_more?: unknown;
+			total?: unknown;
+			limit?: unknown;
+		};
 		if (data.length > 0) {
 			const ids = data.map(idOf);
 			if (firstIds.has(ids[0]) || ids.every((id) => seen.has(id))) {
@@ -526,7 +611,9 @@ export async function apiRequestAllItems(
 		if (data.length === 0) break;
 		// A server may use a smaller page than asked for: judge the page count by what it did.
 		const effective =
-			typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : Math.max(1, Math.min(pageSize, data.length));
+			typeof meta.limit === 'number' && meta.limit > 0
+				? meta.limit
+				: Math.max(1, Math.min(pageSize, data.length));
 		let hasMore: boolean;
 		if (typeof meta.has_more === 'boolean') hasMore = meta.has_more;
 		else if (typeof meta.total === 'number') hasMore = page * effective < meta.total;

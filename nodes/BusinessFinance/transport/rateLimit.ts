@@ -53,7 +53,13 @@ export function getKeyState(apiKey: string): KeyState {
 	const id = keyId(apiKey);
 	let state = states.get(id);
 	if (!state) {
-		state = { blockedUntil: 0, inFlight: 0, untracked: false, rateLimitedCount: 0, learningOff: false };
+		state = {
+			blockedUntil: 0,
+			inFlight: 0,
+			untracked: false,
+			rateLimitedCount: 0,
+			learningOff: false,
+		};
 		states.set(id, state);
 	}
 	return state;
@@ -74,7 +80,10 @@ export const RESET_MARGIN_MS = 50;
 /** Margin added after a window end computed from a learnt window length. */
 export const LEARNT_MARGIN_MS = 5;
 
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+function headerValue(
+	headers: Record<string, unknown> | undefined,
+	name: string,
+): string | undefined {
 	if (!headers) return undefined;
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers)) {
@@ -111,7 +120,10 @@ export function parseResetHeader(value: string | undefined, now: number): number
  * How far the service's clock is ahead of ours (ms), from its `Date` header. Only a clear skew
  * (over 5 s) counts: the header has whole seconds, and small differences do not matter.
  */
-export function serverClockOffset(headers: Record<string, unknown> | undefined, now: number): number {
+export function serverClockOffset(
+	headers: Record<string, unknown> | undefined,
+	now: number,
+): number {
 	const date = headerValue(headers, 'date');
 	if (!date) return 0;
 	const parsed = Date.parse(date);
@@ -121,7 +133,10 @@ export function serverClockOffset(headers: Record<string, unknown> | undefined, 
 }
 
 /** X-RateLimit-Reset of an answer, as epoch ms on our clock. */
-export function resetFromHeaders(headers: Record<string, unknown> | undefined, now: number): number | undefined {
+export function resetFromHeaders(
+	headers: Record<string, unknown> | undefined,
+	now: number,
+): number | undefined {
 	const offset = serverClockOffset(headers, now);
 	const reset = parseResetHeader(headerValue(headers, 'x-ratelimit-reset'), now + offset);
 	return reset === undefined ? undefined : reset - offset;
@@ -171,11 +186,20 @@ function uniqueMultiple(lo: number, hi: number, step: number): number | undefine
  * that interval holds exactly one whole number of seconds, W is taken as that. A 429 at a window
  * end computed this way turns learning off for the key (at most one 429 per key and process).
  */
-function learnWindow(state: KeyState, headerReset: number, wholeSeconds: boolean, timing: Timing): void {
+function learnWindow(
+	state: KeyState,
+	headerReset: number,
+	wholeSeconds: boolean,
+	timing: Timing,
+): void {
 	state.windowStartedAt = timing.receivedAt;
 	state.windowStartHeaderReset = headerReset;
 	if (state.learningOff || !wholeSeconds) return;
-	const candidate = uniqueMultiple(headerReset - 1000 - timing.receivedAt, headerReset - timing.sentAt, 1000);
+	const candidate = uniqueMultiple(
+		headerReset - 1000 - timing.receivedAt,
+		headerReset - timing.sentAt,
+		1000,
+	);
 	if (candidate === undefined) return;
 	// Used from the first window on, so that even the first wait ends on time. A service whose
 	// windows are aligned to the clock instead (the header then is exact, and the guess early)
@@ -198,7 +222,11 @@ function windowEnd(state: KeyState, headerReset: number): number {
 }
 
 /** Record the rate-limit headers of an answer. */
-export function recordHeaders(state: KeyState, headers: Record<string, unknown> | undefined, timing?: Timing): void {
+export function recordHeaders(
+	state: KeyState,
+	headers: Record<string, unknown> | undefined,
+	timing?: Timing,
+): void {
 	const now = clock.now();
 	const remaining = parseRemaining(headerValue(headers, 'x-ratelimit-remaining'));
 	const limit = parseRemaining(headerValue(headers, 'x-ratelimit-limit'));
@@ -210,12 +238,20 @@ export function recordHeaders(state: KeyState, headers: Record<string, unknown> 
 		return;
 	}
 	state.untracked = false;
-	if (timing && headerReset !== undefined && limit !== undefined && limit > 0 && remaining === limit - 1) {
+	if (
+		timing &&
+		headerReset !== undefined &&
+		limit !== undefined &&
+		limit > 0 &&
+		remaining === limit - 1
+	) {
 		learnWindow(state, headerReset, /^\s*\d{9,10}\s*$/.test(rawReset ?? ''), timing);
 	}
 	// Called before the answering request releases its ticket: the others are inFlight - 1.
 	const othersInFlight = Math.max(0, state.inFlight - 1);
-	const newWindow = headerReset !== undefined && (state.headerReset === undefined || headerReset > state.headerReset);
+	const newWindow =
+		headerReset !== undefined &&
+		(state.headerReset === undefined || headerReset > state.headerReset);
 	if (newWindow || state.remaining === undefined) {
 		state.remaining = Math.max(0, remaining - othersInFlight);
 		if (headerReset !== undefined) {
@@ -263,7 +299,8 @@ export class WaitBudget {
 	/** Wait `ms` (in slices, so a cancelled execution stops waiting), or fail when over budget. */
 	async wait(ms: number): Promise<void> {
 		if (ms <= 0) return;
-		if (this.waitedMs + ms > this.budgetMs) throw new WaitBudgetExceededError(this.waitedMs, this.budgetMs, ms);
+		if (this.waitedMs + ms > this.budgetMs)
+			throw new WaitBudgetExceededError(this.waitedMs, this.budgetMs, ms);
 		let left = ms;
 		while (left > 0) {
 			const slice = Math.min(left, 1000);

@@ -67,7 +67,9 @@ export const API_KEY_PREFIX = 'svc_';
 
 /** True when the value looks like a service API key (`svc_` followed by something). */
 export function hasApiKeyPrefix(key: unknown): key is string {
-	return typeof key === 'string' && key.startsWith(API_KEY_PREFIX) && key.length > API_KEY_PREFIX.length;
+	return (
+		typeof key === 'string' && key.startsWith(API_KEY_PREFIX) && key.length > API_KEY_PREFIX.length
+	);
 }
 
 export const API_KEY_PREFIX_PROBLEM: BaseUrlProblem = {

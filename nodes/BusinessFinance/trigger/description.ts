@@ -13,8 +13,16 @@ function eventLabel(type: string): string {
 }
 
 const eventOptions: INodePropertyOptions[] = [
-	{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends, now and in future' },
-	...EVENT_TYPES.map((type) => ({ name: eventLabel(type), value: type, description: `The ${type} event` })),
+	{
+		name: 'All Events',
+		value: ALL_EVENTS,
+		description: 'Every event the service sends, now and in future',
+	},
+	...EVENT_TYPES.map((type) => ({
+		name: eventLabel(type),
+		value: type,
+		description: `The ${type} event`,
+	})),
 ];
 
 export const triggerProperties: INodeProperties[] = [
@@ -43,11 +51,11 @@ export const triggerProperties: INodeProperties[] = [
 		default: [ALL_EVENTS],
 		required: true,
 		description:
-			'The event types that start the workflow. They are set as the endpoint\'s event filter and checked again on receipt.',
+			"The event types that start the workflow. They are set as the endpoint's event filter and checked again on receipt.",
 	},
 	{
 		displayName:
-			'Deliveries are verified with the endpoint\'s signing secret (Standard Webhooks). The trigger fetches it from the service; if the service cannot hand it out, put the endpoint\'s signing secret (whsec_...) into the credential\'s "Webhook Signing Secret" field.',
+			"Deliveries are verified with the endpoint's signing secret (Standard Webhooks). The trigger fetches it from the service; if the service cannot hand it out, put the endpoint's signing secret (whsec_...) into the credential's \"Webhook Signing Secret\" field.",
 		name: 'secretNotice',
 		type: 'notice',
 		default: '',
@@ -80,7 +88,7 @@ export const triggerProperties: INodeProperties[] = [
 					{
 						name: 'Data Only',
 						value: 'data',
-						description: 'Only the resource in the event\'s data field',
+						description: "Only the resource in the event's data field",
 					},
 				],
 				default: 'event',
@@ -93,7 +101,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: 300,
 				description:
-					'Maximum age, in either direction, of a delivery\'s webhook-timestamp. Older or future-dated deliveries are refused.',
+					"Maximum age, in either direction, of a delivery's webhook-timestamp. Older or future-dated deliveries are refused.",
 			},
 		],
 	},

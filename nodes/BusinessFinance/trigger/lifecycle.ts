@@ -32,7 +32,9 @@ const endpointPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
 
 function dataOf(response: IDataObject): IDataObject {
 	const data = response?.data;
-	return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : {};
+	return typeof data === 'object' && data !== null && !Array.isArray(data)
+		? (data as IDataObject)
+		: {};
 }
 
 /** The endpoint, or undefined when the service answers 404 (deleted or never existed). */
@@ -72,7 +74,10 @@ interface Target {
 function target(this: IHookFunctions): Target {
 	const url = this.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
+		throw new NodeOperationError(
+			this.getNode(),
+			'n8n did not provide a webhook URL for this trigger',
+		);
 	}
 	const givenId = String(this.getNodeParameter('webhookEndpointId', '') ?? '').trim();
 	const filterTypes = selectedEventTypes(this.getNodeParameter('events', []));
@@ -81,7 +86,11 @@ function target(this: IHookFunctions): Target {
 }
 
 function pointsHere(endpoint: IDataObject, want: Target): boolean {
-	return endpoint.url === want.url && sameTypes(endpoint.filter_types, want.filterTypes) && endpoint.disabled !== true;
+	return (
+		endpoint.url === want.url &&
+		sameTypes(endpoint.filter_types, want.filterTypes) &&
+		endpoint.disabled !== true
+	);
 }
 
 function cacheKey(this: Ctx, endpointId: string): string {
@@ -101,7 +110,9 @@ async function release(this: Ctx, slot: SlotState): Promise<void> {
 	const id = slot.endpointId;
 	if (id) {
 		if (slot.created) {
-			const gone = await attempt(async () => await apiRequest.call(this, 'DELETE', endpointPath(id)));
+			const gone = await attempt(
+				async () => await apiRequest.call(this, 'DELETE', endpointPath(id)),
+			);
 			if (!gone.ok && gone.status !== 404) throw gone.error;
 		} else if (slot.originalOf === id && slot.original) {
 			const original = slot.original;
@@ -146,7 +157,10 @@ export const CREATE_UNSUPPORTED_MESSAGE =
 export const NO_SECRET_MESSAGE =
 	'No signing secret is available to verify deliveries: the service does not hand out the endpoint\'s secret. Copy the endpoint\'s signing secret (whsec_...) from the service\'s dashboard into the credential\'s "Webhook Signing Secret" field, or (not recommended) turn on the option "Allow Unsigned Deliveries".';
 
-async function resolveSecret(this: IHookFunctions, endpointId: string): Promise<SlotState['secretSource']> {
+async function resolveSecret(
+	this: IHookFunctions,
+	endpointId: string,
+): Promise<SlotState['secretSource']> {
 	const fromService = await fetchEndpointSecret.call(this, endpointId);
 	if (fromService) {
 		rememberSecret(cacheKey.call(this, endpointId), fromService);
@@ -213,11 +227,15 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		const workflow = this.getWorkflow();
 		const body: IDataObject = {
 			url: want.url,
-			description: `n8n workflow ${workflow.name ? `"${workflow.name}"` : workflow.id ?? ''}`.trim().slice(0, 255),
+			description: `n8n workflow ${workflow.name ? `"${workflow.name}"` : (workflow.id ?? '')}`
+				.trim()
+				.slice(0, 255),
 			disabled: false,
 		};
 		if (want.filterTypes.length > 0) body.filter_types = want.filterTypes;
-		const made = await attempt(async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body));
+		const made = await attempt(
+			async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body),
+		);
 		if (!made.ok) {
 			if (made.status === 404 || made.status === 405) {
 				throw new NodeOperationError(this.getNode(), CREATE_UNSUPPORTED_MESSAGE);
@@ -229,7 +247,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			throw new NodeOperationError(
 				this.getNode(),
 				'The service created a webhook endpoint but did not return its ID',
-				{ description: 'Delete the new endpoint in the service\'s dashboard, then paste an endpoint ID into "Webhook Endpoint ID".' },
+				{
+					description:
+						'Delete the new endpoint in the service\'s dashboard, then paste an endpoint ID into "Webhook Endpoint ID".',
+				},
 			);
 		}
 		id = newId;
@@ -251,13 +272,21 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		: `The endpoint ${endpointId} was registered and could not be removed again: delete it in the service's dashboard.`;
 	if (!resolved.ok) {
 		if (orphan) {
-			throw new NodeOperationError(this.getNode(), 'Could not get the webhook endpoint\'s signing secret', {
-				description: orphan,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				"Could not get the webhook endpoint's signing secret",
+				{
+					description: orphan,
+				},
+			);
 		}
 		throw resolved.error;
 	}
-	throw new NodeOperationError(this.getNode(), NO_SECRET_MESSAGE, orphan ? { description: orphan } : {});
+	throw new NodeOperationError(
+		this.getNode(),
+		NO_SECRET_MESSAGE,
+		orphan ? { description: orphan } : {},
+	);
 }
 
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {

@@ -12,7 +12,11 @@ interface CachedSecret {
 
 const secrets = new Map<string, CachedSecret>();
 
-export function secretKey(workflowId: string | undefined, nodeId: string, endpointId: string): string {
+export function secretKey(
+	workflowId: string | undefined,
+	nodeId: string,
+	endpointId: string,
+): string {
 	return `${workflowId ?? ''}|${nodeId}|${endpointId}`;
 }
 

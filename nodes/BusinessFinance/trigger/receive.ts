@@ -54,7 +54,10 @@ interface Secret {
 }
 
 /** The secret to verify with: the endpoint's (cached, else fetched), else the credential's. */
-async function currentSecret(this: IWebhookFunctions, endpointId: string | undefined): Promise<Secret | undefined> {
+async function currentSecret(
+	this: IWebhookFunctions,
+	endpointId: string | undefined,
+): Promise<Secret | undefined> {
 	const source = getSlot(this).secretSource;
 	if (endpointId && source !== 'credential' && source !== 'none') {
 		const key = cacheKey.call(this, endpointId);
@@ -83,7 +86,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 
 	const slot = getSlot(this);
 	const endpointId =
-		slot.endpointId || String(this.getNodeParameter('webhookEndpointId', '') ?? '').trim() || undefined;
+		slot.endpointId ||
+		String(this.getNodeParameter('webhookEndpointId', '') ?? '').trim() ||
+		undefined;
 
 	let secret = await currentSecret.call(this, endpointId);
 	let verified = false;
@@ -111,7 +116,10 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 			}
 		}
 		if (!result.ok) {
-			return respond.call(this, 401, { error: 'invalid_signature', message: 'Webhook signature verification failed' });
+			return respond.call(this, 401, {
+				error: 'invalid_signature',
+				message: 'Webhook signature verification failed',
+			});
 		}
 		verified = true;
 	} else if (!allowUnsigned) {
@@ -125,10 +133,16 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	try {
 		event = JSON.parse(rawBody);
 	} catch {
-		return respond.call(this, 400, { error: 'invalid_json', message: 'The delivery body is not valid JSON' });
+		return respond.call(this, 400, {
+			error: 'invalid_json',
+			message: 'The delivery body is not valid JSON',
+		});
 	}
 	if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-		return respond.call(this, 400, { error: 'invalid_event', message: 'The delivery body is not an event object' });
+		return respond.call(this, 400, {
+			error: 'invalid_event',
+			message: 'The delivery body is not an event object',
+		});
 	}
 	const evt = event as IDataObject;
 
@@ -141,7 +155,11 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	// deliveries are recorded (or any, when unsigned ones are allowed), so a forged request cannot
 	// block the genuine one.
 	const webhookId = header(headers, 'webhook-id');
-	if ((verified || allowUnsigned) && webhookId && seenBefore(nodeKey.call(this), webhookId, toleranceSeconds)) {
+	if (
+		(verified || allowUnsigned) &&
+		webhookId &&
+		seenBefore(nodeKey.call(this), webhookId, toleranceSeconds)
+	) {
 		return respond.call(this, 200, { received: true, ignored: 'duplicate delivery' });
 	}
 
@@ -149,7 +167,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (output === 'data') {
 		const data = evt.data;
 		json =
-			typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : { data };
+			typeof data === 'object' && data !== null && !Array.isArray(data)
+				? (data as IDataObject)
+				: { data };
 	} else {
 		json = evt;
 	}

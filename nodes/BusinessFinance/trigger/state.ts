@@ -60,7 +60,11 @@ export function clearSlot(slot: SlotState): void {
 
 /** The selected event types; an empty list means every type (no filter). */
 export function selectedEventTypes(events: unknown): string[] {
-	const list = Array.isArray(events) ? events.map(String) : typeof events === 'string' && events ? [events] : [];
+	const list = Array.isArray(events)
+		? events.map(String)
+		: typeof events === 'string' && events
+			? [events]
+			: [];
 	if (list.length === 0 || list.includes(ALL_EVENTS)) return [];
 	return [...new Set(list)].sort();
 }

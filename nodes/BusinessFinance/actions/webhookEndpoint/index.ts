@@ -21,7 +21,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the URL, description, event types or disabled flag of a webhook endpoint',
+				description:
+					'Change the URL, description, event types or disabled flag of a webhook endpoint',
 				action: 'Update a webhook endpoint',
 			},
 		],
