@@ -11,7 +11,16 @@
  * - the editor needs no sign-up: the owner is created through `POST /rest/owner/setup` with fixed
  *   dev credentials (printed by `npm run dev`);
  * - trigger workflows are activated and executions read through the public REST API
- *   (`/api/v1/...`) with an API key that the owner creates through `POST /rest/api-keys`.
+ *   (`/api/v1/...`) with an API key that the owner creates through `POST /rest/api-keys`
+ *   (CLI alternative: `n8n publish:workflow --id=<id>` and a restart);
+ * - activation is asynchronous in 2.x ("publication" through an outbox polled every 15 s, set to
+ *   500 ms here): the API call returns before the trigger's webhook methods run, so callers
+ *   poll for the effect (N8nServer.waitFor);
+ * - a workflow n8n finds issues in (a missing credential or required parameter) is refused on
+ *   activation (400) and by `n8n execute` ("No active execution found"; the execution is stored
+ *   with a WorkflowHasIssuesError, read back through the API);
+ * - `n8n start` exits silently with NODE_ENV=test (jest sets it), so it is removed from the env;
+ * - each n8n process (CLI commands included) opens a task-runner broker: a free port each.
  */
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';

@@ -544,3 +544,16 @@ describe('the trigger in a real n8n', () => {
 		);
 	});
 });
+
+describe('secrets', () => {
+	it('neither the API key nor a signing secret shows in n8n’s log', async () => {
+		const secret = (await v1('GET', `/webhooks/${triggerEndpointId}/secret`)).body?.data?.secret;
+		expect(secret).toMatch(/^whsec_/);
+		const log = n8n.log();
+		expect(log.length).toBeGreaterThan(0);
+		expect(log).not.toContain(sandbox.apiKey);
+		expect(log).not.toContain(sandbox.keys.expired);
+		expect(log).not.toContain(secret);
+		expect(log).not.toContain(secret.slice('whsec_'.length));
+	});
+});
