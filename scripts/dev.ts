@@ -37,6 +37,7 @@ import {
 const say = (message: string) => console.log(`[dev] ${message}`);
 
 async function portOrFree(preferred: number): Promise<number> {
+	if (preferred === 0) return await freePort();
 	const free = await new Promise<boolean>((resolve) => {
 		const probe = net.createServer();
 		probe.once('error', () => resolve(false));
