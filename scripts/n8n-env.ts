@@ -249,29 +249,43 @@ export async function runCli(
 ): Promise<CliResult> {
 	const brokerPort = await freePort();
 	const env = n8nEnv(runtime, { ...options, brokerPort, logLevel: options.logLevel ?? 'warn' });
-	return await new Promise((resolve, reject) => {
-		const child = spawn(runtime.nodeBin, [runtime.n8nScript, ...args], {
-			env,
-			cwd: options.userFolder,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-		}, timeoutMs);
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
+	// Output goes to files, not pipes: n8n's CLI calls process.exit() right after printing, and
+	// a large `--rawOutput` document written to a pipe is then lost (pipe writes are async).
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-n8n-cli-'));
+	const outFile = path.join(dir, 'stdout');
+	const errFile = path.join(dir, 'stderr');
+	const outFd = fs.openSync(outFile, 'w');
+	const errFd = fs.openSync(errFile, 'w');
+	const read = () => ({
+		stdout: fs.readFileSync(outFile, 'utf8'),
+		stderr: fs.readFileSync(errFile, 'utf8'),
 	});
+	try {
+		return await new Promise<CliResult>((resolve, reject) => {
+			const child = spawn(runtime.nodeBin, [runtime.n8nScript, ...args], {
+				env,
+				cwd: options.userFolder,
+				stdio: ['ignore', outFd, errFd],
+			});
+			const timer = setTimeout(() => {
+				child.kill('SIGKILL');
+				const { stdout, stderr } = read();
+				reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+			}, timeoutMs);
+			child.on('error', (error) => {
+				clearTimeout(timer);
+				reject(error);
+			});
+			child.on('exit', (code) => {
+				clearTimeout(timer);
+				resolve({ code, ...read() });
+			});
+		});
+	} finally {
+		fs.closeSync(outFd);
+		fs.closeSync(errFd);
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 export async function runCliOk(
@@ -719,6 +733,11 @@ export async function executeWorkflow(
 	options: N8nOptions,
 	workflowId: string,
 ): Promise<ExecuteResult> {
-	const result = await runCli(runtime, options, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	// The CLI prints the run data through its logger at level info: below that it prints nothing.
+	const result = await runCli(runtime, { ...options, logLevel: 'info' }, [
+		'execute',
+		`--id=${workflowId}`,
+		'--rawOutput',
+	]);
 	return { ...result, data: parseRawOutput(result.stdout) };
 }
