@@ -50,6 +50,19 @@ function expectNoKey(res: RunNodeResult, key: string): void {
 	}
 }
 
+describe('the search for the key', () => {
+	it('sees what JSON.stringify leaves out: an error’s stack, message and cause', () => {
+		const needle = fakeKey('svc_', 'n33dle_in_the_stack');
+		const error = new Error(`failed with ${needle}`);
+		(error as Error & { cause?: unknown }).cause = new Error(`cause ${needle}`);
+		const run = { data: { error, items: [{ json: {} }] } };
+		expect(JSON.stringify(run)).not.toContain(needle);
+		const everything = serialiseEverything(run);
+		expect(findIn(everything, needle)).toBeDefined();
+		expect(everything).toContain('"stack"');
+	});
+});
+
 describe('the three 401 codes', () => {
 	const cases = () =>
 		[
