@@ -236,6 +236,8 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 
 export interface CliResult {
 	code: number | null;
+	/** The signal that ended the CLI, when one did. */
+	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -276,9 +278,9 @@ export async function runCli(
 				clearTimeout(timer);
 				reject(error);
 			});
-			child.on('exit', (code) => {
+			child.on('exit', (code, signal) => {
 				clearTimeout(timer);
-				resolve({ code, ...read() });
+				resolve({ code, signal, ...read() });
 			});
 		});
 	} finally {

@@ -114,7 +114,7 @@ function output(result: { data: any }, node: string): any[] {
 function expectSuccess(result: ExecuteResult): void {
 	if (result.code !== 0 || !result.data) {
 		throw new Error(
-			`n8n execute failed (exit ${result.code})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+			`n8n execute failed (exit ${result.code}, signal ${result.signal ?? 'none'})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
 		);
 	}
 	expect(result.data.data.resultData.error).toBeUndefined();
