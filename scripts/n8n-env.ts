@@ -704,12 +704,9 @@ export class N8nServer {
 	}
 }
 
-export interface ExecuteResult {
-	code: number | null;
+export interface ExecuteResult extends CliResult {
 	/** Parsed JSON that `--rawOutput` printed (null when none could be parsed). */
 	data: any;
-	stdout: string;
-	stderr: string;
 }
 
 /** Finds the JSON document `n8n execute --rawOutput` prints among log lines. */
