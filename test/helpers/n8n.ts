@@ -359,6 +359,8 @@ export interface RunNodeOptions {
 	credentialTypes?: ICredentialType[];
 	/** The node setting "On Error: Continue" (n8n's `continueOnFail`). */
 	continueOnFail?: boolean;
+	/** The node's "On Error" setting; overrides `continueOnFail` (e.g. 'continueErrorOutput'). */
+	onError?: INode['onError'];
 	typeVersion?: number;
 	/** Display name of the node in the workflow (default 'Node'). */
 	nodeName?: string;
@@ -406,7 +408,11 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 			position: [200, 0],
 			parameters: opts.parameters,
 			credentials,
-			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(opts.onError
+				? { onError: opts.onError }
+				: opts.continueOnFail
+					? { onError: 'continueRegularOutput' as const }
+					: {}),
 		},
 	];
 	const connections: IConnections = {

@@ -60,6 +60,23 @@ describe('Continue On Fail', () => {
 		expect(res.items[1]).toEqual({ json: expect.objectContaining({ id: r.id, status: 'sent' }), pairedItem: { item: 1 } });
 	});
 
+	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
+		const r = await env.api('POST', '/v1/receivables', { invoice_number: 'E', amount: 1, customer_email: 'a@b.co' });
+		await env.clear();
+		const res = await env.run(
+			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
+			{ onError: 'continueErrorOutput', items: [{ id: UNKNOWN_UUID }, { id: r.id }, { id: 'not-a-uuid' }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect((await env.requests()).map((q) => q.status)).toEqual([404, 200]);
+		const [success, failed] = res.outputs;
+		expect(success.map((i) => [i.json.id, i.pairedItem])).toEqual([[r.id, { item: 1 }]]);
+		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(failed[0].json.error).toEqual(expect.stringContaining('NOT_FOUND'));
+		expect(failed[1].json.error).toEqual(expect.stringContaining('Receivable ID'));
+		expect(failed[0].json.details).toEqual(expect.stringContaining('Check the ID'));
+	});
+
 	it('a list operation with Continue On Fail: elements of good items, an error item for a bad one', async () => {
 		await env.sb.admin.seedVendors(3);
 		await env.clear();

@@ -17,7 +17,13 @@ export interface NodeTestEnv {
 	/** Runs the node with the working key (override `apiKey` to test other keys). */
 	run(
 		parameters: INodeParameters,
-		options?: { items?: IDataObject[]; continueOnFail?: boolean; apiKey?: string; baseUrl?: string },
+		options?: {
+			items?: IDataObject[];
+			continueOnFail?: boolean;
+			onError?: 'continueRegularOutput' | 'continueErrorOutput';
+			apiKey?: string;
+			baseUrl?: string;
+		},
 	): Promise<RunNodeResult>;
 	/** The vendor list search of the `vendorId` locator. */
 	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
@@ -55,6 +61,7 @@ export async function startEnv(
 				parameters,
 				items: opts.items,
 				continueOnFail: opts.continueOnFail,
+				onError: opts.onError,
 				credentials: creds(opts.apiKey, opts.baseUrl),
 				credentialTypes: [credentialType],
 			}),

@@ -42,6 +42,27 @@ function waitBudgetMs(ctx: IExecuteFunctions, i: number): number {
 }
 
 /**
+ * The json of an error item under "On Error: Continue". n8n sends an item to the error output
+ * ("Continue (using error output)") only when its json holds nothing but `error`, `message` and
+ * `details` (an item-level `error` would do too, but n8n then cuts the json down to the message),
+ * so there the description goes into `details`; on the regular output the item also carries the
+ * description and the HTTP status under their own names.
+ */
+function errorItemJson(
+	ctx: IExecuteFunctions,
+	error: NodeApiError | NodeOperationError,
+): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (ctx.getNode().onError === 'continueErrorOutput') {
+		if (error.description) json.details = error.description;
+		return json;
+	}
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	return json;
+}
+
+/**
  * Runs the selected operation once per input item. Every output item carries `pairedItem`.
  * With "Continue On Fail" a failing item gives `{json: {error, ...}}` and the others go on;
  * otherwise the first failure stops the node with the item's index.
@@ -66,20 +87,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const json of list) {
 				returnData.push({ json: json ?? {}, pairedItem: { item: i } });
 			}
-		} catch (error) {
+		} catch (caught) {
+			const error =
+				caught instanceof NodeOperationError || caught instanceof NodeApiError
+					? caught
+					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex: i });
+			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
 			if (this.continueOnFail()) {
-				const json: IDataObject = { error: error.message };
-				if (error.description) json.description = error.description;
-				if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-				returnData.push({ json, pairedItem: { item: i } });
+				returnData.push({ json: errorItemJson(this, error), pairedItem: { item: i } });
 				continue;
 			}
-			if (error instanceof NodeOperationError || error instanceof NodeApiError) {
-				if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-			}
-			throw error instanceof NodeOperationError || error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error, { itemIndex: i });
+			throw error;
 		}
 	}
 	return [returnData];
