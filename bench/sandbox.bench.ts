@@ -127,7 +127,9 @@ interface LoadResult {
 	cpuUs?: number;
 }
 
-async function load(server: Server, url: string, seconds: number): Promise<LoadResult> {
+/** Requests from CONCURRENCY keep-alive clients for `seconds`; `url` may change per request. */
+async function load(server: Server, url: string | (() => string), seconds: number): Promise<LoadResult> {
+	const urlFor = typeof url === 'string' ? () => url : url;
 	const latencies: number[] = [];
 	let errors = 0;
 	const end = Date.now() + seconds * 1000;
@@ -137,7 +139,7 @@ async function load(server: Server, url: string, seconds: number): Promise<LoadR
 		Array.from({ length: CONCURRENCY }, async () => {
 			while (Date.now() < end) {
 				const t = process.hrtime.bigint();
-				const status = await hit(url);
+				const status = await hit(urlFor());
 				latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
 				if (status !== 200) errors++;
 			}
@@ -183,34 +185,11 @@ async function throughput() {
 /** As `load`, over changing pages (after a vendor change, so no answer is cached at the start). */
 async function loadPages(server: Server, next: () => number): Promise<LoadResult> {
 	await admin(server.baseUrl, 'POST', '/vendors/seed', { count: 1 }); // invalidates the cached answers
-	const seconds = Math.max(2, DURATION_S / 2);
-	const latencies: number[] = [];
-	let errors = 0;
-	const end = Date.now() + seconds * 1000;
-	const cpu0 = cpuSeconds(server.proc.pid);
-	const started = process.hrtime.bigint();
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (Date.now() < end) {
-				const t = process.hrtime.bigint();
-				const status = await hit(`${server.baseUrl}/v1/vendors?limit=100&page=${next()}`);
-				latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-				if (status !== 200) errors++;
-			}
-		}),
+	return await load(
+		server,
+		() => `${server.baseUrl}/v1/vendors?limit=100&page=${next()}`,
+		Math.max(2, DURATION_S / 2),
 	);
-	const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-	const cpu1 = cpuSeconds(server.proc.pid);
-	latencies.sort((a, b) => a - b);
-	const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-	return {
-		requests: latencies.length,
-		rps: latencies.length / elapsed,
-		p50: q(0.5),
-		p99: q(0.99),
-		errors,
-		cpuUs: cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) / latencies.length) * 1e6,
-	};
 }
 
 async function memory() {

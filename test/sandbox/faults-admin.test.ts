@@ -4,7 +4,7 @@
  * seeding, request log with the key masked, event log, the demo seed, the typed `sb.admin`).
  */
 import { createHttpClient } from '../helpers/http';
-import { achVendor, expectError, startHarness, type Harness } from './support';
+import { achVendor, expectError, startHarness, vendorTotal, type Harness } from './support';
 
 let h: Harness;
 
@@ -17,12 +17,6 @@ afterAll(async () => {
 beforeEach(async () => {
 	await h.admin.reset('none');
 });
-
-async function vendorTotal(): Promise<number> {
-	const res = await h.api.get('/v1/vendors');
-	expect(res.status).toBe(200);
-	return res.body.meta.total;
-}
 
 describe('fault kinds', () => {
 	test('status500: 500 INTERNAL_ERROR, then normal', async () => {
@@ -67,7 +61,7 @@ describe('fault kinds', () => {
 		const res = await h.api.post('/v1/vendors', achVendor());
 		expect(res.durationMs).toBeGreaterThanOrEqual(990);
 		expect(res.status).toBe(201);
-		expect(await vendorTotal()).toBe(1);
+		expect(await vendorTotal(h)).toBe(1);
 	});
 });
 
@@ -151,7 +145,7 @@ describe('a faulted request is not processed', () => {
 			await h.api.post('/v1/vendors', achVendor()).catch(() => undefined);
 			const after = await h.api.get('/v1/treasury/balance');
 			expect(Number(after.headers['x-ratelimit-remaining'])).toBe(before - 2);
-			expect(await vendorTotal()).toBe(0);
+			expect(await vendorTotal(h)).toBe(0);
 			expect(await h.admin.events()).toEqual([]);
 			const log = await h.admin.requests();
 			const post = log.find((r: any) => r.method === 'POST');
@@ -175,12 +169,12 @@ describe('admin', () => {
 	test('reset drops data, events and the request log', async () => {
 		await h.api.post('/v1/vendors', achVendor());
 		await h.api.post('/v1/receivables', { invoice_number: 'X', amount: 1 });
-		expect(await vendorTotal()).toBe(1);
+		expect(await vendorTotal(h)).toBe(1);
 		const res = await h.raw.post('/_admin/reset', {});
 		expect(res.status).toBeLessThan(300);
 		expect(await h.admin.events()).toEqual([]);
 		expect(await h.admin.deliveries()).toEqual([]);
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 		expect((await h.admin.requests()).length).toBe(1);
 	});
 
@@ -244,9 +238,9 @@ describe('admin', () => {
 	test('the typed sb.admin client drives the same routes', async () => {
 		const admin = h.sb.admin;
 		await admin.seedVendors(3);
-		expect(await vendorTotal()).toBe(3);
+		expect(await vendorTotal(h)).toBe(3);
 		await admin.reset('none');
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 		await admin.addFault({ kind: 'status500', count: 1 });
 		expect((await h.api.get('/v1/vendors')).status).toBe(500);
 		await expect(admin.setPayableStatus('00000000-0000-4000-8000-000000000000', 'paid')).rejects.toThrow();

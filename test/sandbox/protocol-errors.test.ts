@@ -3,7 +3,7 @@
  * PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, and the error body shape. None of them may change
  * state.
  */
-import { achVendor, expectError, startHarness, type Harness } from './support';
+import { achVendor, expectError, startHarness, vendorTotal, type Harness } from './support';
 
 let h: Harness;
 
@@ -16,12 +16,6 @@ afterAll(async () => {
 beforeEach(async () => {
 	await h.admin.reset('none');
 });
-
-async function vendorTotal(): Promise<number> {
-	const res = await h.api.get('/v1/vendors');
-	expect(res.status).toBe(200);
-	return res.body.meta.total;
-}
 
 describe('error body shape', () => {
 	test('errors are {error:{code,message}} JSON with nothing else at the top level', async () => {
@@ -44,7 +38,7 @@ describe('INVALID_JSON', () => {
 			headers: { 'content-type': 'application/json' },
 		});
 		expectError(res, 400, 'INVALID_JSON');
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 	});
 
 	test('PATCH with broken JSON: 400 INVALID_JSON', async () => {
@@ -68,7 +62,7 @@ describe('INVALID_JSON', () => {
 			expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
 			expect(res.body.error.message).toContain('body');
 		}
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 	});
 });
 
@@ -125,7 +119,7 @@ describe('PAYLOAD_TOO_LARGE', () => {
 			headers: { 'content-type': 'application/json' },
 		});
 		expectError(res, 413, 'PAYLOAD_TOO_LARGE');
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 	});
 
 	test('a body just under 1 MiB is not rejected for its size', async () => {
@@ -154,7 +148,7 @@ describe('UNSUPPORTED_MEDIA_TYPE', () => {
 			headers: { 'content-type': type },
 		});
 		expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
-		expect(await vendorTotal()).toBe(0);
+		expect(await vendorTotal(h)).toBe(0);
 	});
 
 	test('a PATCH body without a JSON content type: 415', async () => {

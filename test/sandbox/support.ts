@@ -86,6 +86,13 @@ export function adminClient(raw: HttpClient): AdminClient {
 
 // ---------------------------------------------------------------- assertions
 
+/** The vendor count the API reports (`meta.total`). */
+export async function vendorTotal(h: Harness): Promise<number> {
+	const res = await h.api.get('/v1/vendors');
+	expect(res.status).toBe(200);
+	return res.body.meta.total;
+}
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** ISO 8601 UTC date-time. */
