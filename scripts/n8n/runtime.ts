@@ -10,13 +10,20 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The version scripts/provision-n8n.sh installs (its N8N_VERSION) and the e2e suite targets. */
+/** The version scripts/provision-n8n.sh installs by default; the e2e suite also runs on the 1.x line. */
 const DEFAULT_N8N_VERSION = '2.40.7';
+
+/** The n8n version the scripts and the e2e suites run: `BF_N8N_VERSION`, else the default. */
+export function selectedN8nVersion(): string {
+	return process.env.BF_N8N_VERSION || DEFAULT_N8N_VERSION;
+}
 
 /** One installed n8n and the Node that runs it. */
 export interface Runtime {
 	/** n8n's version, as `n8n --version` printed it when provisioned. */
 	version: string;
+	/** Its major version (1 or 2): where the two lines differ, see docs/n8n-notes.md. */
+	major: number;
 	/** Node >= 24 that runs n8n. */
 	nodeBin: string;
 	/** The folder holding node_modules/n8n. */
@@ -42,36 +49,36 @@ function readMarker(file: string): Record<string, string> {
 }
 
 /** The provisioned runtime of `version`, or null when it is not (or not completely) provisioned. */
-function findRuntime(version = DEFAULT_N8N_VERSION): Runtime | null {
+function findRuntime(version: string): Runtime | null {
 	const marker = path.join(cacheDir(), `n8n-${version}`, '.provisioned');
 	if (!fs.existsSync(marker)) return null;
 	const { NODE_BIN: nodeBin, N8N_DIR: n8nDir } = readMarker(marker);
 	if (!nodeBin || !n8nDir) return null;
 	const n8nScript = path.join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
 	if (!fs.existsSync(nodeBin) || !fs.existsSync(n8nScript)) return null;
-	return { version, nodeBin, n8nDir, n8nScript };
+	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
-/** Runs the provisioning script (instant when already done) and returns the default runtime. */
-export function ensureRuntime(): Runtime {
-	const found = findRuntime();
+/** Runs the provisioning script (instant when already done) and returns the runtime. */
+export function ensureRuntime(version = selectedN8nVersion()): Runtime {
+	const found = findRuntime(version);
 	if (found) return found;
 	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
-	const result = spawnSync('bash', [script], { stdio: 'inherit' });
+	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
 	if (result.status !== 0) {
 		throw new Error(`scripts/provision-n8n.sh failed (exit ${result.status})`);
 	}
-	const runtime = findRuntime();
+	const runtime = findRuntime(version);
 	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
 	return runtime;
 }
 
 /** The provisioned runtime of `version`; throws with what to run when there is none. */
-export function requireRuntime(version = DEFAULT_N8N_VERSION): Runtime {
+export function requireRuntime(version = selectedN8nVersion()): Runtime {
 	const runtime = findRuntime(version);
 	if (!runtime) {
 		throw new Error(
-			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision\` first ` +
+			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision -- ${version}\` first ` +
 				'(about 8 minutes once; cached afterwards).',
 		);
 	}

@@ -1,5 +1,5 @@
 /**
- * End-to-end tests: a real n8n 2.40.7 (provisioned by `npm run provision`) started once per file
+ * End-to-end tests: a real n8n (2.40.7, or BF_N8N_VERSION; provisioned by `npm run provision`) started once per file
  * with this package installed as a community package, run against the in-process sandbox.
  * `npm run test:e2e` = `jest --config test/e2e/jest.config.js --runInBand`.
  */

@@ -1,5 +1,6 @@
 /**
- * End to end in a real n8n 2.40.7: this package installed as a community package, the sandbox
+ * End to end in a real n8n (2.40.7, or 1.123.81 with BF_N8N_VERSION=1.123.81; where the two lines
+ * differ the test says so, see docs/n8n-notes.md): this package installed as a community package, the sandbox
  * in-process, workflows imported with `n8n import:workflow` and run with `n8n execute --id`, the
  * trigger activated through n8n's public API and fed by the sandbox's signed deliveries.
  *
@@ -363,8 +364,12 @@ describe('examples/', () => {
 		const result = await execute('bfExample01Gshet');
 		expect(result.code).not.toBe(0);
 		const error = result.data?.data?.resultData?.error;
-		expect(error?.message).toMatch(/Append or update rows in Google Sheets/);
-		expect(error?.message).toMatch(/Document/);
+		expect(error?.name).toBe('WorkflowHasIssuesError');
+		// 1.x says only that the workflow has issues; 2.x names the node and the parameter.
+		if (runtime.major >= 2) {
+			expect(error?.message).toMatch(/Append or update rows in Google Sheets/);
+			expect(error?.message).toMatch(/Document/);
+		}
 	});
 
 	it('01b with its Google Sheets node disabled runs the Business Finance part', async () => {
@@ -383,12 +388,19 @@ describe('examples/', () => {
 		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
 		expect(sent.every((s) => s.status === 'sent')).toBe(true);
 		const bad = output(result, 'Report bad rows');
-		const byRow = Object.fromEntries(bad.map((b) => [b.invoiceNumber.replace(/^INV-\d+-/, ''), b]));
-		expect(Object.keys(byRow).sort()).toEqual(['2', '3', '5']);
-		expect(byRow['2']).toMatchObject({ failedAt: 'create', customerName: 'Initech' });
-		expect(byRow['2'].error).toMatch(/amount/i);
-		expect(byRow['3'].error).toMatch(/email/i);
-		expect(byRow['5']).toMatchObject({ failedAt: 'send', customerName: 'Pied Piper' });
+		const failedAt = (step: string) => bad.filter((b) => b.failedAt === step).map((b) => b.error);
+		expect(failedAt('create')).toEqual([expect.stringMatching(/amount/i), expect.stringMatching(/email/i)]);
+		expect(failedAt('send')).toEqual([expect.stringMatching(/email/i)]);
+		// The report names each row through $('Incoming rows').item, which n8n 1.x resolves to
+		// nothing when 'Incoming rows' is a Code node (docs/n8n-notes.md).
+		if (runtime.major >= 2) {
+			const byRow = Object.fromEntries(bad.map((b) => [b.invoiceNumber.replace(/^INV-\d+-/, ''), b]));
+			expect(Object.keys(byRow).sort()).toEqual(['2', '3', '5']);
+			expect(byRow['2']).toMatchObject({ failedAt: 'create', customerName: 'Initech' });
+			expect(byRow['2'].error).toMatch(/amount/i);
+			expect(byRow['3'].error).toMatch(/email/i);
+			expect(byRow['5']).toMatchObject({ failedAt: 'send', customerName: 'Pied Piper' });
+		}
 		// Bad rows 2 and 3 never reached the service.
 		const creates = (await requestLog()).filter((r) => r.method === 'POST' && r.path === '/v1/receivables');
 		expect(creates.map((r) => r.body.customer_name)).toEqual(['Globex Corporation', 'Hooli', 'Pied Piper']);
@@ -501,8 +513,27 @@ describe('the trigger in a real n8n', () => {
 		expect(res.status).toBe(404);
 	});
 
-	it('example 03 refuses activation without its Slack credential (n8n checks it)', async () => {
-		await expect(n8n.activate('bfExample03Paid0')).rejects.toThrow(/slackApi/);
+	it('example 03 without its Slack credential: 2.x refuses activation, 1.x activates the trigger alone', async () => {
+		if (runtime.major >= 2) {
+			await expect(n8n.activate('bfExample03Paid0')).rejects.toThrow(/slackApi/);
+			return;
+		}
+		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint,
+		// and deactivation deletes it again.
+		await admin('DELETE', '/requests');
+		await n8n.activate('bfExample03Paid0');
+		const created = await n8n.waitFor('POST /v1/webhooks from the trigger', async () =>
+			(await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201),
+		);
+		const endpointId = await n8n.waitFor('the created endpoint id', async () => {
+			const call = (await requestLog()).find((r) => /^\/v1\/webhooks\/ep_[^/]+/.test(r.path));
+			return call?.path.split('/')[3];
+		});
+		expect(created.body.filter_types).toEqual(['receivable.paid']);
+		await n8n.deactivate('bfExample03Paid0');
+		await n8n.waitFor('the created endpoint to be deleted', async () =>
+			(await v1('GET', `/webhooks/${endpointId}`)).status === 404,
+		);
 	});
 
 	it('example 03 (Slack node disabled): activation creates an endpoint, a paid receivable runs it, deactivation deletes the endpoint', async () => {
