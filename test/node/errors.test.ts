@@ -3,6 +3,11 @@
  */
 import { startEnv, UNKNOWN_UUID, type NodeTestEnv } from './support';
 
+// 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
+// back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
+// captures its output.
+process.env.N8N_LOG_LEVEL = 'info';
+
 let env: NodeTestEnv;
 beforeAll(async () => {
 	env = await startEnv();
@@ -20,6 +25,43 @@ const createReceivable = {
 	invoiceNumber: '={{ $json.inv }}',
 	amount: '={{ $json.amount }}',
 	additionalFields: {},
+};
+
+// Everything n8n and the node log in this file, captured rather than printed (n8n's logger writes
+// through the console); 'authentication errors' reads it.
+let logged: string[] = [];
+const spies: jest.SpyInstance[] = [];
+beforeEach(() => {
+	logged = [];
+	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+		spies.push(
+			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+				logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})))).join(' '));
+			}),
+		);
+	}
+});
+// winston's console transport writes to console._stdout / _stderr when they exist (jest's
+// consoles have them: the process streams in band, a buffer in a worker).
+beforeEach(() => {
+	const c = console as unknown as { _stdout?: NodeJS.WritableStream; _stderr?: NodeJS.WritableStream };
+	const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
+	for (const stream of streams) {
+		spies.push(
+			jest.spyOn(stream as NodeJS.WritableStream, 'write').mockImplementation(((chunk: unknown) => {
+				logged.push(String(chunk));
+				return true;
+			}) as never),
+		);
+	}
+});
+afterEach(() => {
+	for (const spy of spies.splice(0)) spy.mockRestore();
+});
+/** Lets asynchronous log transports flush before the logs are read. */
+const logs = async () => {
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	return logged.join('\n');
 };
 
 describe('Continue On Fail', () => {
@@ -92,42 +134,6 @@ describe('Continue On Fail', () => {
 });
 
 describe('authentication errors', () => {
-	// Everything n8n and the node log during these tests (n8n's logger writes through the console).
-	let logged: string[] = [];
-	const spies: jest.SpyInstance[] = [];
-	beforeEach(() => {
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(
-				jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-					logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})))).join(' '));
-				}),
-			);
-		}
-	});
-	// winston's console transport writes to console._stdout / _stderr when they exist (jest's
-	// consoles have them: the process streams in band, a buffer in a worker).
-	beforeEach(() => {
-		const c = console as unknown as { _stdout?: NodeJS.WritableStream; _stderr?: NodeJS.WritableStream };
-		const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
-		for (const stream of streams) {
-			spies.push(
-				jest.spyOn(stream as NodeJS.WritableStream, 'write').mockImplementation(((chunk: unknown) => {
-					logged.push(String(chunk));
-					return true;
-				}) as never),
-			);
-		}
-	});
-	afterEach(() => {
-		for (const spy of spies.splice(0)) spy.mockRestore();
-	});
-	/** Lets asynchronous log transports flush before the logs are read. */
-	const logs = async () => {
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		return logged.join('\n');
-	};
-
 	it('an expired key: API_KEY_EXPIRED with a clear message, the key nowhere in the run', async () => {
 		const key = env.sb.keys.expired;
 		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
