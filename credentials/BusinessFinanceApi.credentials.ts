@@ -31,11 +31,11 @@ export class BusinessFinanceApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'http://127.0.0.1:4010',
+			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Address of the service, without "/v1" (a trailing "/" or "/v1" is accepted). The default is the local sandbox. Plain http:// is only allowed for 127.0.0.1, localhost or ::1.',
+				'Address of your Business Finance service, without "/v1" (a trailing "/" or "/v1" is accepted). Plain http:// is only allowed for 127.0.0.1, localhost or ::1.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',

@@ -21,7 +21,9 @@ describe('credential businessFinanceApi', () => {
 		expect(credential.displayName).toBe('Business Finance API');
 		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'webhookSigningSecret']);
 		expect(field('apiKey')).toMatchObject({ type: 'string', required: true, typeOptions: { password: true } });
-		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: 'http://127.0.0.1:4010' });
+		// No default: a user who leaves it empty is told to fill it in, not sent to their own machine.
+		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: '' });
+		expect(field('baseUrl').placeholder).toMatch(/^e\.g\. https:\/\//);
 		expect(field('webhookSigningSecret')).toMatchObject({ type: 'string', typeOptions: { password: true } });
 		expect(field('webhookSigningSecret').required).toBeFalsy();
 		expect(field('apiKey').description).toMatch(/Settings → API Keys/);
