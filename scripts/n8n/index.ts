@@ -22,6 +22,7 @@ export {
 	loadExamples,
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
+	type SandboxCredential,
 	type WorkflowJson,
 } from './import';
 export { ensureRuntime, REPO_ROOT, requireRuntime, type Runtime } from './runtime';

@@ -8,22 +8,9 @@
  * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
  */
 import * as crypto from 'crypto';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import {
-	N8nServer,
-	build,
-	importCredentials,
-	importWorkflows,
-	installPackage,
-	loadExamples,
-	requireRuntime,
-	type ExecuteResult,
-	type WorkflowJson,
-	type Runtime,
-} from '../../scripts/n8n';
+import { N8nServer, loadExamples, type ExecuteResult, type WorkflowJson, type Runtime } from '../../scripts/n8n';
+import { startN8nWithPackage, type PackageInN8n } from './environment';
 import {
 	BAD_KEY_CREDENTIAL_ID,
 	IDS,
@@ -58,10 +45,10 @@ const EXAMPLE03_COPY = (() => {
 	return copy;
 })();
 
+let environment: PackageInN8n;
 let runtime: Runtime;
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
-let userFolder: string;
 /** Endpoint ids created on the sandbox before n8n starts. */
 let triggerEndpointId: string;
 let editedEndpointId: string;
@@ -122,9 +109,6 @@ function expectSuccess(result: ExecuteResult): void {
 }
 
 beforeAll(async () => {
-	runtime = requireRuntime();
-	build();
-
 	sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryRetryDelaysMs: [200, 500, 1000] });
 
 	// Endpoints the workflows use: one the trigger points at n8n (and must restore), one the
@@ -140,43 +124,35 @@ beforeAll(async () => {
 	});
 	editedEndpointId = other.body.data.id;
 
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-e2e-n8n-'));
-	installPackage(userFolder);
-	const cliOptions = { userFolder, port: 0 };
-	await importCredentials(runtime, cliOptions, [
-		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
-		{
-			id: BAD_KEY_CREDENTIAL_ID,
-			name: 'Business Finance expired key',
-			apiKey: sandbox.keys.expired,
-			baseUrl: `${sandbox.baseUrl}/v1/`,
-		},
-	]);
-	await importWorkflows(runtime, cliOptions, [
-		receivablesWorkflow(TAG),
-		vendorsPayablesWorkflow(TAG),
-		treasuryWorkflow(),
-		webhookEndpointWorkflow(editedEndpointId),
-		badInputWorkflow(),
-		expiredKeyWorkflow(),
-		triggerWorkflow(triggerEndpointId),
-		EXAMPLE01B_COPY,
-		EXAMPLE03_COPY,
-		...loadExamples().map((e) => e.workflow),
-	]);
-
-	n8n = await N8nServer.start(runtime, {
-		userFolder,
-		logLevel: 'info',
-		extraEnv: { GENERIC_TIMEZONE: 'UTC' },
+	environment = await startN8nWithPackage({
+		credentials: [
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+			{
+				id: BAD_KEY_CREDENTIAL_ID,
+				name: 'Business Finance expired key',
+				apiKey: sandbox.keys.expired,
+				baseUrl: `${sandbox.baseUrl}/v1/`,
+			},
+		],
+		workflows: [
+			receivablesWorkflow(TAG),
+			vendorsPayablesWorkflow(TAG),
+			treasuryWorkflow(),
+			webhookEndpointWorkflow(editedEndpointId),
+			badInputWorkflow(),
+			expiredKeyWorkflow(),
+			triggerWorkflow(triggerEndpointId),
+			EXAMPLE01B_COPY,
+			EXAMPLE03_COPY,
+			...loadExamples().map((e) => e.workflow),
+		],
 	});
-	await n8n.setupOwner();
+	({ runtime, n8n } = environment);
 }, 600000);
 
 afterAll(async () => {
-	await n8n?.stop();
+	await environment?.stop();
 	await sandbox?.close();
-	if (userFolder && !process.env.BF_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 });
 
 describe('the package inside n8n', () => {
