@@ -1,0 +1,228 @@
+/**
+ * The nodes as a person meets them in n8n's editor, in headless Chromium, against a real n8n with
+ * this package installed and the sandbox behind its credential: sign in, open an imported example,
+ * run a node and read its output table, add a node and go through every resource, search vendors
+ * in the picker, test the credential (right key, then a wrong one), open the trigger's panel. The
+ * browser console must hold no error besides n8n's own known ones (n8n-own-errors.ts).
+ *
+ * Screenshots of each step go to docs/images/editor-*.png on n8n 2.x (the README shows them) and
+ * to a temporary folder on 1.x; BF_SCREENSHOT_DIR sends them elsewhere.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import {
+	DEV_OWNER,
+	REPO_ROOT,
+	loadExamples,
+	type Runtime,
+	type WorkflowJson,
+} from '../../scripts/n8n';
+import { startN8nWithPackage, type PackageInN8n } from '../e2e/environment';
+import { launchBrowser, type EditorBrowser } from './browser';
+import { EditorPage } from './editor-page';
+import {
+	ACTION_PANELS,
+	TRIGGER_PANEL,
+	actionProperty,
+	optionName,
+	triggerProperty,
+	type PanelExpectation,
+} from './expected';
+import { sortProblems } from './n8n-own-errors';
+
+const ACTION_TYPE = 'n8n-nodes-business-finance.businessFinance';
+const TRIGGER_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
+/** An API key of the right form (the svc_ prefix) that the service does not know and refuses. */
+const UNKNOWN_TO_SERVICE = 'svc_editor_test_wrong_key_0000000000';
+/** Logged by the test itself to show that console errors are recorded. */
+const CONSOLE_PROBE = 'bf-editor-test: the console is recorded';
+
+let sandbox: RunningSandbox;
+let environment: PackageInN8n;
+let browser: EditorBrowser;
+let editor: EditorPage;
+
+function example(file: string): WorkflowJson & { id: string } {
+	const found = loadExamples().find((e) => e.file === file);
+	if (!found?.workflow.id) throw new Error(`examples/${file} is missing or has no id`);
+	return found.workflow as WorkflowJson & { id: string };
+}
+const VENDORS_EXAMPLE = example('01-sync-vendors-to-spreadsheet.json');
+const TRIGGER_EXAMPLE = example('03-notify-when-receivable-paid.json');
+const nodeOfType = (workflow: WorkflowJson, type: string): string => {
+	const node = workflow.nodes.find((n) => n.type === type);
+	if (!node) throw new Error(`${workflow.name} has no ${type} node`);
+	return node.name;
+};
+
+function screenshotDir(runtime: Runtime): string {
+	if (process.env.BF_SCREENSHOT_DIR) return path.resolve(process.env.BF_SCREENSHOT_DIR);
+	if (runtime.major === 2) return path.join(REPO_ROOT, 'docs', 'images');
+	return path.join(os.tmpdir(), `bf-editor-screenshots-${runtime.version}`);
+}
+
+/** The sandbox's own answer to GET /v1/vendors?<query>. */
+async function sandboxVendors(
+	query: string,
+): Promise<{ vendors: Array<{ id: string; name: string }>; total: number }> {
+	const res = await fetch(`${sandbox.baseUrl}/v1/vendors?${query}`, {
+		headers: { authorization: `Bearer ${sandbox.apiKey}` },
+	});
+	const body = (await res.json()) as {
+		data: Array<{ id: string; name: string }>;
+		meta: { total: number };
+	};
+	return { vendors: body.data, total: body.meta.total };
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	environment = await startN8nWithPackage({
+		credentials: [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }],
+		workflows: loadExamples().map((e) => e.workflow),
+	});
+	browser = await launchBrowser();
+	editor = new EditorPage(
+		browser.page,
+		environment.n8n.baseUrl,
+		screenshotDir(environment.runtime),
+	);
+}, 600000);
+
+afterAll(async () => {
+	await browser?.close();
+	await environment?.stop();
+	await sandbox?.close();
+});
+
+it('signs in and opens an imported example with the Business Finance node on the canvas', async () => {
+	await browser.page.evaluate((text) => console.error(text), CONSOLE_PROBE);
+	await editor.signIn(DEV_OWNER.email, DEV_OWNER.password);
+	await editor.openWorkflow(VENDORS_EXAMPLE.id);
+	const nodes = await editor.canvasNodes();
+	const node = nodes.find((n) => n.name === nodeOfType(VENDORS_EXAMPLE, ACTION_TYPE));
+	expect(node).toMatchObject({ type: ACTION_TYPE });
+	expect(nodes.map((n) => n.name).sort()).toEqual(VENDORS_EXAMPLE.nodes.map((n) => n.name).sort());
+	await editor.screenshot('editor-workflow');
+});
+
+it('runs the node and shows the vendors from the sandbox in its output table', async () => {
+	await editor.openNode(nodeOfType(VENDORS_EXAMPLE, ACTION_TYPE));
+	await editor.executeNode();
+	const { vendors: firstPage, total } = await sandboxVendors('limit=100');
+	expect(await editor.outputItemCount()).toBe(total);
+	const table = await editor.outputTable();
+	expect(table.columns).toEqual(expect.arrayContaining(['id', 'name']));
+	const idColumn = table.columns.indexOf('id');
+	const nameColumn = table.columns.indexOf('name');
+	expect(table.rows.length).toBeGreaterThan(0);
+	const shown = table.rows.map((row) => ({ id: row[idColumn], name: row[nameColumn] }));
+	expect(shown).toEqual(firstPage.slice(0, shown.length).map((v) => ({ id: v.id, name: v.name })));
+	await editor.screenshot('editor-node-output', editor.panel);
+	await editor.closeNode();
+});
+
+it('adds a Business Finance node from the nodes panel', async () => {
+	// The nodes panel lists each operation by its action text.
+	const operations = actionProperty('operation', 'vendor', 'create').options as Array<{
+		value: string;
+		action?: string;
+	}>;
+	const action = operations.find((o) => o.value === 'create')?.action;
+	if (!action) throw new Error('vendor / create has no action text');
+	await editor.addNode('Business Finance', 'Business Finance', action);
+	expect((await editor.visibleParameters()).slice(0, 2)).toEqual(['resource', 'operation']);
+});
+
+describe.each(ACTION_PANELS)('the panel for $resource / $operation', (panel: PanelExpectation) => {
+	it('shows its fields with their labels, hints and notices', async () => {
+		const { resource, operation } = panel;
+		await editor.pick(
+			'resource',
+			optionName(actionProperty('resource', resource, operation), resource),
+		);
+		await editor.pick(
+			'operation',
+			optionName(actionProperty('operation', resource, operation), operation),
+		);
+		expect(await editor.visibleParameters()).toEqual([
+			'resource',
+			'operation',
+			...panel.parameters,
+		]);
+		for (const name of panel.parameters) {
+			const property = actionProperty(name, resource, operation);
+			expect(await editor.label(name)).toBe(property.displayName);
+			if (property.hint) await expectText(editor.parameterItem(name), property.hint);
+		}
+		const notices = (panel.notices ?? []).map((name) => actionProperty(name, resource, operation));
+		expect(await editor.notices()).toEqual(notices.map((n) => n.displayName));
+		await editor.screenshot(`editor-fields-${resource}-${operation}`, 'parameters');
+	});
+});
+
+it('finds vendors in the vendor picker: the search goes to the sandbox', async () => {
+	await editor.pick(
+		'resource',
+		optionName(actionProperty('resource', 'payable', 'create'), 'payable'),
+	);
+	await editor.pick(
+		'operation',
+		optionName(actionProperty('operation', 'payable', 'create'), 'create'),
+	);
+	const search = 'co';
+	const { vendors: expected } = await sandboxVendors(`search=${search}&limit=100`);
+	expect(expected.length).toBeGreaterThan(1);
+	const shown = await editor.searchList('vendorId', search);
+	expect(shown).toHaveLength(expected.length);
+	shown.forEach((entry, i) => expect(entry.startsWith(expected[i].name)).toBe(true));
+	await editor.screenshot('editor-vendor-picker', 'parameters');
+	await browser.page.keyboard.press('Escape');
+});
+
+it('tests the credential: accepted, then a wrong key refused with the service’s reason', async () => {
+	await editor.openCredential();
+	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
+	await editor.retestCredential();
+	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
+	await editor.screenshot('editor-credential', editor.credentialDialog);
+
+	await editor.saveCredentialField('API Key', UNKNOWN_TO_SERVICE);
+	const refused = await editor.credentialTestResult('failure');
+	expect(refused).toMatch(/INVALID_API_KEY/);
+	expect(refused).not.toContain(UNKNOWN_TO_SERVICE.slice(4));
+	await editor.screenshot('editor-credential-wrong-key', editor.credentialDialog);
+
+	await editor.saveCredentialField('API Key', sandbox.apiKey);
+	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
+	await editor.closeCredential();
+	await editor.closeNode();
+});
+
+it('opens the trigger’s panel with its fields, hints and notices', async () => {
+	await editor.openWorkflow(TRIGGER_EXAMPLE.id);
+	await editor.openNode(nodeOfType(TRIGGER_EXAMPLE, TRIGGER_TYPE));
+	expect(await editor.visibleParameters()).toEqual(TRIGGER_PANEL.parameters);
+	for (const name of TRIGGER_PANEL.parameters) {
+		const property = triggerProperty(name);
+		expect(await editor.label(name)).toBe(property.displayName);
+		if (property.hint) await expectText(editor.parameterItem(name), property.hint);
+	}
+	const notices = TRIGGER_PANEL.notices.map((name) => triggerProperty(name).displayName);
+	expect(await editor.notices()).toEqual(notices);
+	await editor.screenshot('editor-trigger', 'parameters');
+	await editor.closeNode();
+});
+
+it('leaves no browser console error besides n8n’s own known ones', () => {
+	const probe = browser.problems.filter((p) => p.text.includes(CONSOLE_PROBE));
+	expect(probe).toHaveLength(1);
+	const { others } = sortProblems(browser.problems.filter((p) => !probe.includes(p)));
+	expect(others).toEqual([]);
+});
+
+async function expectText(target: ReturnType<EditorPage['parameterItem']>, text: string) {
+	const shown = await target.innerText();
+	expect(shown.replace(/\s+/g, ' ')).toContain(text.replace(/\s+/g, ' '));
+}

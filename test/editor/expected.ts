@@ -1,0 +1,86 @@
+/**
+ * What the node panels should show, by parameter *name* (the public names of the node interface,
+ * which saved workflows depend on). Labels, hints and notice texts are not repeated here: the test
+ * reads them from the nodes' descriptions, so display-text changes need no edit. When a change
+ * shows or hides a parameter, or adds or removes a notice, update the lists below.
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
+import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+
+export interface PanelExpectation {
+	resource: string;
+	operation: string;
+	/** Every parameter the panel shows by default after resource and operation, in order. */
+	parameters: string[];
+	/** The notices it shows (type 'notice' parameters), by name. */
+	notices?: string[];
+}
+
+/** One operation of each resource, picked in the panel one after the other. */
+export const ACTION_PANELS: PanelExpectation[] = [
+	{
+		resource: 'payable',
+		operation: 'create',
+		parameters: ['invoiceNumber', 'amount', 'vendorId', 'additionalFields', 'options'],
+	},
+	{
+		resource: 'receivable',
+		operation: 'send',
+		parameters: ['receivableId', 'options'],
+		notices: ['sendNotice'],
+	},
+	{
+		resource: 'treasury',
+		operation: 'getTransactions',
+		parameters: ['returnAll', 'limit', 'filters', 'options'],
+	},
+	{
+		resource: 'vendor',
+		operation: 'create',
+		parameters: ['name', 'paymentMethod', 'additionalFields', 'options'],
+	},
+	{
+		resource: 'webhookEndpoint',
+		operation: 'update',
+		parameters: ['webhookEndpointId', 'updateFields', 'options'],
+	},
+];
+
+/** The trigger's panel. */
+export const TRIGGER_PANEL = {
+	parameters: ['webhookEndpointId', 'events', 'options'],
+	notices: ['setupNotice', 'secretNotice'],
+};
+
+const actionProperties = new BusinessFinance().description.properties;
+const triggerProperties = new BusinessFinanceTrigger().description.properties;
+
+function showsFor(property: INodeProperties, resource?: string, operation?: string): boolean {
+	const show = property.displayOptions?.show ?? {};
+	const allows = (key: string, value?: string) =>
+		!show[key] || (value !== undefined && (show[key] as unknown[]).includes(value));
+	return allows('resource', resource) && allows('operation', operation);
+}
+
+/** The action node's parameter `name` as defined for this resource and operation. */
+export function actionProperty(name: string, resource: string, operation: string): INodeProperties {
+	const found = actionProperties.find((p) => p.name === name && showsFor(p, resource, operation));
+	if (!found) throw new Error(`no parameter ${name} for ${resource} / ${operation}`);
+	return found;
+}
+
+export function triggerProperty(name: string): INodeProperties {
+	const found = triggerProperties.find((p) => p.name === name);
+	if (!found) throw new Error(`the trigger has no parameter ${name}`);
+	return found;
+}
+
+/** The text the editor shows for an option value of an options parameter. */
+export function optionName(property: INodeProperties, value: string): string {
+	const option = (property.options as INodePropertyOptions[] | undefined)?.find(
+		(o) => o.value === value,
+	);
+	if (!option) throw new Error(`${property.name} has no option ${value}`);
+	return option.name;
+}
