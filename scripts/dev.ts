@@ -12,7 +12,8 @@
  * 7. Ctrl-C stops everything.
  *
  * Environment: BF_DEV_N8N_PORT (default 5678, or a free port when taken), BF_DEV_SANDBOX_PORT
- * (default 4010, or a free port), BF_DEV_FOLDER (default <repo>/.n8n-dev), BF_N8N_CACHE.
+ * (default 4010, or a free port), BF_DEV_FOLDER (default <repo>/.n8n-dev), BF_N8N_CACHE,
+ * BF_N8N_VERSION (default 2.40.7; 1.123.81 for the 1.x line, in its own BF_DEV_FOLDER).
  */
 import * as fs from 'fs';
 import * as path from 'path';
