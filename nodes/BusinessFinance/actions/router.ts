@@ -10,7 +10,8 @@ import * as receivable from './receivable';
 import * as treasury from './treasury';
 import * as vendor from './vendor';
 import * as webhookEndpoint from './webhookEndpoint';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, type OperationExecute } from './utils';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
+import type { OperationExecute } from './utils';
 
 /** resource → operation → per-item function. */
 const operations: Record<string, Record<string, { execute: OperationExecute }>> = {

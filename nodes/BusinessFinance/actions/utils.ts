@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { apiRequest, type HttpMethod } from '../transport';
 
-/** Default total wait for rate limits, in seconds (the node option's default). */
-export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
-
 /** What every operation receives besides the item index. */
 export interface OperationContext {
 	/** Total time the transport may spend waiting for rate limits, in milliseconds. */
