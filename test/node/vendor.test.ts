@@ -92,6 +92,29 @@ describe('vendor: update', () => {
 		expect(reqs[0].body).toEqual({ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' });
 		expect(res.items[0].json).toMatchObject({ id: v.id, name: 'New Name', payment_method: 'wire' });
 	});
+
+	it('an empty field is left out of the PATCH, not sent as ""', async () => {
+		const v = await env.api('POST', '/v1/vendors', {
+			name: 'Old',
+			email: 'old@acme.com',
+			payment_method: 'ach',
+			account_number: VALID.account,
+			routing_number: VALID.routing,
+		});
+		await env.clear();
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'update',
+			vendorId: byId(String(v.id)),
+			updateFields: { name: ' Renamed ', email: '' },
+		});
+		expect(res.error).toBeUndefined();
+		const reqs = await env.requests();
+		expect(reqs).toHaveLength(1);
+		expect(reqs[0]).toMatchObject({ method: 'PATCH', path: `/v1/vendors/${String(v.id)}`, status: 200 });
+		expect(reqs[0].body).toEqual({ name: 'Renamed' });
+		expect(res.items[0].json).toMatchObject({ id: v.id, name: 'Renamed', email: 'old@acme.com' });
+	});
 });
 
 describe('vendor: getAll', () => {
