@@ -101,7 +101,7 @@ const validIbanArb = fc
 /**
  * ibantools' verdict without its national check-digit tests (Belgium, France, Spain and others
  * check account-level digits inside the BBAN); our check stops at the IBAN standard (length,
- * structure, MOD 97-10), as the contract asks.
+ * structure, MOD 97-10), as docs/api-decisions.md says.
  */
 function ibantoolsVerdict(text: string): boolean {
 	const iban = ibantools.electronicFormatIBAN(text) ?? '';

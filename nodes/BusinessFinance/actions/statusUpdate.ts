@@ -8,8 +8,8 @@ import { toApiBody, requestData, type OperationContext } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
- * `updateFields` of status (the writable values of the contract), notes and due date, sent as a
- * PATCH to `/v1/<resource>s/{id}`.
+ * `updateFields` of status (the writable statuses, docs/api-decisions.md), notes and due date,
+ * sent as a PATCH to `/v1/<resource>s/{id}`.
  */
 export interface StatusUpdateConfig {
 	resource: 'receivable' | 'payable';

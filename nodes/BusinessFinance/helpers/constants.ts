@@ -9,15 +9,14 @@ export const CREDENTIAL_NAME = 'businessFinanceApi';
 /** The API's largest page size (`limit` on list endpoints is 1 to 100). */
 export const API_MAX_PAGE_SIZE = 100;
 
-/** The service's rate limit, per API key. */
-export const RATE_LIMIT_REQUESTS_PER_MINUTE = 100;
-/** The rate limit as messages state it. */
-export const RATE_LIMIT_TEXT = `${RATE_LIMIT_REQUESTS_PER_MINUTE} requests per minute per API key`;
+/** The service's rate limit per API key, as messages state it. */
+export const RATE_LIMIT_TEXT = '100 requests per minute per API key';
 
-/** Default total wait for rate limits per item: the node option's default, in seconds. */
+/**
+ * Default total wait for rate limits per item: the node option's default, in seconds (the
+ * transport counts milliseconds and converts where it reads the option).
+ */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
-/** The same default in milliseconds, as the transport counts its budget. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = DEFAULT_RATE_LIMIT_WAIT_SECONDS * 1000;
 
 /**
  * A UUID in its canonical 8-4-4-4-12 hex form, any version, any case: as a regex source, because

@@ -208,7 +208,7 @@ export function listOf(words: readonly string[], last: 'and' | 'or'): string {
 }
 
 /** What a method needs, in words: "ACH needs Account Number and Routing Number". */
-export function methodRequirement(method: PaymentMethod): string {
+function methodRequirement(method: PaymentMethod): string {
 	const required = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method));
 	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
 	const parts = [

@@ -108,7 +108,7 @@ const NUMERIC_STRING_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
  * The largest amount accepted: one trillion. The API states no maximum; this keeps amounts exact
  * in cents as JS numbers with room to spare, and is the sandbox's bound too.
  */
-export const MAX_AMOUNT = 1_000_000_000_000;
+const MAX_AMOUNT = 1_000_000_000_000;
 
 /** The value as a finite number: numbers, or numeric text as expressions give it. */
 function parseAmount(value: unknown, field: string): Validated<number> {
