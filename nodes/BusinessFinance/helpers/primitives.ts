@@ -173,6 +173,16 @@ export function validateLimit(value: unknown): Validated<number> {
 	return ok(value);
 }
 
+/** A duration in seconds: a finite number, 0 or more. */
+export function validateSeconds(value: unknown, field: string, example: number): Validated<number> {
+	if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return ok(value);
+	return fail(
+		field,
+		`${field} must be 0 or more seconds`,
+		`Set ${field} (Seconds) to a number such as ${example}`,
+	);
+}
+
 /** A flag: true or false, or their text from an expression (any case, spaces around). */
 export function validateBoolean(value: unknown, field: string): Validated<boolean> {
 	const flag = typeof value === 'string' ? value.trim().toLowerCase() : value;

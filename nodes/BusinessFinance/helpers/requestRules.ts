@@ -4,7 +4,7 @@
  * value to send, so that an item that would be refused is never sent.
  */
 import { EVENT_TYPES } from './constants';
-import { fail, isSet, ok, type Problem, type Validated } from './primitives';
+import { fail, isSet, ok, validateRequiredText, type Problem, type Validated } from './primitives';
 
 /** An update without any field is refused by the service: say so before sending. */
 export function validateUpdate(body: Record<string, unknown>): Problem[] {
@@ -51,11 +51,9 @@ export function validateSendImmediately(
  */
 export function validateWebhookEndpointId(value: unknown): Validated<string> {
 	const field = 'Webhook Endpoint ID';
-	const text = typeof value === 'number' ? String(value) : value;
-	if (typeof text !== 'string' || text.trim() === '') {
-		return fail(field, `${field} is required`, `Enter a value for ${field}`);
-	}
-	const id = text.trim();
+	const required = validateRequiredText(value, field);
+	if (!required.ok) return required;
+	const id = required.value;
 	if (/[\s/?#]/.test(id)) {
 		return fail(
 			field,
