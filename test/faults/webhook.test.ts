@@ -10,7 +10,7 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { signWebhook } from '../../nodes/BusinessFinance/helpers/standardWebhooks';
+import { signWebhook } from '../helpers/standardWebhooks';
 import { deliver, TriggerHarness, type Served } from '../trigger/support';
 import { startFaultEnv, VALID, type NodeTestEnv } from './support';
 

@@ -9,6 +9,11 @@
  * Express `status().json()` methods, runs `webhook()` in a WebhookContext and answers as n8n does
  * (`noWebhookResponse`: the node answered; `workflowData`: "Workflow was started"; neither:
  * "Webhook call received"; a throw: 500).
+ *
+ * Static data as n8n handles it: the harness keeps it as "saved"; every activation, deactivation
+ * and webhook request runs on a new Workflow built from that copy and writes it back only when the
+ * run changed it (n8n's saveStaticData), so a delivery during an activation sees what was saved
+ * before it, and a write by a delivery would overwrite what the activation saves.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -46,7 +51,7 @@ export interface TriggerOptions {
 	credentials: ICredentialDataDecryptedObject;
 	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
 	webhookBaseUrl?: string;
-	/** The node's static data as n8n persisted it (to simulate a restart). */
+	/** The node's static data as n8n saved it (what an earlier activation left). */
 	staticData?: IDataObject;
 	workflowId?: string;
 	nodeName?: string;
@@ -59,6 +64,8 @@ export interface Served {
 	executions: INodeExecutionData[][][];
 	/** Every answer given: status and parsed body. */
 	answers: Array<{ status: number; body: any }>;
+	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
+	staticDataWrites: number;
 	close(): Promise<void>;
 }
 
@@ -68,9 +75,10 @@ export class TriggerHarness {
 	readonly nodeType = new BusinessFinanceTrigger();
 	readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
-	workflow: Workflow;
 	webhookBaseUrl: string;
-	private readonly workflowId: string;
+	readonly workflowId: string;
+	/** The workflow's static data as n8n's database holds it. */
+	private persisted: IDataObject = {};
 
 	constructor(options: TriggerOptions) {
 		this.workflowId = options.workflowId ?? `wf${++counter}`;
@@ -90,12 +98,14 @@ export class TriggerHarness {
 			parameters: options.parameters as INodeParameters,
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
-		this.workflow = this.buildWorkflow(options.staticData);
+		if (options.staticData) this.persisted[`node:${this.node.name}`] = JSON.parse(JSON.stringify(options.staticData));
 	}
 
-	private buildWorkflow(nodeStaticData?: IDataObject): Workflow {
-		const staticData: IDataObject = {};
-		if (nodeStaticData) staticData[`node:${this.node.name}`] = JSON.parse(JSON.stringify(nodeStaticData));
+	/**
+	 * A Workflow as n8n builds one for each activation, deactivation and webhook request: from the
+	 * static data as last saved (so concurrent runs do not see each other's changes).
+	 */
+	private loadWorkflow(): Workflow {
 		return new Workflow({
 			id: this.workflowId,
 			name: `Trigger test ${this.workflowId}`,
@@ -103,26 +113,26 @@ export class TriggerHarness {
 			connections: {},
 			active: true,
 			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData,
+			staticData: JSON.parse(JSON.stringify(this.persisted)),
 			settings: { executionOrder: 'v1' },
 		});
+	}
+
+	/** n8n's saveStaticData: writes the whole static data back when the run changed it. */
+	private saveIfChanged(workflow: Workflow): boolean {
+		if (workflow.staticData.__dataChanged !== true) return false;
+		this.persisted = JSON.parse(JSON.stringify(workflow.staticData));
+		return true;
 	}
 
 	/** Replaces the parameters (as when the user edits and saves the workflow). */
 	setParameters(parameters: IDataObject): void {
 		this.node.parameters = parameters as INodeParameters;
-		const persisted = this.staticData();
-		this.workflow = this.buildWorkflow(persisted);
 	}
 
-	/** Simulates an n8n restart: a new Workflow object from the persisted static data. */
-	restart(): void {
-		this.workflow = this.buildWorkflow(this.staticData());
-	}
-
-	/** A JSON copy of the node's static data (what n8n would persist). */
+	/** A JSON copy of the node's static data as saved (what the next run will see). */
 	staticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
+		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
 
 	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
@@ -165,55 +175,73 @@ export class TriggerHarness {
 	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
 	 */
 	hookContext(
+		workflow: Workflow,
 		mode: WorkflowExecuteMode = 'webhook',
 		activation: WorkflowActivateMode = 'activate',
 		isTest = mode === 'manual',
 	): HookContext {
-		return new HookContext(
-			this.workflow,
-			this.node,
-			this.additionalData(),
-			mode,
-			activation,
-			this.webhookData(isTest),
-		);
+		return new HookContext(workflow, this.node, this.additionalData(), mode, activation, this.webhookData(isTest));
 	}
 
 	/** The production webhook URL of the trigger (what activation registers). */
 	webhookUrl(mode: WorkflowExecuteMode = 'webhook'): string {
-		return this.hookContext(mode).getNodeWebhookUrl('default')!;
+		return this.hookContext(this.loadWorkflow(), mode).getNodeWebhookUrl('default')!;
 	}
 
-	/** What n8n does on activation: checkExists, then create when it answered false. */
+	/**
+	 * What n8n does on activation: checkExists, then create when it answered false, on one Workflow;
+	 * the static data is saved only when both succeed. On failure n8n removes the webhooks again
+	 * (`clearWebhooks`: delete on the static data as saved), then reports the error.
+	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
 		const methods = this.nodeType.webhookMethods.default;
-		const existed = await methods.checkExists.call(this.hookContext(mode));
-		if (!existed) await methods.create.call(this.hookContext(mode));
-		return { existed };
+		const workflow = this.loadWorkflow();
+		try {
+			const existed = await methods.checkExists.call(this.hookContext(workflow, mode));
+			if (!existed) await methods.create.call(this.hookContext(workflow, mode));
+			this.saveIfChanged(workflow);
+			return { existed };
+		} catch (error) {
+			await this.deactivate(mode).catch(() => undefined);
+			throw error;
+		}
 	}
 
+	/** checkExists alone, on the static data as saved; saved again as n8n would. */
 	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.checkExists.call(this.hookContext(mode));
+		const workflow = this.loadWorkflow();
+		const exists = await this.nodeType.webhookMethods.default.checkExists.call(this.hookContext(workflow, mode));
+		this.saveIfChanged(workflow);
+		return exists;
 	}
 
+	/** create alone (as if n8n lost track of the registration), saved on success. */
 	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.create.call(this.hookContext(mode));
+		const workflow = this.loadWorkflow();
+		const created = await this.nodeType.webhookMethods.default.create.call(this.hookContext(workflow, mode));
+		this.saveIfChanged(workflow);
+		return created;
 	}
 
 	/**
 	 * What n8n 2.40 does on deactivation: `deleteWebhook(workflow, webhook, 'internal', 'update')`
-	 * for the active workflow and for a test webhook alike (`mode` only says which one this is).
+	 * for the active workflow and for a test webhook alike (`mode` only says which one this is),
+	 * on the static data as saved, which is saved again afterwards.
 	 */
 	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.delete.call(
-			this.hookContext('internal', 'update', mode === 'manual'),
+		const workflow = this.loadWorkflow();
+		const deleted = await this.nodeType.webhookMethods.default.delete.call(
+			this.hookContext(workflow, 'internal', 'update', mode === 'manual'),
 		);
+		this.saveIfChanged(workflow);
+		return deleted;
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
 	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
 		const answers: Array<{ status: number; body: any }> = [];
+		const counts = { staticDataWrites: 0 };
 		const server = http.createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -247,9 +275,10 @@ export class TriggerHarness {
 					const send = (status: number, body: unknown) => {
 						if (!res.headersSent) response.status(status).json(body);
 					};
+					const workflow = this.loadWorkflow();
 					try {
 						const ctx = new WebhookContext(
-							this.workflow,
+							workflow,
 							this.node,
 							this.additionalData({ httpRequest: request, httpResponse: response }),
 							mode,
@@ -269,6 +298,7 @@ export class TriggerHarness {
 					} catch (error) {
 						send(500, { message: (error as Error).message });
 					}
+					if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
 					if (answered) answers.push(answered);
 				})();
 			});
@@ -280,6 +310,9 @@ export class TriggerHarness {
 			baseUrl,
 			executions,
 			answers,
+			get staticDataWrites() {
+				return counts.staticDataWrites;
+			},
 			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 		};
 	}
