@@ -64,6 +64,8 @@ export interface Served {
 	executions: INodeExecutionData[][][];
 	/** Every answer given: status and parsed body. */
 	answers: Array<{ status: number; body: any }>;
+	/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
+	received: Array<{ headers: Record<string, string>; body: string }>;
 	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
 	staticDataWrites: number;
 	close(): Promise<void>;
@@ -241,6 +243,7 @@ export class TriggerHarness {
 	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
 		const answers: Array<{ status: number; body: any }> = [];
+		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
 		const server = http.createServer((req, res) => {
 			const chunks: Buffer[] = [];
@@ -248,6 +251,10 @@ export class TriggerHarness {
 			req.on('end', () => {
 				void (async () => {
 					const rawBody = Buffer.concat(chunks);
+					received.push({
+						headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+						body: rawBody.toString('utf8'),
+					});
 					const request = req as any;
 					request.rawBody = rawBody;
 					request.body = {};
@@ -310,6 +317,7 @@ export class TriggerHarness {
 			baseUrl,
 			executions,
 			answers,
+			received,
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},
@@ -345,21 +353,25 @@ export interface MiniService {
 	endpoints: Map<string, IDataObject>;
 	/** Every request: method and path. */
 	requests: Array<{ method: string; path: string; body: any }>;
+	/** Endpoint secrets the service hands out (`GET .../secret`); an endpoint without one: 404. */
+	secrets: Map<string, string>;
 	close(): Promise<void>;
 }
 
 /**
  * A service that has only what the spec shows for webhook endpoints (GET and PATCH
  * /v1/webhooks/{id}) and answers the contract's *assumed* routes the way a service without them
- * would: `POST /v1/webhooks` with `createStatus` (404 or 405), `GET .../secret` with 404. The
+ * would: `POST /v1/webhooks` with `createStatus` (404 or 405), `GET .../secret` with 404 unless
+ * `secrets` holds one for the endpoint (tests rotate it there). The
  * sandbox always has those routes, so this covers "the real service lacks them". Checks the
  * Bearer key; error bodies in the API's shape.
  */
 export async function startMiniService(
 	apiKey: string,
-	options: { createStatus?: 404 | 405 | 201; endpoints?: IDataObject[] } = {},
+	options: { createStatus?: 404 | 405 | 201; endpoints?: IDataObject[]; secrets?: Record<string, string> } = {},
 ): Promise<MiniService> {
 	const endpoints = new Map<string, IDataObject>();
+	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
 	const requests: MiniService['requests'] = [];
 	let next = 1;
@@ -395,8 +407,11 @@ export async function startMiniService(
 			const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
 			if (!match) return error(404, 'NOT_FOUND');
 			const ep = endpoints.get(decodeURIComponent(match[1]));
-			if (match[2]) return error(404, 'NOT_FOUND');
 			if (!ep) return error(404, 'NOT_FOUND');
+			if (match[2]) {
+				const secret = secrets.get(ep.id as string);
+				return secret && method === 'GET' ? answer(200, { data: { secret } }) : error(404, 'NOT_FOUND');
+			}
 			if (method === 'GET') return answer(200, { data: ep });
 			if (method === 'PATCH') {
 				Object.assign(ep, body);
@@ -415,6 +430,7 @@ export async function startMiniService(
 		baseUrl: `http://127.0.0.1:${port}`,
 		endpoints,
 		requests,
+		secrets,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
