@@ -1,7 +1,7 @@
 /**
  * Workflows the e2e suite imports into the real n8n: one chain per resource so that every
- * operation of node-interface.md runs through `n8n execute --id`, plus the trigger workflows.
- * Parameters use exactly the public names of node-interface.md, as a user's saved workflow would.
+ * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
+ * the nodes' public names, as a user's saved workflow would.
  */
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n-env';
 

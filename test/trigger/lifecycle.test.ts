@@ -1,7 +1,7 @@
 /**
  * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
- * over real HTTP (and, for what the sandbox always offers, a minimal service without the
- * contract's assumed routes).
+ * over real HTTP (and, for what the sandbox always offers, a minimal service without the routes
+ * the API does not promise: creating an endpoint and handing out its secret).
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -359,11 +359,11 @@ export interface MiniService {
 }
 
 /**
- * A service that has only what the spec shows for webhook endpoints (GET and PATCH
- * /v1/webhooks/{id}) and answers the contract's *assumed* routes the way a service without them
- * would: `POST /v1/webhooks` with `createStatus` (404 or 405), `GET .../secret` with 404 unless
- * `secrets` holds one for the endpoint (tests rotate it there). The
- * sandbox always has those routes, so this covers "the real service lacks them". Checks the
+ * A service that has only the webhook-endpoint routes every service has (GET and PATCH
+ * /v1/webhooks/{id}) and answers the ones the sandbox adds (see sandbox/routes/webhooks.ts) the
+ * way a service without them would: `POST /v1/webhooks` with `createStatus` (404 or 405),
+ * `GET .../secret` with 404 unless `secrets` holds one for the endpoint (tests rotate it there).
+ * The sandbox always has those routes, so this covers "the real service lacks them". Checks the
  * Bearer key; error bodies in the API's shape.
  */
 export async function startMiniService(
