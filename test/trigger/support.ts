@@ -205,7 +205,7 @@ export class TriggerHarness {
 			return { existed };
 		} catch (error) {
 			await this.deactivate(mode).catch(() => undefined);
-			throw error;
+			return await Promise.reject(error); // the activation's own error, as n8n reports it
 		}
 	}
 
