@@ -6,43 +6,22 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
-import { createHttpClient, type HttpClient } from '../helpers/http';
-import { TriggerHarness, type Served } from './support';
+import type { HttpClient } from '../helpers/http';
+import { startTriggerSandbox, TriggerHarness, until, type Served } from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-let sb: Sandbox;
+let sb: RunningSandbox;
 let api: HttpClient;
 let admin: HttpClient;
 
 beforeAll(async () => {
-	sb = await startSandbox({
-		port: 0,
-		host: '127.0.0.1',
-		seed: 'none',
-		rateLimit: 100_000,
-		rateWindowSeconds: 60,
-		deliveryRetryDelaysMs: [50, 100],
-	});
-	api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
-	admin = createHttpClient(sb.baseUrl, { apiKey: null });
+	({ sb, api, admin } = await startTriggerSandbox());
 });
 
 afterAll(async () => {
 	await sb.close();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
 
 async function deliveries(endpointId: string): Promise<IDataObject[]> {
 	const all: IDataObject[] = (await admin.get('/_admin/deliveries')).body.data;

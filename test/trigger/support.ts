@@ -34,6 +34,8 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { createHttpClient, type HttpClient } from '../helpers/http';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
 export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -100,7 +102,8 @@ export class TriggerHarness {
 			parameters: options.parameters as INodeParameters,
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
-		if (options.staticData) this.persisted[`node:${this.node.name}`] = JSON.parse(JSON.stringify(options.staticData));
+		if (options.staticData)
+			this.persisted[`node:${this.node.name}`] = JSON.parse(JSON.stringify(options.staticData));
 	}
 
 	/**
@@ -137,7 +140,9 @@ export class TriggerHarness {
 		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
 
-	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+	additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
 		return {
 			credentialsHelper: this.credentialsHelper,
@@ -182,7 +187,14 @@ export class TriggerHarness {
 		activation: WorkflowActivateMode = 'activate',
 		isTest = mode === 'manual',
 	): HookContext {
-		return new HookContext(workflow, this.node, this.additionalData(), mode, activation, this.webhookData(isTest));
+		return new HookContext(
+			workflow,
+			this.node,
+			this.additionalData(),
+			mode,
+			activation,
+			this.webhookData(isTest),
+		);
 	}
 
 	/** The production webhook URL of the trigger (what activation registers). */
@@ -212,7 +224,9 @@ export class TriggerHarness {
 	/** checkExists alone, on the static data as saved; saved again as n8n would. */
 	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
 		const workflow = this.loadWorkflow();
-		const exists = await this.nodeType.webhookMethods.default.checkExists.call(this.hookContext(workflow, mode));
+		const exists = await this.nodeType.webhookMethods.default.checkExists.call(
+			this.hookContext(workflow, mode),
+		);
 		this.saveIfChanged(workflow);
 		return exists;
 	}
@@ -220,7 +234,9 @@ export class TriggerHarness {
 	/** create alone (as if n8n lost track of the registration), saved on success. */
 	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
 		const workflow = this.loadWorkflow();
-		const created = await this.nodeType.webhookMethods.default.create.call(this.hookContext(workflow, mode));
+		const created = await this.nodeType.webhookMethods.default.create.call(
+			this.hookContext(workflow, mode),
+		);
 		this.saveIfChanged(workflow);
 		return created;
 	}
@@ -252,13 +268,18 @@ export class TriggerHarness {
 				void (async () => {
 					const rawBody = Buffer.concat(chunks);
 					received.push({
-						headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+						headers: Object.fromEntries(
+							Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+						),
 						body: rawBody.toString('utf8'),
 					});
 					const request = req as any;
 					request.rawBody = rawBody;
 					request.body = {};
-					if (String(req.headers['content-type'] ?? '').startsWith('application/json') && rawBody.length) {
+					if (
+						String(req.headers['content-type'] ?? '').startsWith('application/json') &&
+						rawBody.length
+					) {
 						try {
 							request.body = JSON.parse(rawBody.toString('utf8'));
 						} catch {
@@ -295,7 +316,8 @@ export class TriggerHarness {
 						);
 						const result = await this.nodeType.webhook.call(ctx);
 						if (result.noWebhookResponse) {
-							if (!res.writableEnded) throw new Error('noWebhookResponse but the node did not answer');
+							if (!res.writableEnded)
+								throw new Error('noWebhookResponse but the node did not answer');
 						} else if (result.workflowData) {
 							executions.push(result.workflowData);
 							send(200, { message: 'Workflow was started' });
@@ -368,7 +390,11 @@ export interface MiniService {
  */
 export async function startMiniService(
 	apiKey: string,
-	options: { createStatus?: 404 | 405 | 201; endpoints?: IDataObject[]; secrets?: Record<string, string> } = {},
+	options: {
+		createStatus?: 404 | 405 | 201;
+		endpoints?: IDataObject[];
+		secrets?: Record<string, string>;
+	} = {},
 ): Promise<MiniService> {
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
@@ -393,14 +419,21 @@ export async function startMiniService(
 				res.setHeader('content-type', 'application/json');
 				res.end(JSON.stringify(payload));
 			};
-			const error = (status: number, code: string): void => answer(status, { error: { code, message: code } });
+			const error = (status: number, code: string): void =>
+				answer(status, { error: { code, message: code } });
 			if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'INVALID_API_KEY');
 			if (path === '/v1/webhooks') {
 				if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
 				const status = options.createStatus ?? 404;
 				if (status === 404) return error(404, 'NOT_FOUND');
 				if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
-				const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false, ...body };
+				const ep = {
+					id: `ep_mini${next++}`,
+					description: '',
+					filter_types: [],
+					disabled: false,
+					...body,
+				};
 				endpoints.set(ep.id, ep);
 				return answer(201, { data: ep });
 			}
@@ -410,7 +443,9 @@ export async function startMiniService(
 			if (!ep) return error(404, 'NOT_FOUND');
 			if (match[2]) {
 				const secret = secrets.get(ep.id as string);
-				return secret && method === 'GET' ? answer(200, { data: { secret } }) : error(404, 'NOT_FOUND');
+				return secret && method === 'GET'
+					? answer(200, { data: { secret } })
+					: error(404, 'NOT_FOUND');
 			}
 			if (method === 'GET') return answer(200, { data: ep });
 			if (method === 'PATCH') {
@@ -433,4 +468,44 @@ export async function startMiniService(
 		secrets,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
+}
+
+export interface TriggerSandbox {
+	sb: RunningSandbox;
+	/** /v1 client with the working key. */
+	api: HttpClient;
+	/** No key: the admin routes. */
+	admin: HttpClient;
+}
+
+/** A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries. */
+export async function startTriggerSandbox(): Promise<TriggerSandbox> {
+	const sb = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'none',
+		rateLimit: 100_000,
+		rateWindowSeconds: 60,
+		deliveryRetryDelaysMs: [50, 100],
+	});
+	return {
+		sb,
+		api: createHttpClient(sb.baseUrl, { apiKey: sb.apiKey }),
+		admin: createHttpClient(sb.baseUrl, { apiKey: null }),
+	};
+}
+
+/** Polls `probe` until it returns a value (not undefined); fails after `ms`. */
+export async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	ms = 10_000,
+): Promise<T> {
+	const end = Date.now() + ms;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
 }
