@@ -7,6 +7,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { EVENT_TYPES, PAYMENT_METHODS, TRANSACTION_TYPES, WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
+import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
 
 const node = new BusinessFinance();
 const d = node.description;
@@ -149,4 +150,36 @@ it('the editor shows a notice that the customer is emailed: on Send, and on Crea
 	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: false }))).toBe(false);
 	expect(shownFor('sendImmediatelyNotice', create({}))).toBe(false);
 	expect(d.properties.find((p) => p.name === 'sendImmediatelyNotice')!.type).toBe('notice');
+});
+
+describe('bank and wallet details are shown only for the payment methods they apply to (from the table)', () => {
+	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+	const collection = (resource: string) =>
+		shown(resource, 'create').find((p) => p.name === 'additionalFields')!.options as INodeProperties[];
+	/** What the editor decides for an option of `additionalFields`, given the node's values. */
+	const visible = (resource: string, field: string, parameters: Record<string, unknown>) =>
+		NodeHelpers.displayParameterPath(
+			{ parameters } as never,
+			collection(resource).find((o) => o.name === field)!,
+			'parameters.additionalFields',
+			null,
+			d,
+		);
+
+	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))('%s', (_name, field) => {
+		it.each([...PAYMENT_METHODS])('with %s', (method) => {
+			const applies = field.methods.includes(method);
+			// vendor create: the method is a top-level parameter
+			expect(visible('vendor', field.parameter, { resource: 'vendor', operation: 'create', paymentMethod: method, additionalFields: {} })).toBe(applies);
+			// payable create: the method is a sibling in the same collection
+			const payable = { resource: 'payable', operation: 'create', additionalFields: { paymentMethod: method } };
+			expect(visible('payable', field.parameter, payable)).toBe(applies);
+		});
+
+		it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
+			expect(visible('payable', field.parameter, { resource: 'payable', operation: 'create', additionalFields: {} })).toBe(true);
+			const expression = { resource: 'vendor', operation: 'create', paymentMethod: '={{ $json.method }}', additionalFields: {} };
+			expect(visible('vendor', field.parameter, expression)).toBe(true);
+		});
+	});
 });

@@ -71,6 +71,56 @@ describe('vendor: create', () => {
 	});
 });
 
+describe('vendor: create, details of another method', () => {
+	// The editor hides them once the method is chosen but keeps what was typed before: a value the
+	// user cannot see is neither checked nor sent.
+	it('are not sent, even when malformed', async () => {
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'create',
+			name: 'Switched Co',
+			paymentMethod: 'ach',
+			additionalFields: {
+				accountNumber: VALID.account,
+				routingNumber: VALID.routing,
+				iban: 'DE00 not an iban',
+				swiftCode: 'x',
+				walletAddress: '0x1234',
+				walletChain: 'tron',
+			},
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toEqual({
+			name: 'Switched Co',
+			payment_method: 'ach',
+			account_number: VALID.account,
+			routing_number: VALID.routing,
+		});
+	});
+
+	it('crypto, even from an expression, leaves every bank detail out', async () => {
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'create',
+			name: 'Chain Co',
+			paymentMethod: '={{ "crypto" }}',
+			additionalFields: {
+				walletAddress: VALID.evm,
+				walletChain: 'base',
+				bankName: 'Bank',
+				accountNumber: '12',
+			},
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toEqual({
+			name: 'Chain Co',
+			payment_method: 'crypto',
+			wallet_address: VALID.evm,
+			wallet_chain: 'base',
+		});
+	});
+});
+
 describe('vendor: update', () => {
 	/** Creates an ACH vendor through the API, then runs the node's update with `updateFields`. */
 	async function update(updateFields: INodeParameters) {

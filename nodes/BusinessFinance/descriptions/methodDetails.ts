@@ -56,7 +56,26 @@ function methodsNote(field: PaymentDetailField): string {
 	return notes.join('; ');
 }
 
-function detailProperty(field: PaymentDetailField): INodeProperties {
+/**
+ * Where the detail fields read the payment method: a sibling in the same collection (payable
+ * create) or the top-level parameter (vendor create, written `/paymentMethod` in displayOptions).
+ */
+export type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
+
+/**
+ * Hidden for the methods the field does not apply to. `hide` rather than `show`, so that every
+ * detail stays visible while no method is chosen (a payable may use its vendor's method) or the
+ * method is an expression. A hidden field's value is not sent (helpers/paymentPolicy.ts).
+ */
+function hiddenForOtherMethods(field: PaymentDetailField, methodPath: MethodParameterPath) {
+	const others = PAYMENT_METHODS.filter((m) => !field.methods.includes(m));
+	return others.length === 0 ? undefined : { hide: { [methodPath]: others } };
+}
+
+function detailProperty(
+	field: PaymentDetailField,
+	methodPath: MethodParameterPath,
+): INodeProperties {
 	const property: INodeProperties = {
 		displayName: field.label,
 		name: field.parameter,
@@ -64,6 +83,8 @@ function detailProperty(field: PaymentDetailField): INodeProperties {
 		default: '',
 		description: `${field.description}. ${methodsNote(field)}.`,
 	};
+	const displayOptions = hiddenForOtherMethods(field, methodPath);
+	if (displayOptions) property.displayOptions = displayOptions;
 	if (field.placeholder) property.placeholder = field.placeholder;
 	if (field.secret) property.typeOptions = { password: true };
 	if (field.choices) {
@@ -78,7 +99,10 @@ function detailProperty(field: PaymentDetailField): INodeProperties {
 }
 
 /**
- * Bank and wallet details: every method detail a vendor or payable may carry. Written only: the
- * service never returns full numbers, SWIFT, IBAN or bank address.
+ * Bank and wallet details: every method detail a vendor or payable may carry, each shown only
+ * for the methods it applies to. Written only: the service never returns full numbers, SWIFT,
+ * IBAN or bank address.
  */
-export const methodDetailsFields: INodeProperties[] = PAYMENT_DETAIL_FIELDS.map(detailProperty);
+export function methodDetailsFields(methodPath: MethodParameterPath): INodeProperties[] {
+	return PAYMENT_DETAIL_FIELDS.map((field) => detailProperty(field, methodPath));
+}

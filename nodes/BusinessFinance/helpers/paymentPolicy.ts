@@ -204,12 +204,32 @@ export function separateMethodDetails(fields: Record<string, unknown>): {
 	return { details, others };
 }
 
-/** The details to send (normalised) and every problem with them and the method. */
+/**
+ * The details that apply to the method: with a known method, those of other methods are left
+ * out. The editor hides them for that method (descriptions/methodDetails.ts) but keeps what was
+ * typed before the method changed; a value the user cannot see is neither checked nor sent.
+ * Without a known method every detail is kept (a payable may use its vendor's method).
+ */
+export function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
+	if (!isPaymentMethod(method)) return details;
+	const applicable: MethodDetails = {};
+	for (const [apiField, value] of Object.entries(details)) {
+		if (detailFieldByApiName(apiField)?.methods.includes(method) !== false) {
+			applicable[apiField] = value;
+		}
+	}
+	return applicable;
+}
+
+/**
+ * The details to send (normalised, only those applying to the method) and every problem with
+ * them and the method.
+ */
 export function prepareMethodDetails(
 	method: unknown,
 	details: MethodDetails,
 	options: MethodDetailsOptions = {},
 ): { details: MethodDetails; problems: Problem[] } {
-	const normalised = normaliseMethodDetails(details);
+	const normalised = normaliseMethodDetails(applicableDetails(method, details));
 	return { details: normalised, problems: validateMethodDetails(method, normalised, options) };
 }

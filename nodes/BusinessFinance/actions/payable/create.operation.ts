@@ -78,7 +78,7 @@ export const description: INodeProperties[] = [
 				description:
 					'How to pay this bill; defaults to the vendor’s method. When you give details for the method they must be complete.',
 			}),
-			...methodDetailsFields,
+			...methodDetailsFields('paymentMethod'),
 		],
 	},
 ];

@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. ar@acme.com',
 			},
-			...methodDetailsFields,
+			...methodDetailsFields('/paymentMethod'),
 		],
 	},
 ];
