@@ -6,6 +6,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
+import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { EVENT_TYPES, PAYMENT_METHODS, TRANSACTION_TYPES, WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
 import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
 
@@ -182,4 +183,17 @@ describe('bank and wallet details are shown only for the payment methods they ap
 			expect(visible('vendor', field.parameter, expression)).toBe(true);
 		});
 	});
+});
+
+it('Event Types on a webhook endpoint update show the trigger’s labels, from one definition', () => {
+	const update = shown('webhookEndpoint', 'update').find((p) => p.name === 'updateFields')!;
+	const filterTypes = (update.options as INodeProperties[]).find((o) => o.name === 'filterTypes')!;
+	const trigger = new BusinessFinanceTrigger().description.properties.find((p) => p.name === 'events')!;
+	const label = (options: INodeProperties['options'], value: string) =>
+		(options as Array<{ name: string; value: string }>).find((o) => o.value === value)?.name;
+	for (const type of EVENT_TYPES) {
+		expect(label(filterTypes.options, type)).toBe(label(trigger.options, type));
+		expect(label(filterTypes.options, type)).not.toContain('.');
+	}
+	expect(label(filterTypes.options, 'receivable.created')).toBe('Receivable Created');
 });

@@ -6,7 +6,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, getApiErrorInfo } from '../transport';
-import { ALL_EVENTS } from './description';
+import { ALL_EVENTS } from '../descriptions/events';
 import { createdWithoutId, createUnsupported } from './errors';
 
 type Ctx = IHookFunctions | IWebhookFunctions;

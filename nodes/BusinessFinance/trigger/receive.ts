@@ -20,7 +20,7 @@ import {
 	type SignedMessage,
 	type WebhookHeaders,
 } from '../helpers/standardWebhooks';
-import { ALL_EVENTS } from './description';
+import { ALL_EVENTS } from '../descriptions/events';
 import { recordVerified, replayableUntil, wasSeen } from './duplicates';
 import { givenEndpointId, selectedEventTypes } from './endpoints';
 import { checkWithSecret } from './secrets';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
-import { EVENT_TYPES } from '../../helpers/constants';
+import { eventTypeOptions } from '../../descriptions/events';
 import { isSet, validateBoolean } from '../../helpers/primitives';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
 import {
@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Event Types',
 				name: 'filterTypes',
 				type: 'multiOptions',
-				options: EVENT_TYPES.map((value) => ({ name: value, value })),
+				options: eventTypeOptions,
 				default: [],
 				description:
 					'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
