@@ -197,3 +197,31 @@ it('Event Types on a webhook endpoint update show the trigger’s labels, from o
 	}
 	expect(label(filterTypes.options, 'receivable.created')).toBe('Receivable Created');
 });
+
+describe('optional fields and list options are sorted A–Z (both nodes)', () => {
+	const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+	const sorted = (names: string[]) => [...names].sort((a, b) => collator.compare(a, b));
+	/** Every list of display texts the user scans: collection fields and options of lists. */
+	function lists(props: INodeProperties[], path: string): Array<[string, string[]]> {
+		return props.flatMap((p) => {
+			const here = `${path}${p.name}`;
+			if (p.type === 'collection') {
+				const fields = p.options as INodeProperties[];
+				return [[here, fields.map((f) => f.displayName)] as [string, string[]], ...lists(fields, `${here}.`)];
+			}
+			if (p.type === 'options' || p.type === 'multiOptions') {
+				return [[here, (p.options as Array<{ name: string }>).map((o) => o.name)] as [string, string[]]];
+			}
+			return [];
+		});
+	}
+	const all = [...lists(d.properties, ''), ...lists(new BusinessFinanceTrigger().description.properties, 'trigger.')];
+
+	it('finds the lists it checks', () => {
+		expect(all.map(([name]) => name)).toEqual(expect.arrayContaining(['additionalFields', 'paymentMethod', 'additionalFields.walletChain', 'updateFields.filterTypes', 'trigger.events', 'trigger.options.output']));
+	});
+
+	it.each(all)('%s', (_name, names) => {
+		expect(names).toEqual(sorted(names));
+	});
+});

@@ -4,6 +4,7 @@
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_TYPES } from '../helpers/constants';
+import { byName } from './order';
 
 /** The trigger's `events` value that selects every event type (sent as no filter). */
 export const ALL_EVENTS = '*';
@@ -22,14 +23,14 @@ export const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries
 	EVENT_TYPES.map((type) => [type, eventLabel(type)]),
 );
 
-const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
-
 /** The event types as options, A–Z by label; the description names the service's event type. */
-export const eventTypeOptions: INodePropertyOptions[] = EVENT_TYPES.map((type) => ({
-	name: EVENT_LABELS[type],
-	value: type,
-	description: `The service's ${type} event`,
-})).sort(byName);
+export const eventTypeOptions: INodePropertyOptions[] = byName(
+	EVENT_TYPES.map((type) => ({
+		name: EVENT_LABELS[type],
+		value: type,
+		description: `The service's ${type} event`,
+	})),
+);
 
 /**
  * A subtitle expression for an `events` parameter: "All Events" when `*` is among them, else

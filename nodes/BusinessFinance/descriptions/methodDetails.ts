@@ -12,6 +12,7 @@ import {
 	PAYMENT_METHOD_LABEL,
 	type PaymentDetailField,
 } from '../helpers/paymentDetailFields';
+import { byName } from './order';
 
 const CHAIN_LABELS: Record<WalletChain, string> = {
 	ethereum: 'Ethereum',
@@ -30,7 +31,7 @@ export function paymentMethodField(overrides: Partial<INodeProperties> = {}): IN
 		displayName: PAYMENT_METHOD_LABEL,
 		name: 'paymentMethod',
 		type: 'options',
-		options: PAYMENT_METHODS.map((value) => ({ name: METHOD_LABELS[value], value })),
+		options: byName(PAYMENT_METHODS.map((value) => ({ name: METHOD_LABELS[value], value }))),
 		default: 'ach',
 		description: `How the payee is paid. ${METHOD_REQUIREMENTS}.`,
 		...overrides,
@@ -89,10 +90,9 @@ function detailProperty(
 	if (field.secret) property.typeOptions = { password: true };
 	if (field.choices) {
 		property.type = 'options';
-		property.options = field.choices.map((value) => ({
-			name: CHAIN_LABELS[value as WalletChain] ?? value,
-			value,
-		}));
+		property.options = byName(
+			field.choices.map((value) => ({ name: CHAIN_LABELS[value as WalletChain] ?? value, value })),
+		);
 		property.default = field.choices[0];
 	}
 	return property;

@@ -1,16 +1,17 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ALL_EVENTS, ALL_EVENTS_LABEL, eventTypeOptions } from '../descriptions/events';
+import { byName } from '../descriptions/order';
 
-/** All Events, then every event type; A–Z by label ("All Events" sorts first). */
-const eventOptions: INodePropertyOptions[] = [
+/** All Events and every event type, A–Z by label. */
+const eventOptions: INodePropertyOptions[] = byName([
 	{
 		name: ALL_EVENTS_LABEL,
 		value: ALL_EVENTS,
 		description: 'Every event the service sends, now and in future',
 	},
 	...eventTypeOptions,
-];
+]);
 
 export const triggerProperties: INodeProperties[] = [
 	{

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
+import { byDisplayName } from '../../descriptions/order';
 import { normaliseDate } from '../../helpers/dates';
 import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
 import {
@@ -56,7 +57,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show },
-		options: [
+		options: byDisplayName([
 			{
 				displayName: 'Vendor Name',
 				name: 'vendorName',
@@ -79,7 +80,7 @@ export const description: INodeProperties[] = [
 					'How to pay this bill; defaults to the vendor’s method. When you give details for the method they must be complete.',
 			}),
 			...methodDetailsFields('paymentMethod'),
-		],
+		]),
 	},
 ];
 

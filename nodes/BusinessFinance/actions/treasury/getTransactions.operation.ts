@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiRequestAllItems } from '../../transport';
 import { returnAllAndLimit } from '../../descriptions/common';
 import { dateField } from '../../descriptions/dates';
+import { byName } from '../../descriptions/order';
 import { TRANSACTION_TYPES } from '../../helpers/constants';
 import { normaliseDate, validateDateRange } from '../../helpers/dates';
 import {
@@ -39,7 +40,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Type',
 				name: 'type',
 				type: 'options',
-				options: TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
+				options: byName(TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value }))),
 				default: 'deposit',
 				description: 'Only transactions of this type',
 			},

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
+import { byDisplayName } from '../../descriptions/order';
 import {
 	isPaymentMethod,
 	prepareMethodDetails,
@@ -34,7 +35,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show },
-		options: [
+		options: byDisplayName([
 			{
 				displayName: 'Email',
 				name: 'email',
@@ -43,7 +44,7 @@ export const description: INodeProperties[] = [
 				placeholder: 'e.g. ar@acme.com',
 			},
 			...methodDetailsFields('/paymentMethod'),
-		],
+		]),
 	},
 ];
 
