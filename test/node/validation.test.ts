@@ -124,15 +124,15 @@ describe('identifiers that must keep their digits are taken only as text', () =>
 	it('an account number given as a number is refused with what to do, and nothing is sent', async () => {
 		const res = await env.run(fromSheet, { items: [{ account: 123456789, routing: VALID.routing }] });
 		expect(res.error?.name).toBe('NodeOperationError');
-		expect(res.error!.message).toMatch(/^Account Number must be text, not a number/);
+		expect(res.error!.message).toMatch(/^'Account Number' must be text, not a number/);
 		expect(res.error!.description).toContain('as text');
 		expect(await env.requests()).toEqual([]);
 	});
 
 	it('a routing number or a 17-digit account number given as numbers are refused too', async () => {
 		const res = await env.run(fromSheet, { items: [{ account: Number('12345678901234567'), routing: 11000015 }] });
-		expect(res.error?.message).toBe('Invalid parameters: Account Number, Routing Number');
-		expect(res.error!.description).toMatch(/^Account Number must be text, not a number.*\nRouting Number must be text, not a number/s);
+		expect(res.error?.message).toBe("Invalid parameters: 'Account Number', 'Routing Number'");
+		expect(res.error!.description).toMatch(/^'Account Number' must be text, not a number.*\n'Routing Number' must be text, not a number/s);
 		expect(await env.requests()).toEqual([]);
 	});
 
@@ -146,12 +146,12 @@ describe('identifiers that must keep their digits are taken only as text', () =>
 it('an item with several problems gets one error that names each, and nothing is sent', async () => {
 	const res = await env.run(rc({ amount: 0, additionalFields: { customerEmail: 'x@', dueDate: '2026-02-30' } }));
 	expect(res.error?.name).toBe('NodeOperationError');
-	expect(res.error!.message).toBe('Invalid parameters: Amount, Customer Email, Due Date');
+	expect(res.error!.message).toBe("Invalid parameters: 'Amount', 'Customer Email', 'Due Date'");
 	const reasons = res.error!.description!.split('\n');
 	expect(reasons).toHaveLength(3);
-	expect(reasons[0]).toBe('Amount must be at least 0.01, got 0');
-	expect(reasons[1]).toMatch(/^Customer Email must be an email address/);
-	expect(reasons[2]).toMatch(/^Due Date "2026-02-30" is not a date in the calendar/);
+	expect(reasons[0]).toBe("'Amount' must be at least 0.01, got 0");
+	expect(reasons[1]).toMatch(/^'Customer Email' must be an email address/);
+	expect(reasons[2]).toMatch(/^'Due Date' "2026-02-30" is not a date in the calendar/);
 	expect(res.error!.context.itemIndex).toBe(0);
 	expect(await env.requests()).toEqual([]);
 });

@@ -122,6 +122,6 @@ describe('vendor → create', () => {
 			additionalFields: { accountNumber: 123456789, routingNumber: '011000015' },
 		});
 		expect(checked.ok).toBe(false);
-		expect(JSON.stringify(checked)).toContain('Account Number must be text, not a number');
+		expect(JSON.stringify(checked)).toContain("'Account Number' must be text, not a number");
 	});
 });

@@ -58,12 +58,12 @@ describe('uuids', () => {
 		expect(validateUuid('', 'Receivable ID')).toEqual({
 			ok: false,
 			field: 'Receivable ID',
-			message: 'Receivable ID is required',
-			fix: 'Check the value of Receivable ID',
+			message: "'Receivable ID' is required",
+			fix: "Check the value of 'Receivable ID'",
 		});
 		expect(validateUuid('inv-42', 'Receivable ID')).toMatchObject({
 			ok: false,
-			message: expect.stringMatching(/^Receivable ID must be a UUID .*got "inv-42"$/),
+			message: expect.stringMatching(/^'Receivable ID' must be a UUID .*got "inv-42"$/),
 		});
 	});
 });
@@ -107,7 +107,7 @@ describe('emails', () => {
 		});
 		expect(validateEmail('ap@example', 'Customer Email')).toMatchObject({
 			ok: false,
-			message: 'Customer Email must be an email address such as name@example.com, got "ap@example"',
+			message: "'Customer Email' must be an email address such as name@example.com, got "ap@example"",
 		});
 	});
 });
@@ -145,7 +145,7 @@ describe('dates', () => {
 			expect(normaliseDate(bad, 'Due Date')).toMatchObject({
 				ok: false,
 				message: expect.stringMatching(
-					/^Due Date ".*" is not a date in the calendar; use YYYY-MM-DD$/,
+					/^'Due Date' ".*" is not a date in the calendar; use YYYY-MM-DD$/,
 				),
 			});
 		}
@@ -167,7 +167,7 @@ describe('dates', () => {
 		]) {
 			expect(normaliseDate(bad, 'Due Date')).toMatchObject({
 				ok: false,
-				message: expect.stringMatching(/^Due Date must be a date as YYYY-MM-DD/),
+				message: expect.stringMatching(/^'Due Date' must be a date as YYYY-MM-DD/),
 			});
 		}
 		expect(normaliseDate(20260301, 'Due Date')).toMatchObject({
@@ -214,13 +214,13 @@ describe('amounts', () => {
 		expect(validateAmount(0, receivable)).toEqual({
 			ok: false,
 			field: 'Amount',
-			message: 'Amount must be at least 0.01, got 0',
+			message: "'Amount' must be at least 0.01, got 0",
 		});
 		expect(validateAmount(-5, receivable).ok).toBe(false);
 		expect(validateAmount(0.01, payable).ok).toBe(true);
 		expect(validateAmount(0, payable)).toMatchObject({
 			ok: false,
-			message: 'Amount must be greater than 0, got 0',
+			message: "'Amount' must be greater than 0, got 0",
 		});
 		expect(validateAmount('-0.01', payable).ok).toBe(false);
 	});
@@ -233,14 +233,14 @@ describe('amounts', () => {
 		});
 		expect(validateAmount(1_000_000_000_000.01, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount is too large (at most 1000000000000)',
+			message: "'Amount' is too large (at most 1000000000000)",
 		});
 	});
 
 	it('refuses more than two decimals', () => {
 		expect(validateAmount(10.005, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount can have at most 2 decimal places, got 10.005',
+			message: "'Amount' can have at most 2 decimal places, got 10.005",
 		});
 		expect(validateAmount('0.001', payable).ok).toBe(false);
 	});
@@ -263,12 +263,12 @@ describe('amounts', () => {
 		]) {
 			expect(validateAmount(bad, receivable, 'Amount')).toMatchObject({
 				ok: false,
-				message: expect.stringMatching(/^Amount must be a number such as 125\.50, got /),
+				message: expect.stringMatching(/^'Amount' must be a number such as 125\.50, got /),
 			});
 		}
 		expect(validateAmount(Number.NaN, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount must be a finite number, got NaN',
+			message: "'Amount' must be a finite number, got NaN",
 		});
 		expect(validateAmount(Infinity, receivable).ok).toBe(false);
 		expect(validateAmount(1e300, receivable)).toMatchObject({
@@ -455,8 +455,8 @@ describe('validateMethodDetails', () => {
 
 	it('names every missing vendor field by its label', () => {
 		expect(validateMethodDetails('ach', {})).toEqual([
-			{ field: 'Account Number', message: 'Account Number is required for ACH' },
-			{ field: 'Routing Number', message: 'Routing Number is required for ACH' },
+			{ field: 'Account Number', message: "'Account Number' is required for ACH" },
+			{ field: 'Routing Number', message: "'Routing Number' is required for ACH" },
 		]);
 		expect(validateMethodDetails('wire', { account_number: '000123456789' })).toEqual([
 			{ field: 'Routing Number', message: 'Wire needs Routing Number, SWIFT Code or IBAN' },
@@ -465,11 +465,11 @@ describe('validateMethodDetails', () => {
 			'Account Number',
 		]);
 		expect(validateMethodDetails('crypto', {})).toEqual([
-			{ field: 'Wallet Address', message: 'Wallet Address is required for Crypto' },
+			{ field: 'Wallet Address', message: "'Wallet Address' is required for Crypto" },
 			{
 				field: 'Wallet Chain',
 				message:
-					'Wallet Chain is required for Crypto: one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin',
+					"'Wallet Chain' is required for Crypto: one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin",
 			},
 		]);
 		expect(
@@ -479,10 +479,10 @@ describe('validateMethodDetails', () => {
 
 	it('requires a known payment method for vendors', () => {
 		expect(validateMethodDetails(undefined, ach)).toEqual([
-			{ field: 'Payment Method', message: 'Payment Method is required: one of ach, wire, crypto' },
+			{ field: 'Payment Method', message: "'Payment Method' is required: one of ach, wire, crypto" },
 		]);
 		expect(validateMethodDetails('paypal', ach)).toEqual([
-			{ field: 'Payment Method', message: 'Payment Method must be one of ach, wire, crypto' },
+			{ field: 'Payment Method', message: "'Payment Method' must be one of ach, wire, crypto" },
 		]);
 	});
 
@@ -490,7 +490,7 @@ describe('validateMethodDetails', () => {
 		expect(validateMethodDetails('ach', { ...ach, routing_number: '021000022' })).toEqual([
 			{
 				field: 'Routing Number',
-				message: 'Routing Number must be a 9-digit ABA routing number with a valid check digit',
+				message: "'Routing Number' must be a 9-digit ABA routing number with a valid check digit",
 			},
 		]);
 		expect(
@@ -505,11 +505,11 @@ describe('validateMethodDetails', () => {
 		).toEqual(['SWIFT Code', 'IBAN']);
 		// A detail of another method is checked for its form, and refused as not applying.
 		expect(validateMethodDetails('ach', { ...ach, iban: 'DE00' })).toEqual([
-			expect.objectContaining({ field: 'IBAN', message: expect.stringMatching(/^IBAN is not valid/) }),
+			expect.objectContaining({ field: 'IBAN', message: expect.stringMatching(/^'IBAN' is not valid/) }),
 			{
 				field: 'IBAN',
-				message: 'IBAN does not apply to payment method ACH',
-				fix: 'Remove IBAN, or choose Wire',
+				message: "'IBAN' does not apply to payment method ACH",
+				fix: "Remove 'IBAN', or choose Wire",
 			},
 		]);
 		expect(validateMethodDetails('ach', { ...ach, account_name: true })).toEqual([
@@ -545,7 +545,7 @@ describe('validateMethodDetails', () => {
 			{
 				field: 'Wallet Chain',
 				message:
-					'Wallet Chain must be one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin',
+					"'Wallet Chain' must be one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin",
 			},
 		]);
 		expect(
@@ -557,7 +557,7 @@ describe('validateMethodDetails', () => {
 			{
 				field: 'Wallet Address',
 				message:
-					'Wallet Address is not a valid ethereum address: expected 0x followed by 40 hex characters',
+					"'Wallet Address' is not a valid ethereum address: expected 0x followed by 40 hex characters",
 			},
 		]);
 	});
@@ -591,8 +591,8 @@ describe('validateMethodDetails', () => {
 		).toEqual([
 			{
 				field: 'Bank Name',
-				message: 'Bank Name does not apply to payment method Crypto',
-				fix: 'Remove Bank Name, or choose ACH or Wire',
+				message: "'Bank Name' does not apply to payment method Crypto",
+				fix: "Remove 'Bank Name', or choose ACH or Wire",
 			},
 		]);
 		expect(
@@ -621,7 +621,7 @@ describe('validateMethodDetails', () => {
 		}
 		for (const bad of ['123', '123456789012345678', '12345A', '1234 5678']) {
 			expect(validateMethodDetails('ach', { ...ach, account_number: bad })).toEqual([
-				{ field: 'Account Number', message: 'Account Number must be 4 to 17 digits for ACH' },
+				{ field: 'Account Number', message: "'Account Number' must be 4 to 17 digits for ACH" },
 			]);
 		}
 		const wire = { routing_number: '021000021' };
@@ -629,7 +629,7 @@ describe('validateMethodDetails', () => {
 		expect(validateMethodDetails('wire', { ...wire, account_number: 'A'.repeat(35) })).toEqual([
 			{
 				field: 'Account Number',
-				message: 'Account Number must be 4 to 34 letters or digits for Wire',
+				message: "'Account Number' must be 4 to 34 letters or digits for Wire",
 			},
 		]);
 	});
@@ -659,7 +659,7 @@ describe('validateMethodDetails', () => {
 			const problem = {
 				field: 'Payment Method',
 				message:
-					'Payment Method is required when bank or wallet details are given: one of ach, wire, crypto',
+					"'Payment Method' is required when bank or wallet details are given: one of ach, wire, crypto",
 			};
 			expect(
 				validateMethodDetails(undefined, ach, { context: 'payable', hasVendorId: false }),

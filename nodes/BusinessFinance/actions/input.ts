@@ -6,7 +6,7 @@
  * problems into one NodeOperationError with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { validateLimit, type Problem, type Validated } from '../helpers/primitives';
+import { quoted, validateLimit, type Problem, type Validated } from '../helpers/primitives';
 import { validateWebhookEndpointId } from '../helpers/requestRules';
 
 /** What an item's check gives: the request to send, or every problem found. */
@@ -45,7 +45,7 @@ function problemsError(
 		const [{ message, fix }] = problems;
 		return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: fix });
 	}
-	const fields = [...new Set(problems.map((p) => p.field))].join(', ');
+	const fields = [...new Set(problems.map((p) => quoted(p.field)))].join(', ');
 	const reasons = problems.map((p) => (p.fix ? `${p.message}. ${p.fix}` : p.message));
 	return new NodeOperationError(ctx.getNode(), `Invalid parameters: ${fields}`, {
 		itemIndex,

@@ -12,6 +12,7 @@ import {
 	PAYMENT_METHOD_LABEL,
 	type PaymentDetailField,
 } from '../helpers/paymentDetailFields';
+import { quoted } from '../helpers/primitives';
 import { byName } from './order';
 
 const CHAIN_LABELS: Record<WalletChain, string> = {
@@ -50,7 +51,7 @@ function methodsNote(field: PaymentDetailField): string {
 	for (const method of field.oneOfFor ?? []) {
 		const others = PAYMENT_DETAIL_FIELDS.filter(
 			(f) => f !== field && f.oneOfFor?.includes(method),
-		).map((f) => f.label);
+		).map((f) => quoted(f.label));
 		notes.push(`${METHOD_LABELS[method]} needs this, ${listOf(others, 'or')}`);
 	}
 	if (notes.length === 0) notes.push(`Used with ${labels(field.methods)}`);

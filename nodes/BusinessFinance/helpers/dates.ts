@@ -2,7 +2,7 @@
  * Calendar dates as the API takes them (`YYYY-MM-DD`), from whatever n8n gives: text, an ISO
  * date-time, a Luxon DateTime or a JS Date. Pure functions, no runtime dependencies.
  */
-import { describe, fail, ok, type Problem, type Validated } from './primitives';
+import { describe, fail, ok, quoted, type Problem, type Validated } from './primitives';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // YYYY-MM-DD, then T (or a space, as RFC 3339 allows) and hh:mm[:ss[.fraction]], then an
@@ -71,7 +71,7 @@ function dateOfDateTime(text: string): string | undefined {
  * taken in its own zone; a JS Date, taken in UTC. The date must exist in the calendar.
  */
 export function normaliseDate(value: unknown, field = 'Date'): Validated<string> {
-	const expected = `${field} must be a date as YYYY-MM-DD (an ISO 8601 date-time is cut to its date)`;
+	const expected = `${quoted(field)} must be a date as YYYY-MM-DD (an ISO 8601 date-time is cut to its date)`;
 	const text = dateText(value);
 	if (text === null) return fail(field, `${expected}, got an invalid date`, DATE_FIX);
 	if (text === undefined) return fail(field, `${expected}, got ${describe(value)}`, DATE_FIX);
@@ -82,7 +82,7 @@ export function normaliseDate(value: unknown, field = 'Date'): Validated<string>
 	if (!isCalendarDate(date)) {
 		return fail(
 			field,
-			`${field} ${describe(date)} is not a date in the calendar; use YYYY-MM-DD`,
+			`${quoted(field)} ${describe(date)} is not a date in the calendar; use YYYY-MM-DD`,
 			DATE_FIX,
 		);
 	}
@@ -95,8 +95,8 @@ export function validateDateRange(from: string | undefined, to: string | undefin
 	return [
 		{
 			field: 'From',
-			message: `From (${from}) is after To (${to})`,
-			fix: 'Set From to a date on or before To',
+			message: `'From' (${from}) is after 'To' (${to})`,
+			fix: "Set 'From' to a date on or before 'To'",
 		},
 	];
 }

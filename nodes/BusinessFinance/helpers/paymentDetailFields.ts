@@ -12,6 +12,7 @@ import {
 	normaliseIban,
 	normaliseSwift,
 } from './bankIdentifiers';
+import { quoted } from './primitives';
 import { PAYMENT_METHODS, WALLET_CHAINS, type PaymentMethod } from './constants';
 import {
 	isValidWalletAddress,
@@ -213,14 +214,14 @@ function methodRequirement(method: PaymentMethod): string {
 	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
 	const parts = [
 		listOf(
-			required.map((f) => f.label),
+			required.map((f) => quoted(f.label)),
 			'and',
 		),
 	];
 	if (oneOf.length > 0)
 		parts.push(
 			`one of ${listOf(
-				oneOf.map((f) => f.label),
+				oneOf.map((f) => quoted(f.label)),
 				'or',
 			)}`,
 		);

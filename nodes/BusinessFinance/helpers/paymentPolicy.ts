@@ -15,7 +15,7 @@ import {
 	type DetailContext,
 	type PaymentDetailField,
 } from './paymentDetailFields';
-import { isSet, type Problem } from './primitives';
+import { isSet, quoted, type Problem } from './primitives';
 
 /** Bank and wallet details by API field name (`account_number`, ...). */
 export type MethodDetails = Record<string, unknown>;
@@ -39,26 +39,26 @@ export function isPaymentMethod(value: unknown): value is PaymentMethod {
 }
 
 const METHOD_CHOICES = `one of ${PAYMENT_METHODS.join(', ')}`;
+const METHOD_NAME = quoted(PAYMENT_METHOD_LABEL);
 
 /** The form problems of one detail: not text, or breaking the field's own rule. */
 function formProblem(field: PaymentDetailField, context: DetailContext): Problem | undefined {
 	const value = context.details[field.apiField];
 	if (value === undefined || value === null) return undefined;
+	const name = quoted(field.label);
 	if (typeof value === 'number' && field.textOnly) {
 		return {
 			field: field.label,
-			message: `${field.label} must be text, not a number: a number has lost its leading zeros and any digits past the 15th`,
-			fix: `Give ${field.label} as text: in an expression, as a string such as "000123456789"; in a spreadsheet, from a column formatted as text`,
+			message: `${name} must be text, not a number: a number has lost its leading zeros and any digits past the 15th`,
+			fix: `Give ${name} as text: in an expression, as a string such as "000123456789"; in a spreadsheet, from a column formatted as text`,
 		};
 	}
 	if (typeof value !== 'string') {
-		return { field: field.label, message: `${field.label} must be text` };
+		return { field: field.label, message: `${name} must be text` };
 	}
 	if (!isSet(value)) return undefined;
 	const wrong = field.check?.(value, context);
-	return wrong === undefined
-		? undefined
-		: { field: field.label, message: `${field.label} ${wrong}` };
+	return wrong === undefined ? undefined : { field: field.label, message: `${name} ${wrong}` };
 }
 
 /** The problem with the method itself, if any: missing where it is needed, or unknown. */
@@ -71,20 +71,20 @@ function methodProblem(
 		if (isPaymentMethod(method)) return undefined;
 		return {
 			field: PAYMENT_METHOD_LABEL,
-			message: `${PAYMENT_METHOD_LABEL} must be ${METHOD_CHOICES}`,
+			message: `${METHOD_NAME} must be ${METHOD_CHOICES}`,
 		};
 	}
 	if ((options.context ?? 'vendor') === 'vendor') {
 		return {
 			field: PAYMENT_METHOD_LABEL,
-			message: `${PAYMENT_METHOD_LABEL} is required: ${METHOD_CHOICES}`,
+			message: `${METHOD_NAME} is required: ${METHOD_CHOICES}`,
 		};
 	}
 	const hasDetails = PAYMENT_DETAIL_FIELDS.some((f) => isSet(details[f.apiField]));
 	if (options.hasVendorId === false && hasDetails) {
 		return {
 			field: PAYMENT_METHOD_LABEL,
-			message: `${PAYMENT_METHOD_LABEL} is required when bank or wallet details are given: ${METHOD_CHOICES}`,
+			message: `${METHOD_NAME} is required when bank or wallet details are given: ${METHOD_CHOICES}`,
 		};
 	}
 	return undefined;
@@ -96,8 +96,8 @@ function foreignDetails(method: PaymentMethod, details: MethodDetails): Problem[
 		(f) => isSet(details[f.apiField]) && !f.methods.includes(method),
 	).map((f) => ({
 		field: f.label,
-		message: `${f.label} does not apply to payment method ${METHOD_LABELS[method]}`,
-		fix: `Remove ${f.label}, or choose ${listOf(
+		message: `${quoted(f.label)} does not apply to payment method ${METHOD_LABELS[method]}`,
+		fix: `Remove ${quoted(f.label)}, or choose ${listOf(
 			f.methods.map((m) => METHOD_LABELS[m]),
 			'or',
 		)}`,
@@ -110,14 +110,14 @@ function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[
 	const missing = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method) && !has(f));
 	const problems: Problem[] = missing.map((f) => ({
 		field: f.label,
-		message: `${f.label} is required for ${METHOD_LABELS[method]}${f.choices ? `: one of ${f.choices.join(', ')}` : ''}`,
+		message: `${quoted(f.label)} is required for ${METHOD_LABELS[method]}${f.choices ? `: one of ${f.choices.join(', ')}` : ''}`,
 	}));
 	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
 	if (oneOf.length > 0 && !oneOf.some(has)) {
 		problems.push({
 			field: oneOf[0].label,
 			message: `${METHOD_LABELS[method]} needs ${listOf(
-				oneOf.map((f) => f.label),
+				oneOf.map((f) => quoted(f.label)),
 				'or',
 			)}`,
 		});

@@ -20,6 +20,14 @@ export const ok = <T>(value: T): Validated<T> => ({ ok: true, value });
 export const fail = <T>(field: string, message: string, fix?: string): Validated<T> =>
 	fix === undefined ? { ok: false, field, message } : { ok: false, field, message, fix };
 
+/**
+ * A field as messages name it: its label in the editor, in single quotes (n8n's guidelines).
+ * Values are quoted with double quotes (`describe`), so the two are never confused.
+ */
+export function quoted(label: string): string {
+	return `'${label}'`;
+}
+
 /** A value as messages quote it (long text cut). Never used for bank or wallet details. */
 export function describe(value: unknown): string {
 	if (typeof value === 'string')
@@ -41,7 +49,7 @@ export function isSet(value: unknown): boolean {
 export function validateRequiredText(value: unknown, field: string): Validated<string> {
 	const text = typeof value === 'number' ? String(value) : value;
 	if (typeof text !== 'string' || text.trim() === '') {
-		return fail(field, `${field} is required`, `Enter a value for ${field}`);
+		return fail(field, `${quoted(field)} is required`, `Enter a value for ${quoted(field)}`);
 	}
 	return ok(text.trim());
 }
@@ -56,12 +64,12 @@ export function isUuid(value: unknown): value is string {
 /** Trims the value, checks it is a UUID and lower-cases it. */
 export function validateUuid(value: unknown, field = 'ID'): Validated<string> {
 	const trimmed = typeof value === 'string' ? value.trim() : value;
-	const fix = `Check the value of ${field}`;
-	if (!isSet(trimmed)) return fail(field, `${field} is required`, fix);
+	const fix = `Check the value of ${quoted(field)}`;
+	if (!isSet(trimmed)) return fail(field, `${quoted(field)} is required`, fix);
 	if (!isUuid(trimmed)) {
 		return fail(
 			field,
-			`${field} must be a UUID such as 3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70, got ${describe(value)}`,
+			`${quoted(field)} must be a UUID such as 3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70, got ${describe(value)}`,
 			fix,
 		);
 	}
@@ -84,8 +92,8 @@ export function validateEmail(value: unknown, field = 'Email'): Validated<string
 	if (!isEmail(trimmed)) {
 		return fail(
 			field,
-			`${field} must be an email address such as name@example.com, got ${describe(value)}`,
-			`Check the value of ${field}`,
+			`${quoted(field)} must be an email address such as name@example.com, got ${describe(value)}`,
+			`Check the value of ${quoted(field)}`,
 		);
 	}
 	return ok(trimmed);
@@ -116,12 +124,15 @@ function parseAmount(value: unknown, field: string): Validated<number> {
 	if (typeof value === 'number') amount = value;
 	else if (typeof value === 'string' && NUMERIC_STRING_RE.test(value.trim())) {
 		amount = Number(value.trim());
-	} else return fail(field, `${field} must be a number such as 125.50, got ${describe(value)}`);
-	if (!Number.isFinite(amount)) {
-		return fail(field, `${field} must be a finite number, got ${describe(value)}`);
+	} else {
+		return fail(field, `${quoted(field)} must be a number such as 125.50, got ${describe(value)}`);
 	}
-	if (Math.abs(amount) > MAX_AMOUNT)
-		return fail(field, `${field} is too large (at most ${MAX_AMOUNT})`);
+	if (!Number.isFinite(amount)) {
+		return fail(field, `${quoted(field)} must be a finite number, got ${describe(value)}`);
+	}
+	if (Math.abs(amount) > MAX_AMOUNT) {
+		return fail(field, `${quoted(field)} is too large (at most ${MAX_AMOUNT})`);
+	}
 	return ok(amount);
 }
 
@@ -150,13 +161,16 @@ export function validateAmount(
 	const decimals =
 		typeof value === 'string' ? (/\.(\d*?)0*$/.exec(value.trim())?.[1].length ?? 0) : 0;
 	if (decimals > 2 || Math.abs(scaled - cents) > noise) {
-		return fail(field, `${field} can have at most 2 decimal places, got ${describe(value)}`);
+		return fail(
+			field,
+			`${quoted(field)} can have at most 2 decimal places, got ${describe(value)}`,
+		);
 	}
 	const rounded = cents / 100;
 	const tooSmall = rule.exclusive ? rounded <= rule.min : rounded < rule.min;
 	if (tooSmall) {
 		const bound = rule.exclusive ? `greater than ${rule.min}` : `at least ${rule.min}`;
-		return fail(field, `${field} must be ${bound}, got ${describe(value)}`);
+		return fail(field, `${quoted(field)} must be ${bound}, got ${describe(value)}`);
 	}
 	return ok(rounded);
 }
@@ -166,8 +180,8 @@ export function validateLimit(value: unknown): Validated<number> {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
 		return fail(
 			'Limit',
-			'Limit must be a whole number of at least 1',
-			'Set Limit, or turn on Return All',
+			"'Limit' must be a whole number of at least 1",
+			"Set 'Limit', or turn on 'Return All'",
 		);
 	}
 	return ok(value);
@@ -178,8 +192,8 @@ export function validateSeconds(value: unknown, field: string, example: number):
 	if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return ok(value);
 	return fail(
 		field,
-		`${field} must be 0 or more seconds`,
-		`Set ${field} (Seconds) to a number such as ${example}`,
+		`${quoted(field)} must be 0 or more seconds`,
+		`Set ${quoted(field)} to a number of seconds such as ${example}`,
 	);
 }
 
@@ -190,7 +204,7 @@ export function validateBoolean(value: unknown, field: string): Validated<boolea
 	if (flag === false || flag === 'false') return ok(false);
 	return fail(
 		field,
-		`${field} must be true or false`,
-		`Set ${field} to on or off (or an expression giving true or false)`,
+		`${quoted(field)} must be true or false`,
+		`Set ${quoted(field)} to on or off (or an expression giving true or false)`,
 	);
 }

@@ -4,7 +4,15 @@
  * value to send, so that an item that would be refused is never sent.
  */
 import { EVENT_TYPES } from './constants';
-import { fail, isSet, ok, validateRequiredText, type Problem, type Validated } from './primitives';
+import {
+	fail,
+	isSet,
+	ok,
+	quoted,
+	validateRequiredText,
+	type Problem,
+	type Validated,
+} from './primitives';
 
 /** An update without any field is refused by the service: say so before sending. */
 export function validateUpdate(body: Record<string, unknown>): Problem[] {
@@ -13,7 +21,7 @@ export function validateUpdate(body: Record<string, unknown>): Problem[] {
 		{
 			field: 'Update Fields',
 			message: 'Nothing to update',
-			fix: 'Add at least one field under Update Fields (empty values are not sent)',
+			fix: "Add at least one field under 'Update Fields' (empty values are not sent)",
 		},
 	];
 }
@@ -24,8 +32,8 @@ export function validatePayee(vendorId: unknown, vendorName: unknown): Problem[]
 	return [
 		{
 			field: 'Vendor Name',
-			message: 'A payable needs a Vendor or a Vendor Name',
-			fix: 'Select a vendor, or add Vendor Name under Additional Fields',
+			message: "A payable needs a 'Vendor' or a 'Vendor Name'",
+			fix: "Select a vendor, or add 'Vendor Name' under 'Additional Fields'",
 		},
 	];
 }
@@ -39,8 +47,8 @@ export function validateSendImmediately(
 	return [
 		{
 			field: 'Customer Email',
-			message: 'Send Immediately needs a Customer Email',
-			fix: 'Add Customer Email under Additional Fields, or turn Send Immediately off',
+			message: "'Send Immediately' needs a 'Customer Email'",
+			fix: "Add 'Customer Email' under 'Additional Fields', or turn 'Send Immediately' off",
 		},
 	];
 }
@@ -57,7 +65,7 @@ export function validateWebhookEndpointId(value: unknown): Validated<string> {
 	if (/[\s/?#]/.test(id)) {
 		return fail(
 			field,
-			`${field} must not contain spaces, "/", "?" or "#"`,
+			`${quoted(field)} must not contain spaces, "/", "?" or "#"`,
 			'Enter the endpoint’s ID, such as ep_2b9f6c1d8a',
 		);
 	}
@@ -70,7 +78,7 @@ export function validateWebhookUrl(value: unknown): Validated<string> {
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) {
 		return fail(
 			'URL',
-			`URL must be an absolute http or https URL, got "${url.slice(0, 80)}"`,
+			`'URL' must be an absolute http or https URL, got "${url.slice(0, 80)}"`,
 			'Enter a URL such as https://example.com/hooks/finance',
 		);
 	}
@@ -92,7 +100,7 @@ export function validateEventTypes(value: unknown): Validated<string[]> {
 	if (unknown.length > 0) {
 		return fail(
 			'Event Types',
-			`Unknown event type(s) in Event Types: ${unknown.join(', ')}`,
+			`Unknown event type(s) in 'Event Types': ${unknown.join(', ')}`,
 			`Use only: ${EVENT_TYPES.join(', ')}`,
 		);
 	}

@@ -44,8 +44,8 @@ export const description: INodeProperties[] = [
 		{
 			required: false,
 			description:
-				'An existing vendor. Leave empty to give a Vendor Name under Additional Fields instead.',
-			hint: 'Either a vendor or a Vendor Name (under Additional Fields) is needed',
+				"An existing vendor. Leave empty to give a 'Vendor Name' under 'Additional Fields' instead.",
+			hint: "Either a vendor or a 'Vendor Name' (under 'Additional Fields') is needed",
 			displayOptions: { show },
 		},
 		true,
@@ -64,7 +64,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Acme Supplies LLC',
-				description: 'Who is paid, when no Vendor is selected (or to override the vendor’s name)',
+				description: "Who is paid, when no 'Vendor' is selected (or to override the vendor’s name)",
 			},
 			{
 				displayName: 'Vendor Email',

@@ -18,7 +18,7 @@ const show = { resource: ['receivable'], operation: ['create'] };
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Send Immediately is on: the service emails the invoice to the customer as soon as the receivable is created',
+			"'Send Immediately' is on: the service emails the invoice to the customer as soon as the receivable is created",
 		name: 'sendImmediatelyNotice',
 		type: 'notice',
 		default: '',

@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 	paymentMethodField({
 		required: true,
 		displayOptions: { show },
-		hint: 'Add the details the method needs under Additional Fields',
+		hint: "Add the details the method needs under 'Additional Fields'",
 	}),
 	{
 		displayName: 'Additional Fields',
