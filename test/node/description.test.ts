@@ -225,3 +225,13 @@ describe('optional fields and list options are sorted A–Z (both nodes)', () =>
 		expect(names).toEqual(sorted(names));
 	});
 });
+
+it.each(['BusinessFinance', 'BusinessFinanceTrigger'])('%s.node.json has aliases for the words finance users search for', (file) => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const codex = require(`../../nodes/BusinessFinance/${file}.node.json`) as { node: string; alias?: string[] };
+	expect(codex.node).toBe(`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`);
+	const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
+	for (const word of ['invoice', 'bill', 'ap', 'ar', 'payee', 'supplier', 'vendor', 'payment', 'accounts payable', 'accounts receivable']) {
+		expect(aliases).toContain(word);
+	}
+});
