@@ -227,7 +227,6 @@ describe('optional fields and list options are sorted A–Z (both nodes)', () =>
 });
 
 it.each(['BusinessFinance', 'BusinessFinanceTrigger'])('%s.node.json has aliases for the words finance users search for', (file) => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const codex = require(`../../nodes/BusinessFinance/${file}.node.json`) as { node: string; alias?: string[] };
 	expect(codex.node).toBe(`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`);
 	const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());

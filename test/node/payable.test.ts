@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { byId, startEnv, VALID, type NodeTestEnv } from './support';
 
 let env: NodeTestEnv;
@@ -123,7 +124,7 @@ describe('payable: create', () => {
 });
 
 describe('payable: create, payment details and the method', () => {
-	const create = (additionalFields: Record<string, unknown>) =>
+	const create = (additionalFields: INodeParameters) =>
 		env.run({
 			resource: 'payable',
 			operation: 'create',

@@ -107,7 +107,7 @@ describe('emails', () => {
 		});
 		expect(validateEmail('ap@example', 'Customer Email')).toMatchObject({
 			ok: false,
-			message: "'Customer Email' must be an email address such as name@example.com, got "ap@example"",
+			message: `'Customer Email' must be an email address such as name@example.com, got "ap@example"`,
 		});
 	});
 });
@@ -459,7 +459,7 @@ describe('validateMethodDetails', () => {
 			{ field: 'Routing Number', message: "'Routing Number' is required for ACH" },
 		]);
 		expect(validateMethodDetails('wire', { account_number: '000123456789' })).toEqual([
-			{ field: 'Routing Number', message: 'Wire needs Routing Number, SWIFT Code or IBAN' },
+			{ field: 'Routing Number', message: "Wire needs 'Routing Number', 'SWIFT Code' or 'IBAN'" },
 		]);
 		expect(fields(validateMethodDetails('wire', { iban: 'DE89370400440532013000' }))).toEqual([
 			'Account Number',
@@ -513,7 +513,7 @@ describe('validateMethodDetails', () => {
 			},
 		]);
 		expect(validateMethodDetails('ach', { ...ach, account_name: true })).toEqual([
-			{ field: 'Account Name', message: 'Account Name must be text' },
+			{ field: 'Account Name', message: "'Account Name' must be text" },
 		]);
 	});
 
@@ -528,7 +528,7 @@ describe('validateMethodDetails', () => {
 			expect(problems).toEqual([
 				{
 					field: label,
-					message: expect.stringMatching(new RegExp(`^${label} must be text, not a number`)),
+					message: expect.stringMatching(new RegExp(`^'${label}' must be text, not a number`)),
 					fix: expect.stringContaining('as text'),
 				},
 			]);
