@@ -74,20 +74,17 @@ describe('vendor: create', () => {
 describe('vendor: create, details of another method', () => {
 	// The editor hides them once the method is chosen but keeps what was typed before: a value the
 	// user cannot see is neither checked nor sent.
+	const create = (paymentMethod: string, additionalFields: INodeParameters) =>
+		env.run({ resource: 'vendor', operation: 'create', name: 'Switched Co', paymentMethod, additionalFields });
+
 	it('are not sent, even when malformed', async () => {
-		const res = await env.run({
-			resource: 'vendor',
-			operation: 'create',
-			name: 'Switched Co',
-			paymentMethod: 'ach',
-			additionalFields: {
-				accountNumber: VALID.account,
-				routingNumber: VALID.routing,
-				iban: 'DE00 not an iban',
-				swiftCode: 'x',
-				walletAddress: '0x1234',
-				walletChain: 'tron',
-			},
+		const res = await create('ach', {
+			accountNumber: VALID.account,
+			routingNumber: VALID.routing,
+			iban: 'DE00 not an iban',
+			swiftCode: 'x',
+			walletAddress: '0x1234',
+			walletChain: 'tron',
 		});
 		expect(res.error).toBeUndefined();
 		expect((await env.requests())[0].body).toEqual({
@@ -99,21 +96,15 @@ describe('vendor: create, details of another method', () => {
 	});
 
 	it('crypto, even from an expression, leaves every bank detail out', async () => {
-		const res = await env.run({
-			resource: 'vendor',
-			operation: 'create',
-			name: 'Chain Co',
-			paymentMethod: '={{ "crypto" }}',
-			additionalFields: {
-				walletAddress: VALID.evm,
-				walletChain: 'base',
-				bankName: 'Bank',
-				accountNumber: '12',
-			},
+		const res = await create('={{ "crypto" }}', {
+			walletAddress: VALID.evm,
+			walletChain: 'base',
+			bankName: 'Bank',
+			accountNumber: '12',
 		});
 		expect(res.error).toBeUndefined();
 		expect((await env.requests())[0].body).toEqual({
-			name: 'Chain Co',
+			name: 'Switched Co',
 			payment_method: 'crypto',
 			wallet_address: VALID.evm,
 			wallet_chain: 'base',
