@@ -22,7 +22,7 @@ import {
 	type ExecuteResult,
 	type WorkflowJson,
 	type Runtime,
-} from '../../scripts/n8n-env';
+} from '../../scripts/n8n';
 import {
 	BAD_KEY_CREDENTIAL_ID,
 	IDS,

@@ -3,7 +3,7 @@
  * operation of node-interface.md runs through `n8n execute --id`, plus the trigger workflows.
  * Parameters use exactly the public names of node-interface.md, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n-env';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
