@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/primitives';
+import { withStableColumns } from '../../helpers/resourceFields';
 import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
 import { toApiBody, requestData, type OperationContext } from '../utils';
@@ -69,5 +70,8 @@ export async function execute(
 		}),
 		i,
 	);
-	return requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+	return withStableColumns(
+		'vendor',
+		await requestData.call(this, 'PATCH', path, body, i, waitBudgetMs),
+	);
 }

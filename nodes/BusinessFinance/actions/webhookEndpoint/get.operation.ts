@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
+import { withStableColumns } from '../../helpers/resourceFields';
 import { checkWebhookEndpointPath, ItemCheck, sendable } from '../input';
 import { requestData, type OperationContext } from '../utils';
 
@@ -13,5 +14,6 @@ export async function execute(
 	const check = new ItemCheck();
 	const id = this.getNodeParameter('webhookEndpointId', i, '');
 	const path = sendable(this, check.result(checkWebhookEndpointPath(check, id)), i);
-	return requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
+	const endpoint = await requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
+	return withStableColumns('webhookEndpoint', endpoint);
 }

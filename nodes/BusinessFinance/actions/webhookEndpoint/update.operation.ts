@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { EVENT_TYPES } from '../../helpers/constants';
 import { isSet, validateBoolean } from '../../helpers/primitives';
+import { withStableColumns } from '../../helpers/resourceFields';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
 import {
 	checkWebhookEndpointPath,
@@ -95,5 +96,6 @@ export async function execute(
 		updateFields: readCollection(this, 'updateFields', i),
 	});
 	const { path, body } = sendable(this, checked, i);
-	return requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+	const endpoint = await requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+	return withStableColumns('webhookEndpoint', endpoint);
 }
