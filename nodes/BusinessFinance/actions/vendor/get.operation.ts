@@ -34,9 +34,8 @@ function explainNotFound(error: unknown, vendorId: string): void {
 		failed.description =
 			'Getting a single vendor is an optional route that this service lacks. Use Vendor → Get Many with a Search (the vendor’s name or email) instead, and keep the item whose "id" matches.';
 	} else if (info.status === 404) {
-		failed.message = `No vendor with ID ${vendorId} (${failed.message})`;
-		failed.description =
-			'Check the ID: the vendor may have been deleted or belong to another account. Vendor → Get Many with a Search finds vendors by name or email.';
+		failed.description = `The service answered “${failed.message}”. Check the ID: the vendor may have been deleted or belong to another account. Vendor → Get Many with a Search finds vendors by name or email.`;
+		failed.message = `No vendor with ID ${vendorId}`;
 	}
 }
 
