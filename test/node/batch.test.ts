@@ -25,7 +25,7 @@ const ROWS: IDataObject[] = [
 	{ inv: 'B-4', amount: 14, email: 'not-an-email' },
 	{ inv: 'B-5', amount: 15, email: 'a@b.co' },
 ];
-const createReceivables = (options: IDataObject): INodeParameters => ({
+const createReceivables = (options: INodeParameters): INodeParameters => ({
 	resource: 'receivable',
 	operation: 'create',
 	invoiceNumber: '={{ $json.inv }}',
