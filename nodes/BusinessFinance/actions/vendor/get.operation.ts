@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 import { simplifyField, vendorLocator } from '../../descriptions/common';
 import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
 import { validateUuid } from '../../helpers/primitives';
@@ -25,18 +31,26 @@ function checkParameters(vendorId: unknown): Checked<string> {
  * The service's 404/405 rephrased: `GET /v1/vendors/{id}` is an assumed route, so a service
  * without it must say so and point at what works, not claim the vendor is missing.
  */
-function explainNotFound(error: unknown, vendorId: string): void {
-	const info = getApiErrorInfo(error);
-	if (!info || !(error instanceof Error)) return;
-	const failed = error as Error & { description?: string | null };
-	if (answerMeansNoRoute({ ...info, message: failed.message })) {
-		failed.message = `This service does not offer getting one vendor by ID (GET /v1/vendors/{id} answered HTTP ${info.status})`;
-		failed.description =
+function explainNotFound(
+	ctx: IExecuteFunctions,
+	caught: unknown,
+	vendorId: string,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (!(caught instanceof NodeApiError || caught instanceof NodeOperationError)) {
+		return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+	}
+	const info = getApiErrorInfo(caught);
+	if (!info) return caught;
+	if (answerMeansNoRoute({ ...info, message: caught.message })) {
+		caught.message = `This service does not offer getting one vendor by ID (GET /v1/vendors/{id} answered HTTP ${info.status})`;
+		caught.description =
 			'Getting a single vendor is an optional route that this service lacks. Use Vendor → Get Many with a Search (the vendor’s name or email) instead, and keep the item whose "id" matches.';
 	} else if (info.status === 404) {
-		failed.description = `The service answered “${failed.message}”. Check the ID: the vendor may have been deleted or belong to another account. Vendor → Get Many with a Search finds vendors by name or email.`;
-		failed.message = `No vendor with ID ${vendorId}`;
+		caught.description = `The service answered “${caught.message}”. Check the ID: the vendor may have been deleted or belong to another account. Vendor → Get Many with a Search finds vendors by name or email.`;
+		caught.message = `No vendor with ID ${vendorId}`;
 	}
+	return caught;
 }
 
 export async function execute(
@@ -50,8 +64,7 @@ export async function execute(
 	try {
 		vendor = await requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
 	} catch (error) {
-		explainNotFound(error, String(vendorId).trim());
-		throw error;
+		throw explainNotFound(this, error, String(vendorId).trim(), i);
 	}
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
 	return simplify ? simplified('vendor', vendor) : withStableColumns('vendor', vendor);
