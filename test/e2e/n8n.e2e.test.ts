@@ -10,7 +10,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { RESOURCE_FIELDS, SIMPLIFIED_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	N8nServer,
@@ -282,7 +282,7 @@ describe('every operation through n8n execute --id', () => {
 		expect(result.stdout).not.toContain(sandbox.apiKey);
 	});
 
-	it('vendor: create, update, getAll (search, limit, returnAll); payable: create, update', async () => {
+	it('vendor: create, update, get (simplified), getAll (search, limit, returnAll); payable: create, update', async () => {
 		await admin('DELETE', '/requests');
 		const result = await execute(IDS.vendorsPayables);
 		expectSuccess(result);
@@ -297,6 +297,9 @@ describe('every operation through n8n execute --id', () => {
 		expect(JSON.stringify(vendor)).not.toContain('000123456789');
 		const [renamed] = output(result, 'Update vendor');
 		expect(renamed).toMatchObject({ id: vendor.id, name: `E2E Vendor ${TAG} Renamed` });
+		const [one] = output(result, 'Get vendor');
+		expect(one).toEqual({ ...Object.fromEntries(SIMPLIFIED_FIELDS.vendor.map((f) => [f, renamed[f]])) });
+		expect(Object.keys(one)).toEqual([...SIMPLIFIED_FIELDS.vendor]);
 		const found = output(result, 'Find vendor');
 		expect(found.map((v) => v.id)).toEqual([vendor.id]);
 		const [payable] = output(result, 'Create payable');
