@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { dueDateField, notesField } from '../descriptions/dates';
 import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/primitives';
-import { withStableColumns } from '../helpers/resourceFields';
 import { validateUpdate } from '../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from './input';
-import { toApiBody, requestData, type OperationContext } from './utils';
+import { toApiBody, requestResource, type OperationContext } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
@@ -71,8 +70,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 		const id = this.getNodeParameter(config.idParameter, i, '');
 		const checked = checkParameters(id, readCollection(this, 'updateFields', i));
 		const { path, body } = sendable(this, checked, i);
-		const updated = await requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
-		return withStableColumns(config.resource, updated);
+		return requestResource.call(this, config.resource, 'PATCH', path, body, i, waitBudgetMs);
 	}
 
 	return { description, execute };

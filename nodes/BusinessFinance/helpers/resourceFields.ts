@@ -147,6 +147,15 @@ export function simplified<T>(resource: SimplifiableResource, value: T): T | IDa
 	return out;
 }
 
+/** A resource as the list and get operations output it: simplified when Simplify is on. */
+export function shaped<T>(
+	resource: SimplifiableResource,
+	value: T,
+	simplify: boolean,
+): T | IDataObject {
+	return simplify ? simplified(resource, value) : withStableColumns(resource, value);
+}
+
 /** The resource an event type's `data` holds (`vendor.updated` → vendor), if it is one of ours. */
 export function resourceOfEventType(type: unknown): ResourceName | undefined {
 	if (typeof type !== 'string') return undefined;

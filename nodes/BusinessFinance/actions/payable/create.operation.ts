@@ -12,10 +12,9 @@ import {
 	validateRequiredText,
 	validateUuid,
 } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { validatePayee } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['payable'], operation: ['create'] };
 
@@ -140,6 +139,5 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const body = sendable(this, checkItem(this, i), i);
-	const payable = await requestData.call(this, 'POST', '/v1/payables', body, i, waitBudgetMs);
-	return withStableColumns('payable', payable);
+	return requestResource.call(this, 'payable', 'POST', '/v1/payables', body, i, waitBudgetMs);
 }

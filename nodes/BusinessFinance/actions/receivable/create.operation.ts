@@ -9,10 +9,9 @@ import {
 	validateRequiredText,
 	validateUuid,
 } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { validateSendImmediately } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['create'] };
 
@@ -142,6 +141,5 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const body = sendable(this, checkItem(this, i), i);
-	const receivable = await requestData.call(this, 'POST', '/v1/receivables', body, i, waitBudgetMs);
-	return withStableColumns('receivable', receivable);
+	return requestResource.call(this, 'receivable', 'POST', '/v1/receivables', body, i, waitBudgetMs);
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { validateUuid } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { ItemCheck, sendable, type Checked } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['send'] };
 
@@ -46,6 +45,5 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const path = sendable(this, checkItem(this, i), i);
-	const receivable = await requestData.call(this, 'POST', path, undefined, i, waitBudgetMs);
-	return withStableColumns('receivable', receivable);
+	return requestResource.call(this, 'receivable', 'POST', path, undefined, i, waitBudgetMs);
 }

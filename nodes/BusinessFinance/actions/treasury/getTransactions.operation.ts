@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
 import { returnAllAndLimit, simplifyField } from '../../descriptions/common';
-import { simplified, withStableColumns } from '../../helpers/resourceFields';
+import { shaped } from '../../helpers/resourceFields';
 import { dateField } from '../../descriptions/dates';
 import { TRANSACTION_TYPES } from '../../helpers/constants';
 import { normaliseDate, validateDateRange } from '../../helpers/dates';
@@ -75,9 +75,5 @@ export async function execute(
 		waitBudgetMs,
 	});
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
-	return transactions.map((transaction) =>
-		simplify
-			? simplified('transaction', transaction)
-			: withStableColumns('transaction', transaction),
-	);
+	return transactions.map((transaction) => shaped('transaction', transaction, simplify));
 }

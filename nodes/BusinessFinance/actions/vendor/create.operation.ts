@@ -6,9 +6,8 @@ import {
 	separateMethodDetails,
 } from '../../helpers/paymentPolicy';
 import { isSet, validateEmail, validateRequiredText } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['create'] };
 
@@ -86,6 +85,5 @@ export async function execute(
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
 	const body = sendable(this, checkItem(this, i), i);
-	const vendor = await requestData.call(this, 'POST', '/v1/vendors', body, i, waitBudgetMs);
-	return withStableColumns('vendor', vendor);
+	return requestResource.call(this, 'vendor', 'POST', '/v1/vendors', body, i, waitBudgetMs);
 }

@@ -8,7 +8,7 @@ import {
 import { simplifyField, vendorLocator } from '../../descriptions/common';
 import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
 import { validateUuid } from '../../helpers/primitives';
-import { simplified, withStableColumns } from '../../helpers/resourceFields';
+import { shaped } from '../../helpers/resourceFields';
 import { getApiErrorInfo } from '../../transport';
 import { ItemCheck, readLocator, sendable, type Checked } from '../input';
 import { requestData, type OperationContext } from '../utils';
@@ -67,5 +67,5 @@ export async function execute(
 		throw explainNotFound(this, error, String(vendorId).trim(), i);
 	}
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
-	return simplify ? simplified('vendor', vendor) : withStableColumns('vendor', vendor);
+	return shaped('vendor', vendor, simplify);
 }

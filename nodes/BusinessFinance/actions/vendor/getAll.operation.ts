@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
 import { returnAllAndLimit, simplifyField } from '../../descriptions/common';
-import { simplified, withStableColumns } from '../../helpers/resourceFields';
+import { shaped } from '../../helpers/resourceFields';
 import {
 	checkPaging,
 	ItemCheck,
@@ -62,7 +62,5 @@ export async function execute(
 		waitBudgetMs,
 	});
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
-	return vendors.map((vendor) =>
-		simplify ? simplified('vendor', vendor) : withStableColumns('vendor', vendor),
-	);
+	return vendors.map((vendor) => shaped('vendor', vendor, simplify));
 }

@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['update'] };
 
@@ -70,8 +69,5 @@ export async function execute(
 		}),
 		i,
 	);
-	return withStableColumns(
-		'vendor',
-		await requestData.call(this, 'PATCH', path, body, i, waitBudgetMs),
-	);
+	return await requestResource.call(this, 'vendor', 'PATCH', path, body, i, waitBudgetMs);
 }

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { EVENT_TYPES } from '../../helpers/constants';
 import { isSet, validateBoolean } from '../../helpers/primitives';
-import { withStableColumns } from '../../helpers/resourceFields';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
 import {
 	checkWebhookEndpointPath,
@@ -11,7 +10,7 @@ import {
 	sendable,
 	type Checked,
 } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['webhookEndpoint'], operation: ['update'] };
 
@@ -96,6 +95,5 @@ export async function execute(
 		updateFields: readCollection(this, 'updateFields', i),
 	});
 	const { path, body } = sendable(this, checked, i);
-	const endpoint = await requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
-	return withStableColumns('webhookEndpoint', endpoint);
+	return requestResource.call(this, 'webhookEndpoint', 'PATCH', path, body, i, waitBudgetMs);
 }
