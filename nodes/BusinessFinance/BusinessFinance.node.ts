@@ -84,6 +84,21 @@ export class BusinessFinance implements INodeType {
 						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
 						description: `How long in total the node may wait for each item when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached, before it fails. 0 fails at once.`,
 					},
+					{
+						displayName: 'Validate All Before Sending',
+						name: 'validateAllBeforeSending',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to check every input item before the first request, and send nothing if any item is invalid. The node then fails with one error listing every invalid item and why (with On Error: Continue, one error item per input item). Off: valid items are sent one by one until an invalid one stops the node.',
+						hint: 'Use for batches from a sheet: a half-sent batch of invoices or bills is harder to repair than none',
+						displayOptions: {
+							show: {
+								'/resource': ['receivable', 'payable', 'vendor'],
+								'/operation': ['create', 'send'],
+							},
+						},
+					},
 				],
 			},
 		],

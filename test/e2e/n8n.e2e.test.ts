@@ -10,6 +10,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { RESOURCE_FIELDS, SIMPLIFIED_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	N8nServer,
@@ -44,16 +45,57 @@ const TAG = Date.now().toString(36);
 
 /** An example as imported by a user who has no account for a third-party node yet. */
 function withDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
+	return exampleCopy(file, id, { disable: type });
+}
+
+/**
+ * A copy of an example that the suite can run: `disable` turns off the nodes of a third-party
+ * type, `manualStart` puts a Manual Trigger (same name, so the connections hold) in place of a
+ * Schedule Trigger, which only fires on its timer in an active workflow (docs/n8n-notes.md).
+ */
+function exampleCopy(
+	file: string,
+	id: string,
+	change: { disable?: string; manualStart?: boolean },
+): WorkflowJson & { id: string } {
 	const example = loadExamples().find((e) => e.file === file);
 	if (!example) throw new Error(`examples/${file} is missing`);
 	const copy = JSON.parse(JSON.stringify(example.workflow));
 	copy.id = id;
-	copy.name = `${copy.name} (${type.split('.')[1]} disabled)`;
-	for (const node of copy.nodes) if (node.type === type) node.disabled = true;
+	const what = [change.disable && `${change.disable.split('.')[1]} disabled`, change.manualStart && 'manual start'];
+	copy.name = `${copy.name} (${what.filter(Boolean).join(', ')})`;
+	for (const node of copy.nodes) {
+		if (node.type === change.disable) node.disabled = true;
+		if (change.manualStart && node.type === 'n8n-nodes-base.scheduleTrigger') {
+			Object.assign(node, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		}
+	}
 	return copy;
 }
 
-const EXAMPLE01B_COPY = withDisabled('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', 'n8n-nodes-base.googleSheets');
+const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
+const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', {
+	disable: GOOGLE_SHEETS,
+	manualStart: true,
+});
+const EXAMPLE01B_SHEETS = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bG', {
+	manualStart: true,
+});
+/** Example 02 after the user deleted its two invalid rows, as its notes suggest. */
+const EXAMPLE02_FIXED = (() => {
+	const copy = exampleCopy('02-create-and-send-receivables.json', 'bfE2eExample02Ok', {});
+	copy.name = `${copy.name} (invalid rows deleted)`;
+	const rows = copy.nodes.find((n: any) => n.name === 'Incoming rows')!;
+	rows.parameters.jsCode = rows.parameters.jsCode
+		.split('\n')
+		.filter((line: string) => !/-[23]`/.test(line))
+		.join('\n');
+	return copy;
+})();
+const EXAMPLE01C_COPY = exampleCopy('01c-sync-changed-vendors-to-google-sheets.json', 'bfE2eExample01cN', {
+	disable: GOOGLE_SHEETS,
+	manualStart: true,
+});
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
 const EXAMPLE03_COPY = (() => {
 	const copy = withDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
@@ -165,6 +207,9 @@ beforeAll(async () => {
 		triggerWorkflow(triggerEndpointId),
 		triggerEarlyWorkflow(),
 		EXAMPLE01B_COPY,
+		EXAMPLE01B_SHEETS,
+		EXAMPLE01C_COPY,
+		EXAMPLE02_FIXED,
 		EXAMPLE03_COPY,
 		...loadExamples().map((e) => e.workflow),
 	]);
@@ -242,7 +287,7 @@ describe('every operation through n8n execute --id', () => {
 		expect(result.stdout).not.toContain(sandbox.apiKey);
 	});
 
-	it('vendor: create, update, getAll (search, limit, returnAll); payable: create, update', async () => {
+	it('vendor: create, update, get (simplified), getAll (search, limit, returnAll); payable: create, update', async () => {
 		await admin('DELETE', '/requests');
 		const result = await execute(IDS.vendorsPayables);
 		expectSuccess(result);
@@ -257,6 +302,9 @@ describe('every operation through n8n execute --id', () => {
 		expect(JSON.stringify(vendor)).not.toContain('000123456789');
 		const [renamed] = output(result, 'Update vendor');
 		expect(renamed).toMatchObject({ id: vendor.id, name: `E2E Vendor ${TAG} Renamed` });
+		const [one] = output(result, 'Get vendor');
+		expect(one).toEqual({ ...Object.fromEntries(SIMPLIFIED_FIELDS.vendor.map((f) => [f, renamed[f]])) });
+		expect(Object.keys(one)).toEqual([...SIMPLIFIED_FIELDS.vendor]);
 		const found = output(result, 'Find vendor');
 		expect(found.map((v) => v.id)).toEqual([vendor.id]);
 		const [payable] = output(result, 'Create payable');
@@ -364,37 +412,76 @@ describe('examples/', () => {
 		}
 	});
 
+	it('01b and 01c start on a Schedule Trigger', () => {
+		for (const file of ['01b-sync-vendors-to-google-sheets.json', '01c-sync-changed-vendors-to-google-sheets.json']) {
+			const workflow = examples.find((e) => e.file === file)!.workflow;
+			expect(workflow.nodes[0].type).toBe('n8n-nodes-base.scheduleTrigger');
+		}
+	});
+
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
-		const result = await execute('bfExample01Gshet');
+		const result = await execute(EXAMPLE01B_SHEETS.id);
 		expect(result.code).not.toBe(0);
 		const error = result.data?.data?.resultData?.error;
 		expect(error?.message).toMatch(/Append or update rows in Google Sheets/);
 		expect(error?.message).toMatch(/Document/);
 	});
 
-	it('01b with its Google Sheets node disabled runs the Business Finance part', async () => {
+	it('01b with its Google Sheets node disabled: every vendor, all with the same columns in the documented order', async () => {
 		const result = await execute(EXAMPLE01B_COPY.id);
 		expectSuccess(result);
 		const vendors = output(result, 'Get all vendors');
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(vendors).toHaveLength(total);
+		for (const vendor of vendors) expect(Object.keys(vendor)).toEqual([...RESOURCE_FIELDS.vendor]);
+		const sheets = examples.find((e) => e.file === '01b-sync-vendors-to-google-sheets.json')!.workflow.nodes[2];
+		expect(sheets.parameters).toMatchObject({ operation: 'appendOrUpdate', columns: { matchingColumns: ['id'] } });
 	});
 
-	it('02 receivables from rows: good rows created and sent, bad rows reported', async () => {
+	it('01c passes on only vendors new or changed since its last run', async () => {
+		const dedupe = 'Only new or changed vendors';
+		const first = await execute(EXAMPLE01C_COPY.id);
+		expectSuccess(first);
+		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
+		expect(output(first, dedupe)).toHaveLength(total);
+
+		const again = await execute(EXAMPLE01C_COPY.id);
+		expectSuccess(again);
+		expect(output(again, dedupe)).toHaveLength(0);
+
+		const someone = output(first, 'Get all vendors')[0];
+		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
+		const added = await v1('POST', '/vendors', { name: `E2E 01c ${TAG}`, payment_method: 'crypto', wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7', wallet_chain: 'base' });
+		expect(added.status).toBe(201);
+		const third = await execute(EXAMPLE01C_COPY.id);
+		expectSuccess(third);
+		expect(output(third, dedupe).map((v) => v.id).sort()).toEqual([someone.id, added.body.data.id].sort());
+	});
+
+	it('02 receivables from rows: with two invalid rows nothing is sent, and every row is reported', async () => {
 		await admin('DELETE', '/requests');
 		const result = await execute('bfExample02Recvb');
+		expectSuccess(result);
+		const bad = output(result, 'Report bad rows');
+		const byRow = Object.fromEntries(bad.map((b) => [b.invoiceNumber.replace(/^INV-\d+-/, ''), b]));
+		expect(Object.keys(byRow).sort()).toEqual(['1', '2', '3', '4', '5']);
+		expect(bad.every((b) => b.failedAt === 'create')).toBe(true);
+		expect(byRow['2'].error).toMatch(/amount/i);
+		expect(byRow['3'].error).toMatch(/email/i);
+		for (const row of ['1', '4', '5']) expect(byRow[row].error).toBe('Not sent: 2 of 5 items invalid');
+		// Validate All Before Sending: not one request reached the service.
+		expect((await requestLog()).filter((r) => r.path.startsWith('/v1/receivables'))).toHaveLength(0);
+	});
+
+	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
+		await admin('DELETE', '/requests');
+		const result = await execute(EXAMPLE02_FIXED.id);
 		expectSuccess(result);
 		const sent = output(result, 'Sent invoices');
 		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
 		expect(sent.every((s) => s.status === 'sent')).toBe(true);
 		const bad = output(result, 'Report bad rows');
-		const byRow = Object.fromEntries(bad.map((b) => [b.invoiceNumber.replace(/^INV-\d+-/, ''), b]));
-		expect(Object.keys(byRow).sort()).toEqual(['2', '3', '5']);
-		expect(byRow['2']).toMatchObject({ failedAt: 'create', customerName: 'Initech' });
-		expect(byRow['2'].error).toMatch(/amount/i);
-		expect(byRow['3'].error).toMatch(/email/i);
-		expect(byRow['5']).toMatchObject({ failedAt: 'send', customerName: 'Pied Piper' });
-		// Bad rows 2 and 3 never reached the service.
+		expect(bad).toEqual([expect.objectContaining({ failedAt: 'send', customerName: 'Pied Piper' })]);
 		const creates = (await requestLog()).filter((r) => r.method === 'POST' && r.path === '/v1/receivables');
 		expect(creates.map((r) => r.body.customer_name)).toEqual(['Globex Corporation', 'Hooli', 'Pied Piper']);
 	});

@@ -118,6 +118,12 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
 			updateFields: { name: `E2E Vendor ${tag} Renamed` },
 		}),
+		action('Get vendor', {
+			resource: 'vendor',
+			operation: 'get',
+			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
+			simplify: true,
+		}),
 		action('Find vendor', {
 			resource: 'vendor',
 			operation: 'getAll',

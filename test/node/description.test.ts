@@ -34,12 +34,13 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 			'additionalFields',
 			['email', 'bankName', 'accountName', 'accountNumber', 'routingNumber', 'swiftCode', 'iban', 'bankAddress', 'walletAddress', 'walletChain'],
 		],
-		getAll: [['returnAll', 'limit'], 'filters', ['search']],
+		get: [['vendorId', 'simplify']],
+		getAll: [['returnAll', 'limit', 'simplify'], 'filters', ['search']],
 		update: [['vendorId'], 'updateFields', ['name', 'email', 'paymentMethod']],
 	},
 	treasury: {
 		getDepositInstructions: [[]],
-		getTransactions: [['returnAll', 'limit'], 'filters', ['from', 'to', 'type']],
+		getTransactions: [['returnAll', 'limit', 'simplify'], 'filters', ['from', 'to', 'type']],
 		getBalance: [[]],
 	},
 	webhookEndpoint: {
@@ -117,7 +118,7 @@ it('option values are the API’s', () => {
 
 it('vendorId is a resource locator with list (searchVendors) and id modes; limit defaults to 50 without a maximum', () => {
 	const locators = d.properties.filter((p) => p.name === 'vendorId');
-	expect(locators).toHaveLength(2);
+	expect(locators).toHaveLength(3);
 	for (const l of locators) {
 		expect(l.type).toBe('resourceLocator');
 		expect(l.modes!.map((m) => m.name)).toEqual(['list', 'id']);
@@ -233,4 +234,24 @@ it.each(['BusinessFinance', 'BusinessFinanceTrigger'])('%s.node.json has aliases
 	for (const word of ['invoice', 'bill', 'ap', 'ar', 'payee', 'supplier', 'vendor', 'payment', 'accounts payable', 'accounts receivable']) {
 		expect(aliases).toContain(word);
 	}
+});
+
+it('Simplify is off by default and names the fields it keeps', () => {
+	for (const simplify of d.properties.filter((p) => p.name === 'simplify')) {
+		expect(simplify.default).toBe(false);
+		expect(simplify.description).toMatch(/Keeps only: id, /);
+	}
+});
+
+it('Validate All Before Sending is offered on receivable create and send, payable create and vendor create only', () => {
+	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+	const options = d.properties.find((p) => p.name === 'options')!;
+	const option = (options.options as INodeProperties[]).find((o) => o.name === 'validateAllBeforeSending')!;
+	expect(option.default).toBe(false);
+	expect(option.description).toMatch(/send nothing if any item is invalid/);
+	const offered = Object.entries(INTERFACE)
+		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })))
+		.filter((root) => NodeHelpers.displayParameter({}, option, { typeVersion: 1 } as never, d, root as never))
+		.map(({ resource, operation }) => `${resource}.${operation}`);
+	expect(offered.sort()).toEqual(['payable.create', 'receivable.create', 'receivable.send', 'vendor.create']);
 });

@@ -6,7 +6,14 @@
  * problems into one NodeOperationError with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { quoted, validateLimit, type Problem, type Validated } from '../helpers/primitives';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
+import {
+	quoted,
+	validateLimit,
+	validateSeconds,
+	type Problem,
+	type Validated,
+} from '../helpers/primitives';
 import { validateWebhookEndpointId } from '../helpers/requestRules';
 
 /** What an item's check gives: the request to send, or every problem found. */
@@ -35,22 +42,25 @@ export class ItemCheck {
 	}
 }
 
-/** One error for an item's problems: the problem itself, or the fields and every reason. */
-function problemsError(
+/** An item's problems in words: the problem itself, or the fields and every reason. */
+export function describeProblems(problems: Problem[]): { message: string; description?: string } {
+	if (problems.length === 1) {
+		const [{ message, fix }] = problems;
+		return { message, description: fix };
+	}
+	const fields = [...new Set(problems.map((p) => quoted(p.field)))].join(', ');
+	const reasons = problems.map((p) => (p.fix ? `${p.message}. ${p.fix}` : p.message));
+	return { message: `Invalid parameters: ${fields}`, description: reasons.join('\n') };
+}
+
+/** One error for an item's problems, with the item index. */
+export function problemsError(
 	ctx: IExecuteFunctions,
 	problems: Problem[],
 	itemIndex: number,
 ): NodeOperationError {
-	if (problems.length === 1) {
-		const [{ message, fix }] = problems;
-		return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: fix });
-	}
-	const fields = [...new Set(problems.map((p) => quoted(p.field)))].join(', ');
-	const reasons = problems.map((p) => (p.fix ? `${p.message}. ${p.fix}` : p.message));
-	return new NodeOperationError(ctx.getNode(), `Invalid parameters: ${fields}`, {
-		itemIndex,
-		description: reasons.join('\n'),
-	});
+	const { message, description } = describeProblems(problems);
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
 /** The request to send, or a NodeOperationError with the item index naming what to fix. */
@@ -97,4 +107,18 @@ export function checkPaging(check: ItemCheck, paging: Paging): ListRequest['pagi
 export function checkWebhookEndpointPath(check: ItemCheck, id: unknown): string {
 	const checked = check.take(validateWebhookEndpointId(id)) ?? '';
 	return `/v1/webhooks/${encodeURIComponent(checked)}`;
+}
+
+/** The node option "Max Wait for Rate Limits" of item `i`, in milliseconds, or its problem. */
+export function checkWaitBudget(ctx: IExecuteFunctions, i: number): Checked<number> {
+	const options = readCollection(ctx, 'options', i);
+	const check = new ItemCheck();
+	const seconds = check.take(
+		validateSeconds(
+			options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+			'Max Wait for Rate Limits (Seconds)',
+			DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+		),
+	);
+	return check.result(Math.round((seconds ?? 0) * 1000));
 }

@@ -4,7 +4,7 @@ import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/primitives';
 import { validateUpdate } from '../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from './input';
-import { toApiBody, requestData, type OperationContext } from './utils';
+import { toApiBody, requestResource, type OperationContext } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
@@ -70,7 +70,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 		const id = this.getNodeParameter(config.idParameter, i, '');
 		const checked = checkParameters(id, readCollection(this, 'updateFields', i));
 		const { path, body } = sendable(this, checked, i);
-		return requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+		return requestResource.call(this, config.resource, 'PATCH', path, body, i, waitBudgetMs);
 	}
 
 	return { description, execute };

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isSet } from '../helpers/primitives';
+import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
 import { apiRequest, type HttpMethod } from '../transport';
 
 /** What every operation receives besides the item index. */
@@ -60,4 +61,18 @@ export async function requestData(
 		waitBudgetMs,
 	});
 	return unwrapData(response) as IDataObject;
+}
+
+/** One API call for item `itemIndex` that answers one resource: its `data` in stable columns. */
+export async function requestResource(
+	this: IExecuteFunctions,
+	resource: ResourceName,
+	method: HttpMethod,
+	path: string,
+	body: IDataObject | undefined,
+	itemIndex: number,
+	waitBudgetMs: number,
+): Promise<IDataObject> {
+	const data = await requestData.call(this, method, path, body, itemIndex, waitBudgetMs);
+	return withStableColumns(resource, data);
 }

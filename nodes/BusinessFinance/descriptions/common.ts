@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { API_MAX_PAGE_SIZE, UUID_PATTERN } from '../helpers/constants';
+import { SIMPLIFIED_FIELDS, type SimplifiableResource } from '../helpers/resourceFields';
 
 /**
  * The vendor resource locator: pick from a searchable list, or paste an id. With `optional`,
@@ -90,5 +91,21 @@ export function webhookEndpointIdField(operation: string): INodeProperties {
 		placeholder: 'e.g. ep_2b9f6c1d8a',
 		description: 'The ID of the webhook endpoint (starts with ep_)',
 		displayOptions: { show: { resource: ['webhookEndpoint'], operation: [operation] } },
+	};
+}
+
+/** n8n's Simplify toggle; its description names the fields kept (SIMPLIFIED_FIELDS). */
+export function simplifyField(
+	resource: SimplifiableResource,
+	show: { resource: string[]; operation: string[] },
+): INodeProperties {
+	const fields = SIMPLIFIED_FIELDS[resource].join(', ');
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: `Whether to return a simplified version of the response instead of the raw data. Keeps only: ${fields}.`,
+		displayOptions: { show },
 	};
 }

@@ -193,7 +193,7 @@ export function validateSeconds(value: unknown, field: string, example: number):
 	return fail(
 		field,
 		`${quoted(field)} must be 0 or more seconds`,
-		`Set ${quoted(field)} to a number of seconds such as ${example}`,
+		`Set ${quoted(field)} to a number such as ${example}`,
 	);
 }
 

@@ -13,6 +13,8 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { eventDataWithStableColumns } from '../helpers/resourceFields';
+
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	readSignedMessage,
@@ -176,7 +178,8 @@ const isWanted = (settings: Settings, event: IDataObject) =>
 
 function start(settings: Settings, event: IDataObject): Answer {
 	if (settings.output === 'event') return { workflowData: [[{ json: event }]] };
-	const data = event.data;
+	// the resource alone feeds spreadsheets: give it the same stable columns as the action node
+	const data = eventDataWithStableColumns(event.type, event.data);
 	const json =
 		typeof data === 'object' && data !== null && !Array.isArray(data)
 			? (data as IDataObject)

@@ -15,7 +15,7 @@ import {
 } from '../../helpers/primitives';
 import { validatePayee } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['payable'], operation: ['create'] };
 
@@ -129,11 +129,16 @@ export function checkParameters(p: CreatePayableParameters): Checked<IDataObject
 	return check.result(body);
 }
 
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
+	return checkParameters(readParameters(ctx, i));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const body = sendable(this, checkParameters(readParameters(this, i)), i);
-	return requestData.call(this, 'POST', '/v1/payables', body, i, waitBudgetMs);
+	const body = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'payable', 'POST', '/v1/payables', body, i, waitBudgetMs);
 }

@@ -11,7 +11,7 @@ import {
 } from '../../helpers/primitives';
 import { validateSendImmediately } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['create'] };
 
@@ -130,11 +130,16 @@ export function checkParameters(p: CreateReceivableParameters): Checked<IDataObj
 	return check.result(body);
 }
 
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
+	return checkParameters(readParameters(ctx, i));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const body = sendable(this, checkParameters(readParameters(this, i)), i);
-	return requestData.call(this, 'POST', '/v1/receivables', body, i, waitBudgetMs);
+	const body = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'receivable', 'POST', '/v1/receivables', body, i, waitBudgetMs);
 }

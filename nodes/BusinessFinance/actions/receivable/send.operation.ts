@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { validateUuid } from '../../helpers/primitives';
 import { ItemCheck, sendable, type Checked } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['send'] };
 
@@ -34,12 +34,16 @@ export function checkParameters(p: { receivableId: unknown }): Checked<string> {
 	return check.result(`/v1/receivables/${id}/send`);
 }
 
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<string> {
+	return checkParameters({ receivableId: ctx.getNodeParameter('receivableId', i, '') });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const receivableId = this.getNodeParameter('receivableId', i, '');
-	const path = sendable(this, checkParameters({ receivableId }), i);
-	return requestData.call(this, 'POST', path, undefined, i, waitBudgetMs);
+	const path = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'receivable', 'POST', path, undefined, i, waitBudgetMs);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
-import { returnAllAndLimit } from '../../descriptions/common';
+import { returnAllAndLimit, simplifyField } from '../../descriptions/common';
+import { shaped } from '../../helpers/resourceFields';
 import { dateField } from '../../descriptions/dates';
 import { byName } from '../../descriptions/order';
 import { TRANSACTION_TYPES } from '../../helpers/constants';
@@ -26,6 +27,7 @@ const TYPE_LABELS: Record<string, string> = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('treasury', 'getTransactions', 'transactions'),
+	simplifyField('transaction', show),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -68,9 +70,11 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
 	const { qs, paging } = sendable(this, checked, i);
-	return await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
+	const transactions = await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
 		...paging,
 		itemIndex: i,
 		waitBudgetMs,
 	});
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return transactions.map((transaction) => shaped('transaction', transaction, simplify));
 }

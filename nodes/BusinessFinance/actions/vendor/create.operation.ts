@@ -8,7 +8,7 @@ import {
 } from '../../helpers/paymentPolicy';
 import { isSet, validateEmail, validateRequiredText } from '../../helpers/primitives';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['create'] };
 
@@ -75,11 +75,16 @@ export function checkParameters(p: CreateVendorParameters): Checked<IDataObject>
 	return check.result(body);
 }
 
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
+	return checkParameters(readParameters(ctx, i));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const body = sendable(this, checkParameters(readParameters(this, i)), i);
-	return requestData.call(this, 'POST', '/v1/vendors', body, i, waitBudgetMs);
+	const body = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'vendor', 'POST', '/v1/vendors', body, i, waitBudgetMs);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
-import { returnAllAndLimit } from '../../descriptions/common';
+import { returnAllAndLimit, simplifyField } from '../../descriptions/common';
+import { shaped } from '../../helpers/resourceFields';
 import {
 	checkPaging,
 	ItemCheck,
@@ -17,6 +18,7 @@ const show = { resource: ['vendor'], operation: ['getAll'] };
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('vendor', 'getAll', 'vendors'),
+	simplifyField('vendor', show),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -54,9 +56,11 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
 	const { qs, paging } = sendable(this, checked, i);
-	return await apiRequestAllItems.call(this, '/v1/vendors', qs, {
+	const vendors = await apiRequestAllItems.call(this, '/v1/vendors', qs, {
 		...paging,
 		itemIndex: i,
 		waitBudgetMs,
 	});
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return vendors.map((vendor) => shaped('vendor', vendor, simplify));
 }

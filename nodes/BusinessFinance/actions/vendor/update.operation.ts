@@ -4,7 +4,7 @@ import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/primitives';
 import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['update'] };
 
@@ -69,5 +69,5 @@ export async function execute(
 		}),
 		i,
 	);
-	return requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+	return await requestResource.call(this, 'vendor', 'PATCH', path, body, i, waitBudgetMs);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { checkWebhookEndpointPath, ItemCheck, sendable } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 export const description: INodeProperties[] = [webhookEndpointIdField('get')];
 
@@ -13,5 +13,5 @@ export async function execute(
 	const check = new ItemCheck();
 	const id = this.getNodeParameter('webhookEndpointId', i, '');
 	const path = sendable(this, check.result(checkWebhookEndpointPath(check, id)), i);
-	return requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
+	return requestResource.call(this, 'webhookEndpoint', 'GET', path, undefined, i, waitBudgetMs);
 }

@@ -10,7 +10,7 @@ import {
 	sendable,
 	type Checked,
 } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['webhookEndpoint'], operation: ['update'] };
 
@@ -95,5 +95,5 @@ export async function execute(
 		updateFields: readCollection(this, 'updateFields', i),
 	});
 	const { path, body } = sendable(this, checked, i);
-	return requestData.call(this, 'PATCH', path, body, i, waitBudgetMs);
+	return requestResource.call(this, 'webhookEndpoint', 'PATCH', path, body, i, waitBudgetMs);
 }
