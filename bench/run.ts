@@ -23,7 +23,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
-import { clock, resetRateLimitState } from '../nodes/BusinessFinance/transport';
+import { rateLimitWaitedMs, resetRateLimitState } from '../nodes/BusinessFinance/transport';
 import { startSandbox } from '../sandbox';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
@@ -140,14 +140,8 @@ async function plainCreate(sb: Sandbox, m: number, keepAlive: boolean): Promise<
 	return { ms: performance.now() - started, requests: m };
 }
 
-/** Time the transport spent sleeping (rate-limit waits; no faults here, so no retry backoff). */
-const slept = { ms: 0, count: 0 };
-const realSleep = clock.sleep;
-clock.sleep = async (ms: number): Promise<void> => {
-	slept.ms += ms;
-	slept.count += 1;
-	await realSleep(ms);
-};
+/** Time the transport spent waiting (rate-limit waits; no faults here, so no retry backoff). */
+const slept = { get ms(): number { return rateLimitWaitedMs(); } };
 const sleptSince = (mark: number): number => Math.round(slept.ms - mark);
 
 const errorItems = (res: RunNodeResult): number =>

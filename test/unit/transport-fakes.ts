@@ -1,10 +1,10 @@
 /**
  * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
- * time) and a fake `this` whose httpRequestWithAuthentication is scripted. Real HTTP is tested in
- * transport.sandbox.test.ts.
+ * time), handed to `createTransport`, and a fake `this` whose httpRequestWithAuthentication is
+ * scripted. Real HTTP is tested in transport.sandbox.test.ts and transport.http.test.ts.
  */
 import type { IHttpRequestOptions, INode } from 'n8n-workflow';
-import { clock } from '../../nodes/BusinessFinance/transport';
+import type { Clock } from '../../nodes/BusinessFinance/transport';
 
 export const NODE: INode = {
 	id: 'node-1',
@@ -20,30 +20,50 @@ export const KEY = 'svc_dummy_unit_test_key_0123456789abcdef';
 interface Timer {
 	at: number;
 	seq: number;
+	ms: number;
 	resolve: () => void;
 }
 
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 export class FakeClock {
 	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
+	/** Sleeps that ran to their end (aborted ones are not counted). */
 	sleeps: number[] = [];
 	private timers: Timer[] = [];
 	private seq = 0;
-	private saved = { ...clock };
 	randomValue = 0.5;
 
-	install(): void {
-		clock.now = () => this.now;
-		clock.sleep = (ms: number) =>
-			new Promise<void>((resolve) => {
+	readonly clock: Clock = {
+		now: () => this.now,
+		sleep: async (ms, signal) => await this.sleep(ms, signal),
+		random: () => this.randomValue,
+	};
+
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		if (signal?.aborted) throw signal.reason;
+		await new Promise<void>((resolve, reject) => {
+			const timer: Timer = { at: this.now + Math.max(0, ms), seq: this.seq++, ms, resolve: () => undefined };
+			const onAbort = () => {
+				this.timers = this.timers.filter((t) => t !== timer);
+				reject(signal!.reason);
+			};
+			timer.resolve = () => {
+				signal?.removeEventListener('abort', onAbort);
 				this.sleeps.push(ms);
-				this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, resolve });
-			});
-		clock.random = () => this.randomValue;
+				resolve();
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			this.timers.push(timer);
+		});
 	}
 
-	uninstall(): void {
-		Object.assign(clock, this.saved);
+	random(): number {
+		return this.randomValue;
+	}
+
+	/** Timers still pending (a finished call must leave none behind). */
+	get pendingTimers(): number {
+		return this.timers.length;
 	}
 
 	get totalSlept(): number {
@@ -106,17 +126,25 @@ export function fakeContext(
 	responder: Responder,
 	credentials: Record<string, unknown> = { apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' },
 	calls: RecordedCall[] = [],
+	cancelSignal?: AbortSignal,
 ) {
 	const ctx = {
 		calls,
+		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
 		getCredentials: async () => ({ ...credentials }),
 		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
 		helpers: {
 			httpRequestWithAuthentication: async function (credentialType: string, options: IHttpRequestOptions) {
 				const index = calls.length;
-				calls.push({ options: JSON.parse(JSON.stringify(options)), at: fake.now, credentialType });
-				return await responder(options, index);
+				const { abortSignal, ...rest } = options;
+				calls.push({ options: JSON.parse(JSON.stringify(rest)), at: fake.now, credentialType });
+				// Like n8n: the request uses the context's cancel signal (the transport hands it its own).
+				const signal = (this as { getExecutionCancelSignal?: () => AbortSignal | undefined })?.getExecutionCancelSignal?.() ?? (abortSignal as AbortSignal | undefined);
+				return await new Promise((resolve, reject) => {
+					signal?.addEventListener('abort', () => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' })), { once: true });
+					Promise.resolve(responder(options, index)).then(resolve, reject);
+				});
 			},
 		},
 	};

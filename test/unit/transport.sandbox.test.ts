@@ -6,96 +6,34 @@
 import * as http from 'http';
 import { inspect } from 'util';
 import type { AddressInfo } from 'net';
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import {
-	apiRequest,
-	apiRequestAllItems,
 	businessFinanceApiTest,
-	clock,
+	createTransport,
 	CREDENTIAL_NAME,
 	getApiErrorInfo,
-	resetRateLimitState,
+	systemClock,
 } from '../../nodes/BusinessFinance/transport';
 import { startSandbox } from '../../sandbox';
-
-// n8n-core keeps these behind its package entry; they are what a real execution uses.
-const { httpRequestWithAuthentication } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication');
-const { CredentialTestContext } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
+import { CredentialTestContext, failure, realContext } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const NODE: INode = {
-	id: 'n1',
-	name: 'Business Finance',
-	type: 'n8n-nodes-business-finance.businessFinance',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-const credentialType = new BusinessFinanceApi();
-
-/** Resolves `={{$credentials.x}}` templates the way n8n does for a generic `authenticate`. */
-function applyAuthenticate(credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions): IHttpRequestOptions {
-	const resolve = (value: string) =>
-		value.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String(credentials[name] ?? ''));
-	const headers = { ...(options.headers ?? {}) } as Record<string, string>;
-	for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
-		headers[name] = resolve(String(value));
-	}
-	return { ...options, headers };
-}
-
-function realContext(credentials: ICredentialDataDecryptedObject) {
-	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			preAuthentication: async () => undefined,
-			authenticate: async (creds: ICredentialDataDecryptedObject, type: string, options: IHttpRequestOptions) => {
-				expect(type).toBe(CREDENTIAL_NAME);
-				return applyAuthenticate(creds, options);
-			},
-		},
-	};
-	const ctx: any = {
-		getNode: () => NODE,
-		getCredentials: async (type: string) => {
-			expect(type).toBe(CREDENTIAL_NAME);
-			return { ...credentials };
-		},
-		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-	};
-	ctx.helpers = {
-		httpRequestWithAuthentication: (type: string, options: IHttpRequestOptions) =>
-			httpRequestWithAuthentication.call(ctx, type, options, { id: 'wf' }, NODE, additionalData),
-	};
-	return ctx;
-}
-
-async function failure(promise: Promise<unknown>): Promise<any> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected the call to fail');
-}
-
-const savedRandom = clock.random;
+// The real clock, with the shortest backoff: these tests wait in real time.
+const transport = createTransport({ clock: { ...systemClock, random: () => 0 } });
+const { apiRequest, apiRequestAllItems } = transport;
+const resetRateLimitState = () => transport.gates.clear();
 let sb: Sandbox;
 
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000, rateWindowSeconds: 60 });
 });
 afterAll(async () => {
-	clock.random = savedRandom;
 	await sb.close();
 });
 beforeEach(async () => {
 	resetRateLimitState();
-	clock.random = () => 0; // shortest backoff: these tests run on the real clock
 	await sb.admin.reset('none');
 	await sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
 	await sb.admin.clearFaults();
