@@ -100,6 +100,13 @@ describe('rateLimitedWaitMs (what a 429 asks for)', () => {
 		expect(rateLimitedWaitMs({}, NOW, 30, 1)).toBe(RATE_BACKOFF_CAP_MS);
 	});
 
+	it('from the second 429 of a call on, waits at least a backoff, however little the service asks', () => {
+		expect(rateLimitedWaitMs({ 'retry-after': '0.01' }, NOW, 1, 0.5)).toBe(10);
+		expect(rateLimitedWaitMs({ 'retry-after': '0.01' }, NOW, 2, 0.5)).toBe(750);
+		expect(rateLimitedWaitMs({ 'x-ratelimit-reset': String(NOW + 20) }, NOW, 4, 0.5)).toBe(3_000);
+		expect(rateLimitedWaitMs({ 'retry-after': '7' }, NOW, 4, 0.5)).toBe(7_000);
+	});
+
 	it('ignores a Retry-After or reset in the past, and garbage', () => {
 		expect(rateLimitedWaitMs({ 'retry-after': new Date(NOW - 5_000).toUTCString(), 'x-ratelimit-reset': seconds(3) }, NOW, 1, 0.5)).toBe(3_050);
 		expect(rateLimitedWaitMs({ 'retry-after': 'soon', 'x-ratelimit-reset': 'later' }, NOW, 1, 0)).toBe(500);

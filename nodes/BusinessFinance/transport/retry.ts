@@ -69,8 +69,10 @@ function retryWithin(waitMs: number, timeLeftMs: number): Decision {
 }
 
 /**
- * How long a 429 asks to wait: until Retry-After, else until X-RateLimit-Reset (plus a margin),
- * else a backoff growing with `timesRateLimited` (how many 429s this call has had, from 1).
+ * How long to wait after a 429: until Retry-After, else until X-RateLimit-Reset (plus a margin),
+ * else a backoff growing with `timesRateLimited` (how many 429s this call has had, from 1). From
+ * the second 429 of a call on, never less than a backoff one step behind: a service that keeps
+ * answering 429 with a tiny Retry-After is not hammered.
  */
 export function rateLimitedWaitMs(
 	headers: Headers | undefined,
@@ -78,11 +80,16 @@ export function rateLimitedWaitMs(
 	timesRateLimited: number,
 	random: number,
 ): number {
+	const backoff = (step: number) =>
+		backoffMs(step, RATE_BACKOFF_BASE_MS, RATE_BACKOFF_CAP_MS, random);
+	const floorMs = timesRateLimited > 1 ? backoff(timesRateLimited - 2) : 0;
 	const retryAtMs = retryAfterAtMs(headers, nowMs);
-	if (retryAtMs !== undefined && retryAtMs > nowMs) return retryAtMs - nowMs;
+	if (retryAtMs !== undefined && retryAtMs > nowMs) return Math.max(floorMs, retryAtMs - nowMs);
 	const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
-	if (resetAtMs !== undefined && resetAtMs > nowMs) return resetAtMs + RESET_MARGIN_MS - nowMs;
-	return backoffMs(timesRateLimited - 1, RATE_BACKOFF_BASE_MS, RATE_BACKOFF_CAP_MS, random);
+	if (resetAtMs !== undefined && resetAtMs > nowMs) {
+		return Math.max(floorMs, resetAtMs + RESET_MARGIN_MS - nowMs);
+	}
+	return backoff(timesRateLimited - 1);
 }
 
 /** A 5xx answer's Retry-After as a wait, if it asks for one. */
