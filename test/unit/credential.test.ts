@@ -1,5 +1,5 @@
 /**
- * The credential's shape (public names from node-interface.md) and the credential test's answers
+ * The credential's shape (the public names saved workflows depend on) and the credential test's answers
  * to each kind of failure, with a scripted legacy `request` helper. The same test over real HTTP
  * through n8n-core's CredentialTestContext is in transport.sandbox.test.ts.
  */
@@ -16,7 +16,7 @@ describe('credential businessFinanceApi', () => {
 	const credential = new BusinessFinanceApi();
 	const field = (name: string) => credential.properties.find((p) => p.name === name)!;
 
-	it('has the public name, display name and fields of node-interface.md', () => {
+	it('has the public name, display name and fields saved workflows depend on', () => {
 		expect(credential.name).toBe('businessFinanceApi');
 		expect(credential.displayName).toBe('Business Finance API');
 		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'webhookSigningSecret']);

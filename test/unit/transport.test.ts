@@ -234,7 +234,7 @@ describe('error mapping', () => {
 		},
 	);
 
-	it('has a hint for every code of the spec and the contract', () => {
+	it('has a hint for every code the service sends', () => {
 		for (const [, code] of cases) expect(ERROR_CODE_HINTS[code].length).toBeGreaterThan(40);
 		expect(ERROR_CODE_HINTS.RATE_LIMITED).toMatch(/Max Wait for Rate Limits/);
 	});
