@@ -60,7 +60,7 @@ export class Budget {
 			throw new OverBudgetError(leftMs, true);
 	}
 
-	/** Sleeps (charged by the clock); true when woken early. Leaves no timer or listener behind. */
+	/** Sleeps (charged by the clock); true when woken early. Leaves no waiter or listener behind. */
 	private async sleep(ms: number, register?: WakeRegistration): Promise<boolean> {
 		const stop = new AbortController();
 		let woken = false;
@@ -70,12 +70,15 @@ export class Budget {
 		});
 		const onCancel = () => stop.abort();
 		this.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+		// Also raced against the signal: an older n8n-workflow `sleep` ignores it.
+		const stopped = new Promise<void>((resolve) => {
+			stop.signal.addEventListener('abort', () => resolve(), { once: true });
+		});
 		const startedMs = this.clock.now();
 		try {
-			await this.clock.sleep(ms, stop.signal);
-		} catch {
-			// Woken or cancelled: told apart below.
+			await Promise.race([this.clock.sleep(ms, stop.signal).catch(() => undefined), stopped]);
 		} finally {
+			stop.abort(); // ends the timer (where the clock honours the signal)
 			unregister?.();
 			this.cancelSignal?.removeEventListener('abort', onCancel);
 			const spentMs = Math.max(0, this.clock.now() - startedMs);
