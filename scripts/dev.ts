@@ -15,7 +15,6 @@
  * (default 4010, or a free port), BF_DEV_FOLDER (default <repo>/.n8n-dev), BF_N8N_CACHE.
  */
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
@@ -25,132 +24,129 @@ import {
 	SANDBOX_CREDENTIAL_NAME,
 	build,
 	ensureRuntime,
-	freePort,
 	importCredentials,
 	importWorkflows,
 	installPackage,
 	loadExamples,
 	type N8nOptions,
 	type Runtime,
-} from './n8n-env';
+} from './n8n';
+import { portOrFree } from './ports';
+
+/** Sources whose change rebuilds the package and restarts n8n (package.json too). */
+const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
+/** A burst of saves (an editor writing several files) makes one rebuild. */
+const RELOAD_DEBOUNCE_MS = 400;
+
+/** What a reload replaces: the n8n server, started again with the same runtime and options. */
+interface DevState {
+	runtime: Runtime;
+	options: N8nOptions;
+	n8n: N8nServer;
+}
 
 const say = (message: string) => console.log(`[dev] ${message}`);
-
-async function portOrFree(preferred: number): Promise<number> {
-	if (preferred === 0) return await freePort();
-	const free = await new Promise<boolean>((resolve) => {
-		const probe = net.createServer();
-		probe.once('error', () => resolve(false));
-		probe.listen(preferred, '127.0.0.1', () => probe.close(() => resolve(true)));
-	});
-	return free ? preferred : await freePort();
-}
 
 function envPort(name: string, fallback: number): number {
 	const value = process.env[name];
 	if (!value) return fallback;
 	const port = Number(value);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`${name} must be a port number`);
+	}
 	return port;
 }
 
-/** Imports the examples not imported before (so edits made in the editor survive restarts). */
-async function importNewExamples(runtime: Runtime, options: N8nOptions): Promise<string[]> {
-	const ledgerFile = path.join(options.userFolder, 'bf-imported-examples.json');
-	const done: string[] = fs.existsSync(ledgerFile) ? JSON.parse(fs.readFileSync(ledgerFile, 'utf8')) : [];
-	const fresh = loadExamples().filter((e) => !done.includes(e.file));
-	if (fresh.length) {
-		await importWorkflows(
-			runtime,
-			options,
-			fresh.map((e) => e.workflow),
-		);
-		fs.writeFileSync(ledgerFile, JSON.stringify([...done, ...fresh.map((e) => e.file)], null, 2));
-	}
-	return fresh.map((e) => e.workflow.name);
-}
-
-async function main(): Promise<void> {
-	const runtime = ensureRuntime();
-	const userFolder = path.resolve(process.env.BF_DEV_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
-	fs.mkdirSync(userFolder, { recursive: true });
-
-	say('building the package (npm run build)');
-	build();
-	installPackage(userFolder);
-
-	const sandbox: RunningSandbox = await startSandbox({
+async function startDevSandbox(): Promise<RunningSandbox> {
+	const sandbox = await startSandbox({
 		port: await portOrFree(envPort('BF_DEV_SANDBOX_PORT', 4010)),
 		seed: 'demo',
 		deliveryRetryDelaysMs: [1000, 5000, 25000],
 	});
 	say(`sandbox (demo data) at ${sandbox.baseUrl}, API key ${sandbox.apiKey}`);
+	return sandbox;
+}
 
-	const port = await portOrFree(envPort('BF_DEV_N8N_PORT', 5678));
-	const logFile = path.join(userFolder, 'n8n.log');
-	const options: N8nOptions = { userFolder, port };
-
+/** The sandbox credential, and the examples not imported before (editor edits survive restarts). */
+async function importDevData(runtime: Runtime, options: N8nOptions, sandbox: RunningSandbox) {
 	say(`importing the credential "${SANDBOX_CREDENTIAL_NAME}" (n8n import:credentials)`);
 	await importCredentials(runtime, options, [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }]);
-	const imported = await importNewExamples(runtime, options);
-	if (imported.length) say(`imported the examples: ${imported.join('; ')}`);
+	const ledgerFile = path.join(options.userFolder, 'bf-imported-examples.json');
+	const done: string[] = fs.existsSync(ledgerFile)
+		? JSON.parse(fs.readFileSync(ledgerFile, 'utf8'))
+		: [];
+	const fresh = loadExamples().filter((e) => !done.includes(e.file));
+	if (!fresh.length) return;
+	const workflows = fresh.map((e) => e.workflow);
+	await importWorkflows(runtime, options, workflows);
+	fs.writeFileSync(ledgerFile, JSON.stringify([...done, ...fresh.map((e) => e.file)], null, 2));
+	say(`imported the examples: ${workflows.map((w) => w.name).join('; ')}`);
+}
 
-	say(`starting n8n on port ${port} (log: ${path.relative(process.cwd(), logFile)})`);
-	let n8n: N8nServer = await N8nServer.start(runtime, {
-		userFolder,
-		port,
+function logFileOf(options: N8nOptions): string {
+	return path.join(options.userFolder, 'n8n.log');
+}
+
+async function startDevN8n(runtime: Runtime, options: N8nOptions): Promise<N8nServer> {
+	return await N8nServer.start(runtime, {
+		userFolder: options.userFolder,
+		port: options.port,
 		logLevel: 'info',
-		logFile,
+		logFile: logFileOf(options),
 		extraEnv: { GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC' },
 	});
-	// Whatever happens to this process, n8n (its own process group) goes with it.
-	process.on('exit', () => n8n.killNow());
-	await n8n.setupOwner();
+}
 
-	const banner = () =>
-		[
-			'',
-			`  n8n editor:   ${n8n.baseUrl}/`,
-			`  login:        ${DEV_OWNER.email} / ${DEV_OWNER.password}   (created for you; dev only)`,
-			`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
-			`  sandbox:      ${sandbox.baseUrl}/v1  (admin routes: ${sandbox.baseUrl}/_admin/..., see sandbox/API.md)`,
-			'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
-			'',
-		].join('\n');
-	console.log(banner());
+function banner(n8n: N8nServer, sandbox: RunningSandbox): string {
+	const login = `${DEV_OWNER.email} / ${DEV_OWNER.password}   (created for you; dev only)`;
+	const admin = `admin routes: ${sandbox.baseUrl}/_admin/..., see sandbox/API.md`;
+	return [
+		'',
+		`  n8n editor:   ${n8n.baseUrl}/`,
+		`  login:        ${login}`,
+		`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
+		`  sandbox:      ${sandbox.baseUrl}/v1  (${admin})`,
+		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
+		'',
+	].join('\n');
+}
 
-	// ---- watch and reload ----
+/** Rebuild, reinstall, restart n8n; a failed build keeps the running n8n and its build. */
+async function rebuildAndRestart(state: DevState, changed: string[]): Promise<void> {
+	const files = changed.slice(0, 3).join(', ') + (changed.length > 3 ? ', ...' : '');
+	say(`changed: ${files || 'sources'}; rebuilding`);
+	try {
+		build();
+	} catch (error) {
+		console.error(`[dev] build failed; n8n keeps the previous build:\n${(error as Error).message}`);
+		return;
+	}
+	installPackage(state.options.userFolder);
+	say('restarting n8n');
+	await state.n8n.stop();
+	state.n8n = await startDevN8n(state.runtime, state.options);
+	say(`n8n is back at ${state.n8n.baseUrl}/ (reload the editor page)`);
+}
+
+/**
+ * Collects changed files and reloads once they stop changing; never two reloads at once (a
+ * change during a reload makes one more afterwards).
+ */
+function reloader(state: DevState) {
 	let timer: NodeJS.Timeout | undefined;
 	let busy = false;
 	let again = false;
 	let changed = new Set<string>();
-	const reload = async () => {
+	const reload = async (): Promise<void> => {
 		if (busy) {
 			again = true;
 			return;
 		}
 		busy = true;
-		const files = [...changed].slice(0, 3).join(', ') + (changed.size > 3 ? ', ...' : '');
+		const files = [...changed];
 		changed = new Set();
 		try {
-			say(`changed: ${files || 'sources'}; rebuilding`);
-			try {
-				build();
-			} catch (error) {
-				console.error(`[dev] build failed; n8n keeps the previous build:\n${(error as Error).message}`);
-				return;
-			}
-			installPackage(userFolder);
-			say('restarting n8n');
-			await n8n.stop();
-			n8n = await N8nServer.start(runtime, {
-				userFolder,
-				port,
-				logLevel: 'info',
-				logFile,
-				extraEnv: { GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC' },
-			});
-			say(`n8n is back at ${n8n.baseUrl}/ (reload the editor page)`);
+			await rebuildAndRestart(state, files);
 		} catch (error) {
 			console.error(`[dev] reload failed: ${(error as Error).message}`);
 		} finally {
@@ -161,34 +157,79 @@ async function main(): Promise<void> {
 			}
 		}
 	};
-	const schedule = (dir: string) => (_event: string, file: string | Buffer | null) => {
-		const name = file ? String(file) : '';
-		if (name.endsWith('~') || name.includes('.swp') || name.endsWith('.tsbuildinfo')) return;
-		changed.add(dir === 'package.json' ? dir : path.join(dir, name));
-		clearTimeout(timer);
-		timer = setTimeout(() => void reload(), 400);
+	return {
+		changed(file: string): void {
+			changed.add(file);
+			clearTimeout(timer);
+			timer = setTimeout(() => void reload(), RELOAD_DEBOUNCE_MS);
+		},
+		cancel: () => clearTimeout(timer),
 	};
-	const watchers: fs.FSWatcher[] = [];
-	for (const dir of ['nodes', 'credentials', 'icons']) {
-		const full = path.join(REPO_ROOT, dir);
-		if (fs.existsSync(full)) watchers.push(fs.watch(full, { recursive: true }, schedule(dir)));
-	}
-	watchers.push(fs.watch(path.join(REPO_ROOT, 'package.json'), schedule('package.json')));
+}
 
-	// ---- stop ----
+function watchSources(onChange: (file: string) => void): fs.FSWatcher[] {
+	const editorLeftover = (name: string) =>
+		name.endsWith('~') || name.includes('.swp') || name.endsWith('.tsbuildinfo');
+	const watchers: fs.FSWatcher[] = [];
+	for (const dir of WATCHED_DIRS) {
+		const full = path.join(REPO_ROOT, dir);
+		if (!fs.existsSync(full)) continue;
+		const watcher = fs.watch(full, { recursive: true }, (_event, file) => {
+			const name = file ? String(file) : '';
+			if (!editorLeftover(name)) onChange(path.join(dir, name));
+		});
+		watchers.push(watcher);
+	}
+	watchers.push(fs.watch(path.join(REPO_ROOT, 'package.json'), () => onChange('package.json')));
+	return watchers;
+}
+
+/** Ctrl-C (or SIGTERM) stops the watchers, n8n and the sandbox, then exits. */
+function stopOnSignals(stopAll: () => Promise<void>): void {
 	let stopping = false;
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;
 		say(`${signal}: stopping n8n and the sandbox`);
-		clearTimeout(timer);
-		for (const w of watchers) w.close();
-		await n8n.stop();
-		await sandbox.close();
+		await stopAll();
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
 	process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function main(): Promise<void> {
+	const runtime = ensureRuntime();
+	const userFolder = path.resolve(process.env.BF_DEV_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
+	fs.mkdirSync(userFolder, { recursive: true });
+	say('building the package (npm run build)');
+	build();
+	installPackage(userFolder);
+
+	const sandbox = await startDevSandbox();
+	const options: N8nOptions = {
+		userFolder,
+		port: await portOrFree(envPort('BF_DEV_N8N_PORT', 5678)),
+	};
+	await importDevData(runtime, options, sandbox);
+
+	say(
+		`starting n8n on port ${options.port} (log: ${path.relative(process.cwd(), logFileOf(options))})`,
+	);
+	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
+	// Whatever happens to this process, n8n (its own process group) goes with it.
+	process.on('exit', () => state.n8n.killNow());
+	await state.n8n.setupOwner();
+	console.log(banner(state.n8n, sandbox));
+
+	const reload = reloader(state);
+	const watchers = watchSources((file) => reload.changed(file));
+	stopOnSignals(async () => {
+		reload.cancel();
+		for (const watcher of watchers) watcher.close();
+		await state.n8n.stop();
+		await sandbox.close();
+	});
 }
 
 main().catch((error) => {

@@ -9,9 +9,13 @@ import * as payable from './actions/payable';
 import * as receivable from './actions/receivable';
 import { router } from './actions/router';
 import * as treasury from './actions/treasury';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from './actions/utils';
 import * as vendor from './actions/vendor';
 import * as webhookEndpoint from './actions/webhookEndpoint';
+import {
+	CREDENTIAL_NAME,
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+	RATE_LIMIT_TEXT,
+} from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credentialTest';
 
@@ -32,9 +36,7 @@ export class BusinessFinance implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' },
-		],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'businessFinanceApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -80,8 +82,7 @@ export class BusinessFinance implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
-						description:
-							'How long in total the node may wait when the service’s rate limit is reached, before it fails. 0 fails at once.',
+						description: `How long in total the node may wait for each item when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached, before it fails. 0 fails at once.`,
 					},
 				],
 			},

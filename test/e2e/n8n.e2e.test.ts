@@ -22,19 +22,23 @@ import {
 	type ExecuteResult,
 	type WorkflowJson,
 	type Runtime,
-} from '../../scripts/n8n-env';
+} from '../../scripts/n8n';
 import {
 	BAD_KEY_CREDENTIAL_ID,
 	IDS,
+	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_WEBHOOK_ID,
 	badInputWorkflow,
 	expiredKeyWorkflow,
 	receivablesWorkflow,
 	treasuryWorkflow,
+	triggerEarlyWorkflow,
 	triggerWorkflow,
 	vendorsPayablesWorkflow,
 	webhookEndpointWorkflow,
 } from './workflows';
+import { REFRESH_INTERVAL_MS } from '../../nodes/BusinessFinance/trigger/secrets';
+import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
 
 const TAG = Date.now().toString(36);
 
@@ -159,6 +163,7 @@ beforeAll(async () => {
 		badInputWorkflow(),
 		expiredKeyWorkflow(),
 		triggerWorkflow(triggerEndpointId),
+		triggerEarlyWorkflow(),
 		EXAMPLE01B_COPY,
 		EXAMPLE03_COPY,
 		...loadExamples().map((e) => e.workflow),
@@ -416,6 +421,21 @@ describe('examples/', () => {
 describe('the trigger in a real n8n', () => {
 	const webhookPath = `/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 	const endpointNow = async (id: string) => (await v1('GET', `/webhooks/${id}`)).body?.data;
+	const endpointSecret = async (id: string): Promise<string> => (await v1('GET', `/webhooks/${id}/secret`)).body.data.secret;
+	const postTo = async (urlPath: string, body: string, headers: Record<string, string>) =>
+		await fetch(`${n8n.baseUrl}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+	const nowSeconds = () => Math.floor(Date.now() / 1000);
+	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
+	const paidEvent = () =>
+		JSON.stringify({
+			id: `evt_e2e_${crypto.randomBytes(6).toString('hex')}`,
+			type: 'receivable.paid',
+			created_at: new Date().toISOString(),
+			data: { id: `rcv_e2e_${crypto.randomBytes(6).toString('hex')}`, status: 'paid' },
+		});
+	/** When the trigger's secret was last fetched at the latest (its activation had finished). */
+	let secretCachedAt = 0;
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
@@ -424,6 +444,7 @@ describe('the trigger in a real n8n', () => {
 			const now = await endpointNow(triggerEndpointId);
 			return now.url !== triggerEndpointBefore.url && now;
 		});
+		secretCachedAt = Date.now();
 		expect(endpoint.url).toBe(`${n8n.baseUrl}${webhookPath}`);
 		expect(endpoint.disabled).toBe(false);
 		expect(endpoint.description).toBe(triggerEndpointBefore.description);
@@ -485,6 +506,97 @@ describe('the trigger in a real n8n', () => {
 		expect(unsigned.status).toBe(401);
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		expect((await n8n.executions(IDS.triggerExisting, false)).length).toBe(before);
+	});
+
+	it('a genuine delivery replayed as sent, under svix-* names and with mixed names runs once', async () => {
+		const before = await executionCount(IDS.triggerExisting);
+		const body = paidEvent();
+		const headers = signedHeaders(await endpointSecret(triggerEndpointId), body, { id: `msg_e2e_replay_${TAG}`, ts: nowSeconds() });
+		expect((await postTo(webhookPath, body, headers)).status).toBe(200);
+		await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
+
+		const replays = [
+			headers,
+			asSvix(headers),
+			{ 'svix-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'], 'svix-signature': headers['webhook-signature'] },
+		];
+		for (const replay of replays) {
+			const res = await postTo(webhookPath, body, replay);
+			expect(res.status).toBe(200);
+			expect(await res.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
+		}
+		await sleep(3000);
+		expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
+	});
+
+	it('a delivery sent while n8n is still activating a trigger is verified; later deliveries run; deactivation deletes the endpoint', async () => {
+		const earlyPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
+		await admin('DELETE', '/requests');
+		// Hold the activation in its secret fetch (the endpoint exists by then) for 5 s.
+		await admin('POST', '/faults', { kind: 'latency', latencyMs: 5000, count: 1, method: 'GET', pathPrefix: '/v1/webhooks/ep_' });
+		const activating = n8n.activate(IDS.triggerEarly);
+		const secretPath: string = await n8n.waitFor(
+			'the trigger to fetch its secret',
+			async () => (await requestLog()).find((r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path))?.path,
+			60000,
+		);
+		const endpointId = secretPath.split('/')[3];
+		const body = JSON.stringify({
+			id: `evt_e2e_early_${TAG}`,
+			type: 'vendor.created',
+			created_at: new Date().toISOString(),
+			data: { id: 'vnd_e2e_early', name: 'Early vendor' },
+		});
+		const headers = signedHeaders(await endpointSecret(endpointId), body, { id: `msg_e2e_early_${TAG}`, ts: nowSeconds() });
+		const early = await postTo(earlyPath, body, headers);
+		await activating;
+		const faultsLeft = (await admin('DELETE', '/faults')).cleared;
+		expect(faultsLeft).toBe(0); // the latency was spent on the trigger's own fetch
+		expect(early.status).toBe(200);
+		const [first] = await n8n.waitForExecutions(IDS.triggerEarly, 0, 60000);
+		expect(first.status).toBe('success');
+
+		// The registration survived the early delivery: the sandbox's own deliveries run...
+		const vendor = await v1('POST', '/vendors', {
+			name: `E2E early ${TAG}`,
+			payment_method: 'crypto',
+			wallet_address: '0x' + 'ab'.repeat(20),
+			wallet_chain: 'base',
+		});
+		expect(vendor.status).toBe(201);
+		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
+		const items = executions.map((e: any) => e.data.resultData.runData['On vendor created'][0].data.main[0][0].json);
+		expect(items.map((i: any) => i.data.id).sort()).toEqual([vendor.body.data.id, 'vnd_e2e_early'].sort());
+		// ...and deactivation still finds the endpoint it created, and deletes it.
+		await n8n.deactivate(IDS.triggerEarly);
+		await n8n.waitFor('the created endpoint to be deleted', async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404);
+	});
+
+	it('40 forged and 40 unsigned deliveries at once, the cached secret over a minute old: at most one secret fetch; a genuine delivery right after runs', async () => {
+		const secret = await endpointSecret(triggerEndpointId);
+		const staleIn = secretCachedAt + REFRESH_INTERVAL_MS + 2000 - Date.now();
+		if (staleIn > 0) await sleep(staleIn);
+		await admin('DELETE', '/requests');
+		const before = await executionCount(IDS.triggerExisting);
+
+		const forgedSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+		const body = paidEvent();
+		const forged = Array.from({ length: 40 }, (_, i) =>
+			postTo(webhookPath, body, signedHeaders(forgedSecret, body, { id: `msg_e2e_forged_${TAG}_${i}`, ts: nowSeconds() })),
+		);
+		const unsigned = Array.from({ length: 40 }, () => postTo(webhookPath, body, {}));
+		const answers = await Promise.all([...forged, ...unsigned]);
+		expect(answers.map((r) => r.status)).toEqual(Array(80).fill(401));
+		const log = await requestLog();
+		expect(log.filter((r) => r.path === `/v1/webhooks/${triggerEndpointId}/secret`).length).toBeLessThanOrEqual(1);
+		expect(log.filter((r) => r.path !== `/v1/webhooks/${triggerEndpointId}/secret`)).toEqual([]);
+
+		const genuine = paidEvent();
+		const res = await postTo(webhookPath, genuine, signedHeaders(secret, genuine, { id: `msg_e2e_after_burst_${TAG}`, ts: nowSeconds() }));
+		expect(res.status).toBe(200);
+		await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
+		await sleep(2000);
+		expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
 	});
 
 	it('deactivation restores the endpoint as it was and removes the webhook', async () => {

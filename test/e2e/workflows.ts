@@ -1,9 +1,9 @@
 /**
  * Workflows the e2e suite imports into the real n8n: one chain per resource so that every
- * operation of node-interface.md runs through `n8n execute --id`, plus the trigger workflows.
- * Parameters use exactly the public names of node-interface.md, as a user's saved workflow would.
+ * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
+ * the nodes' public names, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n-env';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -63,6 +63,7 @@ export const IDS = {
 	badInput: 'bfE2eBadInput001',
 	expiredCredentialCheck: 'bfE2eExpiredKey1',
 	triggerExisting: 'bfE2eTriggerExst',
+	triggerEarly: 'bfE2eTriggerErly',
 };
 
 export function receivablesWorkflow(tag: string): WorkflowJson {
@@ -208,22 +209,37 @@ export function expiredKeyWorkflow(): WorkflowJson {
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
 
 export function triggerWorkflow(endpointId: string): WorkflowJson {
+	return triggerThenKeep(IDS.triggerExisting, 'e2e: trigger on an existing endpoint', 'On receivable paid', TRIGGER_WEBHOOK_ID, {
+		webhookEndpointId: endpointId,
+		events: ['receivable.paid', 'receivable.overdue'],
+		options: {},
+	});
+}
+
+export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
+
+/** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
+export function triggerEarlyWorkflow(): WorkflowJson {
+	return triggerThenKeep(IDS.triggerEarly, 'e2e: trigger that creates its endpoint', 'On vendor created', TRIGGER_EARLY_WEBHOOK_ID, {
+		webhookEndpointId: '',
+		events: ['vendor.created'],
+		options: {},
+	});
+}
+
+function triggerThenKeep(id: string, name: string, triggerName: string, webhookId: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {
-		id: IDS.triggerExisting,
-		name: 'e2e: trigger on an existing endpoint',
+		id,
+		name,
 		nodes: [
 			{
 				id: nodeId(),
-				name: 'On receivable paid',
+				name: triggerName,
 				type: TRIGGER,
 				typeVersion: 1,
 				position: [0, 0],
-				webhookId: TRIGGER_WEBHOOK_ID,
-				parameters: {
-					webhookEndpointId: endpointId,
-					events: ['receivable.paid', 'receivable.overdue'],
-					options: {},
-				},
+				webhookId,
+				parameters,
 				credentials: credentials(),
 			},
 			{
@@ -235,7 +251,7 @@ export function triggerWorkflow(endpointId: string): WorkflowJson {
 				parameters: {},
 			},
 		],
-		connections: { 'On receivable paid': { main: [[{ node: 'Keep', type: 'main', index: 0 }]] } },
+		connections: { [triggerName]: { main: [[{ node: 'Keep', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};

@@ -1,5 +1,5 @@
 /**
- * The public names of ../shared/spec/node-interface.md, checked against the node's description:
+ * The public names (README, Operations), checked against the node's description:
  * saved workflows depend on them. Also the node-level facts n8n reads (type name, version, tool
  * use, credential test, list search) and that every parameter is shown for exactly the
  * operations that use it.
@@ -101,7 +101,7 @@ describe.each(Object.entries(INTERFACE).flatMap(([r, ops]) => Object.entries(ops
 	},
 );
 
-it('option values are the contract’s', () => {
+it('option values are the API’s', () => {
 	const all = (props: INodeProperties[]): INodeProperties[] =>
 		props.flatMap((p) => [p, ...(p.type === 'collection' ? all(p.options as INodeProperties[]) : [])]);
 	const values = (name: string) =>

@@ -1,4 +1,4 @@
-/** The trigger's public interface as fixed in node-interface.md (saved workflows depend on it). */
+/** The trigger's public interface: the names and defaults saved workflows depend on. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../nodes/BusinessFinance/helpers/constants';

@@ -10,7 +10,10 @@ import * as receivable from './receivable';
 import * as treasury from './treasury';
 import * as vendor from './vendor';
 import * as webhookEndpoint from './webhookEndpoint';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, type OperationExecute } from './utils';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
+import { validateSeconds } from '../helpers/primitives';
+import { ItemCheck, sendable } from './input';
+import type { OperationExecute } from './utils';
 
 /** resource → operation → per-item function. */
 const operations: Record<string, Record<string, { execute: OperationExecute }>> = {
@@ -27,18 +30,15 @@ const operations: Record<string, Record<string, { execute: OperationExecute }>> 
 
 function waitBudgetMs(ctx: IExecuteFunctions, i: number): number {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const seconds = options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS;
-	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Max Wait for Rate Limits must be 0 or more seconds',
-			{
-				itemIndex: i,
-				description: 'Set Options → Max Wait for Rate Limits (Seconds) to a number such as 300',
-			},
-		);
-	}
-	return Math.round(seconds * 1000);
+	const check = new ItemCheck();
+	const seconds = check.take(
+		validateSeconds(
+			options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+			'Max Wait for Rate Limits',
+			DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+		),
+	);
+	return Math.round(sendable(ctx, check.result(seconds ?? 0), i) * 1000);
 }
 
 /**

@@ -73,7 +73,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to accept deliveries that cannot be verified (no signing secret available, or no signature headers). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.',
+					'Whether to accept deliveries that carry no signature at all (under any header name), or that cannot be verified because no signing secret is available. A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.',
 			},
 			{
 				displayName: 'Output',

@@ -1,21 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
+import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
+import { normaliseDate } from '../../helpers/dates';
+import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
 import {
-	METHOD_DETAIL_KEYS,
-	methodDetailsFields,
-	paymentMethodField,
-} from '../../descriptions/methodDetails';
-import {
-	checkAmount,
-	checkEmail,
-	checkMethodDetails,
-	checkUuid,
-	inputError,
-	requiredString,
-	toApiDate,
-} from '../input';
-import { isSet, toApiBody, requestData, type OperationContext } from '../utils';
+	isSet,
+	PAYABLE_AMOUNT,
+	validateAmount,
+	validateEmail,
+	validateRequiredText,
+	validateUuid,
+} from '../../helpers/primitives';
+import { validatePayee } from '../../helpers/requestRules';
+import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
+import { toApiBody, requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['payable'], operation: ['create'] };
 
@@ -84,53 +83,56 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+export interface CreatePayableParameters {
+	invoiceNumber: unknown;
+	amount: unknown;
+	/** The vendor locator's id; empty when a Vendor Name is given instead. */
+	vendorId: unknown;
+	additionalFields: IDataObject;
+}
+
+function readParameters(ctx: IExecuteFunctions, i: number): CreatePayableParameters {
+	return {
+		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
+		amount: ctx.getNodeParameter('amount', i),
+		vendorId: readLocator(ctx, 'vendorId', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	};
+}
+
+/** The body to send for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreatePayableParameters): Checked<IDataObject> {
+	const check = new ItemCheck();
+	const { details, others } = separateMethodDetails(p.additionalFields);
+	const fields = toApiBody(others as IDataObject);
+	const body: IDataObject = {
+		invoice_number: check.take(validateRequiredText(p.invoiceNumber, 'Invoice Number')),
+		amount: check.take(validateAmount(p.amount, PAYABLE_AMOUNT)),
+		...fields,
+	};
+	if (isSet(p.vendorId)) body.vendor_id = check.take(validateUuid(p.vendorId, 'Vendor'));
+	check.add(validatePayee(p.vendorId, fields.vendor_name));
+	if (typeof fields.vendor_name === 'string') body.vendor_name = fields.vendor_name.trim();
+	if (fields.vendor_email !== undefined) {
+		body.vendor_email = check.take(validateEmail(fields.vendor_email, 'Vendor Email'));
+	}
+	if (fields.due_date !== undefined) {
+		body.due_date = check.take(normaliseDate(fields.due_date, 'Due Date'));
+	}
+	const method = prepareMethodDetails(fields.payment_method, details, {
+		context: 'payable',
+		hasVendorId: isSet(p.vendorId),
+	});
+	check.add(method.problems);
+	Object.assign(body, method.details);
+	return check.result(body);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const invoiceNumber = requiredString(this, 'invoiceNumber', 'Invoice Number', i);
-	const amount = checkAmount(this, this.getNodeParameter('amount', i), 'Amount', i, 'payable');
-	const vendorIdRaw = this.getNodeParameter('vendorId', i, '', { extractValue: true }) as unknown;
-	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-
-	const body = toApiBody({ invoiceNumber, amount });
-	if (isSet(vendorIdRaw)) {
-		body.vendor_id = checkUuid(this, vendorIdRaw, 'Vendor', i);
-	} else if (!isSet(fields.vendorName)) {
-		throw inputError(
-			this,
-			'A payable needs a Vendor or a Vendor Name',
-			'Select a vendor, or add Vendor Name under Additional Fields',
-			i,
-		);
-	}
-
-	const details: IDataObject = {};
-	const other: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if ((METHOD_DETAIL_KEYS as readonly string[]).includes(key)) details[key] = value;
-		else if (key !== 'paymentMethod') other[key] = value;
-	}
-	Object.assign(body, toApiBody(other));
-	if (typeof body.vendor_name === 'string') body.vendor_name = body.vendor_name.trim();
-	if (body.vendor_email !== undefined)
-		body.vendor_email = checkEmail(this, body.vendor_email, 'Vendor Email', i);
-	if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
-
-	const method = isSet(fields.paymentMethod) ? fields.paymentMethod : undefined;
-	Object.assign(
-		body,
-		checkMethodDetails(
-			this,
-			method,
-			toApiBody(details),
-			i,
-			'payable',
-			body.vendor_id !== undefined,
-		),
-	);
-	if (method !== undefined) body.payment_method = method;
-
+	const body = sendable(this, checkParameters(readParameters(this, i)), i);
 	return requestData.call(this, 'POST', '/v1/payables', body, i, waitBudgetMs);
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { uuidParam } from '../input';
+import { validateUuid } from '../../helpers/primitives';
+import { ItemCheck, sendable, type Checked } from '../input';
 import { requestData, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['send'] };
@@ -26,11 +27,19 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The path to POST for one item, or the problem with its id. Sends nothing. */
+export function checkParameters(p: { receivableId: unknown }): Checked<string> {
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(p.receivableId, 'Receivable ID'));
+	return check.result(`/v1/receivables/${id}/send`);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const id = uuidParam(this, 'receivableId', 'Receivable ID', i);
-	return requestData.call(this, 'POST', `/v1/receivables/${id}/send`, undefined, i, waitBudgetMs);
+	const receivableId = this.getNodeParameter('receivableId', i, '');
+	const path = sendable(this, checkParameters({ receivableId }), i);
+	return requestData.call(this, 'POST', path, undefined, i, waitBudgetMs);
 }

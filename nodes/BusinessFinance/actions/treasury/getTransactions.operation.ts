@@ -3,7 +3,17 @@ import { apiRequestAllItems } from '../../transport';
 import { returnAllAndLimit } from '../../descriptions/common';
 import { dateField } from '../../descriptions/dates';
 import { TRANSACTION_TYPES } from '../../helpers/constants';
-import { inputError, readLimit, toApiDate } from '../input';
+import { normaliseDate, validateDateRange } from '../../helpers/dates';
+import {
+	checkPaging,
+	ItemCheck,
+	readCollection,
+	readPaging,
+	sendable,
+	type Checked,
+	type ListRequest,
+	type Paging,
+} from '../input';
 import { compact, type OperationContext } from '../utils';
 
 const show = { resource: ['treasury'], operation: ['getTransactions'] };
@@ -37,29 +47,28 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The query and paging for one item, or every problem with them. Sends nothing. */
+function checkParameters(paging: Paging, filterValues: IDataObject): Checked<ListRequest> {
+	const check = new ItemCheck();
+	const pages = checkPaging(check, paging);
+	const filters = compact(filterValues);
+	const qs: IDataObject = {};
+	if (filters.from !== undefined) qs.from = check.take(normaliseDate(filters.from, 'From'));
+	if (filters.to !== undefined) qs.to = check.take(normaliseDate(filters.to, 'To'));
+	check.add(validateDateRange(qs.from as string | undefined, qs.to as string | undefined));
+	if (filters.type !== undefined) qs.type = filters.type;
+	return check.result({ qs, paging: pages });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll ? 0 : readLimit(this, i);
-	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-	const qs: IDataObject = {};
-	if (filters.from !== undefined) qs.from = toApiDate(this, filters.from, 'From', i);
-	if (filters.to !== undefined) qs.to = toApiDate(this, filters.to, 'To', i);
-	if (typeof qs.from === 'string' && typeof qs.to === 'string' && qs.from > qs.to) {
-		throw inputError(
-			this,
-			`From (${qs.from}) is after To (${qs.to})`,
-			'Set From to a date on or before To',
-			i,
-		);
-	}
-	if (filters.type !== undefined) qs.type = filters.type;
+	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
+	const { qs, paging } = sendable(this, checked, i);
 	return await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
-		returnAll,
-		limit,
+		...paging,
 		itemIndex: i,
 		waitBudgetMs,
 	});

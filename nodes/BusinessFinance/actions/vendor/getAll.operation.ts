@@ -1,7 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
 import { returnAllAndLimit } from '../../descriptions/common';
-import { readLimit } from '../input';
+import {
+	checkPaging,
+	ItemCheck,
+	readCollection,
+	readPaging,
+	sendable,
+	type Checked,
+	type ListRequest,
+	type Paging,
+} from '../input';
 import { compact, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['getAll'] };
@@ -28,19 +37,25 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The query and paging for one item, or every problem with them. Sends nothing. */
+function checkParameters(paging: Paging, filterValues: IDataObject): Checked<ListRequest> {
+	const check = new ItemCheck();
+	const pages = checkPaging(check, paging);
+	const filters = compact(filterValues);
+	const qs: IDataObject = {};
+	if (typeof filters.search === 'string') qs.search = filters.search.trim();
+	return check.result({ qs, paging: pages });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll ? 0 : readLimit(this, i);
-	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-	const qs: IDataObject = {};
-	if (typeof filters.search === 'string') qs.search = filters.search.trim();
+	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
+	const { qs, paging } = sendable(this, checked, i);
 	return await apiRequestAllItems.call(this, '/v1/vendors', qs, {
-		returnAll,
-		limit,
+		...paging,
 		itemIndex: i,
 		waitBudgetMs,
 	});

@@ -1,0 +1,85 @@
+/**
+ * The environment every n8n process gets (the server and each CLI command): one user folder, a
+ * loopback-only instance with nothing sent off the machine, and community packages enabled.
+ */
+import * as path from 'path';
+import type { Runtime } from './runtime';
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+export interface N8nOptions {
+	/** `N8N_USER_FOLDER`: its `.n8n/` holds the database, settings and community packages. */
+	userFolder: string;
+	port: number;
+	/** Port of the task-runner broker (each n8n process, CLI included, opens one). */
+	brokerPort?: number;
+	logLevel?: LogLevel;
+	extraEnv?: Record<string, string>;
+}
+
+/**
+ * Anything n8n would fetch from the internet goes to a dead loopback proxy; loopback itself (the
+ * sandbox, n8n) is reached directly.
+ */
+const OFFLINE_ENV: Record<string, string> = {
+	HTTP_PROXY: 'http://127.0.0.1:9',
+	HTTPS_PROXY: 'http://127.0.0.1:9',
+	http_proxy: 'http://127.0.0.1:9',
+	https_proxy: 'http://127.0.0.1:9',
+	NO_PROXY: '127.0.0.1,localhost,::1',
+	no_proxy: '127.0.0.1,localhost,::1',
+};
+
+/** No telemetry, banners or templates; unverified community packages allowed. */
+const QUIET_ENV: Record<string, string> = {
+	N8N_SECURE_COOKIE: 'false',
+	N8N_DIAGNOSTICS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_TEMPLATES_ENABLED: 'false',
+	N8N_PERSONALIZATION_ENABLED: 'false',
+	N8N_HIRING_BANNER_ENABLED: 'false',
+	N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+	N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+	N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+	// 2.x activates ("publishes") workflows through an outbox polled every 15 s; poll faster so
+	// an activation through the API takes effect within a second.
+	N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '500',
+};
+
+export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv {
+	const base = `http://127.0.0.1:${options.port}`;
+	return withoutRepositorySettings({
+		...process.env,
+		PATH: `${path.dirname(runtime.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: options.userFolder,
+		N8N_PORT: String(options.port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `${base}/`,
+		N8N_WEBHOOK_URL: `${base}/`,
+		N8N_LOG_LEVEL: options.logLevel ?? 'info',
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort ?? 0),
+		...QUIET_ENV,
+		...OFFLINE_ENV,
+		...options.extraEnv,
+	});
+}
+
+/**
+ * The repository's own npm, ts-node and jest settings must not leak into n8n: `n8n start` exits
+ * silently with NODE_ENV=test (which jest sets).
+ */
+function withoutRepositorySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	for (const name of Object.keys(env)) {
+		const leaks =
+			name === 'NODE_ENV' ||
+			name === 'NODE_OPTIONS' ||
+			name.startsWith('TS_NODE_') ||
+			name.startsWith('JEST_');
+		if (leaks) delete env[name];
+	}
+	return env;
+}

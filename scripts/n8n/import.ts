@@ -1,0 +1,103 @@
+/**
+ * Credentials and workflows put into n8n's database with its CLI (`n8n import:credentials`,
+ * `n8n import:workflow`), before or while the server runs; and the workflows in examples/.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { runCliOk } from './cli';
+import type { N8nOptions } from './environment';
+import { REPO_ROOT, type Runtime } from './runtime';
+
+/** Fixed id and name of the sandbox credential the examples and the dev environment use. */
+export const SANDBOX_CREDENTIAL_ID = 'bfSandboxCred001';
+export const SANDBOX_CREDENTIAL_NAME = 'Business Finance sandbox';
+
+const CREDENTIAL_TYPE = new BusinessFinanceApi().name;
+
+export interface SandboxCredential {
+	apiKey: string;
+	baseUrl: string;
+	webhookSigningSecret?: string;
+	id?: string;
+	name?: string;
+}
+
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: Array<Record<string, any>>;
+	connections: Record<string, any>;
+	settings?: Record<string, any>;
+	active?: boolean;
+	[key: string]: any;
+}
+
+/** Imports credentials (from a temp file, removed afterwards: it holds the API key in clear). */
+export async function importCredentials(
+	runtime: Runtime,
+	options: N8nOptions,
+	credentials: SandboxCredential[],
+): Promise<void> {
+	const file = writeCredentialFile(options.userFolder, credentials);
+	try {
+		await runCliOk(runtime, options, ['import:credentials', `--input=${file}`]);
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
+}
+
+function writeCredentialFile(dir: string, credentials: SandboxCredential[]): string {
+	const file = path.join(dir, `credentials-${process.pid}-${Date.now()}.json`);
+	const now = new Date().toISOString();
+	const entries = credentials.map((credential) => ({
+		id: credential.id ?? SANDBOX_CREDENTIAL_ID,
+		name: credential.name ?? SANDBOX_CREDENTIAL_NAME,
+		type: CREDENTIAL_TYPE,
+		data: credentialData(credential),
+		createdAt: now,
+		updatedAt: now,
+	}));
+	fs.writeFileSync(file, JSON.stringify(entries, null, 2), { mode: 0o600 });
+	return file;
+}
+
+function credentialData(credential: SandboxCredential): Record<string, string> {
+	const data: Record<string, string> = { apiKey: credential.apiKey, baseUrl: credential.baseUrl };
+	if (credential.webhookSigningSecret) data.webhookSigningSecret = credential.webhookSigningSecret;
+	return data;
+}
+
+/** Imports workflows (each with its `id` set) in one CLI run. */
+export async function importWorkflows(
+	runtime: Runtime,
+	options: N8nOptions,
+	workflows: WorkflowJson[],
+): Promise<void> {
+	const dir = fs.mkdtempSync(path.join(options.userFolder, 'import-'));
+	try {
+		workflows.forEach((workflow, index) => {
+			if (!workflow.id) throw new Error(`workflow "${workflow.name}" needs an id to be imported`);
+			const body = { active: false, settings: {}, ...workflow };
+			const file = path.join(dir, `${String(index).padStart(3, '0')}.json`);
+			fs.writeFileSync(file, JSON.stringify(body));
+		});
+		await runCliOk(runtime, options, ['import:workflow', '--separate', `--input=${dir}`]);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Loads the workflows in examples/ (each file one workflow), by file name. */
+export function loadExamples(): Array<{ file: string; workflow: WorkflowJson }> {
+	const dir = path.join(REPO_ROOT, 'examples');
+	if (!fs.existsSync(dir)) return [];
+	return fs
+		.readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => ({
+			file: name,
+			workflow: JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as WorkflowJson,
+		}));
+}

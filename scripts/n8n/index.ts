@@ -1,0 +1,28 @@
+/**
+ * A real n8n with this package loaded as a community package, for `npm run dev` (scripts/dev.ts)
+ * and the e2e suite (test/e2e). What these modules rely on about n8n is in docs/n8n-notes.md.
+ *
+ * runtime.ts            which n8n and Node to run (provisioned by scripts/provision-n8n.sh)
+ * community-package.ts  build this package and install it into an n8n user folder
+ * environment.ts        the environment every n8n process gets
+ * cli.ts                n8n's command line
+ * import.ts             credentials and workflows imported with the CLI; examples/
+ * process.ts            the `n8n start` process
+ * http.ts               n8n's REST and public APIs as the owner
+ * execute.ts            running workflows and reading their executions
+ * server.ts             N8nServer: the above behind one handle
+ */
+export { build, installPackage } from './community-package';
+export type { N8nOptions } from './environment';
+export type { ExecuteResult } from './execute';
+export { DEV_OWNER } from './http';
+export {
+	importCredentials,
+	importWorkflows,
+	loadExamples,
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	type WorkflowJson,
+} from './import';
+export { ensureRuntime, REPO_ROOT, requireRuntime, type Runtime } from './runtime';
+export { N8nServer } from './server';

@@ -1,0 +1,79 @@
+/**
+ * Where a provisioned n8n lives: a cache folder outside the repository holding one folder per n8n
+ * version (`n8n-<version>/`, with a `.provisioned` marker that scripts/provision-n8n.sh writes
+ * last) and the Node >= 24 that runs it.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The version scripts/provision-n8n.sh installs when given none, and the one dev and e2e run. */
+const DEFAULT_N8N_VERSION = '2.40.7';
+
+/** One installed n8n and the Node that runs it. */
+export interface Runtime {
+	/** n8n's version, as `n8n --version` printed it when provisioned. */
+	version: string;
+	/** Node >= 24 that runs n8n. */
+	nodeBin: string;
+	/** The folder holding node_modules/n8n. */
+	n8nDir: string;
+	/** n8n's bin script (run with nodeBin). */
+	n8nScript: string;
+}
+
+function cacheDir(): string {
+	return (
+		process.env.BF_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance')
+	);
+}
+
+/** `KEY=value` lines of the provisioning marker. */
+function readMarker(file: string): Record<string, string> {
+	const values: Record<string, string> = {};
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		const at = line.indexOf('=');
+		if (at > 0) values[line.slice(0, at)] = line.slice(at + 1);
+	}
+	return values;
+}
+
+/** The provisioned runtime of `version`, or null when it is not (or not completely) provisioned. */
+function findRuntime(version = DEFAULT_N8N_VERSION): Runtime | null {
+	const marker = path.join(cacheDir(), `n8n-${version}`, '.provisioned');
+	if (!fs.existsSync(marker)) return null;
+	const { NODE_BIN: nodeBin, N8N_DIR: n8nDir } = readMarker(marker);
+	if (!nodeBin || !n8nDir) return null;
+	const n8nScript = path.join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
+	if (!fs.existsSync(nodeBin) || !fs.existsSync(n8nScript)) return null;
+	return { version, nodeBin, n8nDir, n8nScript };
+}
+
+/** Runs the provisioning script for `version` (instant when already done); returns the runtime. */
+export function ensureRuntime(version = DEFAULT_N8N_VERSION): Runtime {
+	const found = findRuntime(version);
+	if (found) return found;
+	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
+	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
+	if (result.status !== 0) {
+		throw new Error(`scripts/provision-n8n.sh ${version} failed (exit ${result.status})`);
+	}
+	const runtime = findRuntime(version);
+	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
+	return runtime;
+}
+
+/** The provisioned runtime of `version`; throws with what to run when there is none. */
+export function requireRuntime(version = DEFAULT_N8N_VERSION): Runtime {
+	const runtime = findRuntime(version);
+	if (!runtime) {
+		throw new Error(
+			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision -- ${version}\` ` +
+				'first (about 8 minutes once; cached afterwards).',
+		);
+	}
+	return runtime;
+}
