@@ -22,7 +22,9 @@ const PAGES = Number(process.env.WINDOWS_PAGES ?? 500);
 const RUNS = Number(process.env.WINDOWS_RUNS ?? 10);
 const WINDOW_MS = Number(process.env.WINDOWS_S ?? 60) * 1000;
 /** One-way latency range, "min-max" in ms. */
-const [ONE_WAY_MIN_MS, ONE_WAY_MAX_MS] = (process.env.WINDOWS_ONE_WAY_MS ?? '10-40').split('-').map(Number);
+const [ONE_WAY_MIN_MS, ONE_WAY_MAX_MS] = (process.env.WINDOWS_ONE_WAY_MS ?? '10-40')
+	.split('-')
+	.map(Number);
 const LIMIT = 100;
 const START_MS = 1_800_000_000_000; // a whole minute of the epoch
 
@@ -89,7 +91,8 @@ class WindowService {
 	answer(nowMs: number): { statusCode: number; headers: Record<string, string>; body: string } {
 		let w = this.windows[this.windows.length - 1];
 		if (!w || nowMs >= w.startMs + this.windowMs) {
-			const startMs = this.mode === 'clock-aligned' ? Math.floor(nowMs / this.windowMs) * this.windowMs : nowMs;
+			const startMs =
+				this.mode === 'clock-aligned' ? Math.floor(nowMs / this.windowMs) * this.windowMs : nowMs;
 			w = { startMs, count: 0, firstArrivalMs: nowMs };
 			this.windows.push(w);
 		}
@@ -101,9 +104,17 @@ class WindowService {
 		};
 		if (w.count > LIMIT) {
 			this.rateLimited += 1;
-			return { statusCode: 429, headers, body: '{"error":{"code":"RATE_LIMITED","message":"Too many requests"}}' };
+			return {
+				statusCode: 429,
+				headers,
+				body: '{"error":{"code":"RATE_LIMITED","message":"Too many requests"}}',
+			};
 		}
-		return { statusCode: 200, headers, body: JSON.stringify({ data: [{ id: `v${nowMs}-${w.count}` }], meta: { has_more: true } }) };
+		return {
+			statusCode: 200,
+			headers,
+			body: JSON.stringify({ data: [{ id: `v${nowMs}-${w.count}` }], meta: { has_more: true } }),
+		};
 	}
 
 	/** For every used-up window: ms from its end to the first request of the next one. */
@@ -111,7 +122,8 @@ class WindowService {
 		const lost: number[] = [];
 		for (let i = 0; i + 1 < this.windows.length; i++) {
 			const w = this.windows[i];
-			if (w.count >= LIMIT) lost.push(this.windows[i + 1].firstArrivalMs - (w.startMs + this.windowMs));
+			if (w.count >= LIMIT)
+				lost.push(this.windows[i + 1].firstArrivalMs - (w.startMs + this.windowMs));
 		}
 		return lost;
 	}
@@ -126,15 +138,30 @@ interface CaseResult {
 	meanElapsedMs: number;
 }
 
-async function oneRun(mode: Mode, learn: boolean, startOffsetMs: number): Promise<{ service: WindowService; elapsedMs: number }> {
+async function oneRun(
+	mode: Mode,
+	learn: boolean,
+	startOffsetMs: number,
+): Promise<{ service: WindowService; elapsedMs: number }> {
 	const virtual = new VirtualClock();
 	virtual.nowMs += startOffsetMs;
 	const service = new WindowService(mode, WINDOW_MS);
 	const transport = createTransport({ clock: virtual.clock, learnWindows: learn });
-	const oneWayMs = () => ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * virtual.random());
+	const oneWayMs = () =>
+		ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * virtual.random());
 	const ctx = {
-		getNode: () => ({ id: 'n', name: 'Business Finance', type: 'businessFinance', typeVersion: 1, position: [0, 0], parameters: {} }),
-		getCredentials: async () => ({ apiKey: 'svc_dummy_windows_measurement', baseUrl: 'https://api.example.com' }),
+		getNode: () => ({
+			id: 'n',
+			name: 'Business Finance',
+			type: 'businessFinance',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		getCredentials: async () => ({
+			apiKey: 'svc_dummy_windows_measurement',
+			baseUrl: 'https://api.example.com',
+		}),
 		helpers: {
 			httpRequestWithAuthentication: async () => {
 				await virtual.clock.sleep(oneWayMs());
@@ -148,7 +175,14 @@ async function oneRun(mode: Mode, learn: boolean, startOffsetMs: number): Promis
 	await virtual.run(
 		(async () => {
 			for (let page = 1; page <= PAGES; page++) {
-				await transport.apiRequest.call(ctx as never, 'GET', '/v1/vendors', undefined, { page } as IDataObject, { waitBudgetMs: 10 * WINDOW_MS });
+				await transport.apiRequest.call(
+					ctx as never,
+					'GET',
+					'/v1/vendors',
+					undefined,
+					{ page } as IDataObject,
+					{ waitBudgetMs: 10 * WINDOW_MS },
+				);
 			}
 		})(),
 	);
@@ -161,13 +195,24 @@ async function measure(mode: Mode, learn: boolean): Promise<CaseResult> {
 	let elapsed = 0;
 	for (let run = 0; run < RUNS; run++) {
 		// Starting points spread over a window (and off the whole second).
-		const { service, elapsedMs } = await oneRun(mode, learn, Math.round(((run + 0.37) * WINDOW_MS) / RUNS));
+		const { service, elapsedMs } = await oneRun(
+			mode,
+			learn,
+			Math.round(((run + 0.37) * WINDOW_MS) / RUNS),
+		);
 		lost.push(...service.lostAfterFullWindows());
 		rateLimited += service.rateLimited;
 		elapsed += elapsedMs;
 	}
 	const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
-	return { mode, learn, meanLostMs: mean(lost), maxLostMs: lost.length ? Math.max(...lost) : 0, rateLimited, meanElapsedMs: Math.round(elapsed / RUNS) };
+	return {
+		mode,
+		learn,
+		meanLostMs: mean(lost),
+		maxLostMs: lost.length ? Math.max(...lost) : 0,
+		rateLimited,
+		meanElapsedMs: Math.round(elapsed / RUNS),
+	};
 }
 
 async function main(): Promise<void> {
@@ -175,16 +220,24 @@ async function main(): Promise<void> {
 	for (const mode of ['first request', 'clock-aligned'] as const) {
 		for (const learn of [false, true]) rows.push(await measure(mode, learn));
 	}
-	console.log(`\n${LIMIT} requests per ${WINDOW_MS / 1000} s; ${PAGES} pages in a row, ${RUNS} runs per case (virtual clock, one-way latency ${ONE_WAY_MIN_MS}–${ONE_WAY_MAX_MS} ms)\n`);
-	console.log('| service | window learning | ms lost per used-up window (mean / max) | 429s in all runs | mean total time |');
+	console.log(
+		`\n${LIMIT} requests per ${WINDOW_MS / 1000} s; ${PAGES} pages in a row, ${RUNS} runs per case (virtual clock, one-way latency ${ONE_WAY_MIN_MS}–${ONE_WAY_MAX_MS} ms)\n`,
+	);
+	console.log(
+		'| service | window learning | ms lost per used-up window (mean / max) | 429s in all runs | mean total time |',
+	);
 	console.log('|---|---|---|---|---|');
 	for (const r of rows) {
-		console.log(`| ${r.mode} | ${r.learn ? 'on' : 'off'} | ${r.meanLostMs} / ${r.maxLostMs} | ${r.rateLimited} | ${(r.meanElapsedMs / 1000).toFixed(1)} s |`);
+		console.log(
+			`| ${r.mode} | ${r.learn ? 'on' : 'off'} | ${r.meanLostMs} / ${r.maxLostMs} | ${r.rateLimited} | ${(r.meanElapsedMs / 1000).toFixed(1)} s |`,
+		);
 	}
 	for (const mode of ['first request', 'clock-aligned'] as const) {
 		const [off, on] = rows.filter((r) => r.mode === mode);
 		const gain = ((off.meanElapsedMs - on.meanElapsedMs) / off.meanElapsedMs) * 100;
-		console.log(`\n${mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`);
+		console.log(
+			`\n${mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`,
+		);
 	}
 }
 

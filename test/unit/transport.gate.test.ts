@@ -5,7 +5,11 @@
  */
 import fc from 'fast-check';
 
-import { Budget, CancelledError, OverBudgetError } from '../../nodes/BusinessFinance/transport/budget';
+import {
+	Budget,
+	CancelledError,
+	OverBudgetError,
+} from '../../nodes/BusinessFinance/transport/budget';
 import { KeyGate, MAX_KEY_BLOCK_MS } from '../../nodes/BusinessFinance/transport/gate';
 import { SPEC_WINDOW_MS } from '../../nodes/BusinessFinance/transport/window';
 import { FakeClock } from './transport-fakes';
@@ -22,7 +26,10 @@ const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) /
 const timing = () => ({ sentAtMs: fake.now, receivedAtMs: fake.now });
 
 /** Acquire and release at once; how long the acquire waited (virtual ms). */
-async function pass(waitBudgetMs = 10 * SPEC_WINDOW_MS, headers?: Record<string, string>): Promise<number> {
+async function pass(
+	waitBudgetMs = 10 * SPEC_WINDOW_MS,
+	headers?: Record<string, string>,
+): Promise<number> {
 	const started = fake.now;
 	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
 	if (headers) gate.record(headers, timing());
@@ -54,7 +61,11 @@ describe('what one answer can do to a key at most', () => {
 	});
 
 	it('"remaining 0" with a reset a day ahead holds back for at most MAX_KEY_BLOCK_MS', async () => {
-		await pass(0, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': seconds(86_400_000) });
+		await pass(0, {
+			'x-ratelimit-limit': '100',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': seconds(86_400_000),
+		});
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
@@ -82,7 +93,12 @@ describe('what one answer can do to a key at most', () => {
 				'x-ratelimit-remaining': headerValue,
 				'x-ratelimit-reset': headerValue,
 				'retry-after': headerValue,
-				date: fc.oneof(fc.string(), fc.integer({ min: -1e7, max: 1e7 }).map((d) => new Date(fake.now + d * 1000).toUTCString())),
+				date: fc.oneof(
+					fc.string(),
+					fc
+						.integer({ min: -1e7, max: 1e7 })
+						.map((d) => new Date(fake.now + d * 1000).toUTCString()),
+				),
 			},
 			{ requiredKeys: [] },
 		);
@@ -112,7 +128,14 @@ describe('queueing behind the first request on a key', () => {
 		const probe = await fake.run(gate.acquire(budget(0)));
 		const waiter = gate.acquire(budget(60_000));
 		void fake.clock.sleep(2_000).then(() => {
-			gate.record({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': seconds(60_000) }, timing());
+			gate.record(
+				{
+					'x-ratelimit-limit': '100',
+					'x-ratelimit-remaining': '99',
+					'x-ratelimit-reset': seconds(60_000),
+				},
+				timing(),
+			);
 			probe.release();
 		});
 		const second = await fake.run(waiter);
@@ -148,14 +171,27 @@ describe('queueing behind the first request on a key', () => {
 		const first = await fake.run(gate.acquire(budget(0)));
 		gate.record({}, timing());
 		first.release();
-		const tickets = await fake.run(Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))));
+		const tickets = await fake.run(
+			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
+		);
 		expect(tickets).toHaveLength(5);
 	});
 
 	it('counts the requests still in flight: an answer says what remained when it was counted', async () => {
-		await pass(0, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': seconds(10_000) });
+		await pass(0, {
+			'x-ratelimit-limit': '5',
+			'x-ratelimit-remaining': '3',
+			'x-ratelimit-reset': seconds(10_000),
+		});
 		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
-		gate.record({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': seconds(10_000) }, timing());
+		gate.record(
+			{
+				'x-ratelimit-limit': '5',
+				'x-ratelimit-remaining': '2',
+				'x-ratelimit-reset': seconds(10_000),
+			},
+			timing(),
+		);
 		a.release();
 		b.release();
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
