@@ -5,10 +5,11 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/transport';
+import { NODE } from './transport-fakes';
 
 // n8n-core keeps these behind its package entry; they are what a real execution uses.
 const {
@@ -17,15 +18,6 @@ const {
 export const {
 	CredentialTestContext,
 } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
-
-export const NODE: INode = {
-	id: 'n1',
-	name: 'Business Finance',
-	type: 'n8n-nodes-business-finance.businessFinance',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 const credentialType = new BusinessFinanceApi();
 

@@ -54,6 +54,22 @@ const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
 });
 const budget = (seconds: number) => ({ waitBudgetMs: seconds * 1000 });
 
+/** GET /v1/vendors through `t` as an execution of its own, with a wait budget in seconds. */
+const getVendors = (
+	t: Transport,
+	seconds?: number,
+	over: Partial<ICredentialDataDecryptedObject> = {},
+	execution?: AbortController,
+) =>
+	t.apiRequest.call(
+		realContext(creds(over), execution),
+		'GET',
+		'/v1/vendors',
+		undefined,
+		undefined,
+		seconds === undefined ? undefined : budget(seconds),
+	);
+
 async function timed<T>(promise: Promise<T>): Promise<{ ms: number; result: T }> {
 	const started = Date.now();
 	const result = await promise;
@@ -76,48 +92,19 @@ describe('one answer cannot lock a key', () => {
 					: answer(res, 200, LIST, okHeaders()),
 			);
 			const { t, later } = transportWithShiftableClock();
-			const first = await timed(
-				failure(
-					t.apiRequest.call(
-						realContext(creds()),
-						'GET',
-						'/v1/vendors',
-						undefined,
-						undefined,
-						budget(300),
-					),
-				),
-			);
+			const first = await timed(failure(getVendors(t, 300)));
 			expect(first.result.message).toMatch(
 				/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 86\d{3}/,
 			);
 			expect(first.ms).toBeLessThan(1_000);
 
 			later(30_000); // within the window: the key is still held back, without a request
-			const during = await failure(
-				t.apiRequest.call(
-					realContext(creds()),
-					'GET',
-					'/v1/vendors',
-					undefined,
-					undefined,
-					budget(1),
-				),
-			);
+			const during = await failure(getVendors(t, 1));
 			expect(during.message).toMatch(/^RATE_LIMITED/);
 			expect(server.hits).toHaveLength(1);
 
 			later(35_000); // 65 s after the 429: a healthy service, a working key
-			const after = await timed(
-				t.apiRequest.call(
-					realContext(creds()),
-					'GET',
-					'/v1/vendors',
-					undefined,
-					undefined,
-					budget(1),
-				),
-			);
+			const after = await timed(getVendors(t, 1));
 			expect(after.result).toEqual(LIST);
 			expect(after.ms).toBeLessThan(1_000);
 			expect(server.hits).toHaveLength(2);
@@ -142,17 +129,8 @@ describe('one answer cannot lock a key', () => {
 				),
 			);
 			const { t } = transportWithShiftableClock();
-			await t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors');
-			const next = await timed(
-				t.apiRequest.call(
-					realContext(creds()),
-					'GET',
-					'/v1/vendors',
-					undefined,
-					undefined,
-					budget(5),
-				),
-			);
+			await getVendors(t);
+			const next = await timed(getVendors(t, 5));
 			expect(next.result).toEqual(LIST);
 			expect(next.ms).toBeLessThan(2_000); // a backoff of 0.5–1 s, not the whole budget
 			expect(server.hits).toHaveLength(2);
@@ -167,37 +145,14 @@ describe('every wait has a deadline', () => {
 			else answer(res, 200, LIST, okHeaders());
 		});
 		const { t } = transportWithShiftableClock();
-		const probe = timed(
-			t.apiRequest.call(
-				realContext(creds()),
-				'GET',
-				'/v1/vendors',
-				undefined,
-				undefined,
-				budget(10),
-			),
-		);
+		const probe = timed(getVendors(t, 10));
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		const behind = await Promise.all(
-			[1, 1].map(
-				async (seconds) =>
-					await timed(
-						failure(
-							t.apiRequest.call(
-								realContext(creds()),
-								'GET',
-								'/v1/vendors',
-								undefined,
-								undefined,
-								budget(seconds),
-							),
-						),
-					),
-			),
+			[1, 1].map(async (seconds) => await timed(failure(getVendors(t, seconds)))),
 		);
 		for (const { ms, result } of behind) {
 			expect(result.message).toMatch(
-				/^RATE_LIMITED: still waiting after waiting 1s \(wait budget 1s\) for the first request on this API key/,
+				/^RATE_LIMITED: gave up after waiting 1s \(wait budget 1s\) for the first request on this API key/,
 			);
 			expect(ms).toBeGreaterThanOrEqual(950);
 			expect(ms).toBeLessThan(1_600);
@@ -217,18 +172,7 @@ describe('every wait has a deadline', () => {
 		});
 		const { t } = transportWithShiftableClock(1_000);
 		try {
-			const { ms, result } = await timed(
-				failure(
-					t.apiRequest.call(
-						realContext(creds()),
-						'GET',
-						'/v1/vendors',
-						undefined,
-						undefined,
-						budget(0),
-					),
-				),
-			);
+			const { ms, result } = await timed(failure(getVendors(t, 0)));
 			expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
 			expect(result.description).toMatch(/did not finish answering within 1s/);
 			expect(ms).toBeGreaterThanOrEqual(950);
@@ -276,22 +220,11 @@ describe('every wait has a deadline', () => {
 			else answer(res, 200, LIST, okHeaders());
 		});
 		const { t } = transportWithShiftableClock();
-		const probe = t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors');
+		const probe = getVendors(t);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		const execution = new AbortController();
 		setTimeout(() => execution.abort(), 300);
-		const { ms, result } = await timed(
-			failure(
-				t.apiRequest.call(
-					realContext(creds(), execution),
-					'GET',
-					'/v1/vendors',
-					undefined,
-					undefined,
-					budget(60),
-				),
-			),
-		);
+		const { ms, result } = await timed(failure(getVendors(t, 60, {}, execution)));
 		expect(result.message).toBe('The execution was cancelled while waiting for the rate limit');
 		expect(ms).toBeLessThan(800);
 		expect(t.gates.for(KEY).waiting).toBe(0);
@@ -325,7 +258,7 @@ describe('one key, one truth', () => {
 		server = await strictServer();
 		const { t } = transportWithShiftableClock();
 		expect((await credentialTest(creds())).status).toBe('OK');
-		await t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors');
+		await getVendors(t);
 		expect(server.hits.map((h) => h.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
 	});
 
@@ -337,9 +270,7 @@ describe('one key, one truth', () => {
 			const tested = await credentialTest(creds({ apiKey }));
 			expect(tested.status).toBe('Error');
 			expect(tested.message).toMatch(/contains a space or line break/);
-			const error = await failure(
-				t.apiRequest.call(realContext(creds({ apiKey })), 'GET', '/v1/vendors'),
-			);
+			const error = await failure(getVendors(t, undefined, { apiKey }));
 			expect(error.message).toMatch(/contains a space or line break/);
 			expect(server.hits).toHaveLength(0);
 		},
@@ -423,13 +354,7 @@ describe('what is sent where', () => {
 	])('a Base URL ending in %s is refused before sending', async (_, baseUrl) => {
 		server = await scriptedServer((_req, res) => answer(res, 200, LIST, okHeaders()));
 		const { t } = transportWithShiftableClock();
-		const error = await failure(
-			t.apiRequest.call(
-				realContext(creds({ baseUrl: baseUrl(server.baseUrl) })),
-				'GET',
-				'/v1/vendors',
-			),
-		);
+		const error = await failure(getVendors(t, undefined, { baseUrl: baseUrl(server.baseUrl) }));
 		expect(error.message).toMatch(/Base URL .* is not a valid http\(s\) URL/);
 		expect(server.hits).toHaveLength(0);
 	});
@@ -439,11 +364,7 @@ describe('what is sent where', () => {
 		const { t } = transportWithShiftableClock();
 		const port = new URL(server.baseUrl).port;
 		const error = await failure(
-			t.apiRequest.call(
-				realContext(creds({ baseUrl: `http://finance.localhost:${port}` })),
-				'GET',
-				'/v1/vendors',
-			),
+			getVendors(t, undefined, { baseUrl: `http://finance.localhost:${port}` }),
 		);
 		expect(error.message).toMatch(/Refusing to send the API key over plain http:\/\//);
 		expect(server.hits).toHaveLength(0);

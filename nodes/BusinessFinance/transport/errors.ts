@@ -190,7 +190,7 @@ export function rateLimitedError(
 ): NodeApiError {
 	const waited = `after waiting ${formatSeconds(args.waitedMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
 	const message = args.behindProbe
-		? `RATE_LIMITED: still waiting ${waited}) for the first request on this API key, which the service has not answered yet`
+		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;
 	const description = args.behindProbe
 		? 'Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option "Max Wait for Rate Limits (Seconds)".'
