@@ -19,10 +19,25 @@ describe('credential businessFinanceApi', () => {
 	it('has the public name, display name and fields saved workflows depend on', () => {
 		expect(credential.name).toBe('businessFinanceApi');
 		expect(credential.displayName).toBe('Business Finance API');
-		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'webhookSigningSecret']);
-		expect(field('apiKey')).toMatchObject({ type: 'string', required: true, typeOptions: { password: true } });
-		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: 'http://127.0.0.1:4010' });
-		expect(field('webhookSigningSecret')).toMatchObject({ type: 'string', typeOptions: { password: true } });
+		expect(credential.properties.map((p) => p.name)).toEqual([
+			'apiKey',
+			'baseUrl',
+			'webhookSigningSecret',
+		]);
+		expect(field('apiKey')).toMatchObject({
+			type: 'string',
+			required: true,
+			typeOptions: { password: true },
+		});
+		expect(field('baseUrl')).toMatchObject({
+			type: 'string',
+			required: true,
+			default: 'http://127.0.0.1:4010',
+		});
+		expect(field('webhookSigningSecret')).toMatchObject({
+			type: 'string',
+			typeOptions: { password: true },
+		});
 		expect(field('webhookSigningSecret').required).toBeFalsy();
 		expect(field('apiKey').description).toMatch(/Settings → API Keys/);
 	});
@@ -39,13 +54,18 @@ describe('credential businessFinanceApi', () => {
 		const icon = credential.icon as { light: string; dark: string };
 		for (const file of [icon.light, icon.dark]) {
 			expect(file).toMatch(/^file:\.\.\/icons\/businessFinance(\.dark)?\.svg$/);
-			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(true);
+			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(
+				true,
+			);
 		}
 	});
 });
 
 describe('credential test businessFinanceApiTest (scripted request helper)', () => {
-	function run(answer: (options: Record<string, unknown>) => unknown, data: Record<string, unknown> = {}) {
+	function run(
+		answer: (options: Record<string, unknown>) => unknown,
+		data: Record<string, unknown> = {},
+	) {
 		const calls: Array<Record<string, unknown>> = [];
 		const ctx = {
 			logger: { debug() {}, info() {}, warn() {}, error() {} },
@@ -71,8 +91,13 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	});
 
 	it('calls GET /v1/vendors?limit=1 on the normalised base URL with the key as Bearer, no redirects', async () => {
-		const { result, calls } = run(answer(200, { data: [], meta: { page: 1, limit: 1, total: 0, has_more: false } }));
-		await expect(result).resolves.toEqual({ status: 'OK', message: expect.stringMatching(/successful/) });
+		const { result, calls } = run(
+			answer(200, { data: [], meta: { page: 1, limit: 1, total: 0, has_more: false } }),
+		);
+		await expect(result).resolves.toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/successful/),
+		});
 		expect(calls).toHaveLength(1);
 		expect(calls[0]).toMatchObject({
 			method: 'GET',
@@ -122,7 +147,10 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		['ETIMEDOUT', /did not answer in time/],
 	])('a network error %s is explained', async (code, text) => {
 		const { result } = run(() => {
-			throw Object.assign(new Error(`connect ${code}`), { code, options: { headers: { Authorization: `Bearer ${KEY}` } } });
+			throw Object.assign(new Error(`connect ${code}`), {
+				code,
+				options: { headers: { Authorization: `Bearer ${KEY}` } },
+			});
 		});
 		const r = await result;
 		expect(r.status).toBe('Error');

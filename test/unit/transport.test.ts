@@ -290,10 +290,16 @@ describe('error mapping', () => {
 
 	it('scrubs anything that looks like a key or a webhook secret from service messages', async () => {
 		const ctx = fakeContext(fake, () =>
-			apiError(400, 'VALIDATION_ERROR', 'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key'),
+			apiError(
+				400,
+				'VALIDATION_ERROR',
+				'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key',
+			),
 		);
 		const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
-		expect(error.message).toBe('VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]');
+		expect(error.message).toBe(
+			'VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]',
+		);
 	});
 
 	it('never lets the key into the error, even when the service or the helper echoes it', async () => {
@@ -530,7 +536,10 @@ describe('rate limits on 429', () => {
 
 	it('ignores a small clock difference', async () => {
 		const start = fake.now;
-		const headers = { date: new Date(fake.now + 2_000).toUTCString(), 'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3) };
+		const headers = {
+			date: new Date(fake.now + 2_000).toUTCString(),
+			'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3),
+		};
 		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
 		await call(ctx, 'GET', '/v1/vendors');
 		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
@@ -960,37 +969,52 @@ describe('pagination', () => {
 
 describe('redirects', () => {
 	it('never follows a redirect and says where it pointed', async () => {
-		const ctx = fakeContext(fake, () => ({ statusCode: 301, headers: { location: 'http://evil.example.com/v1/vendors' }, body: '' }));
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 301,
+			headers: { location: 'http://evil.example.com/v1/vendors' },
+			body: '',
+		}));
 		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
 		expect(ctx.calls).toHaveLength(1);
 		expect(ctx.calls[0].options.disableFollowRedirect).toBe(true);
 		expect(ctx.calls[0].options.sendCredentialsOnCrossOriginRedirect).toBe(false);
-		expect(error.message).toMatch(/HTTP 301 \(a redirect to http:\/\/evil\.example\.com\/v1\/vendors\)/);
+		expect(error.message).toMatch(
+			/HTTP 301 \(a redirect to http:\/\/evil\.example\.com\/v1\/vendors\)/,
+		);
 		expect(error.description).toMatch(/Base URL/);
 	});
 });
 
 describe('paths', () => {
-	it.each(['/v1/vendors/../webhooks', '/v1/vendors/a b', '/v1/vendors/x?limit=1', '/v1/vendors/x#y', '/v2/vendors', 'v1/vendors', '/v1/vendors/%2e%2e', '/v1/vendors/a%2Fb', '/v1//vendors'])(
-		'refuses the unsafe path %p before sending',
-		async (path) => {
-			const ctx = fakeContext(fake, ok);
-			const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toMatch(/Invalid API path/);
-			expect(error.context.itemIndex).toBe(2);
-			expect(ctx.calls).toHaveLength(0);
-		},
-	);
+	it.each([
+		'/v1/vendors/../webhooks',
+		'/v1/vendors/a b',
+		'/v1/vendors/x?limit=1',
+		'/v1/vendors/x#y',
+		'/v2/vendors',
+		'v1/vendors',
+		'/v1/vendors/%2e%2e',
+		'/v1/vendors/a%2Fb',
+		'/v1//vendors',
+	])('refuses the unsafe path %p before sending', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/Invalid API path/);
+		expect(error.context.itemIndex).toBe(2);
+		expect(ctx.calls).toHaveLength(0);
+	});
 
-	it.each(['/v1/vendors', '/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send', '/v1/webhooks/ep_abc123/secret', '/v1/treasury/deposit-instructions'])(
-		'accepts %p',
-		async (path) => {
-			const ctx = fakeContext(fake, ok);
-			await call(ctx, 'GET', path);
-			expect(ctx.calls).toHaveLength(1);
-		},
-	);
+	it.each([
+		'/v1/vendors',
+		'/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send',
+		'/v1/webhooks/ep_abc123/secret',
+		'/v1/treasury/deposit-instructions',
+	])('accepts %p', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		await call(ctx, 'GET', path);
+		expect(ctx.calls).toHaveLength(1);
+	});
 });
 
 describe('more edges', () => {
@@ -1014,16 +1038,28 @@ describe('more edges', () => {
 
 	it('a request on its way is abandoned when the execution is cancelled', async () => {
 		const execution = new AbortController();
-		const ctx = fakeContext(fake, () => new Promise<never>(() => undefined), undefined, [], execution.signal);
+		const ctx = fakeContext(
+			fake,
+			() => new Promise<never>(() => undefined),
+			undefined,
+			[],
+			execution.signal,
+		);
 		void fake.clock.sleep(2_000).then(() => execution.abort());
-		const error = await failure(fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })));
+		const error = await failure(
+			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })),
+		);
 		expect(error.message).toMatch(/cancelled while a request was on its way/);
 		expect(error.description).toMatch(/may or may not/);
 		expect(fake.pendingTimers).toBe(0);
 	});
 
 	it('a GET whose 2xx body is never JSON fails after MAX_ATTEMPTS', async () => {
-		const ctx = fakeContext(fake, () => ({ statusCode: 200, headers: {}, body: '<html>login</html>' }));
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 200,
+			headers: {},
+			body: '<html>login</html>',
+		}));
 		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
 		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
 		expect(error.message).toBe('The service answered HTTP 200 with a body that is not valid JSON');
@@ -1041,7 +1077,11 @@ describe('more edges', () => {
 			return { statusCode: 200, headers: {}, body: '{"data":{}}' };
 		});
 		await call(ctx, 'GET', '/v1/vendors'); // the first answer shows there is nothing to track
-		await fake.run(Promise.all(Array.from({ length: 8 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors'))));
+		await fake.run(
+			Promise.all(
+				Array.from({ length: 8 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
+			),
+		);
 		expect(maxInFlight).toBe(8);
 	});
 
@@ -1062,7 +1102,9 @@ describe('robustness of the per-key gate', () => {
 		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
 		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
 		await expect(call(ctx, 'GET', '/v1/vendors')).resolves.toEqual({ data: { id: 'x' } });
-		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({ data: { id: 'x' } });
+		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({
+			data: { id: 'x' },
+		});
 		expect(ctx.calls[2].options.body).toBeUndefined();
 		expect(t.gates.for(KEY).waiting).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
