@@ -7,7 +7,7 @@
 
 export type CredentialProblem = { message: string; description: string };
 
-export const API_KEY_PREFIX = 'svc_';
+const API_KEY_PREFIX = 'svc_';
 
 const PREFIX_PROBLEM: CredentialProblem = {
 	message: 'The API key in the Business Finance API credential must start with "svc_"',
@@ -25,7 +25,7 @@ const isSpaceOrControl = (char: string): boolean =>
 	/\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
 
 /** Null when the key can be sent as it is. */
-export function apiKeyProblem(key: unknown): CredentialProblem | null {
+function apiKeyProblem(key: unknown): CredentialProblem | null {
 	if (typeof key !== 'string') return PREFIX_PROBLEM;
 	// Checked first: " svc_…" is a pasting accident, and saying so helps more than "svc_".
 	if ([...key].some(isSpaceOrControl)) return WHITESPACE_PROBLEM;

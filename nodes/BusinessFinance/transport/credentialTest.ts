@@ -17,7 +17,7 @@ import { parseServiceError } from './errors';
 import { classifyNetworkError, describeNetworkFailure } from './network';
 import { redact } from './redact';
 
-export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 
 interface LegacyFullResponse {
 	statusCode?: number;

@@ -2,6 +2,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { RATE_LIMIT_TEXT } from '../helpers/constants';
 import { redact } from './redact';
 
 /** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
@@ -12,8 +13,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 		'The API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it into the Business Finance API credential.',
 	API_KEY_EXPIRED:
 		'The API key has expired. Create a new key in the dashboard (Settings → API Keys) and update the Business Finance API credential.',
-	RATE_LIMITED:
-		'The service allows 100 requests per minute per API key. The node waits for the rate-limit window automatically; raise the node option "Max Wait for Rate Limits (Seconds)" or spread the work over time.',
+	RATE_LIMITED: `The service allows ${RATE_LIMIT_TEXT}. The node waits for the rate-limit window automatically; raise the node option "Max Wait for Rate Limits (Seconds)" or spread the work over time.`,
 	VALIDATION_ERROR:
 		'The service rejected a value. Check the field named in the message and correct it in the node parameters or the incoming data.',
 	INVALID_JSON:
@@ -46,7 +46,7 @@ const STATUS_HINTS: Record<number, string> = {
 	429: ERROR_CODE_HINTS.RATE_LIMITED,
 };
 
-export function hintFor(status: number | undefined, code: string | undefined): string {
+function hintFor(status: number | undefined, code: string | undefined): string {
 	if (code && ERROR_CODE_HINTS[code]) return ERROR_CODE_HINTS[code];
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	if (status !== undefined && status >= 500) return ERROR_CODE_HINTS.INTERNAL_ERROR;
@@ -194,7 +194,7 @@ export function rateLimitedError(
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;
 	const description = args.behindProbe
 		? 'Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option "Max Wait for Rate Limits (Seconds)".'
-		: `The service allows 100 requests per minute per API key, and this run needs more. ${RATE_LIMIT_ADVICE}`;
+		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
 	return buildApiError({ ...args, status: 429, code: 'RATE_LIMITED', message, description });
 }
 

@@ -14,7 +14,7 @@ const EPOCH_MS_THRESHOLD = 1e12;
 const EPOCH_SECONDS_THRESHOLD = 1e9;
 
 /** The one conversion from (possibly fractional) seconds to milliseconds. */
-export function secondsToMs(seconds: number): number {
+function secondsToMs(seconds: number): number {
 	return Math.round(seconds * MS_PER_SECOND);
 }
 
@@ -47,7 +47,7 @@ export function parseResetHeader(value: string | undefined, nowMs: number): numb
 }
 
 /** Retry-After as epoch ms: delta seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
 	return isPlainNumber(text) ? nowMs + secondsToMs(Number(text)) : parseDate(text);
@@ -59,14 +59,14 @@ function parseDate(text: string): number | undefined {
 }
 
 /** A non-negative whole count (X-RateLimit-Remaining, X-RateLimit-Limit). */
-export function parseCount(value: string | undefined): number | undefined {
+function parseCount(value: string | undefined): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
 	const n = Number(value.trim());
 	return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
 }
 
 /** How far the service's clock (its `Date` header) is ahead of ours, when clearly so. */
-export function serverClockOffsetMs(headers: Headers | undefined, nowMs: number): number {
+function serverClockOffsetMs(headers: Headers | undefined, nowMs: number): number {
 	const date = parseDate(headerValue(headers, 'date') ?? '');
 	if (date === undefined) return 0;
 	const offset = date - nowMs;

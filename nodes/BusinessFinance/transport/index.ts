@@ -8,6 +8,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { Budget } from './budget';
 import { type Clock, systemClock } from './clock';
 import { readCredential } from './credentialData';
@@ -19,16 +20,14 @@ import type { HttpMethod } from './retry';
 import { type Call, send } from './send';
 
 export { getApiErrorInfo, ERROR_CODE_HINTS } from './errors';
-export { redact } from './redact';
-export { checkBaseUrl, isLoopbackHost, normaliseBaseUrl } from './credentialData';
+export { isLoopbackHost, normaliseBaseUrl } from './credentialData';
 export { businessFinanceApiTest } from './credentialTest';
 export { MAX_ATTEMPTS } from './retry';
-export { PAGE_SIZE_ITEMS, MAX_PAGES } from './pagination';
-export { CREDENTIAL_NAME, REQUEST_TIMEOUT_MS, systemClock };
-export type { ApiContext, Clock, HttpMethod };
+export { CREDENTIAL_NAME, systemClock };
+export type { Clock, HttpMethod };
 
-/** Default total wait per call (5 minutes): the node option's default. */
-export const DEFAULT_WAIT_BUDGET_MS = 300_000;
+/** Default total wait per call: the node option's default. */
+export const DEFAULT_WAIT_BUDGET_MS = DEFAULT_RATE_LIMIT_WAIT_SECONDS * 1000;
 
 export interface ApiRequestOptions {
 	/** Put on thrown errors (NodeApiError/NodeOperationError itemIndex). */

@@ -4,11 +4,10 @@
  */
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
+import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { buildApiError } from './errors';
 import { type Call, send } from './send';
 
-/** Page size asked for (the API's maximum). */
-export const PAGE_SIZE_ITEMS = 100;
 /** Hard cap on the pages of one listing, whatever the service says. */
 export const MAX_PAGES = 10_000;
 
@@ -122,14 +121,14 @@ function pageCap(meta: PageMeta, pageSize: number, received: number, current: nu
 	);
 }
 
-/** Every element of the list (at most `limit`), in pages of PAGE_SIZE_ITEMS or `limit`. */
+/** Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit`. */
 export async function listAll(
 	call: Call,
 	path: string,
 	qs: IDataObject | undefined,
 	limit: number,
 ): Promise<IDataObject[]> {
-	const pageSize = Math.min(PAGE_SIZE_ITEMS, limit);
+	const pageSize = Math.min(API_MAX_PAGE_SIZE, limit);
 	const filters: IDataObject = { ...(qs ?? {}) };
 	delete filters.page;
 	delete filters.limit;

@@ -13,12 +13,13 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from '../helpers/constants';
 import { CancelledError } from './budget';
 import type { Clock } from './clock';
 import type { Headers } from './headers';
 import type { HttpMethod } from './retry';
 
-export const CREDENTIAL_NAME = 'businessFinanceApi';
+export { CREDENTIAL_NAME };
 /** Total time one attempt may take, from sending to the last byte of the answer. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 

@@ -10,12 +10,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
 export const MAX_ATTEMPTS = 4;
 /** Backoff between those retries: from 0.5 s, doubling, up to 8 s (with jitter). */
-export const RETRY_BASE_MS = 500;
+const RETRY_BASE_MS = 500;
 export const RETRY_CAP_MS = 8_000;
 /** A 5xx answer's Retry-After is honoured up to this. */
 export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 /** A 429 with neither Retry-After nor X-RateLimit-Reset: from 1 s, doubling, up to a window. */
-export const RATE_BACKOFF_BASE_MS = 1_000;
+const RATE_BACKOFF_BASE_MS = 1_000;
 export const RATE_BACKOFF_CAP_MS = SPEC_WINDOW_MS;
 
 export type Outcome =

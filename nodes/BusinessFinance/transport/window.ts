@@ -17,7 +17,7 @@ export const SPEC_WINDOW_MS = 60_000;
 /** Margin after a window end taken from X-RateLimit-Reset. */
 export const RESET_MARGIN_MS = 50;
 /** Margin after a window end computed from a learnt length. */
-export const LEARNT_MARGIN_MS = 5;
+const LEARNT_MARGIN_MS = 5;
 
 export interface Timing {
 	/** When the request was handed to the HTTP helper. */
