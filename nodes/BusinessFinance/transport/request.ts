@@ -130,8 +130,15 @@ export async function sendOnce(
 		const options = { ...request, headers: { ...request.headers }, abortSignal: stop.signal };
 		if (request.qs) options.qs = { ...request.qs };
 		const scoped = withCancelSignal(ctx, stop.signal);
-		const sent = ctx.helpers.httpRequestWithAuthentication.call(scoped, CREDENTIAL_NAME, options);
-		return (await untilAborted(sent as Promise<FullResponse>, stop.signal)) ?? {};
+		const sent = Promise.resolve().then(
+			async () =>
+				(await ctx.helpers.httpRequestWithAuthentication.call(
+					scoped,
+					CREDENTIAL_NAME,
+					options,
+				)) as FullResponse,
+		);
+		return (await untilAborted(sent, stop.signal)) ?? {};
 	} catch (error) {
 		throw stop.signal.aborted ? (stop.signal.reason as Error) : error;
 	} finally {
