@@ -21,7 +21,6 @@ import { measureOverhead, type OverheadResult } from './overhead';
 import { coldAndFastestWarm, measureWindowGaps, runRateLimited } from './rate-limited';
 import { machine, printOverhead, printTable, type Row } from './report';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
-import { countTransportSleeps } from './transport-hooks';
 
 const FLOOR_FORMULA =
 	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's own time per request with the rate limit off (floorMs) or the plain loop's (strictFloorMs)";
@@ -36,7 +35,6 @@ const TARGETS = {
 async function main(): Promise<void> {
 	const startedLoad = os.loadavg()[0];
 	const configured = readSettings();
-	countTransportSleeps();
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',

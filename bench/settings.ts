@@ -1,6 +1,6 @@
 /** What `npm run bench` runs with: defaults, overridden through BENCH_* environment variables. */
 import * as path from 'path';
-import { PAGE_SIZE } from '../nodes/BusinessFinance/transport';
+import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
 import { minimumRequests } from './floor';
 
 export interface Settings {
@@ -19,7 +19,7 @@ export interface Settings {
 }
 
 /** The node's page size: what listing N vendors costs in requests. */
-export const PAGE = PAGE_SIZE;
+export const PAGE = API_MAX_PAGE_SIZE;
 /** A rate limit that never binds (the overhead scenario). */
 export const UNLIMITED = 1_000_000_000;
 
