@@ -2,7 +2,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { RATE_LIMIT_TEXT } from '../helpers/constants';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, RATE_LIMIT_TEXT } from '../helpers/constants';
 import { redact } from './redact';
 
 /** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
@@ -13,7 +13,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 		'The API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it into the Business Finance API credential.',
 	API_KEY_EXPIRED:
 		'The API key has expired. Create a new key in the dashboard (Settings → API Keys) and update the Business Finance API credential.',
-	RATE_LIMITED: `The service allows ${RATE_LIMIT_TEXT}. The node waits for the rate-limit window automatically; raise the node option "Max Wait for Rate Limits (Seconds)" or spread the work over time.`,
+	RATE_LIMITED: `The service allows ${RATE_LIMIT_TEXT}. The node waits for the rate-limit window automatically; raise the node option 'Max Wait for Rate Limits (Seconds)' or spread the work over time.`,
 	VALIDATION_ERROR:
 		'The service rejected a value. Check the field named in the message and correct it in the node parameters or the incoming data.',
 	INVALID_JSON:
@@ -31,7 +31,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 	INTERNAL_ERROR:
 		'The service failed while handling the request. Try again later; if it keeps failing, contact the service provider.',
 	SERVICE_UNAVAILABLE:
-		'The service is temporarily unavailable. Try again in a few minutes, or enable "Retry On Fail" in the node settings.',
+		"The service is temporarily unavailable. Try again in a few minutes, or enable 'Retry On Fail' in the node settings.",
 };
 
 const STATUS_HINTS: Record<number, string> = {
@@ -173,8 +173,7 @@ export function formatSeconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10}s`;
 }
 
-const RATE_LIMIT_ADVICE =
-	'Raise the node option "Max Wait for Rate Limits (Seconds)" (Options, default 300), run fewer items or executions at once on this key, or use a separate key for heavy workflows.';
+const RATE_LIMIT_ADVICE = `Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 
 export interface WaitErrorArgs {
 	node: INode;
@@ -193,7 +192,7 @@ export function rateLimitedError(
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;
 	const description = args.behindProbe
-		? 'Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option "Max Wait for Rate Limits (Seconds)".'
+		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
 		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
 	return buildApiError({ ...args, status: 429, code: 'RATE_LIMITED', message, description });
 }

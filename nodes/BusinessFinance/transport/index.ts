@@ -69,7 +69,7 @@ function listLimit(ctx: ApiContext, options: ListOptions): number {
 	if (typeof n === 'number' && Number.isFinite(n) && n >= 1) return Math.floor(n);
 	const problem = {
 		message: `Limit must be a whole number of at least 1 (got ${String(raw)})`,
-		description: 'Set "Limit" to how many items to return, or turn on "Return All".',
+		description: "Set 'Limit' to how many items to return, or turn on 'Return All'.",
 	};
 	throw buildOperationError(ctx.getNode(), problem, options.itemIndex, []);
 }
