@@ -1,5 +1,5 @@
 /**
- * The time floor a fixed-window rate limit sets (see README "Benchmarks").
+ * The time floor a fixed-window rate limit sets (see docs/benchmarks.md).
  *
  * The sandbox's window starts at a key's first request (after the previous window ended) and
  * lasts `windowMs`; at most `limit` requests fit in it. A node sends the requests of one item

@@ -8,7 +8,7 @@
  * (reset − 1 s − receivedAt, reset − sentAt]. When exactly one whole number of seconds lies there,
  * W is taken as that. A 429 while a learnt length is in use disproves it for the key: learning
  * stops there (so a service with windows aligned to the clock costs at most one 429).
- * Measured in bench/windows.ts (README "Rate limits").
+ * Measured in bench/windows.ts (docs/transport.md).
  */
 
 const MS_PER_SECOND = 1_000;
