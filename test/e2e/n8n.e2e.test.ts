@@ -20,7 +20,6 @@ import {
 	loadExamples,
 	requireRuntime,
 	type ExecuteResult,
-	type WorkflowJson,
 	type Runtime,
 } from '../../scripts/n8n';
 import {
@@ -28,6 +27,7 @@ import {
 	IDS,
 	TRIGGER_WEBHOOK_ID,
 	badInputWorkflow,
+	exampleWithDisabled,
 	expiredKeyWorkflow,
 	receivablesWorkflow,
 	treasuryWorkflow,
@@ -38,21 +38,10 @@ import {
 
 const TAG = Date.now().toString(36);
 
-/** An example as imported by a user who has no account for a third-party node yet. */
-function withDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
-	const example = loadExamples().find((e) => e.file === file);
-	if (!example) throw new Error(`examples/${file} is missing`);
-	const copy = JSON.parse(JSON.stringify(example.workflow));
-	copy.id = id;
-	copy.name = `${copy.name} (${type.split('.')[1]} disabled)`;
-	for (const node of copy.nodes) if (node.type === type) node.disabled = true;
-	return copy;
-}
-
-const EXAMPLE01B_COPY = withDisabled('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', 'n8n-nodes-base.googleSheets');
+const EXAMPLE01B_COPY = exampleWithDisabled('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', 'n8n-nodes-base.googleSheets');
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
 const EXAMPLE03_COPY = (() => {
-	const copy = withDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
+	const copy = exampleWithDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
 	for (const node of copy.nodes) if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
 	return copy;
 })();

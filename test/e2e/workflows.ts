@@ -3,7 +3,7 @@
  * operation of node-interface.md runs through `n8n execute --id`, plus the trigger workflows.
  * Parameters use exactly the public names of node-interface.md, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -203,6 +203,17 @@ export function expiredKeyWorkflow(): WorkflowJson {
 	const node = action('Balance', { resource: 'treasury', operation: 'getBalance' });
 	node.credentials = credentials(BAD_KEY_CREDENTIAL_ID, 'Business Finance expired key');
 	return chain(IDS.expiredCredentialCheck, 'e2e: expired key', [manual(), node]);
+}
+
+/** An example as imported by a user who has no account for a third-party node yet. */
+export function exampleWithDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
+	const example = loadExamples().find((e) => e.file === file);
+	if (!example) throw new Error(`examples/${file} is missing`);
+	const copy = JSON.parse(JSON.stringify(example.workflow));
+	copy.id = id;
+	copy.name = `${copy.name} (${type.split('.')[1]} disabled)`;
+	for (const node of copy.nodes) if (node.type === type) node.disabled = true;
+	return copy;
 }
 
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
