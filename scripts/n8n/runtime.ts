@@ -10,7 +10,7 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The version scripts/provision-n8n.sh installs (its N8N_VERSION) and the e2e suite targets. */
+/** The version scripts/provision-n8n.sh installs when given none, and the one dev and e2e run. */
 const DEFAULT_N8N_VERSION = '2.40.7';
 
 /** One installed n8n and the Node that runs it. */
@@ -52,16 +52,16 @@ function findRuntime(version = DEFAULT_N8N_VERSION): Runtime | null {
 	return { version, nodeBin, n8nDir, n8nScript };
 }
 
-/** Runs the provisioning script (instant when already done) and returns the default runtime. */
-export function ensureRuntime(): Runtime {
-	const found = findRuntime();
+/** Runs the provisioning script for `version` (instant when already done); returns the runtime. */
+export function ensureRuntime(version = DEFAULT_N8N_VERSION): Runtime {
+	const found = findRuntime(version);
 	if (found) return found;
 	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
-	const result = spawnSync('bash', [script], { stdio: 'inherit' });
+	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
 	if (result.status !== 0) {
-		throw new Error(`scripts/provision-n8n.sh failed (exit ${result.status})`);
+		throw new Error(`scripts/provision-n8n.sh ${version} failed (exit ${result.status})`);
 	}
-	const runtime = findRuntime();
+	const runtime = findRuntime(version);
 	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
 	return runtime;
 }
@@ -71,8 +71,8 @@ export function requireRuntime(version = DEFAULT_N8N_VERSION): Runtime {
 	const runtime = findRuntime(version);
 	if (!runtime) {
 		throw new Error(
-			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision\` first ` +
-				'(about 8 minutes once; cached afterwards).',
+			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision -- ${version}\` ` +
+				'first (about 8 minutes once; cached afterwards).',
 		);
 	}
 	return runtime;
