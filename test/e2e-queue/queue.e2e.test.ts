@@ -19,10 +19,13 @@ import {
 import { QueueEnvironment, requireQueueServices } from '../../scripts/queue';
 import {
 	IDS,
+	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_WEBHOOK_ID,
+	exampleCopy,
 	exampleWithDisabled,
 	receivablesWorkflow,
 	treasuryWorkflow,
+	triggerEarlyWorkflow,
 	triggerWorkflow,
 	vendorsPayablesWorkflow,
 	webhookEndpointWorkflow,
@@ -36,6 +39,7 @@ import {
 	webhooksReceived,
 	workerThatRan,
 } from './evidence';
+import { signedHeaders } from '../helpers/standardWebhooks';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
 import {
@@ -50,20 +54,26 @@ import {
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 25, windowSeconds: 2 };
-const EXAMPLE01B_COPY = exampleWithDisabled(
-	'01b-sync-vendors-to-google-sheets.json',
-	'bfQueueExmpl01bN',
-	'n8n-nodes-base.googleSheets',
+const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
+/** The scheduled examples, with a Manual Trigger in place of their Schedule Trigger. */
+const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfQueueExmpl01bN', {
+	disable: GOOGLE_SHEETS,
+	manualStart: true,
+});
+const EXAMPLE01C_COPY = exampleCopy(
+	'01c-sync-changed-vendors-to-google-sheets.json',
+	'bfQueueExmpl01cN',
+	{ disable: GOOGLE_SHEETS, manualStart: true },
 );
-
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-0000000000q3';
 const EXAMPLE03_COPY = exampleWithDisabled(
 	'03-notify-when-receivable-paid.json',
 	'bfQueueExmpl03Ns',
 	'n8n-nodes-base.slack',
 );
-for (const node of EXAMPLE03_COPY.nodes)
+for (const node of EXAMPLE03_COPY.nodes) {
 	if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
+}
 
 let env: QueueEnvironment;
 let sandbox: RunningSandbox;
@@ -136,9 +146,11 @@ async function importEverything(): Promise<void> {
 		treasuryWorkflow(),
 		webhookEndpointWorkflow(endpoints.edited),
 		triggerWorkflow(endpoints.trigger),
+		triggerEarlyWorkflow(),
 		dedupeWorkflow(endpoints.dedupe),
 		listingWorkflow(),
 		EXAMPLE01B_COPY,
+		EXAMPLE01C_COPY,
 		EXAMPLE03_COPY,
 		...loadExamples().map((e) => e.workflow),
 	]);
@@ -196,7 +208,7 @@ describe('workflows run on the workers, started from main', () => {
 		treasury: { workflowId: IDS.treasury },
 		'webhook endpoints': { workflowId: IDS.webhookEndpoint },
 		'example 01 (vendors to xlsx and csv)': { workflowId: 'bfExample01Vendr' },
-		'example 01b (Google Sheets node disabled)': { workflowId: EXAMPLE01B_COPY.id },
+		'example 01b (manual start, Google Sheets node disabled)': { workflowId: EXAMPLE01B_COPY.id },
 		'example 02 (receivables from rows)': { workflowId: 'bfExample02Recvb' },
 		'example 04 (treasury to csv)': { workflowId: 'bfExample04Trsry' },
 	};
@@ -242,19 +254,45 @@ describe('workflows run on the workers, started from main', () => {
 			expect.objectContaining({ disabled: true }),
 		]);
 		expect((await v1('GET', `/webhooks/${endpoints.edited}`)).body.data.disabled).toBe(true);
-		expect(out('example 01 (vendors to xlsx and csv)', 'Get all vendors').length).toBeGreaterThan(
-			5,
+		const vendors = out('example 01 (vendors to xlsx and csv)', 'Get all vendors');
+		expect(vendors.length).toBeGreaterThan(5);
+		const sheetsRows = out(
+			'example 01b (manual start, Google Sheets node disabled)',
+			'Get all vendors',
 		);
-		expect(
-			out('example 01b (Google Sheets node disabled)', 'Get all vendors').length,
-		).toBeGreaterThan(5);
-		const sent = out('example 02 (receivables from rows)', 'Sent invoices');
-		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
+		expect(sheetsRows.length).toBeGreaterThan(5);
+		// Example 02 validates the whole batch before sending: two invalid rows, nothing sent.
+		const bad = out('example 02 (receivables from rows)', 'Report bad rows');
+		expect(bad).toHaveLength(5);
+		expect(bad.every((row) => row.failedAt === 'create')).toBe(true);
 		const csv =
 			runs['example 04 (treasury to csv)'].execution.data.resultData.runData['Transactions to CSV'];
 		expect(csv[0].data.main[0][0].binary.data.fileName).toMatch(
 			/^treasury-transactions-\d{4}-\d{2}\.csv$/,
 		);
+	});
+});
+
+describe('example 01c on the workers: its Remove Duplicates history is in the shared database', () => {
+	it('the first run passes every vendor on, the second none, whichever worker runs each', async () => {
+		const dedupe = 'Only new or changed vendors';
+		const first = await finishedExecution(
+			env.main,
+			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+		);
+		const second = await finishedExecution(
+			env.main,
+			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+		);
+		const listed = output(first, 'Get all vendors');
+		expect(listed.length).toBeGreaterThan(5);
+		expect(output(first, dedupe)).toHaveLength(listed.length);
+		expect(output(second, 'Get all vendors')).toHaveLength(listed.length);
+		expect(output(second, dedupe)).toEqual([]);
+		for (const run of [first, second]) {
+			expect(run.status).toBe('success');
+			expect(workerThatRan(env, String(run.id))).toMatch(/^worker-[12]$/);
+		}
 	});
 });
 
@@ -349,16 +387,80 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 	});
 });
 
+describe('a delivery that reaches a webhook processor while main is still activating', () => {
+	const hookPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
+
+	it('is refused with 401 (that processor has no endpoint recorded yet); the service’s retry after activation runs once, on a worker', async () => {
+		await sandbox.admin.clearRequests();
+		// Hold the activation in its secret fetch (the endpoint exists and points at n8n by then).
+		await sandbox.admin.addFault({
+			kind: 'latency',
+			latencyMs: 5000,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/v1/webhooks/ep_',
+		});
+		const activating = env.main.activate(IDS.triggerEarly);
+		const secretPath = await env.main.waitFor('the trigger to fetch its secret', async () => {
+			const requests = await sandbox.admin.getRequests();
+			const fetch = requests.find((r) => /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path));
+			return fetch?.path;
+		});
+		const endpointId = secretPath.split('/')[3];
+		const secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
+		const body = JSON.stringify({
+			id: `evt_queue_early_${TAG}`,
+			type: 'vendor.created',
+			created_at: new Date().toISOString(),
+			data: { id: 'vnd_queue_early', name: 'Early vendor' },
+		});
+		const deliver = async () => {
+			const ts = Math.floor(Date.now() / 1000);
+			const headers = signedHeaders(secret, body, { id: `msg_queue_early_${TAG}`, ts });
+			return await fetch(`${env.loadBalancer.url}${hookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
+		};
+		const early = await deliver();
+		await activating;
+		expect((await sandbox.admin.clearFaults()).cleared).toBe(0); // the trigger's fetch took it
+		// n8n registers the webhook before it runs the trigger's activation, so the processor serves
+		// the path; the trigger there has no endpoint recorded yet, hence no secret to verify with.
+		expect(early.status).toBe(401);
+
+		const retry = await env.main.waitFor('the retry to be accepted', async () => {
+			const answer = await deliver();
+			return answer.status === 200 && answer;
+		});
+		expect(retry.status).toBe(200);
+		const [execution] = await env.main.waitForExecutions(IDS.triggerEarly, 0, 60_000);
+		expect(output(execution, 'On vendor created')).toEqual([
+			expect.objectContaining({ id: `evt_queue_early_${TAG}` }),
+		]);
+		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		expect(await env.main.executions(IDS.triggerEarly, false)).toHaveLength(1);
+		await env.main.deactivate(IDS.triggerEarly);
+		await env.main.waitFor('the created endpoint to be deleted', async () => {
+			return (await v1('GET', `/webhooks/${endpointId}`)).status === 404;
+		});
+	});
+});
+
 describe('example 03 in queue mode (its Slack node disabled)', () => {
 	const hookUrl = () => `${env.loadBalancer.url}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`;
 
-	it('activation creates an endpoint, a paid receivable runs it on a worker, deactivation deletes the endpoint', async () => {
+	it('activation creates an endpoint; requests during activation do not undo it; a paid receivable runs it on a worker; deactivation deletes the endpoint', async () => {
 		await env.main.activate(EXAMPLE03_COPY.id);
 		const receivable = await v1('POST', '/receivables', {
 			invoice_number: `Q-${TAG}-EX3`,
 			amount: 12,
 		});
-		// The endpoint is created during activation; a delivery before that reaches nobody.
+		// Requests reach the webhook processors while main is still activating (an unsigned one
+		// gets 401 once the webhook is registered): they must not undo what activation records in
+		// the workflow's static data, which main writes and the processors read.
 		await env.main.waitFor('the example to register its webhook', async () => {
 			const res = await fetch(hookUrl(), { method: 'POST', body: '{}' });
 			return res.status !== 404;
