@@ -69,7 +69,11 @@ if command -v flock >/dev/null 2>&1; then flock 9; fi
 
 # ---- Redis ------------------------------------------------------------------------------------
 if ! command -v redis-server >/dev/null 2>&1; then install_redis; fi
-REDIS_SERVER="$(command -v redis-server)"
+REDIS_SERVER="$(command -v redis-server || true)"
+if [ -z "$REDIS_SERVER" ]; then
+	echo "redis-server is still not on PATH after the install ($PATH)" >&2
+	exit 1
+fi
 log "redis: $REDIS_SERVER ($("$REDIS_SERVER" --version | head -n 1))"
 
 # ---- PostgreSQL 17 ----------------------------------------------------------------------------

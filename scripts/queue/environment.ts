@@ -37,7 +37,7 @@ export interface QueueEnvironmentOptions {
 	logLevel?: LogLevel;
 	/** The webhook processors' (default debug: they log each webhook they receive). */
 	webhookLogLevel?: LogLevel;
-	/** Default: a new folder under the system's temporary folder. */
+	/** Default: a new folder under the system's temporary folder, removed by stop(). */
 	dir?: string;
 	/** Progress messages (default: none). */
 	say?: (message: string) => void;
@@ -67,6 +67,8 @@ export class QueueEnvironment {
 		readonly settings: SharedSettings,
 		private readonly parts: Parts,
 		private readonly stoppers: Stopper[],
+		/** The folder was made for this environment: stop() removes it. */
+		private readonly ownsDir: boolean,
 	) {
 		({
 			main: this.main,
@@ -83,15 +85,17 @@ export class QueueEnvironment {
 	): Promise<QueueEnvironment> {
 		const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bf-queue-'));
 		fs.mkdirSync(dir, { recursive: true });
+		const ownsDir = options.dir === undefined;
 		const stoppers: Stopper[] = [];
 		try {
 			const layout = await allocatePorts(options);
 			const services = await startServices(programs, dir, stoppers);
 			const settings = sharedSettings(services, layout);
 			const n8n = await startN8n(runtime, settings, dir, layout, options, stoppers);
-			return new QueueEnvironment(dir, settings, { ...services, ...n8n }, stoppers);
+			return new QueueEnvironment(dir, settings, { ...services, ...n8n }, stoppers, ownsDir);
 		} catch (error) {
 			await stopAll(stoppers);
+			if (ownsDir) fs.rmSync(dir, { recursive: true, force: true });
 			throw error;
 		}
 	}
@@ -125,9 +129,13 @@ export class QueueEnvironment {
 		return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 	}
 
-	/** Stops every process (n8n first, then PostgreSQL and Redis); the folder stays. */
+	/**
+	 * Stops every process (n8n first, then PostgreSQL and Redis). A folder given by the caller
+	 * stays (with the logs); one made by start() is removed.
+	 */
 	async stop(): Promise<void> {
 		await stopAll(this.stoppers);
+		if (this.ownsDir) fs.rmSync(this.dir, { recursive: true, force: true });
 	}
 }
 
