@@ -566,6 +566,7 @@ describe('duplicates across webhook processors: the README’s remedy (Remove Du
 	}
 
 	it('a delivery retried to a second webhook processor runs again there, and Remove Duplicates drops the repeat', async () => {
+		await sandbox.admin.clearRequests();
 		await env.main.activate(DEDUPE_WORKFLOW_ID);
 		await env.main.waitFor('the endpoint to point at n8n', async () => {
 			const now = (await v1('GET', `/webhooks/${endpoints.dedupe}`)).body.data;
@@ -614,6 +615,11 @@ describe('duplicates across webhook processors: the README’s remedy (Remove Du
 		]);
 		expect(output(executions[1], 'Remove Duplicates')).toEqual([]);
 		expect(output(executions[1], 'New event')).toEqual([]);
+		// The signing secret is cached per process: fetched by main at activation, then once by
+		// each processor on its first delivery.
+		const secretPath = `/v1/webhooks/${endpoints.dedupe}/secret`;
+		const fetches = (await sandbox.admin.getRequests()).filter((r) => r.path === secretPath);
+		expect(fetches).toHaveLength(3);
 	});
 
 	it('the same delivery sent again to the first processor is acknowledged without a run (its own memory)', async () => {
