@@ -32,7 +32,7 @@ function cacheDir(): string {
 }
 
 /** `KEY=value` lines of the provisioning marker. */
-function readMarker(file: string): Record<string, string> {
+export function readMarker(file: string): Record<string, string> {
 	const values: Record<string, string> = {};
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 		const at = line.indexOf('=');

@@ -21,7 +21,6 @@ import {
 	loadExamples,
 	requireRuntime,
 	type ExecuteResult,
-	type WorkflowJson,
 	type Runtime,
 } from '../../scripts/n8n';
 import {
@@ -30,6 +29,8 @@ import {
 	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_WEBHOOK_ID,
 	badInputWorkflow,
+	exampleWithDisabled,
+	exampleCopy,
 	expiredKeyWorkflow,
 	receivablesWorkflow,
 	treasuryWorkflow,
@@ -42,36 +43,6 @@ import { REFRESH_INTERVAL_MS } from '../../nodes/BusinessFinance/trigger/secrets
 import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
 
 const TAG = Date.now().toString(36);
-
-/** An example as imported by a user who has no account for a third-party node yet. */
-function withDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
-	return exampleCopy(file, id, { disable: type });
-}
-
-/**
- * A copy of an example that the suite can run: `disable` turns off the nodes of a third-party
- * type, `manualStart` puts a Manual Trigger (same name, so the connections hold) in place of a
- * Schedule Trigger, which only fires on its timer in an active workflow (docs/n8n-notes.md).
- */
-function exampleCopy(
-	file: string,
-	id: string,
-	change: { disable?: string; manualStart?: boolean },
-): WorkflowJson & { id: string } {
-	const example = loadExamples().find((e) => e.file === file);
-	if (!example) throw new Error(`examples/${file} is missing`);
-	const copy = JSON.parse(JSON.stringify(example.workflow));
-	copy.id = id;
-	const what = [change.disable && `${change.disable.split('.')[1]} disabled`, change.manualStart && 'manual start'];
-	copy.name = `${copy.name} (${what.filter(Boolean).join(', ')})`;
-	for (const node of copy.nodes) {
-		if (node.type === change.disable) node.disabled = true;
-		if (change.manualStart && node.type === 'n8n-nodes-base.scheduleTrigger') {
-			Object.assign(node, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
-		}
-	}
-	return copy;
-}
 
 const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
 const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', {
@@ -98,7 +69,7 @@ const EXAMPLE01C_COPY = exampleCopy('01c-sync-changed-vendors-to-google-sheets.j
 });
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
 const EXAMPLE03_COPY = (() => {
-	const copy = withDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
+	const copy = exampleWithDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
 	for (const node of copy.nodes) if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
 	return copy;
 })();

@@ -3,7 +3,7 @@
  * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
  * the nodes' public names, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -264,3 +264,33 @@ function triggerThenKeep(id: string, name: string, triggerName: string, webhookI
 }
 
 export { rl };
+
+/** An example as imported by a user who has no account for a third-party node yet. */
+export function exampleWithDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
+	return exampleCopy(file, id, { disable: type });
+}
+
+/**
+ * A copy of an example that the suite can run: `disable` turns off the nodes of a third-party
+ * type, `manualStart` puts a Manual Trigger (same name, so the connections hold) in place of a
+ * Schedule Trigger, which only fires on its timer in an active workflow (docs/n8n-notes.md).
+ */
+export function exampleCopy(
+	file: string,
+	id: string,
+	change: { disable?: string; manualStart?: boolean },
+): WorkflowJson & { id: string } {
+	const example = loadExamples().find((e) => e.file === file);
+	if (!example) throw new Error(`examples/${file} is missing`);
+	const copy = JSON.parse(JSON.stringify(example.workflow));
+	copy.id = id;
+	const what = [change.disable && `${change.disable.split('.')[1]} disabled`, change.manualStart && 'manual start'];
+	copy.name = `${copy.name} (${what.filter(Boolean).join(', ')})`;
+	for (const node of copy.nodes) {
+		if (node.type === change.disable) node.disabled = true;
+		if (change.manualStart && node.type === 'n8n-nodes-base.scheduleTrigger') {
+			Object.assign(node, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		}
+	}
+	return copy;
+}
