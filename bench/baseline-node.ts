@@ -6,7 +6,13 @@
  * this node and a plain HTTP loop is what n8n itself costs per request; the gap between the
  * Business Finance node and this one is what the package's own code costs.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 export class BenchBaseline implements INodeType {
 	description = {
@@ -33,12 +39,16 @@ export class BenchBaseline implements INodeType {
 		const out: INodeExecutionData[] = [];
 		if (mode === 'list') {
 			for (let page = 1; ; page++) {
-				const body = (await this.helpers.httpRequestWithAuthentication.call(this, 'businessFinanceApi', {
-					method: 'GET',
-					url: `${baseUrl}/v1/vendors`,
-					qs: { page, limit: 100 },
-					json: true,
-				})) as { data: IDataObject[]; meta: { has_more: boolean } };
+				const body = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'businessFinanceApi',
+					{
+						method: 'GET',
+						url: `${baseUrl}/v1/vendors`,
+						qs: { page, limit: 100 },
+						json: true,
+					},
+				)) as { data: IDataObject[]; meta: { has_more: boolean } };
 				for (const json of body.data) out.push({ json, pairedItem: { item: 0 } });
 				if (!body.meta.has_more) break;
 			}
@@ -46,17 +56,21 @@ export class BenchBaseline implements INodeType {
 		}
 		const items = this.getInputData();
 		for (let i = 0; i < items.length; i++) {
-			const body = (await this.helpers.httpRequestWithAuthentication.call(this, 'businessFinanceApi', {
-				method: 'POST',
-				url: `${baseUrl}/v1/vendors`,
-				body: {
-					name: this.getNodeParameter('name', i) as string,
-					payment_method: 'crypto',
-					wallet_address: this.getNodeParameter('walletAddress', i) as string,
-					wallet_chain: 'ethereum',
+			const body = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'businessFinanceApi',
+				{
+					method: 'POST',
+					url: `${baseUrl}/v1/vendors`,
+					body: {
+						name: this.getNodeParameter('name', i) as string,
+						payment_method: 'crypto',
+						wallet_address: this.getNodeParameter('walletAddress', i) as string,
+						wallet_chain: 'ethereum',
+					},
+					json: true,
 				},
-				json: true,
-			})) as { data: IDataObject };
+			)) as { data: IDataObject };
 			out.push({ json: body.data, pairedItem: { item: i } });
 		}
 		return [out];

@@ -1,5 +1,5 @@
 /**
- * The time floor a fixed-window rate limit sets (see README "Benchmarks").
+ * The time floor a fixed-window rate limit sets (see docs/benchmarks.md).
  *
  * The sandbox's window starts at a key's first request (after the previous window ended) and
  * lasts `windowMs`; at most `limit` requests fit in it. A node sends the requests of one item
@@ -17,7 +17,12 @@ export function windowsNeeded(requests: number, limit: number): number {
 	return Math.max(1, Math.ceil(requests / limit));
 }
 
-export function floorMs(requests: number, limit: number, windowMs: number, perRequestMs: number): number {
+export function floorMs(
+	requests: number,
+	limit: number,
+	windowMs: number,
+	perRequestMs: number,
+): number {
 	let t = 0; // when the next request can start
 	let windowStart = -Infinity;
 	let used = 0;
@@ -37,7 +42,12 @@ export function floorMs(requests: number, limit: number, windowMs: number, perRe
 }
 
 /** The closed form above (valid when limit × perRequestMs ≤ windowMs); for the README and tests. */
-export function closedFormFloorMs(requests: number, limit: number, windowMs: number, perRequestMs: number): number {
+export function closedFormFloorMs(
+	requests: number,
+	limit: number,
+	windowMs: number,
+	perRequestMs: number,
+): number {
 	const w = windowsNeeded(requests, limit);
 	return (w - 1) * windowMs + (requests - (w - 1) * limit) * perRequestMs;
 }

@@ -33,11 +33,16 @@ interface Server {
 }
 
 function startServer(): Promise<Server> {
-	if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run bench:sandbox (it builds the sandbox first)`);
-	const proc = spawn(process.execPath, ['--expose-gc', CLI, '--port', '0', '--seed', 'none', '--rate-limit', '1000000000'], {
-		cwd: ROOT,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	if (!existsSync(CLI))
+		throw new Error(`${CLI} is missing: run npm run bench:sandbox (it builds the sandbox first)`);
+	const proc = spawn(
+		process.execPath,
+		['--expose-gc', CLI, '--port', '0', '--seed', 'none', '--rate-limit', '1000000000'],
+		{
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	return new Promise((resolve, reject) => {
 		let out = '';
 		proc.stdout!.on('data', (chunk) => {
@@ -75,18 +80,28 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 /** A GET whose body is only counted (keeps the load generator's own CPU use low). */
 function hit(url: string): Promise<number> {
 	return new Promise((resolve, reject) => {
-		const req = http.request(url, { agent, headers: { authorization: `Bearer ${apiKey}` } }, (res) => {
-			let bytes = 0;
-			res.on('data', (c: Buffer) => (bytes += c.length));
-			res.on('end', () => resolve(res.statusCode === 200 && bytes > 0 ? 200 : (res.statusCode ?? 0)));
-			res.on('error', reject);
-		});
+		const req = http.request(
+			url,
+			{ agent, headers: { authorization: `Bearer ${apiKey}` } },
+			(res) => {
+				let bytes = 0;
+				res.on('data', (c: Buffer) => (bytes += c.length));
+				res.on('end', () =>
+					resolve(res.statusCode === 200 && bytes > 0 ? 200 : (res.statusCode ?? 0)),
+				);
+				res.on('error', reject);
+			},
+		);
 		req.on('error', reject);
 		req.end();
 	});
 }
 
-function request(url: string, method = 'GET', body?: unknown): Promise<{ status: number; text: string }> {
+function request(
+	url: string,
+	method = 'GET',
+	body?: unknown,
+): Promise<{ status: number; text: string }> {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? undefined : JSON.stringify(body);
 		const req = http.request(
@@ -96,13 +111,17 @@ function request(url: string, method = 'GET', body?: unknown): Promise<{ status:
 				agent,
 				headers: {
 					authorization: `Bearer ${apiKey}`,
-					...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+					...(payload
+						? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+						: {}),
 				},
 			},
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+				);
 				res.on('error', reject);
 			},
 		);
@@ -128,7 +147,11 @@ interface LoadResult {
 }
 
 /** Requests from CONCURRENCY keep-alive clients for `seconds`; `url` may change per request. */
-async function load(server: Server, url: string | (() => string), seconds: number): Promise<LoadResult> {
+async function load(
+	server: Server,
+	url: string | (() => string),
+	seconds: number,
+): Promise<LoadResult> {
 	const urlFor = typeof url === 'string' ? () => url : url;
 	const latencies: number[] = [];
 	let errors = 0;
@@ -148,14 +171,18 @@ async function load(server: Server, url: string | (() => string), seconds: numbe
 	const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
 	const cpu1 = cpuSeconds(server.proc.pid);
 	latencies.sort((a, b) => a - b);
-	const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+	const q = (p: number) =>
+		latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
 	return {
 		requests: latencies.length,
 		rps: latencies.length / elapsed,
 		p50: q(0.5),
 		p99: q(0.99),
 		errors,
-		cpuUs: cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) / latencies.length) * 1e6,
+		cpuUs:
+			cpu0 === undefined || cpu1 === undefined
+				? undefined
+				: ((cpu1 - cpu0) / latencies.length) * 1e6,
 	};
 }
 
@@ -167,7 +194,8 @@ async function throughput() {
 		await admin(server.baseUrl, 'POST', '/vendors/seed', { count: VENDORS });
 		const url = `${server.baseUrl}/v1/vendors?limit=100&page=7`;
 		const sample = JSON.parse((await request(url)).text);
-		if (sample.data.length !== 100 || sample.meta.total !== VENDORS) throw new Error('unexpected page');
+		if (sample.data.length !== 100 || sample.meta.total !== VENDORS)
+			throw new Error('unexpected page');
 		await load(server, url, 2); // warm-up
 		await admin(server.baseUrl, 'DELETE', '/requests');
 		const list = await load(server, url, DURATION_S);
@@ -175,7 +203,11 @@ async function throughput() {
 		let page = 0;
 		const pages = Math.ceil(VENDORS / 100);
 		const allPages = await loadPages(server, () => (page++ % pages) + 1);
-		const search = await load(server, `${server.baseUrl}/v1/vendors?limit=100&search=vendor%20001`, Math.max(2, DURATION_S / 2));
+		const search = await load(
+			server,
+			`${server.baseUrl}/v1/vendors?limit=100&search=vendor%20001`,
+			Math.max(2, DURATION_S / 2),
+		);
 		return { list, allPages, search };
 	} finally {
 		await stopServer(server);
@@ -214,7 +246,9 @@ async function memory() {
 
 const fmt = (r: LoadResult) =>
 	`${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors` +
-	(r.cpuUs === undefined ? '' : `; server CPU ${Math.round(r.cpuUs)} µs/request = ${Math.round(1e6 / r.cpuUs)} req/s per core`);
+	(r.cpuUs === undefined
+		? ''
+		: `; server CPU ${Math.round(r.cpuUs)} µs/request = ${Math.round(1e6 / r.cpuUs)} req/s per core`);
 
 async function main() {
 	console.log(
@@ -233,10 +267,14 @@ async function main() {
 	console.log(
 		`GET /v1/vendors?limit=100 (${VENDORS} vendors, ${CONCURRENCY} connections, ${DURATION_S} s, one page): ${fmt(list)} ` +
 			`(target ≥ 3000 req/s: ${list.rps >= 3000 ? 'met' : 'NOT met'} measured${
-				list.cpuUs !== undefined ? `, ${1e6 / list.cpuUs >= 3000 ? 'met' : 'NOT met'} per free core` : ''
+				list.cpuUs !== undefined
+					? `, ${1e6 / list.cpuUs >= 3000 ? 'met' : 'NOT met'} per free core`
+					: ''
 			})`,
 	);
-	console.log(`GET /v1/vendors?limit=100&page=1..${Math.ceil(VENDORS / 100)} in turn: ${fmt(allPages)}`);
+	console.log(
+		`GET /v1/vendors?limit=100&page=1..${Math.ceil(VENDORS / 100)} in turn: ${fmt(allPages)}`,
+	);
 	console.log(`GET /v1/vendors?limit=100&search=… (scan of ${VENDORS}): ${fmt(search)}`);
 	agent.destroy();
 }

@@ -24,7 +24,14 @@ export async function startTimeline(targetBaseUrl: string): Promise<Timeline> {
 	const server = http.createServer((req, res) => {
 		arrivals.push(performance.now());
 		const upstream = http.request(
-			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+				agent,
+			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
 				answer.pipe(res);
@@ -51,7 +58,11 @@ export async function startTimeline(targetBaseUrl: string): Promise<Timeline> {
  * For each window that was used up (`limit` requests), the time from its end to the next request
  * (ms); negative would mean a request inside a full window, i.e. a 429.
  */
-export function lostAfterFullWindows(arrivals: number[], limit: number, windowMs: number): number[] {
+export function lostAfterFullWindows(
+	arrivals: number[],
+	limit: number,
+	windowMs: number,
+): number[] {
 	const lost: number[] = [];
 	let start = Number.NEGATIVE_INFINITY;
 	let count = 0;

@@ -2,16 +2,20 @@ import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } fro
 
 /**
  * API key and base URL of the Business Finance service. The key is sent as
- * `Authorization: Bearer <key>` through `authenticate`, so this credential also works as a
- * predefined credential in n8n's HTTP Request node. The test lives in the node
- * (`businessFinanceApiTest`), because a declarative test cannot tell the service's 401 codes apart.
+ * `Authorization: Bearer <key>` through `authenticate`, exactly as stored, so this credential also
+ * works as a predefined credential in n8n's HTTP Request node. The test lives in the node
+ * (`businessFinanceApiTest`), because a declarative test cannot tell the service's 401 codes apart;
+ * it sends the key the same way (rules in nodes/BusinessFinance/transport/credentialData.ts).
  */
 export class BusinessFinanceApi implements ICredentialType {
 	name = 'businessFinanceApi';
 
 	displayName = 'Business Finance API';
 
-	icon: Icon = { light: 'file:../icons/businessFinance.svg', dark: 'file:../icons/businessFinance.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/businessFinance.svg',
+		dark: 'file:../icons/businessFinance.dark.svg',
+	};
 
 	documentationUrl = 'https://github.com/business-finance/n8n-nodes-business-finance#credentials';
 
@@ -25,7 +29,7 @@ export class BusinessFinanceApi implements ICredentialType {
 			required: true,
 			placeholder: 'svc_...',
 			description:
-				'Create a key in the Business Finance dashboard under Settings → API Keys. It starts with "svc_" and is shown only once.',
+				'Create a key in the Business Finance dashboard under Settings → API Keys. It starts with "svc_" and is shown only once. Paste it without spaces or line breaks.',
 		},
 		{
 			displayName: 'Base URL',
@@ -35,7 +39,7 @@ export class BusinessFinanceApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Address of your Business Finance service, without "/v1" (a trailing "/" or "/v1" is accepted). Plain http:// is only allowed for 127.0.0.1, localhost or ::1.',
+				'Address of your Business Finance service, without "/v1" (a trailing "/" or "/v1" is accepted) and without "?" or "#". Plain http:// is only allowed for 127.0.0.1, localhost or ::1.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',

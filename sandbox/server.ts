@@ -85,7 +85,10 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 
 	app.addHook('onRequest', async (req, reply) => {
 		const path = pathOf(req.url);
-		if (isAdminPath(path)) {
+		// Admin or not is decided on the route Fastify matched (it decodes the path and accepts an
+		// absolute-form request line, so `/%5Fadmin/...` reaches an admin route too), and on the raw
+		// path for unknown admin paths; loopback on the connection's own address.
+		if (isAdminPath(req.routeOptions.url ?? '') || isAdminPath(path)) {
 			if (!isLoopbackAddress(req.socket.remoteAddress)) throw forbidden();
 			return;
 		}

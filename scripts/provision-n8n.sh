@@ -4,7 +4,7 @@
 #
 # Idempotent: everything goes into a cache folder outside the repository
 # (${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}); a marker file makes a second run
-# instant. Prints where things are at the end. See /README.md "Troubleshooting".
+# instant. Prints where things are at the end. See CONTRIBUTING.md "Troubleshooting".
 #
 # Why it is done this way (checked on Node 20 machines with only the npm registry reachable):
 # - n8n >= 2.36 refuses Node < 24, so a Node 24 is needed: a `node` >= 24 already on PATH is

@@ -9,9 +9,13 @@ import * as payable from './actions/payable';
 import * as receivable from './actions/receivable';
 import { router } from './actions/router';
 import * as treasury from './actions/treasury';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from './actions/utils';
 import * as vendor from './actions/vendor';
 import * as webhookEndpoint from './actions/webhookEndpoint';
+import {
+	CREDENTIAL_NAME,
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+	RATE_LIMIT_TEXT,
+} from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credentialTest';
 
@@ -32,9 +36,7 @@ export class BusinessFinance implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' },
-		],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'businessFinanceApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -80,8 +82,22 @@ export class BusinessFinance implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+						description: `How long in total the node may wait for each item when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached, before it fails. 0 fails at once.`,
+					},
+					{
+						displayName: 'Validate All Before Sending',
+						name: 'validateAllBeforeSending',
+						type: 'boolean',
+						default: false,
 						description:
-							'How long in total the node may wait when the service’s rate limit is reached, before it fails. 0 fails at once.',
+							'Whether to check every input item before the first request, and send nothing if any item is invalid. The node then fails with one error listing every invalid item and why (with On Error: Continue, one error item per input item). Off: valid items are sent one by one until an invalid one stops the node.',
+						hint: 'Use for batches from a sheet: a half-sent batch of invoices or bills is harder to repair than none',
+						displayOptions: {
+							show: {
+								'/resource': ['receivable', 'payable', 'vendor'],
+								'/operation': ['create', 'send'],
+							},
+						},
 					},
 				],
 			},

@@ -7,6 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { eventsSubtitle } from './descriptions/events';
 import { businessFinanceApiTest } from './transport/credentialTest';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, deleteWebhook } from './trigger/lifecycle';
@@ -22,7 +23,7 @@ export class BusinessFinanceTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		subtitle: eventsSubtitle('events'),
 		description: 'Starts the workflow when the Business Finance service sends a verified event',
 		defaults: {
 			name: 'Business Finance Trigger',

@@ -1,4 +1,4 @@
-/** Receivables: create, update, send (contract lifecycle draft → sent → paid, overdue, cancelled). */
+/** Receivables: create, update, send (lifecycle draft → sent → paid, overdue, cancelled). */
 import { invalidTransition, notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Receivable } from '../types';

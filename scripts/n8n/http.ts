@@ -29,6 +29,8 @@ export interface N8nSession {
 	cookie: string;
 	/** Public API key (empty until the first public API call). */
 	apiKey: string;
+	/** The key being created: calls made at once wait for one key instead of creating several. */
+	apiKeyCreation?: Promise<string>;
 }
 
 export function newSession(baseUrl: string): N8nSession {
@@ -85,7 +87,13 @@ export async function publicApi(
 	urlPath: string,
 	body?: unknown,
 ): Promise<any> {
-	if (!session.apiKey) session.apiKey = await createApiKey(session);
+	if (!session.apiKey) {
+		session.apiKeyCreation ??= createApiKey(session).catch((error) => {
+			session.apiKeyCreation = undefined; // the next call tries again
+			throw error;
+		});
+		session.apiKey = await session.apiKeyCreation;
+	}
 	const fullPath = `/api/v1${urlPath}`;
 	const headers = { 'x-n8n-api-key': session.apiKey };
 	const answer = await request(session.baseUrl, method, fullPath, body, headers);

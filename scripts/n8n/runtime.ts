@@ -10,7 +10,7 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The version scripts/provision-n8n.sh installs by default; the e2e suite also runs on the 1.x line. */
+/** The version scripts/provision-n8n.sh installs when given none; BF_N8N_VERSION picks another. */
 const DEFAULT_N8N_VERSION = '2.40.7';
 
 /** The n8n version the scripts and the e2e suites run: `BF_N8N_VERSION`, else the default. */
@@ -39,7 +39,7 @@ function cacheDir(): string {
 }
 
 /** `KEY=value` lines of the provisioning marker. */
-function readMarker(file: string): Record<string, string> {
+export function readMarker(file: string): Record<string, string> {
 	const values: Record<string, string> = {};
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 		const at = line.indexOf('=');
@@ -59,14 +59,14 @@ function findRuntime(version: string): Runtime | null {
 	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
-/** Runs the provisioning script (instant when already done) and returns the runtime. */
+/** Runs the provisioning script for `version` (instant when already done); returns the runtime. */
 export function ensureRuntime(version = selectedN8nVersion()): Runtime {
 	const found = findRuntime(version);
 	if (found) return found;
 	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
 	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
 	if (result.status !== 0) {
-		throw new Error(`scripts/provision-n8n.sh failed (exit ${result.status})`);
+		throw new Error(`scripts/provision-n8n.sh ${version} failed (exit ${result.status})`);
 	}
 	const runtime = findRuntime(version);
 	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
@@ -78,8 +78,8 @@ export function requireRuntime(version = selectedN8nVersion()): Runtime {
 	const runtime = findRuntime(version);
 	if (!runtime) {
 		throw new Error(
-			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision -- ${version}\` first ` +
-				'(about 8 minutes once; cached afterwards).',
+			`n8n ${version} is not provisioned in ${cacheDir()}: run \`npm run provision -- ${version}\` ` +
+				'first (about 8 minutes once; cached afterwards).',
 		);
 	}
 	return runtime;

@@ -54,6 +54,11 @@ export class N8nServer {
 		return new N8nServer(runtime, options, n8nProcess);
 	}
 
+	/** The `n8n start` process (its group holds the task runner too). */
+	get process(): N8nProcess {
+		return this.n8nProcess;
+	}
+
 	/** n8n's output so far (empty when inherited). */
 	log(): string {
 		return this.n8nProcess.log();

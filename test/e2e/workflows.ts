@@ -1,9 +1,9 @@
 /**
  * Workflows the e2e suite imports into the real n8n: one chain per resource so that every
- * operation of node-interface.md runs through `n8n execute --id`, plus the trigger workflows.
- * Parameters use exactly the public names of node-interface.md, as a user's saved workflow would.
+ * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
+ * the nodes' public names, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, type WorkflowJson } from '../../scripts/n8n';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -63,6 +63,7 @@ export const IDS = {
 	badInput: 'bfE2eBadInput001',
 	expiredCredentialCheck: 'bfE2eExpiredKey1',
 	triggerExisting: 'bfE2eTriggerExst',
+	triggerEarly: 'bfE2eTriggerErly',
 };
 
 export function receivablesWorkflow(tag: string): WorkflowJson {
@@ -116,6 +117,12 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 			operation: 'update',
 			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
 			updateFields: { name: `E2E Vendor ${tag} Renamed` },
+		}),
+		action('Get vendor', {
+			resource: 'vendor',
+			operation: 'get',
+			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
+			simplify: true,
 		}),
 		action('Find vendor', {
 			resource: 'vendor',
@@ -208,22 +215,37 @@ export function expiredKeyWorkflow(): WorkflowJson {
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
 
 export function triggerWorkflow(endpointId: string): WorkflowJson {
+	return triggerThenKeep(IDS.triggerExisting, 'e2e: trigger on an existing endpoint', 'On receivable paid', TRIGGER_WEBHOOK_ID, {
+		webhookEndpointId: endpointId,
+		events: ['receivable.paid', 'receivable.overdue'],
+		options: {},
+	});
+}
+
+export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
+
+/** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
+export function triggerEarlyWorkflow(): WorkflowJson {
+	return triggerThenKeep(IDS.triggerEarly, 'e2e: trigger that creates its endpoint', 'On vendor created', TRIGGER_EARLY_WEBHOOK_ID, {
+		webhookEndpointId: '',
+		events: ['vendor.created'],
+		options: {},
+	});
+}
+
+function triggerThenKeep(id: string, name: string, triggerName: string, webhookId: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {
-		id: IDS.triggerExisting,
-		name: 'e2e: trigger on an existing endpoint',
+		id,
+		name,
 		nodes: [
 			{
 				id: nodeId(),
-				name: 'On receivable paid',
+				name: triggerName,
 				type: TRIGGER,
 				typeVersion: 1,
 				position: [0, 0],
-				webhookId: TRIGGER_WEBHOOK_ID,
-				parameters: {
-					webhookEndpointId: endpointId,
-					events: ['receivable.paid', 'receivable.overdue'],
-					options: {},
-				},
+				webhookId,
+				parameters,
 				credentials: credentials(),
 			},
 			{
@@ -235,10 +257,40 @@ export function triggerWorkflow(endpointId: string): WorkflowJson {
 				parameters: {},
 			},
 		],
-		connections: { 'On receivable paid': { main: [[{ node: 'Keep', type: 'main', index: 0 }]] } },
+		connections: { [triggerName]: { main: [[{ node: 'Keep', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
 }
 
 export { rl };
+
+/** An example as imported by a user who has no account for a third-party node yet. */
+export function exampleWithDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
+	return exampleCopy(file, id, { disable: type });
+}
+
+/**
+ * A copy of an example that the suite can run: `disable` turns off the nodes of a third-party
+ * type, `manualStart` puts a Manual Trigger (same name, so the connections hold) in place of a
+ * Schedule Trigger, which only fires on its timer in an active workflow (docs/n8n-notes.md).
+ */
+export function exampleCopy(
+	file: string,
+	id: string,
+	change: { disable?: string; manualStart?: boolean },
+): WorkflowJson & { id: string } {
+	const example = loadExamples().find((e) => e.file === file);
+	if (!example) throw new Error(`examples/${file} is missing`);
+	const copy = JSON.parse(JSON.stringify(example.workflow));
+	copy.id = id;
+	const what = [change.disable && `${change.disable.split('.')[1]} disabled`, change.manualStart && 'manual start'];
+	copy.name = `${copy.name} (${what.filter(Boolean).join(', ')})`;
+	for (const node of copy.nodes) {
+		if (node.type === change.disable) node.disabled = true;
+		if (change.manualStart && node.type === 'n8n-nodes-base.scheduleTrigger') {
+			Object.assign(node, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		}
+	}
+	return copy;
+}

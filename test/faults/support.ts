@@ -67,7 +67,8 @@ export function serialiseEverything(value: unknown): string {
 		if (seen.has(v as object) || depth > 60) return '[seen]';
 		seen.add(v as object);
 		if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-		if (v instanceof Map) return [...v.entries()].map(([k, x]) => [walk(k, depth + 1), walk(x, depth + 1)]);
+		if (v instanceof Map)
+			return [...v.entries()].map(([k, x]) => [walk(k, depth + 1), walk(x, depth + 1)]);
 		if (v instanceof Set) return [...v.values()].map((x) => walk(x, depth + 1));
 		if (Buffer.isBuffer(v)) return (v as Buffer).toString('utf8');
 		const out: Record<string, unknown> = {};

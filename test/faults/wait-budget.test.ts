@@ -6,7 +6,15 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { fresh, requestLog, startFaultEnv, vendorCreate, vendorList, withBudget, type NodeTestEnv } from './support';
+import {
+	fresh,
+	requestLog,
+	startFaultEnv,
+	vendorCreate,
+	vendorList,
+	withBudget,
+	type NodeTestEnv,
+} from './support';
 
 let env: NodeTestEnv;
 beforeAll(async () => {
@@ -33,7 +41,9 @@ describe('rate limit of 1 request per 60 s window, budget 2 s', () => {
 		expect(res.error).toBeDefined();
 		expect(res.error!.message).toMatch(/RATE_LIMITED/);
 		expect(res.error!.message).toMatch(/wait budget 2s/);
-		expect(String(res.error!.description)).toMatch(/Max Wait for Rate Limits|Rate Limit Wait Budget/);
+		expect(String(res.error!.description)).toMatch(
+			/Max Wait for Rate Limits|Rate Limit Wait Budget/,
+		);
 		expect(res.items).toHaveLength(0); // not the first page alone
 		expect(elapsed).toBeLessThan(10_000);
 		// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
@@ -43,12 +53,17 @@ describe('rate limit of 1 request per 60 s window, budget 2 s', () => {
 
 	it('the window already used up by another client: one 429, then the clear error', async () => {
 		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
-		const other = await fetch(`${env.sb.baseUrl}/v1/vendors?limit=1`, { headers: { authorization: `Bearer ${env.sb.apiKey}` } });
+		const other = await fetch(`${env.sb.baseUrl}/v1/vendors?limit=1`, {
+			headers: { authorization: `Bearer ${env.sb.apiKey}` },
+		});
 		expect(other.status).toBe(200);
 		await env.sb.admin.clearRequests();
 		const started = Date.now();
 
-		const res = await env.run(withBudget({ ...vendorCreate }, BUDGET_S), { items: [{ name: 'a' }, { name: 'b' }], continueOnFail: true });
+		const res = await env.run(withBudget({ ...vendorCreate }, BUDGET_S), {
+			items: [{ name: 'a' }, { name: 'b' }],
+			continueOnFail: true,
+		});
 
 		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(res.items).toHaveLength(2);
@@ -59,7 +74,9 @@ describe('rate limit of 1 request per 60 s window, budget 2 s', () => {
 		// One 429 for item 0; item 1 knew the window was closed and sent nothing.
 		const log = await requestLog(env);
 		expect(log.map((r) => r.status)).toEqual([429]);
-		expect(await env.api('GET', '/v1/vendors?limit=1').catch((e: Error) => e.message)).toMatch(/429/);
+		expect(await env.api('GET', '/v1/vendors?limit=1').catch((e: Error) => e.message)).toMatch(
+			/429/,
+		);
 	});
 });
 
@@ -75,7 +92,11 @@ describe('a service that answers every request with 429 and a reset 1 s ahead', 
 			res.setHeader('x-ratelimit-limit', '100');
 			res.setHeader('x-ratelimit-remaining', '0');
 			res.setHeader('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 1));
-			res.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests, please slow down' } }));
+			res.end(
+				JSON.stringify({
+					error: { code: 'RATE_LIMITED', message: 'Too many requests, please slow down' },
+				}),
+			);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

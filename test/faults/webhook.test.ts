@@ -10,8 +10,8 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { signWebhook } from '../../nodes/BusinessFinance/helpers/standardWebhooks';
-import { deliver, TriggerHarness, type Served } from '../trigger/support';
+import { signWebhook } from '../helpers/standardWebhooks';
+import { deliver, TriggerHarness, until, type Served } from '../trigger/support';
 import { startFaultEnv, VALID, type NodeTestEnv } from './support';
 
 let env: NodeTestEnv;
@@ -20,16 +20,6 @@ let served: Served;
 let secret: string;
 let url: string;
 let event: IDataObject;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
 
 beforeAll(async () => {
 	env = await startFaultEnv();

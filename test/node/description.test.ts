@@ -1,12 +1,14 @@
 /**
- * The public names of ../shared/spec/node-interface.md, checked against the node's description:
+ * The public names (README, Operations), checked against the node's description:
  * saved workflows depend on them. Also the node-level facts n8n reads (type name, version, tool
  * use, credential test, list search) and that every parameter is shown for exactly the
  * operations that use it.
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
+import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { EVENT_TYPES, PAYMENT_METHODS, TRANSACTION_TYPES, WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
+import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
 
 const node = new BusinessFinance();
 const d = node.description;
@@ -32,12 +34,13 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 			'additionalFields',
 			['email', 'bankName', 'accountName', 'accountNumber', 'routingNumber', 'swiftCode', 'iban', 'bankAddress', 'walletAddress', 'walletChain'],
 		],
-		getAll: [['returnAll', 'limit'], 'filters', ['search']],
+		get: [['vendorId', 'simplify']],
+		getAll: [['returnAll', 'limit', 'simplify'], 'filters', ['search']],
 		update: [['vendorId'], 'updateFields', ['name', 'email', 'paymentMethod']],
 	},
 	treasury: {
 		getDepositInstructions: [[]],
-		getTransactions: [['returnAll', 'limit'], 'filters', ['from', 'to', 'type']],
+		getTransactions: [['returnAll', 'limit', 'simplify'], 'filters', ['from', 'to', 'type']],
 		getBalance: [[]],
 	},
 	webhookEndpoint: {
@@ -101,7 +104,7 @@ describe.each(Object.entries(INTERFACE).flatMap(([r, ops]) => Object.entries(ops
 	},
 );
 
-it('option values are the contract’s', () => {
+it('option values are the API’s', () => {
 	const all = (props: INodeProperties[]): INodeProperties[] =>
 		props.flatMap((p) => [p, ...(p.type === 'collection' ? all(p.options as INodeProperties[]) : [])]);
 	const values = (name: string) =>
@@ -115,7 +118,7 @@ it('option values are the contract’s', () => {
 
 it('vendorId is a resource locator with list (searchVendors) and id modes; limit defaults to 50 without a maximum', () => {
 	const locators = d.properties.filter((p) => p.name === 'vendorId');
-	expect(locators).toHaveLength(2);
+	expect(locators).toHaveLength(3);
 	for (const l of locators) {
 		expect(l.type).toBe('resourceLocator');
 		expect(l.modes!.map((m) => m.name)).toEqual(['list', 'id']);
@@ -149,4 +152,106 @@ it('the editor shows a notice that the customer is emailed: on Send, and on Crea
 	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: false }))).toBe(false);
 	expect(shownFor('sendImmediatelyNotice', create({}))).toBe(false);
 	expect(d.properties.find((p) => p.name === 'sendImmediatelyNotice')!.type).toBe('notice');
+});
+
+describe('bank and wallet details are shown only for the payment methods they apply to (from the table)', () => {
+	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+	const collection = (resource: string) =>
+		shown(resource, 'create').find((p) => p.name === 'additionalFields')!.options as INodeProperties[];
+	/** What the editor decides for an option of `additionalFields`, given the node's values. */
+	const visible = (resource: string, field: string, parameters: Record<string, unknown>) =>
+		NodeHelpers.displayParameterPath(
+			{ parameters } as never,
+			collection(resource).find((o) => o.name === field)!,
+			'parameters.additionalFields',
+			null,
+			d,
+		);
+
+	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))('%s', (_name, field) => {
+		it.each([...PAYMENT_METHODS])('with %s', (method) => {
+			const applies = field.methods.includes(method);
+			// vendor create: the method is a top-level parameter
+			expect(visible('vendor', field.parameter, { resource: 'vendor', operation: 'create', paymentMethod: method, additionalFields: {} })).toBe(applies);
+			// payable create: the method is a sibling in the same collection
+			const payable = { resource: 'payable', operation: 'create', additionalFields: { paymentMethod: method } };
+			expect(visible('payable', field.parameter, payable)).toBe(applies);
+		});
+
+		it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
+			expect(visible('payable', field.parameter, { resource: 'payable', operation: 'create', additionalFields: {} })).toBe(true);
+			const expression = { resource: 'vendor', operation: 'create', paymentMethod: '={{ $json.method }}', additionalFields: {} };
+			expect(visible('vendor', field.parameter, expression)).toBe(true);
+		});
+	});
+});
+
+it('Event Types on a webhook endpoint update show the trigger’s labels, from one definition', () => {
+	const update = shown('webhookEndpoint', 'update').find((p) => p.name === 'updateFields')!;
+	const filterTypes = (update.options as INodeProperties[]).find((o) => o.name === 'filterTypes')!;
+	const trigger = new BusinessFinanceTrigger().description.properties.find((p) => p.name === 'events')!;
+	const label = (options: INodeProperties['options'], value: string) =>
+		(options as Array<{ name: string; value: string }>).find((o) => o.value === value)?.name;
+	for (const type of EVENT_TYPES) {
+		expect(label(filterTypes.options, type)).toBe(label(trigger.options, type));
+		expect(label(filterTypes.options, type)).not.toContain('.');
+	}
+	expect(label(filterTypes.options, 'receivable.created')).toBe('Receivable Created');
+});
+
+describe('optional fields and list options are sorted A–Z (both nodes)', () => {
+	const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+	const sorted = (names: string[]) => [...names].sort((a, b) => collator.compare(a, b));
+	/** Every list of display texts the user scans: collection fields and options of lists. */
+	function lists(props: INodeProperties[], path: string): Array<[string, string[]]> {
+		return props.flatMap((p) => {
+			const here = `${path}${p.name}`;
+			if (p.type === 'collection') {
+				const fields = p.options as INodeProperties[];
+				return [[here, fields.map((f) => f.displayName)] as [string, string[]], ...lists(fields, `${here}.`)];
+			}
+			if (p.type === 'options' || p.type === 'multiOptions') {
+				return [[here, (p.options as Array<{ name: string }>).map((o) => o.name)] as [string, string[]]];
+			}
+			return [];
+		});
+	}
+	const all = [...lists(d.properties, ''), ...lists(new BusinessFinanceTrigger().description.properties, 'trigger.')];
+
+	it('finds the lists it checks', () => {
+		expect(all.map(([name]) => name)).toEqual(expect.arrayContaining(['additionalFields', 'paymentMethod', 'additionalFields.walletChain', 'updateFields.filterTypes', 'trigger.events', 'trigger.options.output']));
+	});
+
+	it.each(all)('%s', (_name, names) => {
+		expect(names).toEqual(sorted(names));
+	});
+});
+
+it.each(['BusinessFinance', 'BusinessFinanceTrigger'])('%s.node.json has aliases for the words finance users search for', (file) => {
+	const codex = require(`../../nodes/BusinessFinance/${file}.node.json`) as { node: string; alias?: string[] };
+	expect(codex.node).toBe(`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`);
+	const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
+	for (const word of ['invoice', 'bill', 'ap', 'ar', 'payee', 'supplier', 'vendor', 'payment', 'accounts payable', 'accounts receivable']) {
+		expect(aliases).toContain(word);
+	}
+});
+
+it('Simplify is off by default and names the fields it keeps', () => {
+	for (const simplify of d.properties.filter((p) => p.name === 'simplify')) {
+		expect(simplify.default).toBe(false);
+		expect(simplify.description).toMatch(/Keeps only: id, /);
+	}
+});
+
+it('Validate All Before Sending is offered on receivable create and send, payable create and vendor create only', () => {
+	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+	const options = d.properties.find((p) => p.name === 'options')!;
+	const option = (options.options as INodeProperties[]).find((o) => o.name === 'validateAllBeforeSending')!;
+	expect(option.default).toBe(false);
+	expect(option.description).toMatch(/send nothing if any item is invalid/);
+	const offered = Object.entries(INTERFACE)
+		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })))
+		.filter((root) => NodeHelpers.displayParameter({}, option, { typeVersion: 1 } as never, d, root as never))
+		.map(({ resource, operation }) => `${resource}.${operation}`);
+	expect(offered.sort()).toEqual(['payable.create', 'receivable.create', 'receivable.send', 'vendor.create']);
 });

@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { byId, startEnv, VALID, type NodeTestEnv } from './support';
 
 let env: NodeTestEnv;
@@ -119,6 +120,51 @@ describe('payable: create', () => {
 			wallet_chain: 'base',
 		});
 		expect(res.items[0].json).toMatchObject({ payment_method: 'crypto' });
+	});
+});
+
+describe('payable: create, payment details and the method', () => {
+	const create = (additionalFields: INodeParameters) =>
+		env.run({
+			resource: 'payable',
+			operation: 'create',
+			invoiceNumber: 'BILL-M',
+			amount: 12,
+			vendorId: byId(vendorId),
+			additionalFields,
+		});
+
+	it('details of another method (hidden in the editor) are not sent', async () => {
+		const res = await create({
+			paymentMethod: 'wire',
+			accountNumber: VALID.account,
+			iban: VALID.iban,
+			walletAddress: 'not a wallet',
+			walletChain: 'solana',
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toEqual({
+			invoice_number: 'BILL-M',
+			amount: 12,
+			vendor_id: vendorId,
+			payment_method: 'wire',
+			account_number: VALID.account,
+			iban: VALID.iban,
+		});
+	});
+
+	it('without a method every detail is shown, checked and sent (the vendor’s method applies)', async () => {
+		const res = await create({
+			accountNumber: VALID.account,
+			routingNumber: VALID.routing,
+			bankName: 'First',
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toMatchObject({
+			account_number: VALID.account,
+			routing_number: VALID.routing,
+			bank_name: 'First',
+		});
 	});
 });
 

@@ -55,6 +55,7 @@ const cases: Array<[string, INodeParameters, string]> = [
 	['receivable due date not in the calendar', rc({ additionalFields: { dueDate: '2026-02-30' } }), 'Due Date'],
 	['receivable due date not a date', rc({ additionalFields: { dueDate: 'next friday' } }), 'Due Date'],
 	['receivable send immediately without email', rc({ additionalFields: { sendImmediately: true } }), 'Customer Email'],
+	['receivable send immediately not a boolean', rc({ additionalFields: { customerEmail: 'a@b.co', sendImmediately: '={{ "soon" }}' } }), 'Send Immediately'],
 	['receivable update id', { resource: 'receivable', operation: 'update', receivableId: 'nope', updateFields: { notes: 'x' } }, 'Receivable ID'],
 	['receivable update without fields', { resource: 'receivable', operation: 'update', receivableId: RID, updateFields: {} }, 'Update Fields'],
 	['receivable update with only empty fields', { resource: 'receivable', operation: 'update', receivableId: RID, updateFields: { notes: '' } }, 'Update Fields'],
@@ -68,7 +69,6 @@ const cases: Array<[string, INodeParameters, string]> = [
 	['payable ach routing check digit', pc({ additionalFields: { paymentMethod: 'ach', accountNumber: VALID.account, routingNumber: '011000016' } }), 'Routing Number'],
 	['payable wire without routing, swift or iban', pc({ additionalFields: { paymentMethod: 'wire', accountNumber: VALID.account } }), 'Routing Number'],
 	['payable details without a method or a vendor', pc({ vendorId: { __rl: true, mode: 'list', value: '' }, additionalFields: { vendorName: 'V', accountNumber: VALID.account, routingNumber: VALID.routing } }), 'Payment Method'],
-	['payable wallet details on a wire payable', pc({ additionalFields: { paymentMethod: 'wire', accountNumber: VALID.account, iban: VALID.iban, walletAddress: VALID.evm } }), 'Wallet Address'],
 	['payable update without fields', { resource: 'payable', operation: 'update', payableId: RID, updateFields: {} }, 'Update Fields'],
 	['payable update id', { resource: 'payable', operation: 'update', payableId: RID.slice(1), updateFields: { status: 'ready' } }, 'Payable ID'],
 	['vendor name blank', vc({ name: '={{ "  " }}' }), 'Name'],
@@ -77,8 +77,6 @@ const cases: Array<[string, INodeParameters, string]> = [
 	['vendor wire with a bad IBAN', vc({ paymentMethod: 'wire', additionalFields: { accountNumber: VALID.account, iban: 'DE89370400440532013001' } }), 'IBAN'],
 	['vendor wire with a bad SWIFT code', vc({ paymentMethod: 'wire', additionalFields: { accountNumber: VALID.account, swiftCode: 'DEUT' } }), 'SWIFT Code'],
 	['vendor crypto with a bad EVM address', vc({ paymentMethod: 'crypto', additionalFields: { walletAddress: '0x1234', walletChain: 'ethereum' } }), 'Wallet Address'],
-	['vendor ach with an IBAN (not an ach detail)', vc({ additionalFields: { accountNumber: VALID.account, routingNumber: VALID.routing, iban: VALID.iban } }), 'IBAN'],
-	['vendor crypto with bank details', vc({ paymentMethod: 'crypto', additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum', bankName: 'Bank' } }), 'Bank Name'],
 	['vendor crypto without a chain', vc({ paymentMethod: 'crypto', additionalFields: { walletAddress: VALID.evm } }), 'Wallet Chain'],
 	['vendor update id', { resource: 'vendor', operation: 'update', vendorId: byId('={{ "x" }}'), updateFields: { name: 'n' } }, 'Vendor'],
 	['vendor update without fields', { resource: 'vendor', operation: 'update', vendorId: byId(RID), updateFields: {} }, 'Update Fields'],
@@ -116,6 +114,46 @@ it('the failing item’s index is reported, and the items before it were process
 	expect(res.error!.context.itemIndex).toBe(1);
 	const reqs = await env.requests();
 	expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual(['OK-1']);
+});
+
+describe('identifiers that must keep their digits are taken only as text', () => {
+	// A spreadsheet column or an expression gives 000123456789 as the number 123456789, and a
+	// 17-digit number rounded: sending its text would pay another account.
+	const fromSheet = vc({ additionalFields: { accountNumber: '={{ $json.account }}', routingNumber: '={{ $json.routing }}' } });
+
+	it('an account number given as a number is refused with what to do, and nothing is sent', async () => {
+		const res = await env.run(fromSheet, { items: [{ account: 123456789, routing: VALID.routing }] });
+		expect(res.error?.name).toBe('NodeOperationError');
+		expect(res.error!.message).toMatch(/^'Account Number' must be text, not a number/);
+		expect(res.error!.description).toContain('as text');
+		expect(await env.requests()).toEqual([]);
+	});
+
+	it('a routing number or a 17-digit account number given as numbers are refused too', async () => {
+		const res = await env.run(fromSheet, { items: [{ account: Number('12345678901234567'), routing: 11000015 }] });
+		expect(res.error?.message).toBe("Invalid parameters: 'Account Number', 'Routing Number'");
+		expect(res.error!.description).toMatch(/^'Account Number' must be text, not a number.*\n'Routing Number' must be text, not a number/s);
+		expect(await env.requests()).toEqual([]);
+	});
+
+	it('the same digits as text are sent exactly', async () => {
+		const res = await env.run(fromSheet, { items: [{ account: VALID.account, routing: VALID.routing }] });
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toMatchObject({ account_number: VALID.account, routing_number: VALID.routing });
+	});
+});
+
+it('an item with several problems gets one error that names each, and nothing is sent', async () => {
+	const res = await env.run(rc({ amount: 0, additionalFields: { customerEmail: 'x@', dueDate: '2026-02-30' } }));
+	expect(res.error?.name).toBe('NodeOperationError');
+	expect(res.error!.message).toBe("Invalid parameters: 'Amount', 'Customer Email', 'Due Date'");
+	const reasons = res.error!.description!.split('\n');
+	expect(reasons).toHaveLength(3);
+	expect(reasons[0]).toBe("'Amount' must be at least 0.01, got 0");
+	expect(reasons[1]).toMatch(/^'Customer Email' must be an email address/);
+	expect(reasons[2]).toMatch(/^'Due Date' "2026-02-30" is not a date in the calendar/);
+	expect(res.error!.context.itemIndex).toBe(0);
+	expect(await env.requests()).toEqual([]);
 });
 
 it('a payable with a vendor name and no vendor id is accepted', async () => {

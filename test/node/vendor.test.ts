@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { byId, startEnv, VALID, type NodeTestEnv } from './support';
 
 let env: NodeTestEnv;
@@ -70,27 +71,76 @@ describe('vendor: create', () => {
 	});
 });
 
+describe('vendor: create, details of another method', () => {
+	// The editor hides them once the method is chosen but keeps what was typed before: a value the
+	// user cannot see is neither checked nor sent.
+	const create = (paymentMethod: string, additionalFields: INodeParameters) =>
+		env.run({ resource: 'vendor', operation: 'create', name: 'Switched Co', paymentMethod, additionalFields });
+
+	it('are not sent, even when malformed', async () => {
+		const res = await create('ach', {
+			accountNumber: VALID.account,
+			routingNumber: VALID.routing,
+			iban: 'DE00 not an iban',
+			swiftCode: 'x',
+			walletAddress: '0x1234',
+			walletChain: 'tron',
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toEqual({
+			name: 'Switched Co',
+			payment_method: 'ach',
+			account_number: VALID.account,
+			routing_number: VALID.routing,
+		});
+	});
+
+	it('crypto, even from an expression, leaves every bank detail out', async () => {
+		const res = await create('={{ "crypto" }}', {
+			walletAddress: VALID.evm,
+			walletChain: 'base',
+			bankName: 'Bank',
+			accountNumber: '12',
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests())[0].body).toEqual({
+			name: 'Switched Co',
+			payment_method: 'crypto',
+			wallet_address: VALID.evm,
+			wallet_chain: 'base',
+		});
+	});
+});
+
 describe('vendor: update', () => {
-	it('PATCH by resource locator id with only the set fields', async () => {
+	/** Creates an ACH vendor through the API, then runs the node's update with `updateFields`. */
+	async function update(updateFields: INodeParameters) {
 		const v = await env.api('POST', '/v1/vendors', {
 			name: 'Old',
+			email: 'old@acme.com',
 			payment_method: 'ach',
 			account_number: VALID.account,
 			routing_number: VALID.routing,
 		});
 		await env.clear();
-		const res = await env.run({
-			resource: 'vendor',
-			operation: 'update',
-			vendorId: byId(String(v.id)),
-			updateFields: { name: 'New Name', email: 'new@acme.com', paymentMethod: 'wire' },
-		});
+		const res = await env.run({ resource: 'vendor', operation: 'update', vendorId: byId(String(v.id)), updateFields });
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
 		expect(reqs).toHaveLength(1);
 		expect(reqs[0]).toMatchObject({ method: 'PATCH', path: `/v1/vendors/${String(v.id)}`, status: 200 });
-		expect(reqs[0].body).toEqual({ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' });
-		expect(res.items[0].json).toMatchObject({ id: v.id, name: 'New Name', payment_method: 'wire' });
+		return { id: v.id, body: reqs[0].body, output: res.items[0].json };
+	}
+
+	it('PATCH by resource locator id with only the set fields', async () => {
+		const { id, body, output } = await update({ name: 'New Name', email: 'new@acme.com', paymentMethod: 'wire' });
+		expect(body).toEqual({ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' });
+		expect(output).toMatchObject({ id, name: 'New Name', payment_method: 'wire' });
+	});
+
+	it('an empty field is left out of the PATCH, not sent as ""', async () => {
+		const { id, body, output } = await update({ name: ' Renamed ', email: '' });
+		expect(body).toEqual({ name: 'Renamed' });
+		expect(output).toMatchObject({ id, name: 'Renamed', email: 'old@acme.com' });
 	});
 });
 

@@ -1,6 +1,5 @@
 /**
- * Authentication (spec part 5, contract "Transport") and per-key fixed-window rate limiting
- * (spec part 8, contract "Transport"), over real HTTP against the in-process sandbox.
+ * Authentication and per-key fixed-window rate limiting (docs/api-decisions.md, sandbox/API.md), over real HTTP against the in-process sandbox.
  */
 import { createHttpClient, type HttpResponse } from '../helpers/http';
 import { expectError, sleep, startHarness, type Harness } from './support';

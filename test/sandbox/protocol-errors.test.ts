@@ -1,5 +1,5 @@
 /**
- * Transport-level errors of the contract: INVALID_JSON, NOT_FOUND (route), METHOD_NOT_ALLOWED,
+ * Transport-level errors (docs/api-decisions.md): INVALID_JSON, NOT_FOUND (route), METHOD_NOT_ALLOWED,
  * PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, and the error body shape. None of them may change
  * state.
  */

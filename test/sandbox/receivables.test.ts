@@ -1,6 +1,6 @@
 /**
  * Receivables: POST /v1/receivables, PATCH /v1/receivables/{id}, POST /v1/receivables/{id}/send.
- * Representation, per-field validation and the contract's lifecycle (draft → sent → paid, overdue,
+ * Representation, per-field validation and the lifecycle in docs/api-decisions.md (draft → sent → paid, overdue,
  * cancelled) with the admin routes for the service-side moves.
  */
 import { randomUUID } from 'crypto';

@@ -1,6 +1,6 @@
 /**
- * Shared pieces of the sandbox's HTTP-level suite. Written from ../shared/spec/finance-api.md,
- * ../shared/spec/contract.md and sandbox/API.md only: every admin call goes over HTTP (not through
+ * Shared pieces of the sandbox's HTTP-level suite. Written from docs/api-decisions.md and
+ * sandbox/API.md only: every admin call goes over HTTP (not through
  * the sandbox's typed client), so these tests check the documented routes themselves.
  */
 import { randomUUID } from 'crypto';

@@ -1,7 +1,7 @@
 /**
  * Vendors: POST /v1/vendors, GET /v1/vendors (search), GET /v1/vendors/{id} (assumed), PATCH
  * /v1/vendors/{id}. Masking (`*_last4`; never swift_code, iban, bank_address or full numbers) and
- * the per-method validation of the contract.
+ * the per-method validation (docs/api-decisions.md).
  */
 import { randomUUID } from 'crypto';
 

@@ -321,7 +321,7 @@ describe('delivery', () => {
 		expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$/);
 		// the library verifies it (throws otherwise) and returns the parsed body
 		expect(new Webhook(secret).verify(req.body, req.headers)).toEqual(body);
-		// and by hand, from the contract's definition (content id.timestamp.body, key = base64 after whsec_)
+		// and by hand, from the definition in docs/api-decisions.md (content id.timestamp.body, key = base64 after whsec_)
 		expect(req.headers['webhook-signature'].split(' ')).toContain(
 			`v1,${hmac(secret, req.headers['webhook-id'], req.headers['webhook-timestamp'], req.body)}`,
 		);

@@ -1,5 +1,5 @@
-/** The trigger's public interface as fixed in node-interface.md (saved workflows depend on it). */
-import type { INodeProperties } from 'n8n-workflow';
+/** The trigger's public interface: the names and defaults saved workflows depend on. */
+import { Workflow, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../nodes/BusinessFinance/helpers/constants';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
@@ -32,7 +32,33 @@ describe('businessFinanceTrigger description', () => {
 		expect(byName.allowUnsigned).toMatchObject({ type: 'boolean', default: false });
 		expect(byName.toleranceSeconds).toMatchObject({ type: 'number', default: 300 });
 		expect(byName.output).toMatchObject({ type: 'options', default: 'event' });
-		expect((byName.output.options as Array<{ value: string }>).map((o) => o.value)).toEqual(['event', 'data']);
+		expect((byName.output.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual(['data', 'event']);
+	});
+
+	it('shows events as n8n’s guidelines ask: Trigger On without a tooltip, readable labels, no notices', () => {
+		const events = param('events');
+		expect(events.displayName).toBe('Trigger On');
+		expect(events.description).toBeUndefined();
+		const options = events.options as Array<{ name: string; value: string }>;
+		expect(options.find((o) => o.value === '*')!.name).toBe('All Events');
+		expect(options.find((o) => o.value === 'receivable.created')!.name).toBe('Receivable Created');
+		expect(options.find((o) => o.value === 'treasury.transaction.failed')!.name).toBe('Treasury Transaction Failed');
+		expect(description.properties.filter((p) => p.type === 'notice')).toEqual([]);
+		expect(param('webhookEndpointId').placeholder).toMatch(/^e\.g\. ep_/);
+	});
+
+	it('the subtitle names the events by label, and All Events for *', () => {
+		const trigger = new BusinessFinanceTrigger();
+		const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger, getKnownTypes: () => ({}) };
+		/** The subtitle as the editor computes it (an expression over the node's parameters). */
+		const subtitle = (events: unknown) => {
+			const node = { id: '1', name: 'T', type: description.name, typeVersion: 1, position: [0, 0] as [number, number], parameters: { events } as INodeParameters };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: nodeTypes as never });
+			return workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {});
+		};
+		expect(subtitle(['*'])).toBe('All Events');
+		expect(subtitle(['payable.paid', '*'])).toBe('All Events');
+		expect(subtitle(['receivable.created', 'treasury.transaction.failed'])).toBe('Receivable Created, Treasury Transaction Failed');
 	});
 
 	it('implements the whole webhook lifecycle and the handler', () => {

@@ -1,12 +1,13 @@
 /**
  * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
- * over real HTTP (and, for what the sandbox always offers, a minimal service without the
- * contract's assumed routes).
+ * over real HTTP (and, for what the sandbox always offers, a minimal service without the routes
+ * the API does not promise: creating an endpoint and handing out its secret).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
-import { CREATE_UNSUPPORTED_MESSAGE, NO_SECRET_MESSAGE } from '../../nodes/BusinessFinance/trigger/lifecycle';
+import { CREATE_UNSUPPORTED_MESSAGE, NO_SECRET_MESSAGE } from '../../nodes/BusinessFinance/trigger/errors';
+import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { startMiniService, STANDARD_VECTOR, TriggerHarness, type MiniService } from './support';
 
@@ -97,7 +98,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		const before = await createEndpoint({ url: 'http://127.0.0.1:1/kept', filter_types: [] });
 		const t = trigger({ webhookEndpointId: before.id, events: ['vendor.updated'] });
 		await t.activate();
-		t.restart();
+		forgetAllSecrets(); // a new process: only the saved static data is left
 		expect(await t.checkExists()).toBe(true);
 		await t.deactivate();
 		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
@@ -171,7 +172,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 
 		expect(await t.activate()).toEqual({ existed: true });
 		await t.create(); // as if n8n lost track: must reuse the stored id
-		t.restart();
+		forgetAllSecrets(); // and again after a restart
 		await t.create();
 		const posts = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v1/webhooks');
 		expect(posts).toHaveLength(1);

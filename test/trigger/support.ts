@@ -9,6 +9,11 @@
  * Express `status().json()` methods, runs `webhook()` in a WebhookContext and answers as n8n does
  * (`noWebhookResponse`: the node answered; `workflowData`: "Workflow was started"; neither:
  * "Webhook call received"; a throw: 500).
+ *
+ * Static data as n8n handles it: the harness keeps it as "saved"; every activation, deactivation
+ * and webhook request runs on a new Workflow built from that copy and writes it back only when the
+ * run changed it (n8n's saveStaticData), so a delivery during an activation sees what was saved
+ * before it, and a write by a delivery would overwrite what the activation saves.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -29,6 +34,8 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { createHttpClient, type HttpClient } from '../helpers/http';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
 export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -46,7 +53,7 @@ export interface TriggerOptions {
 	credentials: ICredentialDataDecryptedObject;
 	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
 	webhookBaseUrl?: string;
-	/** The node's static data as n8n persisted it (to simulate a restart). */
+	/** The node's static data as n8n saved it (what an earlier activation left). */
 	staticData?: IDataObject;
 	workflowId?: string;
 	nodeName?: string;
@@ -59,6 +66,10 @@ export interface Served {
 	executions: INodeExecutionData[][][];
 	/** Every answer given: status and parsed body. */
 	answers: Array<{ status: number; body: any }>;
+	/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
+	received: Array<{ headers: Record<string, string>; body: string }>;
+	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
+	staticDataWrites: number;
 	close(): Promise<void>;
 }
 
@@ -68,9 +79,10 @@ export class TriggerHarness {
 	readonly nodeType = new BusinessFinanceTrigger();
 	readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
-	workflow: Workflow;
 	webhookBaseUrl: string;
-	private readonly workflowId: string;
+	readonly workflowId: string;
+	/** The workflow's static data as n8n's database holds it. */
+	private persisted: IDataObject = {};
 
 	constructor(options: TriggerOptions) {
 		this.workflowId = options.workflowId ?? `wf${++counter}`;
@@ -90,12 +102,15 @@ export class TriggerHarness {
 			parameters: options.parameters as INodeParameters,
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
-		this.workflow = this.buildWorkflow(options.staticData);
+		if (options.staticData)
+			this.persisted[`node:${this.node.name}`] = JSON.parse(JSON.stringify(options.staticData));
 	}
 
-	private buildWorkflow(nodeStaticData?: IDataObject): Workflow {
-		const staticData: IDataObject = {};
-		if (nodeStaticData) staticData[`node:${this.node.name}`] = JSON.parse(JSON.stringify(nodeStaticData));
+	/**
+	 * A Workflow as n8n builds one for each activation, deactivation and webhook request: from the
+	 * static data as last saved (so concurrent runs do not see each other's changes).
+	 */
+	private loadWorkflow(): Workflow {
 		return new Workflow({
 			id: this.workflowId,
 			name: `Trigger test ${this.workflowId}`,
@@ -103,29 +118,31 @@ export class TriggerHarness {
 			connections: {},
 			active: true,
 			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData,
+			staticData: JSON.parse(JSON.stringify(this.persisted)),
 			settings: { executionOrder: 'v1' },
 		});
+	}
+
+	/** n8n's saveStaticData: writes the whole static data back when the run changed it. */
+	private saveIfChanged(workflow: Workflow): boolean {
+		if (workflow.staticData.__dataChanged !== true) return false;
+		this.persisted = JSON.parse(JSON.stringify(workflow.staticData));
+		return true;
 	}
 
 	/** Replaces the parameters (as when the user edits and saves the workflow). */
 	setParameters(parameters: IDataObject): void {
 		this.node.parameters = parameters as INodeParameters;
-		const persisted = this.staticData();
-		this.workflow = this.buildWorkflow(persisted);
 	}
 
-	/** Simulates an n8n restart: a new Workflow object from the persisted static data. */
-	restart(): void {
-		this.workflow = this.buildWorkflow(this.staticData());
-	}
-
-	/** A JSON copy of the node's static data (what n8n would persist). */
+	/** A JSON copy of the node's static data as saved (what the next run will see). */
 	staticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
+		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
 
-	additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+	additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
 		return {
 			credentialsHelper: this.credentialsHelper,
@@ -165,12 +182,13 @@ export class TriggerHarness {
 	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
 	 */
 	hookContext(
+		workflow: Workflow,
 		mode: WorkflowExecuteMode = 'webhook',
 		activation: WorkflowActivateMode = 'activate',
 		isTest = mode === 'manual',
 	): HookContext {
 		return new HookContext(
-			this.workflow,
+			workflow,
 			this.node,
 			this.additionalData(),
 			mode,
@@ -181,49 +199,87 @@ export class TriggerHarness {
 
 	/** The production webhook URL of the trigger (what activation registers). */
 	webhookUrl(mode: WorkflowExecuteMode = 'webhook'): string {
-		return this.hookContext(mode).getNodeWebhookUrl('default')!;
+		return this.hookContext(this.loadWorkflow(), mode).getNodeWebhookUrl('default')!;
 	}
 
-	/** What n8n does on activation: checkExists, then create when it answered false. */
+	/**
+	 * What n8n does on activation: checkExists, then create when it answered false, on one Workflow;
+	 * the static data is saved only when both succeed. On failure n8n removes the webhooks again
+	 * (`clearWebhooks`: delete on the static data as saved), then reports the error.
+	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
 		const methods = this.nodeType.webhookMethods.default;
-		const existed = await methods.checkExists.call(this.hookContext(mode));
-		if (!existed) await methods.create.call(this.hookContext(mode));
-		return { existed };
+		const workflow = this.loadWorkflow();
+		try {
+			const existed = await methods.checkExists.call(this.hookContext(workflow, mode));
+			if (!existed) await methods.create.call(this.hookContext(workflow, mode));
+			this.saveIfChanged(workflow);
+			return { existed };
+		} catch (error) {
+			await this.deactivate(mode).catch(() => undefined);
+			return await Promise.reject(error); // the activation's own error, as n8n reports it
+		}
 	}
 
+	/** checkExists alone, on the static data as saved; saved again as n8n would. */
 	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.checkExists.call(this.hookContext(mode));
+		const workflow = this.loadWorkflow();
+		const exists = await this.nodeType.webhookMethods.default.checkExists.call(
+			this.hookContext(workflow, mode),
+		);
+		this.saveIfChanged(workflow);
+		return exists;
 	}
 
+	/** create alone (as if n8n lost track of the registration), saved on success. */
 	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.create.call(this.hookContext(mode));
+		const workflow = this.loadWorkflow();
+		const created = await this.nodeType.webhookMethods.default.create.call(
+			this.hookContext(workflow, mode),
+		);
+		this.saveIfChanged(workflow);
+		return created;
 	}
 
 	/**
 	 * What n8n 2.40 does on deactivation: `deleteWebhook(workflow, webhook, 'internal', 'update')`
-	 * for the active workflow and for a test webhook alike (`mode` only says which one this is).
+	 * for the active workflow and for a test webhook alike (`mode` only says which one this is),
+	 * on the static data as saved, which is saved again afterwards.
 	 */
 	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		return await this.nodeType.webhookMethods.default.delete.call(
-			this.hookContext('internal', 'update', mode === 'manual'),
+		const workflow = this.loadWorkflow();
+		const deleted = await this.nodeType.webhookMethods.default.delete.call(
+			this.hookContext(workflow, 'internal', 'update', mode === 'manual'),
 		);
+		this.saveIfChanged(workflow);
+		return deleted;
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
 	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
 		const answers: Array<{ status: number; body: any }> = [];
+		const received: Served['received'] = [];
+		const counts = { staticDataWrites: 0 };
 		const server = http.createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				void (async () => {
 					const rawBody = Buffer.concat(chunks);
+					received.push({
+						headers: Object.fromEntries(
+							Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+						),
+						body: rawBody.toString('utf8'),
+					});
 					const request = req as any;
 					request.rawBody = rawBody;
 					request.body = {};
-					if (String(req.headers['content-type'] ?? '').startsWith('application/json') && rawBody.length) {
+					if (
+						String(req.headers['content-type'] ?? '').startsWith('application/json') &&
+						rawBody.length
+					) {
 						try {
 							request.body = JSON.parse(rawBody.toString('utf8'));
 						} catch {
@@ -247,9 +303,10 @@ export class TriggerHarness {
 					const send = (status: number, body: unknown) => {
 						if (!res.headersSent) response.status(status).json(body);
 					};
+					const workflow = this.loadWorkflow();
 					try {
 						const ctx = new WebhookContext(
-							this.workflow,
+							workflow,
 							this.node,
 							this.additionalData({ httpRequest: request, httpResponse: response }),
 							mode,
@@ -259,7 +316,8 @@ export class TriggerHarness {
 						);
 						const result = await this.nodeType.webhook.call(ctx);
 						if (result.noWebhookResponse) {
-							if (!res.writableEnded) throw new Error('noWebhookResponse but the node did not answer');
+							if (!res.writableEnded)
+								throw new Error('noWebhookResponse but the node did not answer');
 						} else if (result.workflowData) {
 							executions.push(result.workflowData);
 							send(200, { message: 'Workflow was started' });
@@ -269,6 +327,7 @@ export class TriggerHarness {
 					} catch (error) {
 						send(500, { message: (error as Error).message });
 					}
+					if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
 					if (answered) answers.push(answered);
 				})();
 			});
@@ -280,6 +339,10 @@ export class TriggerHarness {
 			baseUrl,
 			executions,
 			answers,
+			received,
+			get staticDataWrites() {
+				return counts.staticDataWrites;
+			},
 			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 		};
 	}
@@ -312,21 +375,29 @@ export interface MiniService {
 	endpoints: Map<string, IDataObject>;
 	/** Every request: method and path. */
 	requests: Array<{ method: string; path: string; body: any }>;
+	/** Endpoint secrets the service hands out (`GET .../secret`); an endpoint without one: 404. */
+	secrets: Map<string, string>;
 	close(): Promise<void>;
 }
 
 /**
- * A service that has only what the spec shows for webhook endpoints (GET and PATCH
- * /v1/webhooks/{id}) and answers the contract's *assumed* routes the way a service without them
- * would: `POST /v1/webhooks` with `createStatus` (404 or 405), `GET .../secret` with 404. The
- * sandbox always has those routes, so this covers "the real service lacks them". Checks the
+ * A service that has only the webhook-endpoint routes every service has (GET and PATCH
+ * /v1/webhooks/{id}) and answers the ones the sandbox adds (see sandbox/routes/webhooks.ts) the
+ * way a service without them would: `POST /v1/webhooks` with `createStatus` (404 or 405),
+ * `GET .../secret` with 404 unless `secrets` holds one for the endpoint (tests rotate it there).
+ * The sandbox always has those routes, so this covers "the real service lacks them". Checks the
  * Bearer key; error bodies in the API's shape.
  */
 export async function startMiniService(
 	apiKey: string,
-	options: { createStatus?: 404 | 405 | 201; endpoints?: IDataObject[] } = {},
+	options: {
+		createStatus?: 404 | 405 | 201;
+		endpoints?: IDataObject[];
+		secrets?: Record<string, string>;
+	} = {},
 ): Promise<MiniService> {
 	const endpoints = new Map<string, IDataObject>();
+	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
 	const requests: MiniService['requests'] = [];
 	let next = 1;
@@ -348,22 +419,34 @@ export async function startMiniService(
 				res.setHeader('content-type', 'application/json');
 				res.end(JSON.stringify(payload));
 			};
-			const error = (status: number, code: string): void => answer(status, { error: { code, message: code } });
+			const error = (status: number, code: string): void =>
+				answer(status, { error: { code, message: code } });
 			if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'INVALID_API_KEY');
 			if (path === '/v1/webhooks') {
 				if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
 				const status = options.createStatus ?? 404;
 				if (status === 404) return error(404, 'NOT_FOUND');
 				if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
-				const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false, ...body };
+				const ep = {
+					id: `ep_mini${next++}`,
+					description: '',
+					filter_types: [],
+					disabled: false,
+					...body,
+				};
 				endpoints.set(ep.id, ep);
 				return answer(201, { data: ep });
 			}
 			const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
 			if (!match) return error(404, 'NOT_FOUND');
 			const ep = endpoints.get(decodeURIComponent(match[1]));
-			if (match[2]) return error(404, 'NOT_FOUND');
 			if (!ep) return error(404, 'NOT_FOUND');
+			if (match[2]) {
+				const secret = secrets.get(ep.id as string);
+				return secret && method === 'GET'
+					? answer(200, { data: { secret } })
+					: error(404, 'NOT_FOUND');
+			}
 			if (method === 'GET') return answer(200, { data: ep });
 			if (method === 'PATCH') {
 				Object.assign(ep, body);
@@ -382,6 +465,47 @@ export async function startMiniService(
 		baseUrl: `http://127.0.0.1:${port}`,
 		endpoints,
 		requests,
+		secrets,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
+}
+
+export interface TriggerSandbox {
+	sb: RunningSandbox;
+	/** /v1 client with the working key. */
+	api: HttpClient;
+	/** No key: the admin routes. */
+	admin: HttpClient;
+}
+
+/** A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries. */
+export async function startTriggerSandbox(): Promise<TriggerSandbox> {
+	const sb = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'none',
+		rateLimit: 100_000,
+		rateWindowSeconds: 60,
+		deliveryRetryDelaysMs: [50, 100],
+	});
+	return {
+		sb,
+		api: createHttpClient(sb.baseUrl, { apiKey: sb.apiKey }),
+		admin: createHttpClient(sb.baseUrl, { apiKey: null }),
+	};
+}
+
+/** Polls `probe` until it returns a value (not undefined); fails after `ms`. */
+export async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	ms = 10_000,
+): Promise<T> {
+	const end = Date.now() + ms;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
 }

@@ -1,5 +1,5 @@
 /**
- * The credential's shape (public names from node-interface.md) and the credential test's answers
+ * The credential's shape (the public names saved workflows depend on) and the credential test's answers
  * to each kind of failure, with a scripted legacy `request` helper. The same test over real HTTP
  * through n8n-core's CredentialTestContext is in transport.sandbox.test.ts.
  */
@@ -16,15 +16,26 @@ describe('credential businessFinanceApi', () => {
 	const credential = new BusinessFinanceApi();
 	const field = (name: string) => credential.properties.find((p) => p.name === name)!;
 
-	it('has the public name, display name and fields of node-interface.md', () => {
+	it('has the public name, display name and fields saved workflows depend on', () => {
 		expect(credential.name).toBe('businessFinanceApi');
 		expect(credential.displayName).toBe('Business Finance API');
-		expect(credential.properties.map((p) => p.name)).toEqual(['apiKey', 'baseUrl', 'webhookSigningSecret']);
-		expect(field('apiKey')).toMatchObject({ type: 'string', required: true, typeOptions: { password: true } });
+		expect(credential.properties.map((p) => p.name)).toEqual([
+			'apiKey',
+			'baseUrl',
+			'webhookSigningSecret',
+		]);
+		expect(field('apiKey')).toMatchObject({
+			type: 'string',
+			required: true,
+			typeOptions: { password: true },
+		});
 		// No default: a user who leaves it empty is told to fill it in, not sent to their own machine.
 		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: '' });
 		expect(field('baseUrl').placeholder).toMatch(/^e\.g\. https:\/\//);
-		expect(field('webhookSigningSecret')).toMatchObject({ type: 'string', typeOptions: { password: true } });
+		expect(field('webhookSigningSecret')).toMatchObject({
+			type: 'string',
+			typeOptions: { password: true },
+		});
 		expect(field('webhookSigningSecret').required).toBeFalsy();
 		expect(field('apiKey').description).toMatch(/Settings → API Keys/);
 	});
@@ -41,13 +52,18 @@ describe('credential businessFinanceApi', () => {
 		const icon = credential.icon as { light: string; dark: string };
 		for (const file of [icon.light, icon.dark]) {
 			expect(file).toMatch(/^file:\.\.\/icons\/businessFinance(\.dark)?\.svg$/);
-			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(true);
+			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(
+				true,
+			);
 		}
 	});
 });
 
 describe('credential test businessFinanceApiTest (scripted request helper)', () => {
-	function run(answer: (options: Record<string, unknown>) => unknown, data: Record<string, unknown> = {}) {
+	function run(
+		answer: (options: Record<string, unknown>) => unknown,
+		data: Record<string, unknown> = {},
+	) {
 		const calls: Array<Record<string, unknown>> = [];
 		const ctx = {
 			logger: { debug() {}, info() {}, warn() {}, error() {} },
@@ -73,8 +89,13 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	});
 
 	it('calls GET /v1/vendors?limit=1 on the normalised base URL with the key as Bearer, no redirects', async () => {
-		const { result, calls } = run(answer(200, { data: [], meta: { page: 1, limit: 1, total: 0, has_more: false } }));
-		await expect(result).resolves.toEqual({ status: 'OK', message: expect.stringMatching(/successful/) });
+		const { result, calls } = run(
+			answer(200, { data: [], meta: { page: 1, limit: 1, total: 0, has_more: false } }),
+		);
+		await expect(result).resolves.toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/successful/),
+		});
 		expect(calls).toHaveLength(1);
 		expect(calls[0]).toMatchObject({
 			method: 'GET',
@@ -124,7 +145,10 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		['ETIMEDOUT', /did not answer in time/],
 	])('a network error %s is explained', async (code, text) => {
 		const { result } = run(() => {
-			throw Object.assign(new Error(`connect ${code}`), { code, options: { headers: { Authorization: `Bearer ${KEY}` } } });
+			throw Object.assign(new Error(`connect ${code}`), {
+				code,
+				options: { headers: { Authorization: `Bearer ${KEY}` } },
+			});
 		});
 		const r = await result;
 		expect(r.status).toBe('Error');
@@ -148,11 +172,21 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		[{ apiKey: '' }, /must start with "svc_"/],
 		[{ baseUrl: 'http://finance.example.com' }, /plain http/],
 		[{ baseUrl: 'finance' }, /not a valid http\(s\) URL/],
+		// The key is sent exactly as stored, as the credential's authenticate sends it: a test
+		// that passed with a trimmed key would be followed by 401s on every request.
+		[{ apiKey: ` ${KEY}` }, /contains a space or line break/],
+		[{ apiKey: `${KEY}\n` }, /contains a space or line break/],
+		// A query or fragment marker, even a bare one, would mangle every request's URL.
+		[{ baseUrl: 'https://api.example.com/?' }, /not a valid http\(s\) URL/],
+		[{ baseUrl: 'https://api.example.com#' }, /not a valid http\(s\) URL/],
+		// Only literal loopback addresses and `localhost` may use http://; other names go to DNS.
+		[{ baseUrl: 'http://finance.localhost:4010' }, /plain http/],
 	])('refuses %p without sending', async (data, text) => {
 		const { result, calls } = run(answer(200, { data: [] }), data);
 		const r = await result;
 		expect(r.status).toBe('Error');
 		expect(r.message).toMatch(text);
+		expect(r.message).not.toContain(KEY);
 		expect(calls).toHaveLength(0);
 	});
 });

@@ -1,9 +1,9 @@
 import {
 	decodeSecret,
-	isUsableSecret,
-	signWebhook,
+	readSignedMessage,
 	verifyWebhook,
 } from '../../nodes/BusinessFinance/helpers/standardWebhooks';
+import { isUsableSecret, signWebhook } from '../helpers/standardWebhooks';
 
 // The Standard Webhooks specification's test vector.
 const VECTOR_WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -52,10 +52,14 @@ describe('decodeSecret', () => {
 
 describe('verifyWebhook', () => {
 	it('accepts the test vector at its own time', () => {
-		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP))).toEqual({ ok: true });
-		expect(verifyWebhook(VECTOR_WHSEC, headers(), Buffer.from(BODY), at(TIMESTAMP))).toEqual({
+		const verified = {
 			ok: true,
-		});
+			message: { id: MSG_ID, timestamp: TIMESTAMP, signatures: [SIGNATURE.slice(3)] },
+		};
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), BODY, at(TIMESTAMP))).toEqual(verified);
+		expect(verifyWebhook(VECTOR_WHSEC, headers(), Buffer.from(BODY), at(TIMESTAMP))).toEqual(
+			verified,
+		);
 	});
 
 	it('uses the real clock by default: the 2021 vector is too old now', () => {
@@ -265,6 +269,71 @@ describe('verifyWebhook', () => {
 			const reason = result.ok ? '' : result.reason;
 			expect(reason).not.toContain('MfKQ9r8GKYqrTwjUPD8I');
 			expect(reason).not.toContain('g0hM9SsE');
+		}
+	});
+});
+
+describe('readSignedMessage', () => {
+	it('returns the identity that is verified, whatever the header names', () => {
+		const message = { id: MSG_ID, timestamp: TIMESTAMP, signatures: [SIGNATURE.slice(3)] };
+		const mixes = [
+			headers(),
+			{ 'svix-id': MSG_ID, 'svix-timestamp': String(TIMESTAMP), 'svix-signature': SIGNATURE },
+			{ 'svix-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP), 'svix-signature': SIGNATURE },
+			{ 'Webhook-Id': MSG_ID, 'SVIX-TIMESTAMP': String(TIMESTAMP), 'webhook-signature': SIGNATURE },
+		];
+		for (const mix of mixes) {
+			expect(readSignedMessage(mix, at(TIMESTAMP))).toEqual({ ok: true, message });
+			expect(verifyWebhook(VECTOR_WHSEC, mix, BODY, at(TIMESTAMP))).toEqual({ ok: true, message });
+		}
+	});
+
+	it('a webhook-* header wins over its svix-* alias, and the signature covers that one', () => {
+		const both = { ...headers(), 'svix-id': 'msg_other' };
+		expect(readSignedMessage(both, at(TIMESTAMP))).toMatchObject({ ok: true, message: { id: MSG_ID } });
+		const swapped = { ...headers(SIGNATURE, String(TIMESTAMP), 'msg_other'), 'svix-id': MSG_ID };
+		expect(verifyWebhook(VECTOR_WHSEC, swapped, BODY, at(TIMESTAMP)).ok).toBe(false);
+	});
+
+	it('tells an unsigned request (no signature under any name) from a badly signed one', () => {
+		expect(readSignedMessage({}, at(TIMESTAMP))).toMatchObject({ ok: false, unsigned: true });
+		expect(
+			readSignedMessage({ 'webhook-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP) }, at(TIMESTAMP)),
+		).toMatchObject({ ok: false, unsigned: true });
+		for (const signed of [
+			{ 'svix-signature': SIGNATURE },
+			{ 'webhook-signature': SIGNATURE },
+			headers('v1,AAAA'),
+			{ ...headers(), 'webhook-signature': undefined, 'svix-signature': 'v2,abc' },
+			headers(SIGNATURE, String(TIMESTAMP - 1000)),
+		]) {
+			expect(readSignedMessage(signed, at(TIMESTAMP))).toMatchObject({ ok: false, unsigned: false });
+		}
+	});
+
+	it('refuses an id with control characters or longer than 256 characters', () => {
+		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'msg\u0000x'), at(TIMESTAMP))).toEqual({
+			ok: false,
+			unsigned: false,
+			reason: 'Invalid webhook-id',
+		});
+		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(257)), at(TIMESTAMP)).ok).toBe(false);
+		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(256)), at(TIMESTAMP)).ok).toBe(true);
+	});
+
+	it('keeps only well-formed v1 signatures: truncated or extended ones never match', () => {
+		for (const changed of [
+			SIGNATURE.slice(0, -1),
+			SIGNATURE.slice(0, -2),
+			`${SIGNATURE}A`,
+			`${SIGNATURE}=`,
+			`${SIGNATURE}AAAA`,
+			`${SIGNATURE.slice(0, -1)}A`,
+		]) {
+			expect(verifyWebhook(VECTOR_WHSEC, headers(changed), BODY, at(TIMESTAMP))).toEqual({
+				ok: false,
+				reason: 'No matching signature found',
+			});
 		}
 	});
 });

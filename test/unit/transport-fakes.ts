@@ -1,10 +1,10 @@
 /**
  * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
- * time) and a fake `this` whose httpRequestWithAuthentication is scripted. Real HTTP is tested in
- * transport.sandbox.test.ts.
+ * time), handed to `createTransport`, and a fake `this` whose httpRequestWithAuthentication is
+ * scripted. Real HTTP is tested in transport.sandbox.test.ts and transport.http.test.ts.
  */
 import type { IHttpRequestOptions, INode } from 'n8n-workflow';
-import { clock } from '../../nodes/BusinessFinance/transport';
+import type { Clock } from '../../nodes/BusinessFinance/transport';
 
 export const NODE: INode = {
 	id: 'node-1',
@@ -20,30 +20,55 @@ export const KEY = 'svc_dummy_unit_test_key_0123456789abcdef';
 interface Timer {
 	at: number;
 	seq: number;
+	ms: number;
 	resolve: () => void;
 }
 
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 export class FakeClock {
 	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
+	/** Sleeps that ran to their end (aborted ones are not counted). */
 	sleeps: number[] = [];
 	private timers: Timer[] = [];
 	private seq = 0;
-	private saved = { ...clock };
 	randomValue = 0.5;
 
-	install(): void {
-		clock.now = () => this.now;
-		clock.sleep = (ms: number) =>
-			new Promise<void>((resolve) => {
+	readonly clock: Clock = {
+		now: () => this.now,
+		sleep: async (ms, signal) => await this.sleep(ms, signal),
+		random: () => this.randomValue,
+	};
+
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		if (signal?.aborted) throw signal.reason;
+		await new Promise<void>((resolve, reject) => {
+			const timer: Timer = {
+				at: this.now + Math.max(0, ms),
+				seq: this.seq++,
+				ms,
+				resolve: () => undefined,
+			};
+			const onAbort = () => {
+				this.timers = this.timers.filter((t) => t !== timer);
+				reject(signal!.reason);
+			};
+			timer.resolve = () => {
+				signal?.removeEventListener('abort', onAbort);
 				this.sleeps.push(ms);
-				this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, resolve });
-			});
-		clock.random = () => this.randomValue;
+				resolve();
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			this.timers.push(timer);
+		});
 	}
 
-	uninstall(): void {
-		Object.assign(clock, this.saved);
+	random(): number {
+		return this.randomValue;
+	}
+
+	/** Timers still pending (a finished call must leave none behind). */
+	get pendingTimers(): number {
+		return this.timers.length;
 	}
 
 	get totalSlept(): number {
@@ -70,7 +95,8 @@ export class FakeClock {
 		for (let step = 0; step < maxSteps; step++) {
 			await flush();
 			if (settled) break;
-			if (this.timers.length === 0) throw new Error('deadlock: nothing to wait for and the promise has not settled');
+			if (this.timers.length === 0)
+				throw new Error('deadlock: nothing to wait for and the promise has not settled');
 			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
 			const next = this.timers.shift()!;
 			if (next.at > this.now) this.now = next.at;
@@ -98,7 +124,10 @@ export interface RecordedCall {
 	credentialType: string;
 }
 
-export type Responder = (options: IHttpRequestOptions, index: number) => ScriptedResponse | Promise<ScriptedResponse>;
+export type Responder = (
+	options: IHttpRequestOptions,
+	index: number,
+) => ScriptedResponse | Promise<ScriptedResponse>;
 
 /** A fake `this` (an IExecuteFunctions-like object) with a scripted HTTP helper. */
 export function fakeContext(
@@ -106,38 +135,80 @@ export function fakeContext(
 	responder: Responder,
 	credentials: Record<string, unknown> = { apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' },
 	calls: RecordedCall[] = [],
+	cancelSignal?: AbortSignal,
 ) {
 	const ctx = {
 		calls,
+		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
 		getCredentials: async () => ({ ...credentials }),
-		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+		logger: {
+			debug: () => undefined,
+			info: () => undefined,
+			warn: () => undefined,
+			error: () => undefined,
+		},
 		helpers: {
-			httpRequestWithAuthentication: async function (credentialType: string, options: IHttpRequestOptions) {
+			httpRequestWithAuthentication: async function (
+				credentialType: string,
+				options: IHttpRequestOptions,
+			) {
 				const index = calls.length;
-				calls.push({ options: JSON.parse(JSON.stringify(options)), at: fake.now, credentialType });
-				return await responder(options, index);
+				const { abortSignal, ...rest } = options;
+				calls.push({ options: JSON.parse(JSON.stringify(rest)), at: fake.now, credentialType });
+				// Like n8n: the request uses the context's cancel signal (the transport hands it its own).
+				const signal =
+					(
+						this as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+					)?.getExecutionCancelSignal?.() ?? (abortSignal as AbortSignal | undefined);
+				return await new Promise((resolve, reject) => {
+					signal?.addEventListener(
+						'abort',
+						() => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' })),
+						{ once: true },
+					);
+					Promise.resolve(responder(options, index)).then(resolve, reject);
+				});
 			},
 		},
 	};
 	return ctx;
 }
 
-export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ScriptedResponse {
-	return { statusCode, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+export function json(
+	statusCode: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): ScriptedResponse {
+	return {
+		statusCode,
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	};
 }
 
-export function apiError(statusCode: number, code: string, message: string, headers: Record<string, string> = {}) {
+export function apiError(
+	statusCode: number,
+	code: string,
+	message: string,
+	headers: Record<string, string> = {},
+) {
 	return json(statusCode, { error: { code, message } }, headers);
 }
 
 /** A network error shaped like what n8n-core throws: a NodeApiError-like wrapper around an axios error. */
 export function networkError(code: string, withKey = KEY): Error {
-	const axiosLike = Object.assign(new Error(code === 'ECONNRESET' ? 'socket hang up' : `connect ${code} 127.0.0.1:4010`), {
-		code,
-		isAxiosError: true,
-		config: { headers: { Authorization: `Bearer ${withKey}` }, url: 'http://127.0.0.1:4010/v1/vendors' },
-	});
+	const axiosLike = Object.assign(
+		new Error(code === 'ECONNRESET' ? 'socket hang up' : `connect ${code} 127.0.0.1:4010`),
+		{
+			code,
+			isAxiosError: true,
+			config: {
+				headers: { Authorization: `Bearer ${withKey}` },
+				url: 'http://127.0.0.1:4010/v1/vendors',
+			},
+		},
+	);
 	return Object.assign(new Error(`The service refused the connection - ${code}`), {
 		cause: axiosLike,
 		context: { request: { headers: { Authorization: `Bearer ${withKey}` } } },
@@ -161,13 +232,15 @@ export class FakeWindowServer {
 		/** 'aligned': windows on multiples of windowMs; 'firstRequest': like the sandbox, a window opens with the first request after the last one ended. */
 		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {
-		this.windowStart = mode === 'aligned' ? Math.floor(fake.now / windowMs) * windowMs : Number.NEGATIVE_INFINITY;
+		this.windowStart =
+			mode === 'aligned' ? Math.floor(fake.now / windowMs) * windowMs : Number.NEGATIVE_INFINITY;
 	}
 
 	handle(ok: () => ScriptedResponse): ScriptedResponse {
 		const now = this.fake.now;
 		if (now >= this.windowStart + this.windowMs) {
-			this.windowStart = this.mode === 'aligned' ? Math.floor(now / this.windowMs) * this.windowMs : now;
+			this.windowStart =
+				this.mode === 'aligned' ? Math.floor(now / this.windowMs) * this.windowMs : now;
 			this.count = 0;
 		}
 		this.count += 1;

@@ -6,103 +6,51 @@
 import * as http from 'http';
 import { inspect } from 'util';
 import type { AddressInfo } from 'net';
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import {
-	apiRequest,
-	apiRequestAllItems,
 	businessFinanceApiTest,
-	clock,
+	createTransport,
 	CREDENTIAL_NAME,
 	getApiErrorInfo,
-	resetRateLimitState,
+	systemClock,
 } from '../../nodes/BusinessFinance/transport';
 import { startSandbox } from '../../sandbox';
-
-// n8n-core keeps these behind its package entry; they are what a real execution uses.
-const { httpRequestWithAuthentication } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication');
-const { CredentialTestContext } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
+import { CredentialTestContext, failure, realContext } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const NODE: INode = {
-	id: 'n1',
-	name: 'Business Finance',
-	type: 'n8n-nodes-business-finance.businessFinance',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-const credentialType = new BusinessFinanceApi();
-
-/** Resolves `={{$credentials.x}}` templates the way n8n does for a generic `authenticate`. */
-function applyAuthenticate(credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions): IHttpRequestOptions {
-	const resolve = (value: string) =>
-		value.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String(credentials[name] ?? ''));
-	const headers = { ...(options.headers ?? {}) } as Record<string, string>;
-	for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
-		headers[name] = resolve(String(value));
-	}
-	return { ...options, headers };
-}
-
-function realContext(credentials: ICredentialDataDecryptedObject) {
-	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			preAuthentication: async () => undefined,
-			authenticate: async (creds: ICredentialDataDecryptedObject, type: string, options: IHttpRequestOptions) => {
-				expect(type).toBe(CREDENTIAL_NAME);
-				return applyAuthenticate(creds, options);
-			},
-		},
-	};
-	const ctx: any = {
-		getNode: () => NODE,
-		getCredentials: async (type: string) => {
-			expect(type).toBe(CREDENTIAL_NAME);
-			return { ...credentials };
-		},
-		logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-	};
-	ctx.helpers = {
-		httpRequestWithAuthentication: (type: string, options: IHttpRequestOptions) =>
-			httpRequestWithAuthentication.call(ctx, type, options, { id: 'wf' }, NODE, additionalData),
-	};
-	return ctx;
-}
-
-async function failure(promise: Promise<unknown>): Promise<any> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected the call to fail');
-}
-
-const savedRandom = clock.random;
+// The real clock, with the shortest backoff: these tests wait in real time.
+const transport = createTransport({ clock: { ...systemClock, random: () => 0 } });
+const { apiRequest, apiRequestAllItems } = transport;
+const resetRateLimitState = () => transport.gates.clear();
 let sb: Sandbox;
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000, rateWindowSeconds: 60 });
+	sb = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'none',
+		rateLimit: 100_000,
+		rateWindowSeconds: 60,
+	});
 });
 afterAll(async () => {
-	clock.random = savedRandom;
 	await sb.close();
 });
 beforeEach(async () => {
 	resetRateLimitState();
-	clock.random = () => 0; // shortest backoff: these tests run on the real clock
 	await sb.admin.reset('none');
 	await sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
 	await sb.admin.clearFaults();
 	await sb.admin.clearRequests();
 });
 
-const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({ apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...over });
+const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
+	apiKey: sb.apiKey,
+	baseUrl: sb.baseUrl,
+	...over,
+});
 
 describe('over real HTTP (sandbox)', () => {
 	it('lists 250 seeded vendors in 3 requests with Bearer auth from the credential', async () => {
@@ -119,13 +67,17 @@ describe('over real HTTP (sandbox)', () => {
 			['GET', '/v1/vendors', '2', '100', 200],
 			['GET', '/v1/vendors', '3', '100', 200],
 		]);
-		expect(String(log[0].headers.authorization)).toMatch(new RegExp(`^Bearer svc_.*${sb.apiKey.slice(-4)}$`));
+		expect(String(log[0].headers.authorization)).toMatch(
+			new RegExp(`^Bearer svc_.*${sb.apiKey.slice(-4)}$`),
+		);
 	});
 
 	it('a limit of 30 is one request with limit=30', async () => {
 		await sb.admin.seedVendors(120);
 		const ctx = realContext(creds());
-		expect(await apiRequestAllItems.call(ctx, '/v1/vendors', {}, { returnAll: false, limit: 30 })).toHaveLength(30);
+		expect(
+			await apiRequestAllItems.call(ctx, '/v1/vendors', {}, { returnAll: false, limit: 30 }),
+		).toHaveLength(30);
 		const log = await sb.admin.getRequests();
 		expect(log).toHaveLength(1);
 		expect(log[0].query).toMatchObject({ page: '1', limit: '30' });
@@ -133,7 +85,10 @@ describe('over real HTTP (sandbox)', () => {
 
 	it('creates with a JSON body and returns {data}', async () => {
 		const ctx = realContext(creds());
-		const result = await apiRequest.call(ctx, 'POST', '/v1/receivables', { invoice_number: 'INV-1', amount: 12.5 });
+		const result = await apiRequest.call(ctx, 'POST', '/v1/receivables', {
+			invoice_number: 'INV-1',
+			amount: 12.5,
+		});
 		expect(result.data).toMatchObject({ invoice_number: 'INV-1', amount: 12.5, status: 'draft' });
 		const [logged] = await sb.admin.getRequests();
 		expect(logged.status).toBe(201);
@@ -142,7 +97,10 @@ describe('over real HTTP (sandbox)', () => {
 
 	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {
 		const ctx = realContext(creds());
-		const created = await apiRequest.call(ctx, 'POST', '/v1/receivables', { invoice_number: 'INV-E', amount: 1 });
+		const created = await apiRequest.call(ctx, 'POST', '/v1/receivables', {
+			invoice_number: 'INV-E',
+			amount: 1,
+		});
 		const id = (created.data as { id: string }).id;
 		await sb.admin.clearRequests();
 		let outcome: any;
@@ -159,10 +117,46 @@ describe('over real HTTP (sandbox)', () => {
 
 	it('maps real error answers and keeps the key out of them', async () => {
 		const cases: Array<[string, () => Promise<unknown>, string, number]> = [
-			['expired key', () => apiRequest.call(realContext(creds({ apiKey: sb.keys.expired })), 'GET', '/v1/vendors'), 'API_KEY_EXPIRED', 401],
-			['revoked key', () => apiRequest.call(realContext(creds({ apiKey: sb.keys.revoked })), 'GET', '/v1/vendors'), 'INVALID_API_KEY', 401],
-			['validation', () => apiRequest.call(realContext(creds()), 'POST', '/v1/receivables', { invoice_number: 'X', amount: 0 }, undefined, { itemIndex: 5 }), 'VALIDATION_ERROR', 400],
-			['not found', () => apiRequest.call(realContext(creds()), 'PATCH', '/v1/vendors/00000000-0000-4000-8000-000000000000', { name: 'x' }), 'NOT_FOUND', 404],
+			[
+				'expired key',
+				() =>
+					apiRequest.call(realContext(creds({ apiKey: sb.keys.expired })), 'GET', '/v1/vendors'),
+				'API_KEY_EXPIRED',
+				401,
+			],
+			[
+				'revoked key',
+				() =>
+					apiRequest.call(realContext(creds({ apiKey: sb.keys.revoked })), 'GET', '/v1/vendors'),
+				'INVALID_API_KEY',
+				401,
+			],
+			[
+				'validation',
+				() =>
+					apiRequest.call(
+						realContext(creds()),
+						'POST',
+						'/v1/receivables',
+						{ invoice_number: 'X', amount: 0 },
+						undefined,
+						{ itemIndex: 5 },
+					),
+				'VALIDATION_ERROR',
+				400,
+			],
+			[
+				'not found',
+				() =>
+					apiRequest.call(
+						realContext(creds()),
+						'PATCH',
+						'/v1/vendors/00000000-0000-4000-8000-000000000000',
+						{ name: 'x' },
+					),
+				'NOT_FOUND',
+				404,
+			],
 		];
 		for (const [what, run, code, status] of cases) {
 			const error = await failure(run());
@@ -170,7 +164,8 @@ describe('over real HTTP (sandbox)', () => {
 			expect(error.message.startsWith(`${code}: `)).toBe(true);
 			expect(error.httpCode).toBe(String(status));
 			const text = JSON.stringify(error) + inspect(error, { depth: 10, showHidden: true });
-			for (const key of [sb.apiKey, sb.keys.expired, sb.keys.revoked]) expect(text).not.toContain(key);
+			for (const key of [sb.apiKey, sb.keys.expired, sb.keys.revoked])
+				expect(text).not.toContain(key);
 			if (what === 'validation') {
 				expect(error.message).toMatch(/amount/);
 				expect(error.context.itemIndex).toBe(5);
@@ -189,27 +184,49 @@ describe('over real HTTP (sandbox)', () => {
 	});
 
 	it('a GET survives a malformed 200 body', async () => {
-		await sb.admin.addFault({ kind: 'malformed', count: 1, pathPrefix: '/v1/treasury/deposit-instructions' });
-		const result = await apiRequest.call(realContext(creds()), 'GET', '/v1/treasury/deposit-instructions');
+		await sb.admin.addFault({
+			kind: 'malformed',
+			count: 1,
+			pathPrefix: '/v1/treasury/deposit-instructions',
+		});
+		const result = await apiRequest.call(
+			realContext(creds()),
+			'GET',
+			'/v1/treasury/deposit-instructions',
+		);
 		expect(result.data).toHaveProperty('crypto');
 		expect(await sb.admin.getRequests()).toHaveLength(2);
 	});
 
-	it.each(['status503', 'reset'] as const)('a POST hit by %s is sent once and not retried', async (kind) => {
-		await sb.admin.addFault({ kind, count: 1, pathPrefix: '/v1/receivables', method: 'POST' });
-		const error = await failure(apiRequest.call(realContext(creds()), 'POST', '/v1/receivables', { invoice_number: 'INV-2', amount: 3 }));
-		expect(error.description).toMatch(/may or may not/);
-		const log = await sb.admin.getRequests();
-		expect(log).toHaveLength(1);
-		if (kind === 'reset') expect(error.message).toMatch(/ECONNRESET|Could not reach/);
-	});
+	it.each(['status503', 'reset'] as const)(
+		'a POST hit by %s is sent once and not retried',
+		async (kind) => {
+			await sb.admin.addFault({ kind, count: 1, pathPrefix: '/v1/receivables', method: 'POST' });
+			const error = await failure(
+				apiRequest.call(realContext(creds()), 'POST', '/v1/receivables', {
+					invoice_number: 'INV-2',
+					amount: 3,
+				}),
+			);
+			expect(error.description).toMatch(/may or may not/);
+			const log = await sb.admin.getRequests();
+			expect(log).toHaveLength(1);
+			if (kind === 'reset') expect(error.message).toMatch(/ECONNRESET|Could not reach/);
+		},
+	);
 
 	it('an unreachable host gives a clear message', async () => {
 		const server = http.createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
 		await new Promise<void>((resolve) => server.close(() => resolve()));
-		const error = await failure(apiRequest.call(realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })), 'GET', '/v1/vendors'));
+		const error = await failure(
+			apiRequest.call(
+				realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })),
+				'GET',
+				'/v1/vendors',
+			),
+		);
 		expect(error.message).toBe('Could not reach the Business Finance service (ECONNREFUSED)');
 		expect(error.description).toMatch(/Nothing is listening/);
 		expect(JSON.stringify(error) + inspect(error, { depth: 10 })).not.toContain(sb.apiKey);
@@ -220,7 +237,9 @@ describe('over real HTTP (sandbox)', () => {
 		await sb.admin.clearRequests();
 		const contexts = [realContext(creds()), realContext(creds())];
 		const results = await Promise.all(
-			Array.from({ length: 16 }, (_, i) => apiRequest.call(contexts[i % 2], 'GET', '/v1/treasury/balance')),
+			Array.from({ length: 16 }, (_, i) =>
+				apiRequest.call(contexts[i % 2], 'GET', '/v1/treasury/balance'),
+			),
 		);
 		expect(results).toHaveLength(16);
 		const log = await sb.admin.getRequests();
@@ -253,7 +272,13 @@ describe('over real HTTP (sandbox)', () => {
 		await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
 		try {
 			const { port } = redirector.address() as AddressInfo;
-			const error = await failure(apiRequest.call(realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })), 'GET', '/v1/vendors'));
+			const error = await failure(
+				apiRequest.call(
+					realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })),
+					'GET',
+					'/v1/vendors',
+				),
+			);
 			expect(error.message).toMatch(/HTTP 302 \(a redirect to/);
 			expect(await sb.admin.getRequests()).toHaveLength(0);
 			const tested = await businessFinanceApiTest.call(new CredentialTestContext({}), {
@@ -275,20 +300,36 @@ describe('over real HTTP (sandbox)', () => {
 		const ctx = realContext(creds());
 		await apiRequest.call(ctx, 'GET', '/v1/treasury/balance');
 		const started = Date.now();
-		const error = await failure(apiRequest.call(ctx, 'GET', '/v1/treasury/balance', undefined, undefined, { waitBudgetMs: 1_000 }));
+		const error = await failure(
+			apiRequest.call(ctx, 'GET', '/v1/treasury/balance', undefined, undefined, {
+				waitBudgetMs: 1_000,
+			}),
+		);
 		expect(Date.now() - started).toBeLessThan(1_000);
-		expect(error.message).toMatch(/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 1s/);
+		expect(error.message).toMatch(
+			/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 1s/,
+		);
 	});
 });
 
 describe('credential test (n8n-core CredentialTestContext)', () => {
 	const test = (data: ICredentialDataDecryptedObject) =>
-		businessFinanceApiTest.call(new CredentialTestContext({}), { id: '1', name: 'c', type: CREDENTIAL_NAME, data });
+		businessFinanceApiTest.call(new CredentialTestContext({}), {
+			id: '1',
+			name: 'c',
+			type: CREDENTIAL_NAME,
+			data,
+		});
 
 	it('accepts the working key', async () => {
-		await expect(test(creds())).resolves.toEqual({ status: 'OK', message: expect.stringMatching(/successful/) });
+		await expect(test(creds())).resolves.toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/successful/),
+		});
 		const log = await sb.admin.getRequests();
-		expect(log.map((r) => [r.method, r.path, r.query.limit])).toEqual([['GET', '/v1/vendors', '1']]);
+		expect(log.map((r) => [r.method, r.path, r.query.limit])).toEqual([
+			['GET', '/v1/vendors', '1'],
+		]);
 	});
 
 	it.each([
@@ -304,7 +345,10 @@ describe('credential test (n8n-core CredentialTestContext)', () => {
 
 	it('explains a key without svc_ without sending anything', async () => {
 		const result = await test(creds({ apiKey: 'pk_dummy_1234567890abcdef' }));
-		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('must start with "svc_"') });
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('must start with "svc_"'),
+		});
 		expect(result.message).not.toContain('pk_dummy_1234567890abcdef');
 		expect(await sb.admin.getRequests()).toHaveLength(0);
 	});

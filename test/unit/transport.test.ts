@@ -6,21 +6,17 @@ import { inspect } from 'util';
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import {
-	apiRequest,
-	apiRequestAllItems,
-	clock,
+	createTransport,
 	CREDENTIAL_NAME,
 	DEFAULT_WAIT_BUDGET_MS,
 	ERROR_CODE_HINTS,
 	getApiErrorInfo,
-	getKeyState,
 	MAX_ATTEMPTS,
 	normaliseBaseUrl,
 	isLoopbackHost,
-	parseResetHeader,
-	rateLimitStateKeys,
-	resetRateLimitState,
+	type Transport,
 } from '../../nodes/BusinessFinance/transport';
+import { parseResetHeader } from '../../nodes/BusinessFinance/transport/headers';
 import {
 	apiError,
 	FakeClock,
@@ -34,19 +30,17 @@ import {
 } from './transport-fakes';
 
 let fake: FakeClock;
+let t: Transport;
 
 beforeEach(() => {
-	resetRateLimitState();
 	fake = new FakeClock();
-	fake.install();
+	t = createTransport({ clock: fake.clock });
 });
-
-afterEach(() => fake.uninstall());
 
 const ok = () => json(200, { data: { id: 'x' } });
 
-function call(ctx: ReturnType<typeof fakeContext>, ...args: Parameters<typeof apiRequest>) {
-	return fake.run(apiRequest.call(ctx as never, ...args));
+function call(ctx: ReturnType<typeof fakeContext>, ...args: Parameters<Transport['apiRequest']>) {
+	return fake.run(t.apiRequest.call(ctx as never, ...args));
 }
 
 async function failure(promise: Promise<unknown>): Promise<NodeApiError & NodeOperationError> {
@@ -119,8 +113,7 @@ describe('request basics', () => {
 			'localhost',
 			'LOCALHOST',
 			'[::1]',
-			'::1',
-			'api.localhost',
+			'[::ffff:7f00:1]',
 		]) {
 			expect(isLoopbackHost(host)).toBe(true);
 		}
@@ -130,7 +123,10 @@ describe('request basics', () => {
 			'example.com',
 			'localhost.example.com',
 			'127.0.0.1.nip.io',
-			'::2',
+			'[::2]',
+			// Names are resolved through DNS: only the literal `localhost` is trusted.
+			'api.localhost',
+			'localhost.',
 		]) {
 			expect(isLoopbackHost(host)).toBe(false);
 		}
@@ -172,7 +168,7 @@ describe('refusals before sending', () => {
 		expect(ctx.calls).toHaveLength(0);
 	});
 
-	it.each(['sk_live_abcdefgh', 'abcd', '', 'svc_', ' svcx_1234'])(
+	it.each(['sk_live_abcdefgh', 'abcd', '', 'svc_', 'svcx_1234'])(
 		'refuses the key %p without the svc_ prefix, without echoing it',
 		async (apiKey) => {
 			const ctx = fakeContext(fake, ok, { apiKey, baseUrl: 'http://127.0.0.1:4010' });
@@ -185,6 +181,18 @@ describe('refusals before sending', () => {
 			expect(error.context.itemIndex).toBe(1);
 			if (apiKey.length > 4)
 				expect(JSON.stringify(error) + inspect(error)).not.toContain(apiKey.trim());
+			expect(ctx.calls).toHaveLength(0);
+		},
+	);
+
+	it.each([` ${KEY}`, `${KEY} `, `${KEY}\n`, `svc_dummy key_with_space`])(
+		'refuses the key %p with whitespace (it would be sent as is), without echoing it',
+		async (apiKey) => {
+			const ctx = fakeContext(fake, ok, { apiKey, baseUrl: 'http://127.0.0.1:4010' });
+			const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toMatch(/contains a space or line break/);
+			expect(JSON.stringify(error) + inspect(error)).not.toContain(apiKey.trim());
 			expect(ctx.calls).toHaveLength(0);
 		},
 	);
@@ -226,7 +234,7 @@ describe('error mapping', () => {
 		},
 	);
 
-	it('has a hint for every code of the spec and the contract', () => {
+	it('has a hint for every code the service sends', () => {
 		for (const [, code] of cases) expect(ERROR_CODE_HINTS[code].length).toBeGreaterThan(40);
 		expect(ERROR_CODE_HINTS.RATE_LIMITED).toMatch(/Max Wait for Rate Limits/);
 	});
@@ -282,10 +290,16 @@ describe('error mapping', () => {
 
 	it('scrubs anything that looks like a key or a webhook secret from service messages', async () => {
 		const ctx = fakeContext(fake, () =>
-			apiError(400, 'VALIDATION_ERROR', 'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key'),
+			apiError(
+				400,
+				'VALIDATION_ERROR',
+				'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key',
+			),
 		);
 		const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
-		expect(error.message).toBe('VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]');
+		expect(error.message).toBe(
+			'VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]',
+		);
 	});
 
 	it('never lets the key into the error, even when the service or the helper echoes it', async () => {
@@ -296,7 +310,7 @@ describe('error mapping', () => {
 			{ statusCode: 500, headers: {}, body: `<html>Authorization: Bearer ${KEY}</html>` },
 		];
 		for (const response of responses) {
-			resetRateLimitState();
+			t.gates.clear();
 			const ctx = fakeContext(fake, () => {
 				if (response instanceof Error) throw response;
 				return response;
@@ -522,7 +536,10 @@ describe('rate limits on 429', () => {
 
 	it('ignores a small clock difference', async () => {
 		const start = fake.now;
-		const headers = { date: new Date(fake.now + 2_000).toUTCString(), 'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3) };
+		const headers = {
+			date: new Date(fake.now + 2_000).toUTCString(),
+			'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3),
+		};
 		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
 		await call(ctx, 'GET', '/v1/vendors');
 		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
@@ -548,7 +565,7 @@ describe('rate limits on 429', () => {
 			[0, 500],
 			[1, 1000],
 		] as const) {
-			resetRateLimitState();
+			t.gates.clear();
 			fake.randomValue = random;
 			const ctx = fakeContext(fake, sequence(bare, ok()));
 			await call(ctx, 'GET', '/v1/vendors');
@@ -674,11 +691,10 @@ describe('proactive waiting and per-key sharing', () => {
 	it('keys the shared state by a SHA-256 of the key, never the key', async () => {
 		const ctx = fakeContext(fake, ok);
 		await call(ctx, 'GET', '/v1/vendors');
-		const keys = rateLimitStateKeys();
+		const keys = t.gates.keyIds();
 		expect(keys).toHaveLength(1);
 		expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
 		expect(keys.join()).not.toContain(KEY.slice(4));
-		expect(getKeyState(KEY)).toBeDefined();
 	});
 
 	it.each(['seconds', 'ms'] as const)(
@@ -692,7 +708,7 @@ describe('proactive waiting and per-key sharing', () => {
 			const start = fake.now;
 			const all = Promise.all(
 				Array.from({ length: 40 }, (_, i) =>
-					apiRequest.call(contexts[i % 4] as never, 'GET', '/v1/vendors'),
+					t.apiRequest.call(contexts[i % 4] as never, 'GET', '/v1/vendors'),
 				),
 			);
 			const results = await fake.run(all);
@@ -712,7 +728,7 @@ describe('proactive waiting and per-key sharing', () => {
 		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'firstRequest');
 		const ctx = fakeContext(fake, async () => {
 			const answer = server.handle(ok); // counted on arrival
-			await clock.sleep(3); // then 3 ms on the way back
+			await fake.clock.sleep(3); // then 3 ms on the way back
 			return answer;
 		});
 		const start = fake.now;
@@ -724,7 +740,7 @@ describe('proactive waiting and per-key sharing', () => {
 		expect(server.served).toBe(60);
 		expect(elapsed).toBeGreaterThanOrEqual(floor);
 		expect(elapsed / floor).toBeLessThan(1.05);
-		expect(getKeyState(KEY).windowMs).toBe(2_000);
+		expect(t.gates.for(KEY).learner.learntLengthMs).toBe(2_000);
 	});
 
 	it('without learning (ms resets are exact) it is equally close to the floor', async () => {
@@ -744,7 +760,7 @@ describe('proactive waiting and per-key sharing', () => {
 		for (let i = 0; i < 80; i++) await call(ctx, 'GET', '/v1/vendors');
 		expect(server.served).toBe(80);
 		expect(server.rateLimited).toBeLessThanOrEqual(1);
-		if (server.rateLimited === 1) expect(getKeyState(KEY).learningOff).toBe(true);
+		if (server.rateLimited === 1) expect(t.gates.for(KEY).learner.learntLengthMs).toBeUndefined();
 	});
 
 	it('after a 429 from another process, all waiting callers hold off until the reset', async () => {
@@ -755,7 +771,7 @@ describe('proactive waiting and per-key sharing', () => {
 		const ctx = fakeContext(fake, () => server.handle(ok), undefined, calls);
 		const results = await fake.run(
 			Promise.all(
-				Array.from({ length: 6 }, () => apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
+				Array.from({ length: 6 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
 			),
 		);
 		expect(results).toHaveLength(6);
@@ -791,7 +807,7 @@ describe('pagination', () => {
 		qs: IDataObject,
 		options: { returnAll: boolean; limit?: number },
 	) {
-		return await fake.run(apiRequestAllItems.call(ctx as never, '/v1/vendors', qs, options));
+		return await fake.run(t.apiRequestAllItems.call(ctx as never, '/v1/vendors', qs, options));
 	}
 
 	it('an empty first page returns [] after one request', async () => {
@@ -939,7 +955,7 @@ describe('pagination', () => {
 		}) as never);
 		const error = await failure(
 			fake.run(
-				apiRequestAllItems.call(
+				t.apiRequestAllItems.call(
 					ctx as never,
 					'/v1/vendors',
 					{},
@@ -953,61 +969,97 @@ describe('pagination', () => {
 
 describe('redirects', () => {
 	it('never follows a redirect and says where it pointed', async () => {
-		const ctx = fakeContext(fake, () => ({ statusCode: 301, headers: { location: 'http://evil.example.com/v1/vendors' }, body: '' }));
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 301,
+			headers: { location: 'http://evil.example.com/v1/vendors' },
+			body: '',
+		}));
 		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
 		expect(ctx.calls).toHaveLength(1);
 		expect(ctx.calls[0].options.disableFollowRedirect).toBe(true);
 		expect(ctx.calls[0].options.sendCredentialsOnCrossOriginRedirect).toBe(false);
-		expect(error.message).toMatch(/HTTP 301 \(a redirect to http:\/\/evil\.example\.com\/v1\/vendors\)/);
+		expect(error.message).toMatch(
+			/HTTP 301 \(a redirect to http:\/\/evil\.example\.com\/v1\/vendors\)/,
+		);
 		expect(error.description).toMatch(/Base URL/);
 	});
 });
 
 describe('paths', () => {
-	it.each(['/v1/vendors/../webhooks', '/v1/vendors/a b', '/v1/vendors/x?limit=1', '/v1/vendors/x#y', '/v2/vendors', 'v1/vendors', '/v1/vendors/%2e%2e', '/v1/vendors/a%2Fb', '/v1//vendors'])(
-		'refuses the unsafe path %p before sending',
-		async (path) => {
-			const ctx = fakeContext(fake, ok);
-			const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toMatch(/Invalid API path/);
-			expect(error.context.itemIndex).toBe(2);
-			expect(ctx.calls).toHaveLength(0);
-		},
-	);
+	it.each([
+		'/v1/vendors/../webhooks',
+		'/v1/vendors/a b',
+		'/v1/vendors/x?limit=1',
+		'/v1/vendors/x#y',
+		'/v2/vendors',
+		'v1/vendors',
+		'/v1/vendors/%2e%2e',
+		'/v1/vendors/a%2Fb',
+		'/v1//vendors',
+	])('refuses the unsafe path %p before sending', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/Invalid API path/);
+		expect(error.context.itemIndex).toBe(2);
+		expect(ctx.calls).toHaveLength(0);
+	});
 
-	it.each(['/v1/vendors', '/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send', '/v1/webhooks/ep_abc123/secret', '/v1/treasury/deposit-instructions'])(
-		'accepts %p',
-		async (path) => {
-			const ctx = fakeContext(fake, ok);
-			await call(ctx, 'GET', path);
-			expect(ctx.calls).toHaveLength(1);
-		},
-	);
+	it.each([
+		'/v1/vendors',
+		'/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send',
+		'/v1/webhooks/ep_abc123/secret',
+		'/v1/treasury/deposit-instructions',
+	])('accepts %p', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		await call(ctx, 'GET', path);
+		expect(ctx.calls).toHaveLength(1);
+	});
 });
 
 describe('more edges', () => {
-	it('stops waiting when the execution is cancelled', async () => {
-		const signal = { aborted: false };
-		const ctx = Object.assign(
-			fakeContext(fake, () => apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '30' })),
-			{ getExecutionCancelSignal: () => signal },
+	it('stops waiting when the execution is cancelled, leaving no timer or waiter behind', async () => {
+		const execution = new AbortController();
+		const ctx = fakeContext(
+			fake,
+			() => apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '30' }),
+			undefined,
+			[],
+			execution.signal,
 		);
 		const started = fake.now;
-		const promise = apiRequest.call(ctx as never, 'GET', '/v1/vendors');
-		const cancel = (async () => {
-			while (fake.now - started < 3_000) await new Promise((r) => setImmediate(r));
-			signal.aborted = true;
-		})();
-		const error = await failure(fake.run(promise));
-		await cancel;
+		void fake.clock.sleep(3_000).then(() => execution.abort());
+		const error = await failure(fake.run(t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')));
 		expect(error.message).toMatch(/cancelled while waiting/);
-		expect(fake.now - started).toBeLessThan(5_000);
+		expect(fake.now - started).toBe(3_000);
 		expect(ctx.calls).toHaveLength(1);
+		expect(fake.pendingTimers).toBe(0);
+	});
+
+	it('a request on its way is abandoned when the execution is cancelled', async () => {
+		const execution = new AbortController();
+		const ctx = fakeContext(
+			fake,
+			() => new Promise<never>(() => undefined),
+			undefined,
+			[],
+			execution.signal,
+		);
+		void fake.clock.sleep(2_000).then(() => execution.abort());
+		const error = await failure(
+			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })),
+		);
+		expect(error.message).toMatch(/cancelled while a request was on its way/);
+		expect(error.description).toMatch(/may or may not/);
+		expect(fake.pendingTimers).toBe(0);
 	});
 
 	it('a GET whose 2xx body is never JSON fails after MAX_ATTEMPTS', async () => {
-		const ctx = fakeContext(fake, () => ({ statusCode: 200, headers: {}, body: '<html>login</html>' }));
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 200,
+			headers: {},
+			body: '<html>login</html>',
+		}));
 		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
 		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
 		expect(error.message).toBe('The service answered HTTP 200 with a body that is not valid JSON');
@@ -1020,12 +1072,16 @@ describe('more edges', () => {
 		const ctx = fakeContext(fake, async () => {
 			inFlight += 1;
 			maxInFlight = Math.max(maxInFlight, inFlight);
-			await clock.sleep(10);
+			await fake.clock.sleep(10);
 			inFlight -= 1;
 			return { statusCode: 200, headers: {}, body: '{"data":{}}' };
 		});
 		await call(ctx, 'GET', '/v1/vendors'); // the first answer shows there is nothing to track
-		await fake.run(Promise.all(Array.from({ length: 8 }, () => apiRequest.call(ctx as never, 'GET', '/v1/vendors'))));
+		await fake.run(
+			Promise.all(
+				Array.from({ length: 8 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
+			),
+		);
 		expect(maxInFlight).toBe(8);
 	});
 
@@ -1046,8 +1102,11 @@ describe('robustness of the per-key gate', () => {
 		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
 		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
 		await expect(call(ctx, 'GET', '/v1/vendors')).resolves.toEqual({ data: { id: 'x' } });
-		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({ data: { id: 'x' } });
+		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({
+			data: { id: 'x' },
+		});
 		expect(ctx.calls[2].options.body).toBeUndefined();
-		expect(getKeyState(KEY).inFlight).toBe(0);
+		expect(t.gates.for(KEY).waiting).toBe(0);
+		expect(fake.pendingTimers).toBe(0);
 	});
 });

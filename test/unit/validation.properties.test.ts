@@ -11,9 +11,13 @@ import {
 	isValidAbaRouting,
 	isValidIban,
 	isValidSwift,
-	normaliseDate,
+} from '../../nodes/BusinessFinance/helpers/bankIdentifiers';
+import { normaliseDate } from '../../nodes/BusinessFinance/helpers/dates';
+import {
+	PAYABLE_AMOUNT,
+	RECEIVABLE_AMOUNT,
 	validateAmount,
-} from '../../nodes/BusinessFinance/helpers/validation';
+} from '../../nodes/BusinessFinance/helpers/primitives';
 
 const RUNS = { numRuns: 500 };
 
@@ -97,7 +101,7 @@ const validIbanArb = fc
 /**
  * ibantools' verdict without its national check-digit tests (Belgium, France, Spain and others
  * check account-level digits inside the BBAN); our check stops at the IBAN standard (length,
- * structure, MOD 97-10), as the contract asks.
+ * structure, MOD 97-10), as docs/api-decisions.md says.
  */
 function ibantoolsVerdict(text: string): boolean {
 	const iban = ibantools.electronicFormatIBAN(text) ?? '';
@@ -232,8 +236,8 @@ describe('dates and amounts, properties', () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 1, max: 1e14 }), (cents) => {
 				const amount = cents / 100;
-				expect(validateAmount(amount, { min: 0.01 })).toEqual({ ok: true, value: amount });
-				expect(validateAmount((cents / 100).toFixed(2), { min: 0, exclusive: true })).toEqual({
+				expect(validateAmount(amount, RECEIVABLE_AMOUNT)).toEqual({ ok: true, value: amount });
+				expect(validateAmount((cents / 100).toFixed(2), PAYABLE_AMOUNT)).toEqual({
 					ok: true,
 					value: amount,
 				});
@@ -249,8 +253,8 @@ describe('dates and amounts, properties', () => {
 				fc.integer({ min: 1, max: 9 }),
 				(cents, mills) => {
 					const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}${mills}`;
-					expect(validateAmount(text, { min: 0, exclusive: true }).ok).toBe(false);
-					expect(validateAmount(Number(text), { min: 0, exclusive: true }).ok).toBe(false);
+					expect(validateAmount(text, PAYABLE_AMOUNT).ok).toBe(false);
+					expect(validateAmount(Number(text), PAYABLE_AMOUNT).ok).toBe(false);
 				},
 			),
 			RUNS,

@@ -1,5 +1,5 @@
 /**
- * The node's checks (nodes/BusinessFinance/helpers/validation.ts) against the sandbox's own
+ * The node's checks (nodes/BusinessFinance/helpers/) against the sandbox's own
  * (sandbox/validation.ts): what the node lets through, the strict sandbox must accept, so a
  * request is never sent that cannot succeed for its bank or wallet details. Where both intend
  * the same rule (ABA, wallet addresses, account numbers), they must agree exactly.
@@ -7,19 +7,20 @@
 import fc from 'fast-check';
 
 import {
-	DETAIL_FIELDS,
-	FIELDS_BY_METHOD,
 	isValidAbaRouting,
 	isValidIban,
 	isValidSwift,
-	isValidWalletAddress,
 	normaliseIban,
-	normaliseMethodDetails,
 	normaliseSwift,
+} from '../../nodes/BusinessFinance/helpers/bankIdentifiers';
+import { WALLET_CHAINS, type PaymentMethod } from '../../nodes/BusinessFinance/helpers/constants';
+import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
+import {
+	normaliseMethodDetails,
 	validateMethodDetails,
 	type MethodDetails,
-} from '../../nodes/BusinessFinance/helpers/validation';
-import { WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
+} from '../../nodes/BusinessFinance/helpers/paymentPolicy';
+import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 import {
 	checkPaymentDetails,
 	isAbaRoutingNumber,
@@ -30,6 +31,10 @@ import {
 } from '../../sandbox/validation';
 
 const RUNS = { numRuns: 500 };
+/** Every detail field, and the ones that belong to each method, from the node's table. */
+const DETAIL_FIELDS = PAYMENT_DETAIL_FIELDS.map((f) => f.apiField);
+const fieldsOf = (method: PaymentMethod) =>
+	PAYMENT_DETAIL_FIELDS.filter((f) => f.methods.includes(method)).map((f) => f.apiField);
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const from = (alphabet: string, min: number, max: number) =>
@@ -145,7 +150,7 @@ describe('node validation against the sandbox', () => {
 			.tuple(
 				fc.constant(method),
 				fc.record(
-					Object.fromEntries(FIELDS_BY_METHOD[method].map((f) => [f, values[f]])) as Record<
+					Object.fromEntries(fieldsOf(method).map((f) => [f, values[f]])) as Record<
 						string,
 						fc.Arbitrary<string>
 					>,
@@ -187,7 +192,7 @@ describe('node validation against the sandbox', () => {
 					0
 				) {
 					accepted++;
-					const any = DETAIL_FIELDS.some((f) => (sent as Details)[f] !== undefined);
+					const any = DETAIL_FIELDS.some((f) => sent[f] !== undefined);
 					if (any) expect(sandboxAccepts(method, sent as Details, false)).toBe(true);
 				}
 			}),

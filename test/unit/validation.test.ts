@@ -1,23 +1,29 @@
 import { DateTime } from 'luxon';
 
 import {
-	isCalendarDate,
-	isEmail,
-	isUuid,
 	isValidAbaRouting,
 	isValidIban,
 	isValidSwift,
-	isValidWalletAddress,
-	normaliseDate,
 	normaliseIban,
-	normaliseMethodDetails,
 	normaliseSwift,
+} from '../../nodes/BusinessFinance/helpers/bankIdentifiers';
+import { isCalendarDate, normaliseDate } from '../../nodes/BusinessFinance/helpers/dates';
+import {
+	normaliseMethodDetails,
+	validateMethodDetails,
+} from '../../nodes/BusinessFinance/helpers/paymentPolicy';
+import {
+	isEmail,
+	isUuid,
+	PAYABLE_AMOUNT,
+	RECEIVABLE_AMOUNT,
 	validateAmount,
 	validateEmail,
-	validateMethodDetails,
 	validateUuid,
-} from '../../nodes/BusinessFinance/helpers/validation';
+} from '../../nodes/BusinessFinance/helpers/primitives';
+import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 
+/** The fields of problems, as the editor names them. */
 const fields = (problems: Array<{ field: string }>) => problems.map((p) => p.field);
 
 describe('uuids', () => {
@@ -48,13 +54,16 @@ describe('uuids', () => {
 			ok: true,
 			value: '3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70',
 		});
+		// A failure is a problem: the field as the editor names it, what is wrong, how to fix it.
 		expect(validateUuid('', 'Receivable ID')).toEqual({
 			ok: false,
-			message: 'Receivable ID is required',
+			field: 'Receivable ID',
+			message: "'Receivable ID' is required",
+			fix: "Check the value of 'Receivable ID'",
 		});
-		expect(validateUuid('inv-42', 'Receivable ID')).toEqual({
+		expect(validateUuid('inv-42', 'Receivable ID')).toMatchObject({
 			ok: false,
-			message: expect.stringMatching(/^Receivable ID must be a UUID .*got "inv-42"$/),
+			message: expect.stringMatching(/^'Receivable ID' must be a UUID .*got "inv-42"$/),
 		});
 	});
 });
@@ -96,9 +105,9 @@ describe('emails', () => {
 			ok: true,
 			value: 'ap@example.com',
 		});
-		expect(validateEmail('ap@example', 'Customer Email')).toEqual({
+		expect(validateEmail('ap@example', 'Customer Email')).toMatchObject({
 			ok: false,
-			message: 'Customer Email must be an email address such as name@example.com, got "ap@example"',
+			message: `'Customer Email' must be an email address such as name@example.com, got "ap@example"`,
 		});
 	});
 });
@@ -133,10 +142,10 @@ describe('dates', () => {
 			'2026-01-00',
 			'0000-01-01',
 		]) {
-			expect(normaliseDate(bad, 'Due Date')).toEqual({
+			expect(normaliseDate(bad, 'Due Date')).toMatchObject({
 				ok: false,
 				message: expect.stringMatching(
-					/^Due Date ".*" is not a date in the calendar; use YYYY-MM-DD$/,
+					/^'Due Date' ".*" is not a date in the calendar; use YYYY-MM-DD$/,
 				),
 			});
 		}
@@ -156,12 +165,12 @@ describe('dates', () => {
 			'2026-03-01Tnoon',
 			'next tuesday',
 		]) {
-			expect(normaliseDate(bad, 'Due Date')).toEqual({
+			expect(normaliseDate(bad, 'Due Date')).toMatchObject({
 				ok: false,
-				message: expect.stringMatching(/^Due Date must be a date as YYYY-MM-DD/),
+				message: expect.stringMatching(/^'Due Date' must be a date as YYYY-MM-DD/),
 			});
 		}
-		expect(normaliseDate(20260301, 'Due Date')).toEqual({
+		expect(normaliseDate(20260301, 'Due Date')).toMatchObject({
 			ok: false,
 			message: expect.stringContaining('got 20260301'),
 		});
@@ -188,8 +197,8 @@ describe('dates', () => {
 });
 
 describe('amounts', () => {
-	const receivable = { min: 0.01 };
-	const payable = { min: 0, exclusive: true };
+	const receivable = RECEIVABLE_AMOUNT;
+	const payable = PAYABLE_AMOUNT;
 
 	it('accepts numbers and numeric strings, rounded to cents', () => {
 		expect(validateAmount(125.5, receivable)).toEqual({ ok: true, value: 125.5 });
@@ -204,13 +213,14 @@ describe('amounts', () => {
 		expect(validateAmount(0.01, receivable).ok).toBe(true);
 		expect(validateAmount(0, receivable)).toEqual({
 			ok: false,
-			message: 'Amount must be at least 0.01, got 0',
+			field: 'Amount',
+			message: "'Amount' must be at least 0.01, got 0",
 		});
 		expect(validateAmount(-5, receivable).ok).toBe(false);
 		expect(validateAmount(0.01, payable).ok).toBe(true);
-		expect(validateAmount(0, payable)).toEqual({
+		expect(validateAmount(0, payable)).toMatchObject({
 			ok: false,
-			message: 'Amount must be greater than 0, got 0',
+			message: "'Amount' must be greater than 0, got 0",
 		});
 		expect(validateAmount('-0.01', payable).ok).toBe(false);
 	});
@@ -221,16 +231,16 @@ describe('amounts', () => {
 			ok: true,
 			value: 999999999999.99,
 		});
-		expect(validateAmount(1_000_000_000_000.01, receivable)).toEqual({
+		expect(validateAmount(1_000_000_000_000.01, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount is too large (at most 1000000000000)',
+			message: "'Amount' is too large (at most 1000000000000)",
 		});
 	});
 
 	it('refuses more than two decimals', () => {
-		expect(validateAmount(10.005, receivable)).toEqual({
+		expect(validateAmount(10.005, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount can have at most 2 decimal places, got 10.005',
+			message: "'Amount' can have at most 2 decimal places, got 10.005",
 		});
 		expect(validateAmount('0.001', payable).ok).toBe(false);
 	});
@@ -251,17 +261,17 @@ describe('amounts', () => {
 			{},
 			[],
 		]) {
-			expect(validateAmount(bad, { ...receivable, field: 'Amount' })).toEqual({
+			expect(validateAmount(bad, receivable, 'Amount')).toMatchObject({
 				ok: false,
-				message: expect.stringMatching(/^Amount must be a number such as 125\.50, got /),
+				message: expect.stringMatching(/^'Amount' must be a number such as 125\.50, got /),
 			});
 		}
-		expect(validateAmount(Number.NaN, receivable)).toEqual({
+		expect(validateAmount(Number.NaN, receivable)).toMatchObject({
 			ok: false,
-			message: 'Amount must be a finite number, got NaN',
+			message: "'Amount' must be a finite number, got NaN",
 		});
 		expect(validateAmount(Infinity, receivable).ok).toBe(false);
-		expect(validateAmount(1e300, receivable)).toEqual({
+		expect(validateAmount(1e300, receivable)).toMatchObject({
 			ok: false,
 			message: expect.stringMatching(/too large/),
 		});
@@ -443,37 +453,44 @@ describe('validateMethodDetails', () => {
 		).toEqual([]);
 	});
 
-	it('names every missing vendor field', () => {
-		expect(fields(validateMethodDetails('ach', {}))).toEqual(['account_number', 'routing_number']);
-		expect(fields(validateMethodDetails('wire', { account_number: '000123456789' }))).toEqual([
-			'routing_number',
+	it('names every missing vendor field by its label', () => {
+		expect(validateMethodDetails('ach', {})).toEqual([
+			{ field: 'Account Number', message: "'Account Number' is required for ACH" },
+			{ field: 'Routing Number', message: "'Routing Number' is required for ACH" },
 		]);
-		expect(validateMethodDetails('wire', { account_number: '000123456789' })[0].message).toBe(
-			'wire needs a routing_number, a swift_code or an iban',
-		);
+		expect(validateMethodDetails('wire', { account_number: '000123456789' })).toEqual([
+			{ field: 'Routing Number', message: "Wire needs 'Routing Number', 'SWIFT Code' or 'IBAN'" },
+		]);
 		expect(fields(validateMethodDetails('wire', { iban: 'DE89370400440532013000' }))).toEqual([
-			'account_number',
+			'Account Number',
 		]);
-		expect(fields(validateMethodDetails('crypto', {}))).toEqual(['wallet_address', 'wallet_chain']);
+		expect(validateMethodDetails('crypto', {})).toEqual([
+			{ field: 'Wallet Address', message: "'Wallet Address' is required for Crypto" },
+			{
+				field: 'Wallet Chain',
+				message:
+					"'Wallet Chain' is required for Crypto: one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin",
+			},
+		]);
 		expect(
 			fields(validateMethodDetails('ach', { account_number: '  ', routing_number: '021000021' })),
-		).toEqual(['account_number']);
+		).toEqual(['Account Number']);
 	});
 
 	it('requires a known payment method for vendors', () => {
 		expect(validateMethodDetails(undefined, ach)).toEqual([
-			{ field: 'payment_method', message: 'payment_method is required: one of ach, wire, crypto' },
+			{ field: 'Payment Method', message: "'Payment Method' is required: one of ach, wire, crypto" },
 		]);
 		expect(validateMethodDetails('paypal', ach)).toEqual([
-			{ field: 'payment_method', message: 'payment_method must be one of ach, wire, crypto' },
+			{ field: 'Payment Method', message: "'Payment Method' must be one of ach, wire, crypto" },
 		]);
 	});
 
 	it('checks the format of each detail that is present', () => {
 		expect(validateMethodDetails('ach', { ...ach, routing_number: '021000022' })).toEqual([
 			{
-				field: 'routing_number',
-				message: 'routing_number must be a 9-digit ABA routing number with a valid check digit',
+				field: 'Routing Number',
+				message: "'Routing Number' must be a 9-digit ABA routing number with a valid check digit",
 			},
 		]);
 		expect(
@@ -485,18 +502,40 @@ describe('validateMethodDetails', () => {
 					iban: 'DE89370400440532013001',
 				}),
 			),
-		).toEqual(['swift_code', 'iban']);
+		).toEqual(['SWIFT Code', 'IBAN']);
 		// A detail of another method is checked for its form, and refused as not applying.
 		expect(validateMethodDetails('ach', { ...ach, iban: 'DE00' })).toEqual([
-			expect.objectContaining({
-				field: 'iban',
-				message: expect.stringMatching(/not a valid IBAN/),
-			}),
-			{ field: 'iban', message: 'iban does not apply to payment_method ach' },
+			expect.objectContaining({ field: 'IBAN', message: expect.stringMatching(/^'IBAN' is not valid/) }),
+			{
+				field: 'IBAN',
+				message: "'IBAN' does not apply to payment method ACH",
+				fix: "Remove 'IBAN', or choose Wire",
+			},
 		]);
-		expect(fields(validateMethodDetails('ach', { ...ach, account_number: 123456 }))).toEqual([
-			'account_number',
+		expect(validateMethodDetails('ach', { ...ach, account_name: true })).toEqual([
+			{ field: 'Account Name', message: "'Account Name' must be text" },
 		]);
+	});
+
+	it('refuses bank identifiers given as numbers: their digits may already have changed', () => {
+		// 000123456789 read from a spreadsheet as a number is 123456789; 17 digits are rounded.
+		for (const [field, label, value] of [
+			['account_number', 'Account Number', 123456789],
+			['account_number', 'Account Number', Number('12345678901234567')],
+			['routing_number', 'Routing Number', 21000021],
+		] as const) {
+			const problems = validateMethodDetails('ach', { ...ach, [field]: value });
+			expect(problems).toEqual([
+				{
+					field: label,
+					message: expect.stringMatching(new RegExp(`^'${label}' must be text, not a number`)),
+					fix: expect.stringContaining('as text'),
+				},
+			]);
+		}
+		expect(
+			fields(validateMethodDetails('wire', { account_number: '000123456789', iban: 42 })),
+		).toEqual(['IBAN']);
 	});
 
 	it('checks the wallet chain and the address for that chain', () => {
@@ -504,9 +543,9 @@ describe('validateMethodDetails', () => {
 			validateMethodDetails('crypto', { wallet_chain: 'dogecoin', wallet_address: 'D' }),
 		).toEqual([
 			{
-				field: 'wallet_chain',
+				field: 'Wallet Chain',
 				message:
-					'wallet_chain must be one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin',
+					"'Wallet Chain' must be one of ethereum, base, polygon, arbitrum, optimism, solana, tron, bitcoin",
 			},
 		]);
 		expect(
@@ -516,9 +555,9 @@ describe('validateMethodDetails', () => {
 			}),
 		).toEqual([
 			{
-				field: 'wallet_address',
+				field: 'Wallet Address',
 				message:
-					'wallet_address is not a valid ethereum address: expected 0x followed by 40 hex characters',
+					"'Wallet Address' is not a valid ethereum address: expected 0x followed by 40 hex characters",
 			},
 		]);
 	});
@@ -542,16 +581,20 @@ describe('validateMethodDetails', () => {
 			fields(
 				validateMethodDetails('ach', { ...ach, bank_address: '1 Main St', swift_code: 'DEUTDEFF' }),
 			),
-		).toEqual(['swift_code', 'bank_address']);
+		).toEqual(['SWIFT Code', 'Bank Address']);
 		expect(
-			fields(
-				validateMethodDetails('crypto', {
-					wallet_chain: 'ethereum',
-					wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
-					bank_name: 'Acme Bank',
-				}),
-			),
-		).toEqual(['bank_name']);
+			validateMethodDetails('crypto', {
+				wallet_chain: 'ethereum',
+				wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+				bank_name: 'Acme Bank',
+			}),
+		).toEqual([
+			{
+				field: 'Bank Name',
+				message: "'Bank Name' does not apply to payment method Crypto",
+				fix: "Remove 'Bank Name', or choose ACH or Wire",
+			},
+		]);
 		expect(
 			validateMethodDetails('wire', {
 				account_number: 'GB000123456789',
@@ -569,7 +612,7 @@ describe('validateMethodDetails', () => {
 					wallet_chain: 'base',
 				}),
 			),
-		).toEqual(['wallet_chain']);
+		).toEqual(['Wallet Chain']);
 	});
 
 	it('checks the account number form for the method', () => {
@@ -578,15 +621,15 @@ describe('validateMethodDetails', () => {
 		}
 		for (const bad of ['123', '123456789012345678', '12345A', '1234 5678']) {
 			expect(validateMethodDetails('ach', { ...ach, account_number: bad })).toEqual([
-				{ field: 'account_number', message: 'account_number must be 4 to 17 digits for ach' },
+				{ field: 'Account Number', message: "'Account Number' must be 4 to 17 digits for ACH" },
 			]);
 		}
 		const wire = { routing_number: '021000021' };
 		expect(validateMethodDetails('wire', { ...wire, account_number: 'GB29NWBK6016' })).toEqual([]);
 		expect(validateMethodDetails('wire', { ...wire, account_number: 'A'.repeat(35) })).toEqual([
 			{
-				field: 'account_number',
-				message: 'account_number must be 4 to 34 letters or digits for wire',
+				field: 'Account Number',
+				message: "'Account Number' must be 4 to 34 letters or digits for Wire",
 			},
 		]);
 	});
@@ -603,18 +646,20 @@ describe('validateMethodDetails', () => {
 		it('require complete details once some details of the method are given', () => {
 			expect(
 				fields(validateMethodDetails('ach', { account_number: '000123456789' }, payable)),
-			).toEqual(['routing_number']);
+			).toEqual(['Routing Number']);
 			expect(fields(validateMethodDetails('crypto', { wallet_chain: 'tron' }, payable))).toEqual([
-				'wallet_address',
+				'Wallet Address',
 			]);
 			expect(validateMethodDetails('ach', ach, payable)).toEqual([]);
+			// A detail that does not complete a method (a bank name) does not ask for the rest.
+			expect(validateMethodDetails('ach', { bank_name: 'Acme Bank' }, payable)).toEqual([]);
 		});
 
 		it('refuse details without a method only when no vendor is named (otherwise the vendor’s method applies)', () => {
 			const problem = {
-				field: 'payment_method',
+				field: 'Payment Method',
 				message:
-					'payment_method is required when bank or wallet details are given: one of ach, wire, crypto',
+					"'Payment Method' is required when bank or wallet details are given: one of ach, wire, crypto",
 			};
 			expect(
 				validateMethodDetails(undefined, ach, { context: 'payable', hasVendorId: false }),
@@ -630,9 +675,9 @@ describe('validateMethodDetails', () => {
 
 		it('still check the format of present details and the method name', () => {
 			expect(fields(validateMethodDetails(undefined, { routing_number: '123' }, payable))).toEqual([
-				'routing_number',
+				'Routing Number',
 			]);
-			expect(fields(validateMethodDetails('cheque', {}, payable))).toEqual(['payment_method']);
+			expect(fields(validateMethodDetails('cheque', {}, payable))).toEqual(['Payment Method']);
 		});
 	});
 });
@@ -644,7 +689,7 @@ describe('normaliseMethodDetails', () => {
 			iban: ' - ',
 		});
 		expect(sent.iban).toBe('-');
-		expect(validateMethodDetails('ach', sent).map((p) => p.field)).toEqual(['iban', 'iban']);
+		expect(validateMethodDetails('ach', sent).map((p) => p.field)).toEqual(['IBAN', 'IBAN']);
 	});
 
 	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {
@@ -658,10 +703,10 @@ describe('normaliseMethodDetails', () => {
 		expect(normaliseMethodDetails({ wallet_address: legacy })).toEqual({ wallet_address: legacy });
 	});
 
-	it('trims, puts IBAN and SWIFT in electronic form, turns numbers into text and drops empty values', () => {
+	it('trims, puts IBAN and SWIFT in electronic form, turns names given as numbers into text and drops empty values', () => {
 		expect(
 			normaliseMethodDetails({
-				account_number: 123456,
+				account_name: 42,
 				routing_number: ' 021000021 ',
 				iban: 'de89 3704 0044 0532 0130 00',
 				swift_code: 'deut de ff',
@@ -670,11 +715,17 @@ describe('normaliseMethodDetails', () => {
 				wallet_chain: undefined,
 			}),
 		).toEqual({
-			account_number: '123456',
+			account_name: '42',
 			routing_number: '021000021',
 			iban: 'DE89370400440532013000',
 			swift_code: 'DEUTDEFF',
 			bank_name: 'Acme Bank',
 		});
+	});
+
+	it('leaves bank identifiers given as numbers as they are, for validation to refuse', () => {
+		expect(normaliseMethodDetails({ account_number: 123456789, routing_number: 21000021 })).toEqual(
+			{ account_number: 123456789, routing_number: 21000021 },
+		);
 	});
 });

@@ -1,192 +1,124 @@
 /**
- * Adapters from the validation helpers (../helpers/validation.ts, the single place where the
- * rules live) to n8n errors: each check either returns the value to send or throws a
- * `NodeOperationError` with the item index and a message that says what to fix. Nothing here
- * sends a request, so bad input never reaches the service.
+ * From an item's parameters to a request, or to the reasons it cannot be sent. Each operation
+ * reads its parameters (`read…`), checks the values with the pure rules of ../helpers into an
+ * `ItemCheck` (`check…` here for the checks several operations share), and gets either the
+ * request or every problem of the item, without sending anything. `sendable()` turns the
+ * problems into one NodeOperationError with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import {
-	normaliseDate,
-	normaliseMethodDetails,
-	validateAmount,
-	validateEmail,
-	validateMethodDetails,
-	validateUuid,
-	type MethodDetails,
+	quoted,
+	validateLimit,
+	validateSeconds,
+	type Problem,
 	type Validated,
-} from '../helpers/validation';
+} from '../helpers/primitives';
+import { validateWebhookEndpointId } from '../helpers/requestRules';
 
-/** API field name → the parameter's display name, for messages about method details. */
-const DISPLAY_NAMES: Record<string, string> = {
-	payment_method: 'Payment Method',
-	bank_name: 'Bank Name',
-	account_name: 'Account Name',
-	account_number: 'Account Number',
-	routing_number: 'Routing Number',
-	swift_code: 'SWIFT Code',
-	iban: 'IBAN',
-	bank_address: 'Bank Address',
-	wallet_address: 'Wallet Address',
-	wallet_chain: 'Wallet Chain',
-};
+/** What an item's check gives: the request to send, or every problem found. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
-export function inputError(
+/** Collects an item's problems while its request is built. */
+export class ItemCheck {
+	private readonly problems: Problem[] = [];
+
+	/** The checked value, or undefined once its problem is noted (the request is then not sent). */
+	take<T>(result: Validated<T>): T | undefined {
+		if (result.ok) return result.value;
+		const { field, message, fix } = result;
+		this.problems.push(fix === undefined ? { field, message } : { field, message, fix });
+		return undefined;
+	}
+
+	add(problems: Problem[]): void {
+		this.problems.push(...problems);
+	}
+
+	/** The request built, when no problem was noted; else the problems. */
+	result<T>(value: T): Checked<T> {
+		if (this.problems.length === 0) return { ok: true, value };
+		return { ok: false, problems: [...this.problems] };
+	}
+}
+
+/** An item's problems in words: the problem itself, or the fields and every reason. */
+export function describeProblems(problems: Problem[]): { message: string; description?: string } {
+	if (problems.length === 1) {
+		const [{ message, fix }] = problems;
+		return { message, description: fix };
+	}
+	const fields = [...new Set(problems.map((p) => quoted(p.field)))].join(', ');
+	const reasons = problems.map((p) => (p.fix ? `${p.message}. ${p.fix}` : p.message));
+	return { message: `Invalid parameters: ${fields}`, description: reasons.join('\n') };
+}
+
+/** One error for an item's problems, with the item index. */
+export function problemsError(
 	ctx: IExecuteFunctions,
-	message: string,
-	description: string | undefined,
+	problems: Problem[],
 	itemIndex: number,
 ): NodeOperationError {
+	const { message, description } = describeProblems(problems);
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
-function unwrap<T>(
-	ctx: IExecuteFunctions,
-	result: Validated<T>,
-	itemIndex: number,
-	fix?: string,
-): T {
-	if (!result.ok) throw inputError(ctx, result.message, fix, itemIndex);
-	return result.value;
+/** The request to send, or a NodeOperationError with the item index naming what to fix. */
+export function sendable<T>(ctx: IExecuteFunctions, checked: Checked<T>, itemIndex: number): T {
+	if (checked.ok) return checked.value;
+	throw problemsError(ctx, checked.problems, itemIndex);
 }
 
-/** A required text parameter, trimmed; empty is refused. */
-export function requiredString(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const text = typeof value === 'number' ? String(value) : value;
-	if (typeof text !== 'string' || text.trim() === '') {
-		throw inputError(ctx, `${label} is required`, `Enter a value for ${label}`, itemIndex);
-	}
-	return text.trim();
+/** A collection parameter (`additionalFields`, `updateFields`, `filters`). */
+export function readCollection(ctx: IExecuteFunctions, name: string, i: number): IDataObject {
+	return ctx.getNodeParameter(name, i, {}) as IDataObject;
 }
 
-/** A UUID value (already read). */
-export function checkUuid(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-): string {
-	return unwrap(ctx, validateUuid(value, label), itemIndex, `Check the value of ${label}`);
+/** The id of a resource locator (`vendorId`), whatever mode the user chose. */
+export function readLocator(ctx: IExecuteFunctions, name: string, i: number): unknown {
+	return ctx.getNodeParameter(name, i, '', { extractValue: true });
 }
 
-/** A required UUID parameter. */
-export function uuidParam(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string {
-	return checkUuid(
-		ctx,
-		ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }),
-		label,
-		itemIndex,
+export interface Paging {
+	returnAll: boolean;
+	/** Items wanted when not returning all (unchecked until `checkPaging`). */
+	limit: unknown;
+}
+
+/** `returnAll` and `limit` of a list operation. */
+export function readPaging(ctx: IExecuteFunctions, i: number): Paging {
+	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
+	return { returnAll, limit: returnAll ? undefined : ctx.getNodeParameter('limit', i, 50) };
+}
+
+/** A list request: its query (filters) and how many items to fetch. */
+export interface ListRequest {
+	qs: IDataObject;
+	paging: { returnAll: boolean; limit: number };
+}
+
+/** The paging to send: with Return All off, `limit` must be a whole number of at least 1. */
+export function checkPaging(check: ItemCheck, paging: Paging): ListRequest['paging'] {
+	if (paging.returnAll) return { returnAll: true, limit: 0 };
+	return { returnAll: false, limit: check.take(validateLimit(paging.limit)) ?? 0 };
+}
+
+/** A webhook endpoint's path from its id (any id the service gives, URL-encoded). */
+export function checkWebhookEndpointPath(check: ItemCheck, id: unknown): string {
+	const checked = check.take(validateWebhookEndpointId(id)) ?? '';
+	return `/v1/webhooks/${encodeURIComponent(checked)}`;
+}
+
+/** The node option "Max Wait for Rate Limits" of item `i`, in milliseconds, or its problem. */
+export function checkWaitBudget(ctx: IExecuteFunctions, i: number): Checked<number> {
+	const options = readCollection(ctx, 'options', i);
+	const check = new ItemCheck();
+	const seconds = check.take(
+		validateSeconds(
+			options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+			'Max Wait for Rate Limits (Seconds)',
+			DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+		),
 	);
-}
-
-export function checkEmail(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-): string {
-	return unwrap(ctx, validateEmail(value, label), itemIndex, `Check the value of ${label}`);
-}
-
-/** A date as `YYYY-MM-DD` (a date-time is cut to its date). */
-export function toApiDate(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-): string {
-	return unwrap(ctx, normaliseDate(value, label), itemIndex, `Use a date such as 2026-03-31`);
-}
-
-/** Receivable amounts are at least 0.01, payable amounts more than 0. */
-export function checkAmount(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-	kind: 'receivable' | 'payable',
-): number {
-	const rule =
-		kind === 'receivable' ? { min: 0.01, field: label } : { min: 0, exclusive: true, field: label };
-	return unwrap(ctx, validateAmount(value, rule), itemIndex);
-}
-
-/**
- * Normalises and checks a payment method's details (API field names). Returns the details to
- * send. Messages name the fields as the user sees them.
- */
-export function checkMethodDetails(
-	ctx: IExecuteFunctions,
-	method: unknown,
-	details: IDataObject,
-	itemIndex: number,
-	context: 'vendor' | 'payable',
-	hasVendorId?: boolean,
-): IDataObject {
-	const normalised = normaliseMethodDetails(details as MethodDetails) as IDataObject;
-	const problems = validateMethodDetails(method, normalised as MethodDetails, {
-		context,
-		hasVendorId,
-	});
-	if (problems.length > 0) {
-		const named = problems.map((p) => ({ ...p, label: DISPLAY_NAMES[p.field] ?? p.field }));
-		const fields = [...new Set(named.map((p) => p.label))].join(', ');
-		throw inputError(
-			ctx,
-			`Invalid payment details: ${fields}`,
-			named.map((p) => `${p.label}: ${p.message}`).join('\n'),
-			itemIndex,
-		);
-	}
-	return normalised;
-}
-
-/** An update without any field would be refused by the service: say so before sending. */
-export function requireUpdate(ctx: IExecuteFunctions, body: IDataObject, itemIndex: number): void {
-	if (Object.keys(body).length === 0) {
-		throw inputError(
-			ctx,
-			'Nothing to update',
-			'Add at least one field under Update Fields (empty values are not sent)',
-			itemIndex,
-		);
-	}
-}
-
-/** `limit` must be a whole number of at least 1 (it may be above the API's page size). */
-export function readLimit(ctx: IExecuteFunctions, i: number): number {
-	const limit = ctx.getNodeParameter('limit', i, 50) as unknown;
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw inputError(
-			ctx,
-			'Limit must be a whole number of at least 1',
-			'Set Limit, or turn on Return All',
-			i,
-		);
-	}
-	return limit;
-}
-
-/** A webhook endpoint id (`ep_…` in the service; other forms are passed on, URL-encoded). */
-export function webhookEndpointIdParam(ctx: IExecuteFunctions, i: number): string {
-	const id = requiredString(ctx, 'webhookEndpointId', 'Webhook Endpoint ID', i);
-	if (/[\s/?#]/.test(id)) {
-		throw inputError(
-			ctx,
-			'Webhook Endpoint ID must not contain spaces, "/", "?" or "#"',
-			'Enter the endpoint’s ID, such as ep_2b9f6c1d8a',
-			i,
-		);
-	}
-	return id;
+	return check.result(Math.round((seconds ?? 0) * 1000));
 }

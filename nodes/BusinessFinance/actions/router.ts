@@ -10,13 +10,29 @@ import * as receivable from './receivable';
 import * as treasury from './treasury';
 import * as vendor from './vendor';
 import * as webhookEndpoint from './webhookEndpoint';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, type OperationExecute } from './utils';
+import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
+import { checkWaitBudget, sendable } from './input';
+import type { OperationExecute } from './utils';
 
-/** resource → operation → per-item function. */
-const operations: Record<string, Record<string, { execute: OperationExecute }>> = {
+/**
+ * An operation: its per-item function, and for the operations that send money or mail, the
+ * per-item check that Validate All Before Sending runs on every item first.
+ */
+interface Operation {
+	execute: OperationExecute;
+	checkItem?: ItemChecker;
+}
+
+/** resource → operation → its functions (a module that exports `checkItem` gets the option). */
+const operations: Record<string, Record<string, Operation>> = {
 	receivable: { create: receivable.create, update: receivable.update, send: receivable.send },
 	payable: { create: payable.create, update: payable.update },
-	vendor: { create: vendor.create, getAll: vendor.getAll, update: vendor.update },
+	vendor: {
+		create: vendor.create,
+		get: vendor.get,
+		getAll: vendor.getAll,
+		update: vendor.update,
+	},
 	treasury: {
 		getDepositInstructions: treasury.getDepositInstructions,
 		getTransactions: treasury.getTransactions,
@@ -24,22 +40,6 @@ const operations: Record<string, Record<string, { execute: OperationExecute }>> 
 	},
 	webhookEndpoint: { get: webhookEndpoint.get, update: webhookEndpoint.update },
 };
-
-function waitBudgetMs(ctx: IExecuteFunctions, i: number): number {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const seconds = options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS;
-	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Max Wait for Rate Limits must be 0 or more seconds',
-			{
-				itemIndex: i,
-				description: 'Set Options → Max Wait for Rate Limits (Seconds) to a number such as 300',
-			},
-		);
-	}
-	return Math.round(seconds * 1000);
-}
 
 /**
  * The json of an error item under "On Error: Continue". n8n sends an item to the error output
@@ -79,10 +79,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	if (op.checkItem && validateAllBeforeSending(this)) {
+		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
+		if (refusal && !this.continueOnFail()) throw refusal.summary;
+		if (refusal) {
+			return [
+				refusal.perItem.map((error, i) => ({
+					json: errorItemJson(this, error),
+					pairedItem: { item: i },
+				})),
+			];
+		}
+	}
+
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const result = await op.execute.call(this, i, { waitBudgetMs: waitBudgetMs(this, i) });
+			const waitBudgetMs = sendable(this, checkWaitBudget(this, i), i);
+			const result = await op.execute.call(this, i, { waitBudgetMs });
 			const list = Array.isArray(result) ? result : [result];
 			for (const json of list) {
 				returnData.push({ json: json ?? {}, pairedItem: { item: i } });

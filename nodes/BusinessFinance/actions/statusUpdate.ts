@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dueDateField, notesField } from '../descriptions/dates';
-import { requireUpdate, toApiDate, uuidParam } from './input';
-import { toApiBody, requestData, type OperationContext } from './utils';
+import { normaliseDate } from '../helpers/dates';
+import { validateUuid } from '../helpers/primitives';
+import { validateUpdate } from '../helpers/requestRules';
+import { ItemCheck, readCollection, sendable, type Checked } from './input';
+import { toApiBody, requestResource, type OperationContext } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
- * `updateFields` of status (the writable values of the contract), notes and due date, sent as a
- * PATCH to `/v1/<resource>s/{id}`.
+ * `updateFields` of status (the writable statuses, docs/api-decisions.md), notes and due date,
+ * sent as a PATCH to `/v1/<resource>s/{id}`.
  */
 export interface StatusUpdateConfig {
 	resource: 'receivable' | 'payable';
@@ -15,6 +18,11 @@ export interface StatusUpdateConfig {
 	idPlaceholder: string;
 	/** The `status` option of `updateFields` (its values are the resource's writable statuses). */
 	statusField: INodeProperties;
+}
+
+interface PatchRequest {
+	path: string;
+	body: IDataObject;
 }
 
 export function statusUpdateOperation(config: StatusUpdateConfig) {
@@ -42,17 +50,27 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 		},
 	];
 
+	/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
+	function checkParameters(id: unknown, updateFields: IDataObject): Checked<PatchRequest> {
+		const check = new ItemCheck();
+		const checkedId = check.take(validateUuid(id, config.idLabel));
+		const body = toApiBody(updateFields);
+		check.add(validateUpdate(body));
+		if (body.due_date !== undefined) {
+			body.due_date = check.take(normaliseDate(body.due_date, 'Due Date'));
+		}
+		return check.result({ path: `/v1/${config.resource}s/${checkedId}`, body });
+	}
+
 	async function execute(
 		this: IExecuteFunctions,
 		i: number,
 		{ waitBudgetMs }: OperationContext,
 	): Promise<IDataObject> {
-		const id = uuidParam(this, config.idParameter, config.idLabel, i);
-		const body = toApiBody(this.getNodeParameter('updateFields', i, {}) as IDataObject);
-		requireUpdate(this, body, i);
-		if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
-
-		return requestData.call(this, 'PATCH', `/v1/${config.resource}s/${id}`, body, i, waitBudgetMs);
+		const id = this.getNodeParameter(config.idParameter, i, '');
+		const checked = checkParameters(id, readCollection(this, 'updateFields', i));
+		const { path, body } = sendable(this, checked, i);
+		return requestResource.call(this, config.resource, 'PATCH', path, body, i, waitBudgetMs);
 	}
 
 	return { description, execute };

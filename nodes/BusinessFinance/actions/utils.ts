@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { isSet } from '../helpers/primitives';
+import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
 import { apiRequest, type HttpMethod } from '../transport';
-
-/** Default total wait for rate limits, in seconds (the node option's default). */
-export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
 
 /** What every operation receives besides the item index. */
 export interface OperationContext {
@@ -18,15 +17,8 @@ export type OperationExecute = (
 ) => Promise<IDataObject | IDataObject[]>;
 
 /** `dueDate` → `due_date`. */
-export function toSnakeCase(name: string): string {
+function toSnakeCase(name: string): string {
 	return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/** Whether the user actually set a value (empty strings, null and undefined are "not set"). */
-export function isSet(value: unknown): boolean {
-	if (value === undefined || value === null) return false;
-	if (typeof value === 'string') return value.trim() !== '';
-	return true;
 }
 
 /** Drops fields that are not set. Does not mutate its argument. */
@@ -48,7 +40,7 @@ export function toApiBody(fields: IDataObject): IDataObject {
 }
 
 /** The `data` of a `{data: ...}` response; a service that answers otherwise is passed through. */
-export function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
+function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
 	if (response && typeof response === 'object' && 'data' in response) {
 		return response.data as IDataObject | IDataObject[];
 	}
@@ -69,4 +61,18 @@ export async function requestData(
 		waitBudgetMs,
 	});
 	return unwrapData(response) as IDataObject;
+}
+
+/** One API call for item `itemIndex` that answers one resource: its `data` in stable columns. */
+export async function requestResource(
+	this: IExecuteFunctions,
+	resource: ResourceName,
+	method: HttpMethod,
+	path: string,
+	body: IDataObject | undefined,
+	itemIndex: number,
+	waitBudgetMs: number,
+): Promise<IDataObject> {
+	const data = await requestData.call(this, method, path, body, itemIndex, waitBudgetMs);
+	return withStableColumns(resource, data);
 }

@@ -1,8 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-
-/** A UUID (any version), as a regex string for resource-locator validation. */
-export const UUID_REGEX =
-	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+import { API_MAX_PAGE_SIZE, UUID_PATTERN } from '../helpers/constants';
+import { SIMPLIFIED_FIELDS, type SimplifiableResource } from '../helpers/resourceFields';
 
 /**
  * The vendor resource locator: pick from a searchable list, or paste an id. With `optional`,
@@ -13,7 +11,7 @@ export function vendorLocator(
 	overrides: Partial<INodeProperties> = {},
 	optional = false,
 ): INodeProperties {
-	const regex = optional ? `^$|${UUID_REGEX}` : UUID_REGEX;
+	const regex = optional ? `^$|${UUID_PATTERN}` : UUID_PATTERN;
 	return {
 		displayName: 'Vendor',
 		name: 'vendorId',
@@ -74,7 +72,7 @@ export function returnAllAndLimit(
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			hint: `May exceed 100: the node fetches as many pages of ${what} as needed`,
+			hint: `May exceed ${API_MAX_PAGE_SIZE}: the node fetches as many pages of ${what} as needed`,
 			displayOptions: {
 				show: { resource: [resource], operation: [operation], returnAll: [false] },
 			},
@@ -93,5 +91,21 @@ export function webhookEndpointIdField(operation: string): INodeProperties {
 		placeholder: 'e.g. ep_2b9f6c1d8a',
 		description: 'The ID of the webhook endpoint (starts with ep_)',
 		displayOptions: { show: { resource: ['webhookEndpoint'], operation: [operation] } },
+	};
+}
+
+/** n8n's Simplify toggle; its description names the fields kept (SIMPLIFIED_FIELDS). */
+export function simplifyField(
+	resource: SimplifiableResource,
+	show: { resource: string[]; operation: string[] },
+): INodeProperties {
+	const fields = SIMPLIFIED_FIELDS[resource].join(', ');
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: `Whether to return a simplified version of the response instead of the raw data. Keeps only: ${fields}.`,
+		displayOptions: { show },
 	};
 }

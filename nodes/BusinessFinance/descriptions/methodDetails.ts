@@ -1,8 +1,21 @@
+/**
+ * The payment method and its detail fields in the editor, built from the table in
+ * helpers/paymentDetailFields.ts (names, labels, texts, the methods each applies to).
+ */
 import type { INodeProperties } from 'n8n-workflow';
-import { PAYMENT_METHODS, WALLET_CHAINS } from '../helpers/constants';
+import { PAYMENT_METHODS, type PaymentMethod, type WalletChain } from '../helpers/constants';
+import {
+	listOf,
+	METHOD_LABELS,
+	METHOD_REQUIREMENTS,
+	PAYMENT_DETAIL_FIELDS,
+	PAYMENT_METHOD_LABEL,
+	type PaymentDetailField,
+} from '../helpers/paymentDetailFields';
+import { quoted } from '../helpers/primitives';
+import { byName } from './order';
 
-const METHOD_LABELS: Record<string, string> = { ach: 'ACH', wire: 'Wire', crypto: 'Crypto' };
-const CHAIN_LABELS: Record<string, string> = {
+const CHAIN_LABELS: Record<WalletChain, string> = {
 	ethereum: 'Ethereum',
 	base: 'Base',
 	polygon: 'Polygon',
@@ -13,122 +26,84 @@ const CHAIN_LABELS: Record<string, string> = {
 	bitcoin: 'Bitcoin',
 };
 
-export const paymentMethodOptions = PAYMENT_METHODS.map((value) => ({
-	name: METHOD_LABELS[value] ?? value,
-	value,
-}));
-
 /** The payment method field (`ach`, `wire`, `crypto`). */
 export function paymentMethodField(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
-		displayName: 'Payment Method',
+		displayName: PAYMENT_METHOD_LABEL,
 		name: 'paymentMethod',
 		type: 'options',
-		options: paymentMethodOptions,
+		options: byName(PAYMENT_METHODS.map((value) => ({ name: METHOD_LABELS[value], value }))),
 		default: 'ach',
-		description:
-			'How the payee is paid. ACH needs an account and routing number; wire an account number plus a routing number, SWIFT code or IBAN; crypto a wallet address and chain.',
+		description: `How the payee is paid. ${METHOD_REQUIREMENTS}.`,
 		...overrides,
 	};
 }
 
-/** Bank details, written only: the service never returns full numbers, SWIFT, IBAN or address. */
-export const bankDetailsFields: INodeProperties[] = [
-	{
-		displayName: 'Bank Name',
-		name: 'bankName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. First National Bank',
-		description: 'Name of the payee’s bank (ACH or wire)',
-	},
-	{
-		displayName: 'Account Name',
-		name: 'accountName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Acme Supplies LLC',
-		description: 'Name on the bank account (ACH or wire)',
-	},
-	{
-		displayName: 'Account Number',
-		name: 'accountNumber',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		description:
-			'Bank account number (required for ACH and wire). Only its last four digits are returned.',
-	},
-	{
-		displayName: 'Routing Number',
-		name: 'routingNumber',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 011000015',
-		description:
-			'9-digit ABA routing number with a valid check digit (required for ACH; for wire, this or a SWIFT code or IBAN)',
-	},
-	{
-		displayName: 'SWIFT Code',
-		name: 'swiftCode',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. DEUTDEFF',
-		description: 'SWIFT/BIC code of 8 or 11 characters (wire)',
-	},
-	{
-		displayName: 'IBAN',
-		name: 'iban',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. DE89370400440532013000',
-		description: 'IBAN with a valid check (wire)',
-	},
-	{
-		displayName: 'Bank Address',
-		name: 'bankAddress',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 1 Main St, New York, NY',
-		description: 'Address of the payee’s bank (wire)',
-	},
-];
+/** Which methods use the field and how: "Required for ACH; Wire needs this, SWIFT Code or IBAN". */
+function methodsNote(field: PaymentDetailField): string {
+	const labels = (methods: readonly PaymentMethod[]) =>
+		listOf(
+			methods.map((m) => METHOD_LABELS[m]),
+			'and',
+		);
+	const notes: string[] = [];
+	if (field.requiredFor?.length) notes.push(`Required for ${labels(field.requiredFor)}`);
+	for (const method of field.oneOfFor ?? []) {
+		const others = PAYMENT_DETAIL_FIELDS.filter(
+			(f) => f !== field && f.oneOfFor?.includes(method),
+		).map((f) => quoted(f.label));
+		notes.push(`${METHOD_LABELS[method]} needs this, ${listOf(others, 'or')}`);
+	}
+	if (notes.length === 0) notes.push(`Used with ${labels(field.methods)}`);
+	return notes.join('; ');
+}
 
-/** Wallet details for crypto payouts. */
-export const walletDetailsFields: INodeProperties[] = [
-	{
-		displayName: 'Wallet Address',
-		name: 'walletAddress',
+/**
+ * Where the detail fields read the payment method: a sibling in the same collection (payable
+ * create) or the top-level parameter (vendor create, written `/paymentMethod` in displayOptions).
+ */
+export type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
+
+/**
+ * Hidden for the methods the field does not apply to. `hide` rather than `show`, so that every
+ * detail stays visible while no method is chosen (a payable may use its vendor's method) or the
+ * method is an expression. A hidden field's value is not sent (helpers/paymentPolicy.ts).
+ */
+function hiddenForOtherMethods(field: PaymentDetailField, methodPath: MethodParameterPath) {
+	const others = PAYMENT_METHODS.filter((m) => !field.methods.includes(m));
+	return others.length === 0 ? undefined : { hide: { [methodPath]: others } };
+}
+
+function detailProperty(
+	field: PaymentDetailField,
+	methodPath: MethodParameterPath,
+): INodeProperties {
+	const property: INodeProperties = {
+		displayName: field.label,
+		name: field.parameter,
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. 0x52908400098527886E0F7030069857D2E4169EE7',
-		description: 'Payee wallet address (crypto). EVM chains take 0x followed by 40 hex characters.',
-	},
-	{
-		displayName: 'Wallet Chain',
-		name: 'walletChain',
-		type: 'options',
-		options: WALLET_CHAINS.map((value) => ({ name: CHAIN_LABELS[value] ?? value, value })),
-		default: 'ethereum',
-		description: 'Blockchain of the wallet address (crypto)',
-	},
-];
+		description: `${field.description}. ${methodsNote(field)}.`,
+	};
+	const displayOptions = hiddenForOtherMethods(field, methodPath);
+	if (displayOptions) property.displayOptions = displayOptions;
+	if (field.placeholder) property.placeholder = field.placeholder;
+	if (field.secret) property.typeOptions = { password: true };
+	if (field.choices) {
+		property.type = 'options';
+		property.options = byName(
+			field.choices.map((value) => ({ name: CHAIN_LABELS[value as WalletChain] ?? value, value })),
+		);
+		property.default = field.choices[0];
+	}
+	return property;
+}
 
-/** Bank and wallet details: every method detail a vendor or payable may carry. */
-export const methodDetailsFields: INodeProperties[] = [
-	...bankDetailsFields,
-	...walletDetailsFields,
-];
-
-/** camelCase parameter name → API field name, for the method details. */
-export const METHOD_DETAIL_KEYS = [
-	'bankName',
-	'accountName',
-	'accountNumber',
-	'routingNumber',
-	'swiftCode',
-	'iban',
-	'bankAddress',
-	'walletAddress',
-	'walletChain',
-] as const;
+/**
+ * Bank and wallet details: every method detail a vendor or payable may carry, each shown only
+ * for the methods it applies to. Written only: the service never returns full numbers, SWIFT,
+ * IBAN or bank address.
+ */
+export function methodDetailsFields(methodPath: MethodParameterPath): INodeProperties[] {
+	return PAYMENT_DETAIL_FIELDS.map((field) => detailProperty(field, methodPath));
+}

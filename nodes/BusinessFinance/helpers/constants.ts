@@ -1,27 +1,37 @@
-/** Values fixed by the service contract (../shared/spec/contract.md), shared by both nodes. */
+/**
+ * Facts about the service and the package that more than one module needs, defined once. The
+ * service's choices behind them are written in docs/api-decisions.md.
+ */
+
+/** The credential type both nodes use (its `name` in credentials/BusinessFinanceApi.credentials.ts). */
+export const CREDENTIAL_NAME = 'businessFinanceApi';
+
+/** The API's largest page size (`limit` on list endpoints is 1 to 100). */
+export const API_MAX_PAGE_SIZE = 100;
+
+/** The service's rate limit per API key, as messages state it. */
+export const RATE_LIMIT_TEXT = '100 requests per minute per API key';
+
+/**
+ * Default total wait for rate limits per item: the node option's default, in seconds (the
+ * transport counts milliseconds and converts where it reads the option).
+ */
+export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
+
+/**
+ * A UUID in its canonical 8-4-4-4-12 hex form, any version, any case: as a regex source, because
+ * n8n's resource-locator validation takes a string.
+ */
+export const UUID_PATTERN =
+	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-export const WALLET_CHAINS = [
-	'ethereum',
-	'base',
-	'polygon',
-	'arbitrum',
-	'optimism',
-	'solana',
-	'tron',
-	'bitcoin',
-] as const;
+/** The chains whose addresses are EVM addresses (`0x` and 40 hex characters). */
+export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'] as const;
+export const WALLET_CHAINS = [...EVM_CHAINS, 'solana', 'tron', 'bitcoin'] as const;
 export type WalletChain = (typeof WALLET_CHAINS)[number];
-
-export const EVM_CHAINS: readonly WalletChain[] = [
-	'ethereum',
-	'base',
-	'polygon',
-	'arbitrum',
-	'optimism',
-];
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
 
@@ -46,7 +56,3 @@ export const EVENT_TYPES = [
 	'treasury.transaction.completed',
 	'treasury.transaction.failed',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The API's largest page size. */
-export const MAX_PAGE_SIZE = 100;

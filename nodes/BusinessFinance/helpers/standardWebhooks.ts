@@ -1,21 +1,23 @@
 /**
- * Standard Webhooks (https://www.standardwebhooks.com/) signing and verification, as the service
- * delivers its events (contract: "Webhook endpoints and events").
+ * Standard Webhooks (https://www.standardwebhooks.com/) verification, as the service signs its
+ * deliveries (sandbox/API.md, "Webhook endpoints" under the sandbox's decisions).
  *
- * - Headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (any case; the `svix-*` names
- *   are accepted too).
+ * - Headers `webhook-id`, `webhook-timestamp`, `webhook-signature` in any case; the `svix-*` names
+ *   are accepted too, each field on its own (a `webhook-*` name wins over its `svix-*` alias).
  * - Signed content: `${id}.${timestamp}.${raw body}`; key: the base64-decoded secret after its
  *   `whsec_` prefix; HMAC-SHA256; the signature header holds space-separated `v1,<base64>`
  *   entries (other versions are ignored).
- * - Signatures are compared in constant time; the timestamp must be within the tolerance either
- *   way. Reasons never include the secret or the expected signature.
+ * - `readSignedMessage` decides everything that needs no secret (headers present and well formed,
+ *   timestamp within the tolerance either way), so a request that cannot be genuine costs nothing.
+ *   The message it returns is the one identity of a delivery: what is verified is what duplicates
+ *   are counted by, whatever header names carried it.
+ * - Signatures are compared in constant time. Reasons never include the secret or the expected
+ *   signature.
  *
  * Pure, and uses only `crypto`.
  */
 
 import { createHmac, timingSafeEqual } from 'crypto';
-
-export type VerifyResult = { ok: true } | { ok: false; reason: string };
 
 export interface VerifyOptions {
 	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default 300. */
@@ -26,9 +28,33 @@ export interface VerifyOptions {
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
+/** What a delivery says about itself, once its headers passed every check that needs no secret. */
+export interface SignedMessage {
+	id: string;
+	/** Unix seconds, as sent. */
+	timestamp: number;
+	/** The base64 part of every well-formed `v1,` entry. */
+	signatures: string[];
+}
+
+export type ReadResult =
+	| { ok: true; message: SignedMessage }
+	/** `unsigned`: no signature header under any name (what "Allow Unsigned" may let through). */
+	| { ok: false; unsigned: boolean; reason: string };
+
+export type VerifyResult = { ok: true; message: SignedMessage } | { ok: false; reason: string };
+
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
+/** An HMAC-SHA256 in standard base64: 32 bytes are 43 characters and one `=`. */
+const V1_SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
+const TIMESTAMP = /^\d{1,15}$/;
+/** Ids are short tokens (`msg_…`, `evt_…`); control characters or a huge id are never genuine. */
+const MAX_ID_LENGTH = 256;
+// Compared by code point: a regular expression with control characters is refused by the linter.
+const hasControlCharacter = (text: string) =>
+	[...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /**
  * Decodes a signing secret (`whsec_<base64>` or the bare base64) to the HMAC key. Returns
@@ -44,16 +70,8 @@ export function decodeSecret(secret: string): Buffer | undefined {
 	return key.length > 0 ? key : undefined;
 }
 
-/** True when the secret can be used to sign and verify. */
-export function isUsableSecret(secret: unknown): boolean {
-	return typeof secret === 'string' && decodeSecret(secret) !== undefined;
-}
-
-function toBuffer(body: string | Buffer): Buffer {
-	return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-}
-
-function computeSignature(
+/** The HMAC of a message, base64 (the part after `v1,`). */
+export function computeSignature(
 	key: Buffer,
 	msgId: string,
 	timestamp: string,
@@ -61,24 +79,8 @@ function computeSignature(
 ): string {
 	return createHmac('sha256', key)
 		.update(`${msgId}.${timestamp}.`, 'utf8')
-		.update(toBuffer(rawBody))
+		.update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody)
 		.digest('base64');
-}
-
-/**
- * Signs a message: returns the `webhook-signature` value `v1,<base64>`. Throws when the secret
- * is not usable (the message does not include it).
- */
-export function signWebhook(
-	secret: string,
-	msgId: string,
-	timestampSeconds: number,
-	rawBody: string | Buffer,
-): string {
-	const key = decodeSecret(secret);
-	if (!key)
-		throw new Error('The webhook signing secret is not valid: expected whsec_ followed by base64');
-	return `v1,${computeSignature(key, msgId, String(Math.floor(timestampSeconds)), rawBody)}`;
 }
 
 function header(headers: WebhookHeaders, ...names: string[]): string | undefined {
@@ -93,15 +95,98 @@ function header(headers: WebhookHeaders, ...names: string[]): string | undefined
 	return undefined;
 }
 
+function timestampProblem(timestamp: string, options: VerifyOptions): string | { sent: number } {
+	if (!TIMESTAMP.test(timestamp)) return 'Invalid webhook-timestamp: expected Unix seconds';
+	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+	const now = Math.floor(options.nowSeconds ?? Date.now() / 1000);
+	// Fail closed: a NaN tolerance or clock would make every timestamp pass the window check.
+	if (!Number.isFinite(tolerance) || tolerance < 0) {
+		return 'Invalid timestamp tolerance: expected a number of seconds, 0 or more';
+	}
+	if (!Number.isFinite(now)) return 'Invalid current time';
+	const sent = Number(timestamp);
+	if (now - sent > tolerance) {
+		return `Message timestamp too old (more than ${tolerance} s before now)`;
+	}
+	if (sent - now > tolerance) {
+		return `Message timestamp too new (more than ${tolerance} s after now)`;
+	}
+	return { sent };
+}
+
+/** The base64 parts of the well-formed `v1,` entries; other versions and malformed ones are dropped. */
+function v1Signatures(header: string): string[] {
+	const out: string[] = [];
+	for (const entry of header.split(' ')) {
+		const comma = entry.indexOf(',');
+		if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
+		const value = entry.slice(comma + 1);
+		if (V1_SIGNATURE.test(value)) out.push(value);
+	}
+	return out;
+}
+
+/**
+ * Reads a delivery's identity and signatures and checks all that needs no secret. A request that
+ * fails here cannot be genuine, whatever the secret.
+ */
+export function readSignedMessage(
+	headers: WebhookHeaders,
+	options: VerifyOptions = {},
+): ReadResult {
+	const msgId = header(headers, 'webhook-id', 'svix-id');
+	const timestamp = header(headers, 'webhook-timestamp', 'svix-timestamp');
+	const signatures = header(headers, 'webhook-signature', 'svix-signature');
+	if (msgId === undefined || timestamp === undefined || signatures === undefined) {
+		const missing = [
+			msgId === undefined ? 'webhook-id' : undefined,
+			timestamp === undefined ? 'webhook-timestamp' : undefined,
+			signatures === undefined ? 'webhook-signature' : undefined,
+		].filter((name): name is string => name !== undefined);
+		const reason = `Missing header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
+		return { ok: false, unsigned: signatures === undefined, reason };
+	}
+	if (msgId.length > MAX_ID_LENGTH || hasControlCharacter(msgId)) {
+		return { ok: false, unsigned: false, reason: 'Invalid webhook-id' };
+	}
+	const time = timestampProblem(timestamp, options);
+	if (typeof time === 'string') return { ok: false, unsigned: false, reason: time };
+	const v1 = v1Signatures(signatures);
+	if (v1.length === 0) {
+		const reason = /(^| )v1,/.test(signatures)
+			? 'No matching signature found'
+			: 'No v1 signature in the webhook-signature header';
+		return { ok: false, unsigned: false, reason };
+	}
+	return { ok: true, message: { id: msgId, timestamp: time.sent, signatures: v1 } };
+}
+
 function sameText(a: string, b: string): boolean {
 	const left = Buffer.from(a, 'utf8');
 	const right = Buffer.from(b, 'utf8');
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** True when one of the message's signatures is the HMAC of its id, timestamp and body under `secret`. */
+export function signatureMatches(
+	secret: string,
+	message: SignedMessage,
+	rawBody: string | Buffer,
+): boolean {
+	const key = decodeSecret(secret);
+	if (!key) return false;
+	const expected = computeSignature(key, message.id, String(message.timestamp), rawBody);
+	let matched = false;
+	// Compare every entry (no early exit) so timing does not tell which one matched.
+	for (const signature of message.signatures) {
+		if (sameText(signature, expected)) matched = true;
+	}
+	return matched;
+}
+
 /**
- * Verifies a delivery over its raw body. Returns `{ ok: true }` or a reason that can be logged
- * and returned to the sender (it never contains the secret or the expected signature).
+ * Verifies a delivery over its raw body. Returns the verified message or a reason that can be
+ * logged and returned to the sender (it never contains the secret or the expected signature).
  */
 export function verifyWebhook(
 	secret: string,
@@ -109,78 +194,16 @@ export function verifyWebhook(
 	rawBody: string | Buffer,
 	options: VerifyOptions = {},
 ): VerifyResult {
-	const key = decodeSecret(secret);
-	if (!key)
+	if (!decodeSecret(secret)) {
 		return {
 			ok: false,
 			reason: 'The signing secret is not valid (expected whsec_ followed by base64)',
 		};
-
-	const msgId = header(headers, 'webhook-id', 'svix-id');
-	const timestamp = header(headers, 'webhook-timestamp', 'svix-timestamp');
-	const signatures = header(headers, 'webhook-signature', 'svix-signature');
-	const missing = [
-		msgId === undefined ? 'webhook-id' : undefined,
-		timestamp === undefined ? 'webhook-timestamp' : undefined,
-		signatures === undefined ? 'webhook-signature' : undefined,
-	].filter((name): name is string => name !== undefined);
-	if (
-		missing.length > 0 ||
-		msgId === undefined ||
-		timestamp === undefined ||
-		signatures === undefined
-	) {
-		return {
-			ok: false,
-			reason: `Missing header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-		};
 	}
-
-	if (!/^\d{1,15}$/.test(timestamp)) {
-		return {
-			ok: false,
-			reason: 'Invalid webhook-timestamp: expected Unix seconds',
-		};
+	const read = readSignedMessage(headers, options);
+	if (!read.ok) return { ok: false, reason: read.reason };
+	if (!signatureMatches(secret, read.message, rawBody)) {
+		return { ok: false, reason: 'No matching signature found' };
 	}
-	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-	const now = Math.floor(options.nowSeconds ?? Date.now() / 1000);
-	// Fail closed: a NaN tolerance or clock would make every timestamp pass the window check.
-	if (!Number.isFinite(tolerance) || tolerance < 0) {
-		return {
-			ok: false,
-			reason: 'Invalid timestamp tolerance: expected a number of seconds, 0 or more',
-		};
-	}
-	if (!Number.isFinite(now)) return { ok: false, reason: 'Invalid current time' };
-	const sent = Number(timestamp);
-	if (now - sent > tolerance) {
-		return {
-			ok: false,
-			reason: `Message timestamp too old (more than ${tolerance} s before now)`,
-		};
-	}
-	if (sent - now > tolerance) {
-		return {
-			ok: false,
-			reason: `Message timestamp too new (more than ${tolerance} s after now)`,
-		};
-	}
-
-	const expected = computeSignature(key, msgId, timestamp, rawBody);
-	let sawV1 = false;
-	let matched = false;
-	for (const entry of signatures.split(' ')) {
-		const comma = entry.indexOf(',');
-		if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
-		sawV1 = true;
-		// Compare every v1 entry (no early exit) so timing does not tell which one matched.
-		if (sameText(entry.slice(comma + 1), expected)) matched = true;
-	}
-	if (matched) return { ok: true };
-	return {
-		ok: false,
-		reason: sawV1
-			? 'No matching signature found'
-			: 'No v1 signature in the webhook-signature header',
-	};
+	return read;
 }

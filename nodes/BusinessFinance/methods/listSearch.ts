@@ -1,12 +1,11 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { apiRequest } from '../transport';
-
-/** Page size for the vendor list in the UI (the API's maximum). */
-const PAGE_SIZE = 100;
 
 /**
  * The vendor list of the `vendorId` resource locator: `GET /v1/vendors` with `search` when the
- * user types, one page of 100 per call; the next page number is the pagination token.
+ * user types, one page of the API's largest size per call; the next page number is the
+ * pagination token.
  */
 export async function searchVendors(
 	this: ILoadOptionsFunctions,
@@ -16,7 +15,7 @@ export async function searchVendors(
 	const page = paginationToken ? Number(paginationToken) : 1;
 	const qs: IDataObject = {
 		page: Number.isInteger(page) && page >= 1 ? page : 1,
-		limit: PAGE_SIZE,
+		limit: API_MAX_PAGE_SIZE,
 	};
 	const search = typeof filter === 'string' ? filter.trim() : '';
 	if (search !== '') qs.search = search;

@@ -2,7 +2,10 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** What to do about each service error code (spec part 7 and the contract). */
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, RATE_LIMIT_TEXT } from '../helpers/constants';
+import { redact } from './redact';
+
+/** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
 export const ERROR_CODE_HINTS: Record<string, string> = {
 	MISSING_API_KEY:
 		'No API key reached the service. Open the Business Finance API credential and enter the key from the dashboard (Settings → API Keys).',
@@ -10,8 +13,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 		'The API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it into the Business Finance API credential.',
 	API_KEY_EXPIRED:
 		'The API key has expired. Create a new key in the dashboard (Settings → API Keys) and update the Business Finance API credential.',
-	RATE_LIMITED:
-		'The service allows 100 requests per minute per API key. The node waits for the rate-limit window automatically; raise the node option "Max Wait for Rate Limits (Seconds)" or spread the work over time.',
+	RATE_LIMITED: `The service allows ${RATE_LIMIT_TEXT}. The node waits for the rate-limit window automatically; raise the node option 'Max Wait for Rate Limits (Seconds)' or spread the work over time.`,
 	VALIDATION_ERROR:
 		'The service rejected a value. Check the field named in the message and correct it in the node parameters or the incoming data.',
 	INVALID_JSON:
@@ -29,7 +31,7 @@ export const ERROR_CODE_HINTS: Record<string, string> = {
 	INTERNAL_ERROR:
 		'The service failed while handling the request. Try again later; if it keeps failing, contact the service provider.',
 	SERVICE_UNAVAILABLE:
-		'The service is temporarily unavailable. Try again in a few minutes, or enable "Retry On Fail" in the node settings.',
+		"The service is temporarily unavailable. Try again in a few minutes, or enable 'Retry On Fail' in the node settings.",
 };
 
 const STATUS_HINTS: Record<number, string> = {
@@ -44,7 +46,7 @@ const STATUS_HINTS: Record<number, string> = {
 	429: ERROR_CODE_HINTS.RATE_LIMITED,
 };
 
-export function hintFor(status: number | undefined, code: string | undefined): string {
+function hintFor(status: number | undefined, code: string | undefined): string {
 	if (code && ERROR_CODE_HINTS[code]) return ERROR_CODE_HINTS[code];
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	if (status !== undefined && status >= 500) return ERROR_CODE_HINTS.INTERNAL_ERROR;
@@ -69,17 +71,6 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 		if (info) return { ...info };
 	}
 	return undefined;
-}
-
-/** Removes every occurrence of the secrets from a string. */
-export function redact(text: string, secrets: Array<string | undefined>): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (secret && secret.length >= 6) out = out.split(secret).join('[redacted]');
-	}
-	out = out.replace(/Bearer\s+[A-Za-z0-9_\-.~+/=]+/g, 'Bearer [redacted]');
-	out = out.replace(/whsec_[A-Za-z0-9+/=_-]{4,}/g, 'whsec_[redacted]');
-	return out.replace(/svc_[A-Za-z0-9_-]{4,}/g, 'svc_[redacted]');
 }
 
 function truncate(text: string, max = 300): string {
@@ -177,97 +168,55 @@ export function buildOperationError(
 	return error;
 }
 
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EADDRNOTAVAIL',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'UND_ERR_HEADERS_TIMEOUT',
-	'UND_ERR_BODY_TIMEOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'ERR_NETWORK',
-	'ETIMEOUT',
-]);
-
-export interface NetworkFailure {
-	code: string;
-	/** True when the request certainly did not reach the server (nothing can have been processed). */
-	notSent: boolean;
-	kind: 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
+/** `12.3s`: how waits are shown in messages. */
+export function formatSeconds(ms: number): string {
+	return `${Math.round(ms / 100) / 10}s`;
 }
 
-function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
-	if (!error || typeof error !== 'object' || depth > 4) return out;
-	const e = error as Record<string, unknown>;
-	for (const key of ['code', 'errno']) {
-		if (typeof e[key] === 'string') out.push(e[key] as string);
-	}
-	if (typeof e.message === 'string') {
-		const match = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(e.message);
-		if (match) out.push(match[1]);
-		if (/socket hang up/i.test(e.message)) out.push('ECONNRESET');
-		if (/timeout of \d+ms exceeded|timed out/i.test(e.message)) out.push('ETIMEDOUT');
-	}
-	if (Array.isArray(e.messages)) {
-		for (const m of e.messages)
-			if (typeof m === 'string') collectCodes({ message: m }, depth + 1, out);
-	}
-	for (const key of ['cause', 'error', 'reason']) collectCodes(e[key], depth + 1, out);
-	if (Array.isArray(e.errors)) for (const inner of e.errors) collectCodes(inner, depth + 1, out);
-	return out;
+const RATE_LIMIT_ADVICE = `Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
+
+export interface WaitErrorArgs {
+	node: INode;
+	itemIndex: number | undefined;
+	secrets: Array<string | undefined>;
+	waitedMs: number;
+	budgetMs: number;
 }
 
-/** Recognises a connection-level failure (no HTTP answer) in whatever the helper threw. */
-export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const e = error as Record<string, unknown> & {
-		response?: unknown;
-		cause?: { response?: unknown };
-	};
-	// An HTTP answer is not a network failure (with ignoreHttpStatusErrors this should not happen).
-	if (e.response && typeof e.response === 'object' && 'status' in (e.response as object))
-		return undefined;
-	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
-	const codes = collectCodes(error).map((c) => c.toUpperCase());
-	const code = codes.find((c) => NETWORK_CODES.has(c));
-	if (!code) return undefined;
-	let kind: NetworkFailure['kind'] = 'other';
-	if (code === 'ECONNREFUSED') kind = 'refused';
-	else if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') kind = 'reset';
-	else if (/TIMEDOUT|TIMEOUT|ECONNABORTED/.test(code)) kind = 'timeout';
-	else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') kind = 'dns';
-	else if (/UNREACH|ENETDOWN|EADDRNOTAVAIL/.test(code)) kind = 'unreachable';
-	const notSent =
-		kind === 'refused' ||
-		kind === 'dns' ||
-		kind === 'unreachable' ||
-		code === 'UND_ERR_CONNECT_TIMEOUT';
-	return { code, notSent, kind };
+/** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
+export function rateLimitedError(
+	args: WaitErrorArgs & { neededMs: number; behindProbe: boolean },
+): NodeApiError {
+	const waited = `after waiting ${formatSeconds(args.waitedMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
+	const message = args.behindProbe
+		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
+		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;
+	const description = args.behindProbe
+		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
+		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
+	return buildApiError({ ...args, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
-export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string): string {
-	switch (failure.kind) {
-		case 'refused':
-			return `Nothing is listening at ${baseUrl}. Check the Base URL in the credential and that the service is running.`;
-		case 'dns':
-			return `The host of ${baseUrl} could not be resolved. Check the Base URL in the credential.`;
-		case 'unreachable':
-			return `The host of ${baseUrl} cannot be reached from n8n. Check the Base URL and the network.`;
-		case 'timeout':
-			return `The service at ${baseUrl} did not answer in time.`;
-		case 'reset':
-			return `The connection to ${baseUrl} was closed before the service answered.`;
-		default:
-			return `The connection to ${baseUrl} failed.`;
-	}
+/** The execution was cancelled while this call waited or while its request was on its way. */
+export function cancelledError(
+	node: INode,
+	itemIndex: number | undefined,
+	secrets: Array<string | undefined>,
+	duringRequest: boolean,
+): NodeOperationError {
+	return buildOperationError(
+		node,
+		duringRequest
+			? {
+					message: 'The execution was cancelled while a request was on its way',
+					description:
+						'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.',
+				}
+			: {
+					message: 'The execution was cancelled while waiting for the rate limit',
+					description: 'No request was sent.',
+				},
+		itemIndex,
+		secrets,
+	);
 }

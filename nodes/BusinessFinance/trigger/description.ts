@@ -1,64 +1,37 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { EVENT_TYPES } from '../helpers/constants';
+import { ALL_EVENTS, ALL_EVENTS_LABEL, eventTypeOptions } from '../descriptions/events';
+import { byName } from '../descriptions/order';
 
-/** The `events` value that selects every event type (sent to the service as no filter). */
-export const ALL_EVENTS = '*';
-
-function eventLabel(type: string): string {
-	return type
-		.split('.')
-		.map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-		.join(' ');
-}
-
-const eventOptions: INodePropertyOptions[] = [
+/** All Events and every event type, A–Z by label. */
+const eventOptions: INodePropertyOptions[] = byName([
 	{
-		name: 'All Events',
+		name: ALL_EVENTS_LABEL,
 		value: ALL_EVENTS,
 		description: 'Every event the service sends, now and in future',
 	},
-	...EVENT_TYPES.map((type) => ({
-		name: eventLabel(type),
-		value: type,
-		description: `The ${type} event`,
-	})),
-];
+	...eventTypeOptions,
+]);
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName:
-			'Leave "Webhook Endpoint ID" empty to let this trigger create an endpoint on the service when the workflow is activated and delete it when it is deactivated. If your account cannot create endpoints through the API, create one in the service\'s dashboard and paste its ID here: the trigger then points it at this workflow and restores its earlier settings on deactivation.',
-		name: 'setupNotice',
-		type: 'notice',
-		default: '',
-	},
 	{
 		displayName: 'Webhook Endpoint ID',
 		name: 'webhookEndpointId',
 		type: 'string',
 		default: '',
-		placeholder: 'ep_2bX9...',
+		placeholder: 'e.g. ep_2b9f6c1d8a',
 		description:
-			'ID of an existing webhook endpoint (starts with ep_) to point at this workflow. Empty: create an endpoint automatically.',
+			"ID of an existing webhook endpoint (starts with ep_) to point at this workflow. Leave empty to let the trigger create an endpoint on activation and delete it on deactivation; if your account cannot create endpoints through the API, create one in the service's dashboard and paste its ID here.",
 		hint: 'Its URL, event filter, description and disabled flag are restored when the workflow is deactivated',
 	},
 	{
-		displayName: 'Events',
+		// n8n's guidelines: an event parameter of a trigger is called Trigger On and has no tooltip.
+		displayName: 'Trigger On',
 		name: 'events',
 		type: 'multiOptions',
 		options: eventOptions,
 		default: [ALL_EVENTS],
 		required: true,
-		description:
-			"The event types that start the workflow. They are set as the endpoint's event filter and checked again on receipt.",
-	},
-	{
-		displayName:
-			"Deliveries are verified with the endpoint's signing secret (Standard Webhooks). The trigger fetches it from the service; if the service cannot hand it out, put the endpoint's signing secret (whsec_...) into the credential's \"Webhook Signing Secret\" field.",
-		name: 'secretNotice',
-		type: 'notice',
-		default: '',
 	},
 	{
 		displayName: 'Options',
@@ -73,7 +46,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to accept deliveries that cannot be verified (no signing secret available, or no signature headers). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.',
+					"Whether to accept deliveries that carry no signature at all (under any header name), or that cannot be verified because no signing secret is available (the trigger fetches the endpoint's secret from the service, or takes the credential's 'Webhook Signing Secret'). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.",
 			},
 			{
 				displayName: 'Output',
@@ -81,14 +54,14 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'options',
 				options: [
 					{
-						name: 'Whole Event',
-						value: 'event',
-						description: 'The event envelope: ID, type, created_at and data',
-					},
-					{
 						name: 'Data Only',
 						value: 'data',
 						description: "Only the resource in the event's data field",
+					},
+					{
+						name: 'Whole Event',
+						value: 'event',
+						description: 'The event envelope: ID, type, created_at and data',
 					},
 				],
 				default: 'event',

@@ -1,20 +1,100 @@
+/**
+ * A delivery to the trigger's webhook URL. Anyone who learns the URL can send one, so what a
+ * request may cost and cause is decided by what can be proven about it, in this order:
+ *
+ * 1. Headers and body, no secret needed: a well-formed id, a timestamp within the tolerance and a
+ *    well-formed `v1,` signature (under any header alias), a body that is an event object. A
+ *    request that fails here is answered without any network call.
+ * 2. The signature, with the secret secrets.ts hands out (that may cost one fetch per endpoint,
+ *    bounded there).
+ * 3. Duplicates, by the identity that was verified; only verified deliveries are recorded.
+ *
+ * Receiving never writes the workflow's static data (see `readSlot` in state.ts).
+ */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { verifyWebhook } from '../helpers/standardWebhooks';
-import { ALL_EVENTS } from './description';
-import { cacheKey, credentialSecret, fetchEndpointSecret, nodeKey } from './lifecycle';
-import { recallSecret, rememberSecret, seenBefore } from './memory';
-import { getSlot, selectedEventTypes } from './state';
+import { eventDataWithStableColumns } from '../helpers/resourceFields';
 
-/** A cached endpoint secret older than this is fetched again once when a signature does not match (rotation). */
-const SECRET_REFRESH_AFTER_MS = 60_000;
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	readSignedMessage,
+	signatureMatches,
+	type SignedMessage,
+	type WebhookHeaders,
+} from '../helpers/standardWebhooks';
+import { ALL_EVENTS } from '../descriptions/events';
+import { recordVerified, replayableUntil, wasSeen } from './duplicates';
+import { givenEndpointId, selectedEventTypes } from './endpoints';
+import { checkWithSecret } from './secrets';
+import { nodeKey, registrationOf } from './state';
 
-type Headers = Record<string, string | string[] | undefined>;
+interface Settings {
+	allowUnsigned: boolean;
+	toleranceSeconds: number;
+	output: 'event' | 'data';
+	wanted: string[];
+}
 
 interface RequestLike {
 	rawBody?: unknown;
 	body?: unknown;
 	readRawBody?: () => Promise<void>;
+}
+
+type Answer = IWebhookResponseData;
+
+export async function receive(this: IWebhookFunctions): Promise<Answer> {
+	const settings = readSettings(this);
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const headers = this.getHeaderData() as WebhookHeaders;
+	const read = readSignedMessage(headers, {
+		toleranceSeconds: settings.toleranceSeconds,
+		nowSeconds,
+	});
+	if (!read.ok && !(read.unsigned && settings.allowUnsigned)) {
+		return refuse(
+			this,
+			'invalid_signature',
+			`Webhook signature verification failed: ${read.reason}`,
+		);
+	}
+	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
+	const event = parseEvent(rawBody);
+	if (typeof event === 'string') {
+		return respond(this, 400, {
+			error: event,
+			message: 'The delivery body is not an event object',
+		});
+	}
+	if (!read.ok) return accept(this, settings, event, unsignedId(headers), nowSeconds);
+
+	const verdict = await checkWithSecret(
+		this,
+		registrationOf(this, givenEndpointId(this)),
+		(secret) => signatureMatches(secret, read.message, rawBody),
+	);
+	if (verdict === 'mismatch') {
+		return refuse(this, 'invalid_signature', 'Webhook signature verification failed');
+	}
+	if (verdict === 'no_secret') {
+		if (!settings.allowUnsigned) {
+			return refuse(this, 'no_secret', 'The trigger has no signing secret to verify this delivery');
+		}
+		return accept(this, settings, event, read.message.id, nowSeconds);
+	}
+	return acceptVerified(this, settings, event, read.message, nowSeconds);
+}
+
+function readSettings(ctx: IWebhookFunctions): Settings {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const tolerance = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+	return {
+		allowUnsigned: options.allowUnsigned === true,
+		toleranceSeconds:
+			Number.isFinite(tolerance) && tolerance > 0 ? tolerance : DEFAULT_TOLERANCE_SECONDS,
+		output: options.output === 'data' ? 'data' : 'event',
+		wanted: selectedEventTypes(ctx.getNodeParameter('events', [ALL_EVENTS])),
+	};
 }
 
 /**
@@ -37,141 +117,83 @@ async function rawBodyOf(req: RequestLike): Promise<string> {
 	return '';
 }
 
-function header(headers: Headers, name: string): string | undefined {
-	const value = headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-function respond(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	this.getResponseObject().status(status).json(body);
-	return { noWebhookResponse: true };
-}
-
-interface Secret {
-	value: string;
-	/** Set for a secret fetched from the service (and cached); it can be refreshed once. */
-	fetchedAtMs?: number;
-}
-
-/** The secret to verify with: the endpoint's (cached, else fetched), else the credential's. */
-async function currentSecret(
-	this: IWebhookFunctions,
-	endpointId: string | undefined,
-): Promise<Secret | undefined> {
-	const source = getSlot(this).secretSource;
-	if (endpointId && source !== 'credential' && source !== 'none') {
-		const key = cacheKey.call(this, endpointId);
-		const cached = recallSecret(key);
-		if (cached) return { value: cached.secret, fetchedAtMs: cached.fetchedAtMs };
-		const fetched = await fetchEndpointSecret.call(this, endpointId);
-		if (fetched) {
-			rememberSecret(key, fetched);
-			return { value: fetched, fetchedAtMs: Date.now() };
-		}
-	}
-	const fromCredential = await credentialSecret.call(this);
-	return fromCredential ? { value: fromCredential } : undefined;
-}
-
-export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const allowUnsigned = options.allowUnsigned === true;
-	const toleranceRaw = Number(options.toleranceSeconds ?? 300);
-	const toleranceSeconds = Number.isFinite(toleranceRaw) && toleranceRaw > 0 ? toleranceRaw : 300;
-	const output = options.output === 'data' ? 'data' : 'event';
-
-	const headers = this.getHeaderData() as Headers;
-	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
-	const signed = header(headers, 'webhook-signature') !== undefined;
-
-	const slot = getSlot(this);
-	const endpointId =
-		slot.endpointId ||
-		String(this.getNodeParameter('webhookEndpointId', '') ?? '').trim() ||
-		undefined;
-
-	let secret = await currentSecret.call(this, endpointId);
-	let verified = false;
-	if (secret && (signed || !allowUnsigned)) {
-		const check = () =>
-			verifyWebhook(secret!.value, headers, rawBody, {
-				toleranceSeconds,
-				nowSeconds: Math.floor(Date.now() / 1000),
-			});
-		let result = check();
-		if (
-			!result.ok &&
-			endpointId &&
-			secret.fetchedAtMs !== undefined &&
-			Date.now() - secret.fetchedAtMs > SECRET_REFRESH_AFTER_MS
-		) {
-			// The secret may have been rotated since it was cached: fetch it once more.
-			const fresh = await fetchEndpointSecret.call(this, endpointId);
-			if (fresh && fresh !== secret.value) {
-				rememberSecret(cacheKey.call(this, endpointId), fresh);
-				secret = { value: fresh, fetchedAtMs: Date.now() };
-				result = check();
-			} else if (fresh) {
-				rememberSecret(cacheKey.call(this, endpointId), fresh);
-			}
-		}
-		if (!result.ok) {
-			return respond.call(this, 401, {
-				error: 'invalid_signature',
-				message: 'Webhook signature verification failed',
-			});
-		}
-		verified = true;
-	} else if (!allowUnsigned) {
-		return respond.call(this, 401, {
-			error: 'no_secret',
-			message: 'The trigger has no signing secret to verify this delivery',
-		});
-	}
-
+/** The event object, or the error code of a body that is not one. */
+function parseEvent(rawBody: string): IDataObject | 'invalid_json' | 'invalid_event' {
 	let event: unknown;
 	try {
 		event = JSON.parse(rawBody);
 	} catch {
-		return respond.call(this, 400, {
-			error: 'invalid_json',
-			message: 'The delivery body is not valid JSON',
-		});
+		return 'invalid_json';
 	}
-	if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-		return respond.call(this, 400, {
-			error: 'invalid_event',
-			message: 'The delivery body is not an event object',
-		});
-	}
-	const evt = event as IDataObject;
-
-	const wanted = selectedEventTypes(this.getNodeParameter('events', [ALL_EVENTS]));
-	if (wanted.length > 0 && !wanted.includes(String(evt.type))) {
-		return respond.call(this, 200, { received: true, ignored: 'event type not selected' });
-	}
-
-	// Retries repeat the webhook-id: acknowledge them without a second execution. Only verified
-	// deliveries are recorded (or any, when unsigned ones are allowed), so a forged request cannot
-	// block the genuine one.
-	const webhookId = header(headers, 'webhook-id');
-	if (
-		(verified || allowUnsigned) &&
-		webhookId &&
-		seenBefore(nodeKey.call(this), webhookId, toleranceSeconds)
-	) {
-		return respond.call(this, 200, { received: true, ignored: 'duplicate delivery' });
-	}
-
-	let json: IDataObject;
-	if (output === 'data') {
-		const data = evt.data;
-		json =
-			typeof data === 'object' && data !== null && !Array.isArray(data)
-				? (data as IDataObject)
-				: { data };
-	} else {
-		json = evt;
-	}
-	return { workflowData: [[{ json }]] };
+	if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'invalid_event';
+	return event as IDataObject;
 }
+
+/** The id an unsigned delivery claims (it proves nothing: it is looked up, never recorded). */
+function unsignedId(headers: WebhookHeaders): string | undefined {
+	for (const name of ['webhook-id', 'svix-id']) {
+		const value = headers[name];
+		const text = Array.isArray(value) ? value[0] : value;
+		if (typeof text === 'string' && text.trim()) return text.trim();
+	}
+	return undefined;
+}
+
+/** A verified delivery: recorded by its verified id, so every copy of it runs the workflow once. */
+function acceptVerified(
+	ctx: IWebhookFunctions,
+	settings: Settings,
+	event: IDataObject,
+	message: SignedMessage,
+	nowSeconds: number,
+): Answer {
+	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
+	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
+	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds)) {
+		return ignored(ctx, 'duplicate delivery');
+	}
+	return start(settings, event);
+}
+
+/**
+ * A delivery that "Allow Unsigned Deliveries" lets through unverified. It is never recorded, so
+ * it cannot make a genuine delivery be dropped; a verified delivery with its id suppresses it.
+ */
+function accept(
+	ctx: IWebhookFunctions,
+	settings: Settings,
+	event: IDataObject,
+	claimedId: string | undefined,
+	nowSeconds: number,
+): Answer {
+	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
+	if (claimedId && wasSeen(nodeKey(ctx), claimedId, nowSeconds)) {
+		return ignored(ctx, 'duplicate delivery');
+	}
+	return start(settings, event);
+}
+
+const isWanted = (settings: Settings, event: IDataObject) =>
+	settings.wanted.length === 0 || settings.wanted.includes(String(event.type));
+
+function start(settings: Settings, event: IDataObject): Answer {
+	if (settings.output === 'event') return { workflowData: [[{ json: event }]] };
+	// the resource alone feeds spreadsheets: give it the same stable columns as the action node
+	const data = eventDataWithStableColumns(event.type, event.data);
+	const json =
+		typeof data === 'object' && data !== null && !Array.isArray(data)
+			? (data as IDataObject)
+			: { data };
+	return { workflowData: [[{ json: json as IDataObject }]] };
+}
+
+function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): Answer {
+	ctx.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+const refuse = (ctx: IWebhookFunctions, error: string, message: string) =>
+	respond(ctx, 401, { error, message });
+
+const ignored = (ctx: IWebhookFunctions, reason: string) =>
+	respond(ctx, 200, { received: true, ignored: reason });

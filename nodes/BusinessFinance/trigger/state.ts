@@ -1,20 +1,14 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { ALL_EVENTS } from './description';
-
-/** The fields of an endpoint that activation changes and deactivation puts back. */
-export interface EndpointSettings {
-	url?: string;
-	filter_types?: string[];
-	description?: string;
-	disabled?: boolean;
-}
+/** Where deliveries are verified from, as decided at activation. */
+export type SecretSource = 'endpoint' | 'credential' | 'none';
 
 /**
  * What the trigger remembers between activation and deactivation, per mode: production
  * (an active workflow) and test ("Listen for test event") use separate slots, so a test run
  * never restores or deletes what the active workflow set up.
  * Kept in the node's static data, which n8n persists with the workflow. No secret is stored here.
+ * Only the webhook methods (activation, deactivation) write it: see `readSlot`.
  */
 export interface SlotState extends IDataObject {
 	/** The endpoint the trigger registered on. */
@@ -28,22 +22,31 @@ export interface SlotState extends IDataObject {
 	/** The webhook URL the endpoint was pointed at. */
 	webhookUrl?: string;
 	/** Where the signing secret came from at activation. */
-	secretSource?: 'endpoint' | 'credential' | 'none';
+	secretSource?: SecretSource;
 }
+
+/** What a delivery needs to know of its registration. */
+export interface Registration {
+	endpointId?: string;
+	secretSource?: SecretSource;
+}
+
+type Ctx = IHookFunctions | IWebhookFunctions;
 
 /**
  * Which slot a call belongs to. Activation of a test webhook and its deliveries run in mode
  * 'manual'. Deactivation runs in mode 'internal' for both (n8n 2.x), so a test registration is
  * recognised by its webhook URL: n8n hands the hook the test URL (…/webhook-test/…) there.
  */
-export function slotName(ctx: IHookFunctions | IWebhookFunctions): 'production' | 'test' {
+export function slotName(ctx: Ctx): 'production' | 'test' {
 	if (ctx.getMode() === 'manual') return 'test';
 	const test = ctx.getWorkflowStaticData('node').test as SlotState | undefined;
 	if (test?.webhookUrl && test.webhookUrl === ctx.getNodeWebhookUrl('default')) return 'test';
 	return 'production';
 }
 
-export function getSlot(ctx: IHookFunctions | IWebhookFunctions): SlotState {
+/** The slot for the webhook methods, created when missing (they own the static data). */
+export function getSlot(ctx: IHookFunctions): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
 	const name = slotName(ctx);
 	if (typeof data[name] !== 'object' || data[name] === null) {
@@ -52,33 +55,57 @@ export function getSlot(ctx: IHookFunctions | IWebhookFunctions): SlotState {
 	return data[name] as SlotState;
 }
 
+/**
+ * The slot as a delivery sees it, without writing anything. n8n runs each webhook request on the
+ * static data as last saved and saves it back when the request changed it: a delivery that wrote
+ * here while activation was still running would overwrite what activation stores.
+ */
+export function readSlot(ctx: IWebhookFunctions): Readonly<SlotState> {
+	const slot = ctx.getWorkflowStaticData('node')[slotName(ctx)];
+	return typeof slot === 'object' && slot !== null ? (slot as SlotState) : {};
+}
+
 export function clearSlot(slot: SlotState): void {
 	for (const key of Object.keys(slot)) {
 		delete slot[key];
 	}
 }
 
-/** The selected event types; an empty list means every type (no filter). */
-export function selectedEventTypes(events: unknown): string[] {
-	const list = Array.isArray(events)
-		? events.map(String)
-		: typeof events === 'string' && events
-			? [events]
-			: [];
-	if (list.length === 0 || list.includes(ALL_EVENTS)) return [];
-	return [...new Set(list)].sort();
+/** Identifies one trigger node's registration (workflow, node, slot) in the process's memory. */
+export function nodeKey(ctx: Ctx): string {
+	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${slotName(ctx)}`;
 }
 
-export function sameTypes(a: unknown, b: string[]): boolean {
-	const left = Array.isArray(a) ? [...new Set(a.map(String))].sort() : [];
-	return left.length === b.length && left.every((value, i) => value === b[i]);
+/** Most registrations kept in memory; the oldest are dropped first. */
+const MAX_REGISTRATIONS = 500;
+const registrations = new Map<string, Registration>();
+
+/**
+ * Activation tells this process about a registration as soon as it knows the endpoint, before
+ * n8n saves the static data: a delivery that arrives in between (the service may deliver the
+ * moment an endpoint exists) can then be verified instead of refused.
+ */
+export function rememberRegistration(ctx: IHookFunctions, registration: Registration): void {
+	const key = nodeKey(ctx);
+	registrations.delete(key);
+	registrations.set(key, { ...registration });
+	while (registrations.size > MAX_REGISTRATIONS) {
+		registrations.delete(registrations.keys().next().value as string);
+	}
 }
 
-export function pickSettings(endpoint: IDataObject): IDataObject {
-	const saved: IDataObject = {};
-	if (typeof endpoint.url === 'string') saved.url = endpoint.url;
-	if (Array.isArray(endpoint.filter_types)) saved.filter_types = endpoint.filter_types.map(String);
-	if (typeof endpoint.description === 'string') saved.description = endpoint.description;
-	if (typeof endpoint.disabled === 'boolean') saved.disabled = endpoint.disabled;
-	return saved;
+export function forgetRegistration(ctx: IHookFunctions): void {
+	registrations.delete(nodeKey(ctx));
+}
+
+/**
+ * The registration a delivery is checked against: the saved one when there is one, else what an
+ * activation still running in this process announced, else the endpoint named in the parameters.
+ */
+export function registrationOf(ctx: IWebhookFunctions, givenEndpointId: string): Registration {
+	const slot = readSlot(ctx);
+	if (slot.endpointId) return { endpointId: slot.endpointId, secretSource: slot.secretSource };
+	const pending = registrations.get(nodeKey(ctx));
+	if (pending?.endpointId) return pending;
+	return { endpointId: givenEndpointId || undefined, secretSource: slot.secretSource };
 }

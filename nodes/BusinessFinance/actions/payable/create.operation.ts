@@ -1,21 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
+import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
+import { byDisplayName } from '../../descriptions/order';
+import { normaliseDate } from '../../helpers/dates';
+import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
 import {
-	METHOD_DETAIL_KEYS,
-	methodDetailsFields,
-	paymentMethodField,
-} from '../../descriptions/methodDetails';
-import {
-	checkAmount,
-	checkEmail,
-	checkMethodDetails,
-	checkUuid,
-	inputError,
-	requiredString,
-	toApiDate,
-} from '../input';
-import { isSet, toApiBody, requestData, type OperationContext } from '../utils';
+	isSet,
+	PAYABLE_AMOUNT,
+	validateAmount,
+	validateEmail,
+	validateRequiredText,
+	validateUuid,
+} from '../../helpers/primitives';
+import { validatePayee } from '../../helpers/requestRules';
+import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['payable'], operation: ['create'] };
 
@@ -44,8 +44,8 @@ export const description: INodeProperties[] = [
 		{
 			required: false,
 			description:
-				'An existing vendor. Leave empty to give a Vendor Name under Additional Fields instead.',
-			hint: 'Either a vendor or a Vendor Name (under Additional Fields) is needed',
+				"An existing vendor. Leave empty to give a 'Vendor Name' under 'Additional Fields' instead.",
+			hint: "Either a vendor or a 'Vendor Name' (under 'Additional Fields') is needed",
 			displayOptions: { show },
 		},
 		true,
@@ -57,14 +57,14 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show },
-		options: [
+		options: byDisplayName([
 			{
 				displayName: 'Vendor Name',
 				name: 'vendorName',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Acme Supplies LLC',
-				description: 'Who is paid, when no Vendor is selected (or to override the vendor’s name)',
+				description: "Who is paid, when no 'Vendor' is selected (or to override the vendor’s name)",
 			},
 			{
 				displayName: 'Vendor Email',
@@ -79,58 +79,66 @@ export const description: INodeProperties[] = [
 				description:
 					'How to pay this bill; defaults to the vendor’s method. When you give details for the method they must be complete.',
 			}),
-			...methodDetailsFields,
-		],
+			...methodDetailsFields('paymentMethod'),
+		]),
 	},
 ];
+
+export interface CreatePayableParameters {
+	invoiceNumber: unknown;
+	amount: unknown;
+	/** The vendor locator's id; empty when a Vendor Name is given instead. */
+	vendorId: unknown;
+	additionalFields: IDataObject;
+}
+
+function readParameters(ctx: IExecuteFunctions, i: number): CreatePayableParameters {
+	return {
+		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
+		amount: ctx.getNodeParameter('amount', i),
+		vendorId: readLocator(ctx, 'vendorId', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	};
+}
+
+/** The body to send for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreatePayableParameters): Checked<IDataObject> {
+	const check = new ItemCheck();
+	const { details, others } = separateMethodDetails(p.additionalFields);
+	const fields = toApiBody(others as IDataObject);
+	const body: IDataObject = {
+		invoice_number: check.take(validateRequiredText(p.invoiceNumber, 'Invoice Number')),
+		amount: check.take(validateAmount(p.amount, PAYABLE_AMOUNT)),
+		...fields,
+	};
+	if (isSet(p.vendorId)) body.vendor_id = check.take(validateUuid(p.vendorId, 'Vendor'));
+	check.add(validatePayee(p.vendorId, fields.vendor_name));
+	if (typeof fields.vendor_name === 'string') body.vendor_name = fields.vendor_name.trim();
+	if (fields.vendor_email !== undefined) {
+		body.vendor_email = check.take(validateEmail(fields.vendor_email, 'Vendor Email'));
+	}
+	if (fields.due_date !== undefined) {
+		body.due_date = check.take(normaliseDate(fields.due_date, 'Due Date'));
+	}
+	const method = prepareMethodDetails(fields.payment_method, details, {
+		context: 'payable',
+		hasVendorId: isSet(p.vendorId),
+	});
+	check.add(method.problems);
+	Object.assign(body, method.details);
+	return check.result(body);
+}
+
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
+	return checkParameters(readParameters(ctx, i));
+}
 
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const invoiceNumber = requiredString(this, 'invoiceNumber', 'Invoice Number', i);
-	const amount = checkAmount(this, this.getNodeParameter('amount', i), 'Amount', i, 'payable');
-	const vendorIdRaw = this.getNodeParameter('vendorId', i, '', { extractValue: true }) as unknown;
-	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-
-	const body = toApiBody({ invoiceNumber, amount });
-	if (isSet(vendorIdRaw)) {
-		body.vendor_id = checkUuid(this, vendorIdRaw, 'Vendor', i);
-	} else if (!isSet(fields.vendorName)) {
-		throw inputError(
-			this,
-			'A payable needs a Vendor or a Vendor Name',
-			'Select a vendor, or add Vendor Name under Additional Fields',
-			i,
-		);
-	}
-
-	const details: IDataObject = {};
-	const other: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if ((METHOD_DETAIL_KEYS as readonly string[]).includes(key)) details[key] = value;
-		else if (key !== 'paymentMethod') other[key] = value;
-	}
-	Object.assign(body, toApiBody(other));
-	if (typeof body.vendor_name === 'string') body.vendor_name = body.vendor_name.trim();
-	if (body.vendor_email !== undefined)
-		body.vendor_email = checkEmail(this, body.vendor_email, 'Vendor Email', i);
-	if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
-
-	const method = isSet(fields.paymentMethod) ? fields.paymentMethod : undefined;
-	Object.assign(
-		body,
-		checkMethodDetails(
-			this,
-			method,
-			toApiBody(details),
-			i,
-			'payable',
-			body.vendor_id !== undefined,
-		),
-	);
-	if (method !== undefined) body.payment_method = method;
-
-	return requestData.call(this, 'POST', '/v1/payables', body, i, waitBudgetMs);
+	const body = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'payable', 'POST', '/v1/payables', body, i, waitBudgetMs);
 }

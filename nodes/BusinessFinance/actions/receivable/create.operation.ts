@@ -1,21 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dueDateField, notesField } from '../../descriptions/dates';
+import { normaliseDate } from '../../helpers/dates';
 import {
-	checkAmount,
-	checkEmail,
-	checkUuid,
-	inputError,
-	requiredString,
-	toApiDate,
-} from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+	RECEIVABLE_AMOUNT,
+	validateAmount,
+	validateBoolean,
+	validateEmail,
+	validateRequiredText,
+	validateUuid,
+} from '../../helpers/primitives';
+import { validateSendImmediately } from '../../helpers/requestRules';
+import { ItemCheck, readCollection, sendable, type Checked } from '../input';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['create'] };
 
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Send Immediately is on: the service emails the invoice to the customer as soon as the receivable is created',
+			"'Send Immediately' is on: the service emails the invoice to the customer as soon as the receivable is created",
 		name: 'sendImmediatelyNotice',
 		type: 'notice',
 		default: '',
@@ -87,30 +90,56 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+export interface CreateReceivableParameters {
+	invoiceNumber: unknown;
+	amount: unknown;
+	additionalFields: IDataObject;
+}
+
+function readParameters(ctx: IExecuteFunctions, i: number): CreateReceivableParameters {
+	return {
+		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
+		amount: ctx.getNodeParameter('amount', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	};
+}
+
+/** The body to send for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreateReceivableParameters): Checked<IDataObject> {
+	const check = new ItemCheck();
+	const fields = toApiBody(p.additionalFields);
+	const body: IDataObject = {
+		invoice_number: check.take(validateRequiredText(p.invoiceNumber, 'Invoice Number')),
+		amount: check.take(validateAmount(p.amount, RECEIVABLE_AMOUNT)),
+		...fields,
+	};
+	if (fields.customer_id !== undefined) {
+		body.customer_id = check.take(validateUuid(fields.customer_id, 'Customer ID'));
+	}
+	if (fields.customer_email !== undefined) {
+		body.customer_email = check.take(validateEmail(fields.customer_email, 'Customer Email'));
+	}
+	if (fields.due_date !== undefined) {
+		body.due_date = check.take(normaliseDate(fields.due_date, 'Due Date'));
+	}
+	if (fields.send_immediately !== undefined) {
+		const sendNow = check.take(validateBoolean(fields.send_immediately, 'Send Immediately'));
+		body.send_immediately = sendNow;
+		check.add(validateSendImmediately(sendNow === true, fields.customer_email));
+	}
+	return check.result(body);
+}
+
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
+	return checkParameters(readParameters(ctx, i));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const invoiceNumber = requiredString(this, 'invoiceNumber', 'Invoice Number', i);
-	const amount = checkAmount(this, this.getNodeParameter('amount', i), 'Amount', i, 'receivable');
-	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-
-	const body = toApiBody({ invoiceNumber, amount, ...fields });
-	if (body.customer_id !== undefined)
-		body.customer_id = checkUuid(this, body.customer_id, 'Customer ID', i);
-	if (body.customer_email !== undefined) {
-		body.customer_email = checkEmail(this, body.customer_email, 'Customer Email', i);
-	}
-	if (body.due_date !== undefined) body.due_date = toApiDate(this, body.due_date, 'Due Date', i);
-	if (body.send_immediately === true && body.customer_email === undefined) {
-		throw inputError(
-			this,
-			'Send Immediately needs a Customer Email',
-			'Add Customer Email under Additional Fields, or turn Send Immediately off',
-			i,
-		);
-	}
-
-	return requestData.call(this, 'POST', '/v1/receivables', body, i, waitBudgetMs);
+	const body = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'receivable', 'POST', '/v1/receivables', body, i, waitBudgetMs);
 }

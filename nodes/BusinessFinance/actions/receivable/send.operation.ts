@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { uuidParam } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { validateUuid } from '../../helpers/primitives';
+import { ItemCheck, sendable, type Checked } from '../input';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['receivable'], operation: ['send'] };
 
@@ -26,11 +27,23 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The path to POST for one item, or the problem with its id. Sends nothing. */
+export function checkParameters(p: { receivableId: unknown }): Checked<string> {
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(p.receivableId, 'Receivable ID'));
+	return check.result(`/v1/receivables/${id}/send`);
+}
+
+/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
+export function checkItem(ctx: IExecuteFunctions, i: number): Checked<string> {
+	return checkParameters({ receivableId: ctx.getNodeParameter('receivableId', i, '') });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const id = uuidParam(this, 'receivableId', 'Receivable ID', i);
-	return requestData.call(this, 'POST', `/v1/receivables/${id}/send`, undefined, i, waitBudgetMs);
+	const path = sendable(this, checkItem(this, i), i);
+	return requestResource.call(this, 'receivable', 'POST', path, undefined, i, waitBudgetMs);
 }

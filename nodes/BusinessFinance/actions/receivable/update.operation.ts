@@ -1,3 +1,4 @@
+import { byName } from '../../descriptions/order';
 import { RECEIVABLE_WRITABLE_STATUSES } from '../../helpers/constants';
 import { statusUpdateOperation } from '../statusUpdate';
 
@@ -12,7 +13,9 @@ const operation = statusUpdateOperation({
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: RECEIVABLE_WRITABLE_STATUSES.map((value) => ({ name: STATUS_LABELS[value], value })),
+		options: byName(
+			RECEIVABLE_WRITABLE_STATUSES.map((value) => ({ name: STATUS_LABELS[value], value })),
+		),
 		default: 'cancelled',
 		description:
 			'Cancel a draft, sent or overdue receivable, or return a cancelled or sent one to draft. Paid receivables cannot be changed.',

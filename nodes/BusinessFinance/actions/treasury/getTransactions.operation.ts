@@ -1,9 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
-import { returnAllAndLimit } from '../../descriptions/common';
+import { returnAllAndLimit, simplifyField } from '../../descriptions/common';
+import { shaped } from '../../helpers/resourceFields';
 import { dateField } from '../../descriptions/dates';
+import { byName } from '../../descriptions/order';
 import { TRANSACTION_TYPES } from '../../helpers/constants';
-import { inputError, readLimit, toApiDate } from '../input';
+import { normaliseDate, validateDateRange } from '../../helpers/dates';
+import {
+	checkPaging,
+	ItemCheck,
+	readCollection,
+	readPaging,
+	sendable,
+	type Checked,
+	type ListRequest,
+	type Paging,
+} from '../input';
 import { compact, type OperationContext } from '../utils';
 
 const show = { resource: ['treasury'], operation: ['getTransactions'] };
@@ -15,6 +27,7 @@ const TYPE_LABELS: Record<string, string> = {
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('treasury', 'getTransactions', 'transactions'),
+	simplifyField('transaction', show),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -29,7 +42,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Type',
 				name: 'type',
 				type: 'options',
-				options: TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
+				options: byName(TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value }))),
 				default: 'deposit',
 				description: 'Only transactions of this type',
 			},
@@ -37,30 +50,31 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The query and paging for one item, or every problem with them. Sends nothing. */
+function checkParameters(paging: Paging, filterValues: IDataObject): Checked<ListRequest> {
+	const check = new ItemCheck();
+	const pages = checkPaging(check, paging);
+	const filters = compact(filterValues);
+	const qs: IDataObject = {};
+	if (filters.from !== undefined) qs.from = check.take(normaliseDate(filters.from, 'From'));
+	if (filters.to !== undefined) qs.to = check.take(normaliseDate(filters.to, 'To'));
+	check.add(validateDateRange(qs.from as string | undefined, qs.to as string | undefined));
+	if (filters.type !== undefined) qs.type = filters.type;
+	return check.result({ qs, paging: pages });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll ? 0 : readLimit(this, i);
-	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-	const qs: IDataObject = {};
-	if (filters.from !== undefined) qs.from = toApiDate(this, filters.from, 'From', i);
-	if (filters.to !== undefined) qs.to = toApiDate(this, filters.to, 'To', i);
-	if (typeof qs.from === 'string' && typeof qs.to === 'string' && qs.from > qs.to) {
-		throw inputError(
-			this,
-			`From (${qs.from}) is after To (${qs.to})`,
-			'Set From to a date on or before To',
-			i,
-		);
-	}
-	if (filters.type !== undefined) qs.type = filters.type;
-	return await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
-		returnAll,
-		limit,
+	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
+	const { qs, paging } = sendable(this, checked, i);
+	const transactions = await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
+		...paging,
 		itemIndex: i,
 		waitBudgetMs,
 	});
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return transactions.map((transaction) => shaped('transaction', transaction, simplify));
 }

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import * as create from './create.operation';
+import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export { create, getAll, update };
+export { create, get, getAll, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,6 +19,12 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a vendor (a payee)',
 				action: 'Create a vendor',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one vendor by its ID',
+				action: 'Get a vendor',
 			},
 			{
 				name: 'Get Many',
@@ -35,6 +42,7 @@ export const description: INodeProperties[] = [
 		default: 'create',
 	},
 	...create.description,
+	...get.description,
 	...getAll.description,
 	...update.description,
 ];

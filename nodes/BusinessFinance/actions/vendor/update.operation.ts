@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
-import { checkEmail, requireUpdate, uuidParam } from '../input';
-import { toApiBody, requestData, type OperationContext } from '../utils';
+import { validateEmail, validateUuid } from '../../helpers/primitives';
+import { validateUpdate } from '../../helpers/requestRules';
+import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
+import { toApiBody, requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['vendor'], operation: ['update'] };
 
@@ -38,16 +40,34 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+interface UpdateVendorParameters {
+	vendorId: unknown;
+	updateFields: IDataObject;
+}
+
+/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
+function checkParameters(p: UpdateVendorParameters): Checked<{ path: string; body: IDataObject }> {
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(p.vendorId, 'Vendor'));
+	const body = toApiBody(p.updateFields);
+	check.add(validateUpdate(body));
+	if (typeof body.name === 'string') body.name = body.name.trim();
+	if (body.email !== undefined) body.email = check.take(validateEmail(body.email, 'Email'));
+	return check.result({ path: `/v1/vendors/${id}`, body });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const id = uuidParam(this, 'vendorId', 'Vendor', i);
-	const body = toApiBody(this.getNodeParameter('updateFields', i, {}) as IDataObject);
-	requireUpdate(this, body, i);
-	if (typeof body.name === 'string') body.name = body.name.trim();
-	if (body.email !== undefined) body.email = checkEmail(this, body.email, 'Email', i);
-
-	return requestData.call(this, 'PATCH', `/v1/vendors/${id}`, body, i, waitBudgetMs);
+	const { path, body } = sendable(
+		this,
+		checkParameters({
+			vendorId: readLocator(this, 'vendorId', i),
+			updateFields: readCollection(this, 'updateFields', i),
+		}),
+		i,
+	);
+	return await requestResource.call(this, 'vendor', 'PATCH', path, body, i, waitBudgetMs);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
-import { webhookEndpointIdParam } from '../input';
-import { requestData, type OperationContext } from '../utils';
+import { checkWebhookEndpointPath, ItemCheck, sendable } from '../input';
+import { requestResource, type OperationContext } from '../utils';
 
 export const description: INodeProperties[] = [webhookEndpointIdField('get')];
 
@@ -10,13 +10,8 @@ export async function execute(
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const id = webhookEndpointIdParam(this, i);
-	return requestData.call(
-		this,
-		'GET',
-		`/v1/webhooks/${encodeURIComponent(id)}`,
-		undefined,
-		i,
-		waitBudgetMs,
-	);
+	const check = new ItemCheck();
+	const id = this.getNodeParameter('webhookEndpointId', i, '');
+	const path = sendable(this, check.result(checkWebhookEndpointPath(check, id)), i);
+	return requestResource.call(this, 'webhookEndpoint', 'GET', path, undefined, i, waitBudgetMs);
 }

@@ -1,8 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
-import { EVENT_TYPES } from '../../helpers/constants';
-import { inputError, requireUpdate, webhookEndpointIdParam } from '../input';
-import { isSet, requestData, type OperationContext } from '../utils';
+import { eventTypeOptions } from '../../descriptions/events';
+import { isSet, validateBoolean } from '../../helpers/primitives';
+import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
+import {
+	checkWebhookEndpointPath,
+	ItemCheck,
+	readCollection,
+	sendable,
+	type Checked,
+} from '../input';
+import { requestResource, type OperationContext } from '../utils';
 
 const show = { resource: ['webhookEndpoint'], operation: ['update'] };
 
@@ -34,7 +42,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Event Types',
 				name: 'filterTypes',
 				type: 'multiOptions',
-				options: EVENT_TYPES.map((value) => ({ name: value, value })),
+				options: eventTypeOptions,
 				default: [],
 				description:
 					'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
@@ -51,69 +59,41 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+interface UpdateEndpointParameters {
+	webhookEndpointId: unknown;
+	updateFields: IDataObject;
+}
+
+/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
+function checkParameters(
+	p: UpdateEndpointParameters,
+): Checked<{ path: string; body: IDataObject }> {
+	const check = new ItemCheck();
+	const path = checkWebhookEndpointPath(check, p.webhookEndpointId);
+	const fields = p.updateFields;
+	const body: IDataObject = {};
+	if (isSet(fields.url)) body.url = check.take(validateWebhookUrl(fields.url));
+	if (isSet(fields.description)) body.description = fields.description;
+	// An empty selection is sent as [] on purpose: the service reads it as "every event type".
+	if (fields.filterTypes !== undefined) {
+		body.filter_types = check.take(validateEventTypes(fields.filterTypes));
+	}
+	if (fields.disabled !== undefined) {
+		body.disabled = check.take(validateBoolean(fields.disabled, 'Disabled'));
+	}
+	check.add(validateUpdate(body));
+	return check.result({ path, body });
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	{ waitBudgetMs }: OperationContext,
 ): Promise<IDataObject> {
-	const id = webhookEndpointIdParam(this, i);
-	const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
-	const body: IDataObject = {};
-	if (isSet(fields.url)) {
-		const url = String(fields.url).trim();
-		if (!/^https?:\/\/[^\s/]+/i.test(url)) {
-			throw inputError(
-				this,
-				`URL must be an absolute http or https URL, got "${url.slice(0, 80)}"`,
-				'Enter a URL such as https://example.com/hooks/finance',
-				i,
-			);
-		}
-		body.url = url;
-	}
-	if (isSet(fields.description)) body.description = fields.description;
-	// An empty selection is sent as [] on purpose: the service reads it as "every event type".
-	if (fields.filterTypes !== undefined) {
-		const types = fields.filterTypes;
-		const list = Array.isArray(types)
-			? types
-			: String(types)
-					.split(',')
-					.map((t) => t.trim())
-					.filter(Boolean);
-		const unknown = list.filter((t) => !(EVENT_TYPES as readonly string[]).includes(String(t)));
-		if (unknown.length > 0) {
-			throw inputError(
-				this,
-				`Unknown event type(s) in Event Types: ${unknown.join(', ')}`,
-				`Use only: ${EVENT_TYPES.join(', ')}`,
-				i,
-			);
-		}
-		body.filter_types = list;
-	}
-	if (fields.disabled !== undefined) {
-		const disabled =
-			typeof fields.disabled === 'string' ? fields.disabled.trim().toLowerCase() : fields.disabled;
-		if (disabled === true || disabled === 'true') body.disabled = true;
-		else if (disabled === false || disabled === 'false') body.disabled = false;
-		else {
-			throw inputError(
-				this,
-				'Disabled must be true or false',
-				'Set Disabled to on or off (or an expression giving true or false)',
-				i,
-			);
-		}
-	}
-	requireUpdate(this, body, i);
-
-	return requestData.call(
-		this,
-		'PATCH',
-		`/v1/webhooks/${encodeURIComponent(id)}`,
-		body,
-		i,
-		waitBudgetMs,
-	);
+	const checked = checkParameters({
+		webhookEndpointId: this.getNodeParameter('webhookEndpointId', i, ''),
+		updateFields: readCollection(this, 'updateFields', i),
+	});
+	const { path, body } = sendable(this, checked, i);
+	return requestResource.call(this, 'webhookEndpoint', 'PATCH', path, body, i, waitBudgetMs);
 }

@@ -1,0 +1,137 @@
+/**
+ * The clients the benchmark times, all sending the same requests to the sandbox: the Business
+ * Finance node and a bare n8n node (bench/baseline-node.ts), each run through n8n-core's
+ * WorkflowExecute (test/helpers/n8n.ts), and a plain axios loop.
+ */
+import * as http from 'http';
+import axios from 'axios';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { BusinessFinanceApi } from '../credentials/BusinessFinanceApi.credentials';
+import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
+import type { RunningSandbox } from '../sandbox';
+import { runNode, type RunNodeResult } from '../test/helpers/n8n';
+import { BenchBaseline } from './baseline-node';
+import { PAGE } from './settings';
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	status: number;
+}
+
+/** Where a client sends its requests: the sandbox, or a proxy in front of it. */
+export interface Target {
+	apiKey: string;
+	baseUrl: string;
+}
+
+const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+export const nodeType = new BusinessFinance();
+export const baselineType = new BenchBaseline();
+const credentialType = new BusinessFinanceApi();
+
+export const listParams: INodeParameters = {
+	resource: 'vendor',
+	operation: 'getAll',
+	returnAll: true,
+	filters: {},
+	options: { rateLimitWaitSeconds: 600 },
+};
+export const createParams: INodeParameters = {
+	resource: 'vendor',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	paymentMethod: 'crypto',
+	additionalFields: { walletAddress: EVM, walletChain: 'ethereum' },
+	options: { rateLimitWaitSeconds: 600 },
+};
+export const baselineListParams: INodeParameters = { mode: 'list' };
+export const baselineCreateParams: INodeParameters = {
+	mode: 'create',
+	name: '={{ $json.name }}',
+	walletAddress: EVM,
+};
+
+export const createItems = (m: number): IDataObject[] =>
+	Array.from({ length: m }, (_, i) => ({ name: `Bench vendor ${i + 1}` }));
+
+/** Runs `items → node` (Continue On Fail) and times it. */
+export async function runTheNode(
+	target: Target,
+	parameters: INodeParameters,
+	items: IDataObject[],
+	type: typeof nodeType | typeof baselineType = nodeType,
+): Promise<{ ms: number; res: RunNodeResult }> {
+	const started = performance.now();
+	const res = await runNode({
+		nodeType: type,
+		parameters,
+		items,
+		continueOnFail: true,
+		credentials: { businessFinanceApi: { apiKey: target.apiKey, baseUrl: target.baseUrl } },
+		credentialTypes: [credentialType],
+	});
+	return { ms: performance.now() - started, res };
+}
+
+/** Items that failed (Continue On Fail puts the error in the item), plus a node error. */
+export const errorItems = (res: RunNodeResult): number =>
+	(res.error ? 1 : 0) +
+	res.items.filter((i) => typeof (i.json as IDataObject).error === 'string').length;
+
+/** The distinct ids among a run's output items. */
+export const distinctIds = (res: RunNodeResult): number =>
+	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
+
+export async function requestLog(sb: RunningSandbox): Promise<LoggedRequest[]> {
+	return (await sb.admin.getRequests()) as unknown as LoggedRequest[];
+}
+
+/** A plain HTTP client: axios with a keep-alive agent, nothing else. */
+function plainClient(sb: RunningSandbox, keepAlive = true) {
+	const agent = new http.Agent({ keepAlive, maxSockets: 1 });
+	return axios.create({
+		baseURL: sb.baseUrl,
+		httpAgent: agent,
+		headers: { Authorization: `Bearer ${sb.apiKey}`, Accept: 'application/json' },
+		validateStatus: () => true,
+	});
+}
+
+export async function plainList(
+	sb: RunningSandbox,
+	keepAlive: boolean,
+): Promise<{ ms: number; ids: number; requests: number }> {
+	const client = plainClient(sb, keepAlive);
+	const started = performance.now();
+	let ids = 0;
+	let requests = 0;
+	for (let page = 1; ; page++) {
+		const r = await client.get('/v1/vendors', { params: { page, limit: PAGE } });
+		requests++;
+		if (r.status !== 200) throw new Error(`plain loop: GET page ${page} answered ${r.status}`);
+		ids += r.data.data.length;
+		if (!r.data.meta.has_more) break;
+	}
+	return { ms: performance.now() - started, ids, requests };
+}
+
+export async function plainCreate(
+	sb: RunningSandbox,
+	m: number,
+	keepAlive: boolean,
+): Promise<{ ms: number; requests: number }> {
+	const client = plainClient(sb, keepAlive);
+	const started = performance.now();
+	for (const item of createItems(m)) {
+		const r = await client.post('/v1/vendors', {
+			name: item.name,
+			payment_method: 'crypto',
+			wallet_address: EVM,
+			wallet_chain: 'ethereum',
+		});
+		if (r.status !== 201) throw new Error(`plain loop: POST answered ${r.status}`);
+	}
+	return { ms: performance.now() - started, requests: m };
+}

@@ -1,0 +1,190 @@
+/**
+ * Scenarios 1, 2 and 4, under the rate limit (LIMIT requests per window): list all N vendors,
+ * two such listings at once on one key, create M vendors from M items. Round 0 is "cold": the
+ * transport's memory of the key is wiped before each scenario, as in a freshly started n8n.
+ * Rounds 1..REPEAT are "warm": nothing is reset between runs (as in a long-running n8n that used
+ * the key before); the bench only waits for the sandbox's current window to end so that each run
+ * starts a new one. Also the timing-proxy diagnostic of how much of each wait was lost.
+ */
+import { setTimeout as sleep } from 'timers/promises';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { RunningSandbox } from '../sandbox';
+import {
+	createItems,
+	createParams,
+	distinctIds,
+	errorItems,
+	listParams,
+	requestLog,
+	runTheNode,
+} from './clients';
+import type { PerRequestMs } from './overhead';
+import { runCorrect, toRow, type Row } from './report';
+import { listRequests, type Settings } from './settings';
+import { lostAfterFullWindows, startTimeline } from './timeline';
+import { forgetRateLimitState, sleptDuring } from './transport-hooks';
+
+interface Bench {
+	sb: RunningSandbox;
+	s: Settings;
+	getMs: PerRequestMs;
+	postMs: PerRequestMs;
+}
+
+export interface RateLimitedRuns {
+	list: Row[];
+	twoListsAtOnce: Row[];
+	create: Row[];
+}
+
+/** Every run of the three scenarios, cold round first. */
+export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
+	const { sb, s } = bench;
+	await sb.admin.setRateLimit({ limit: s.limit, windowSeconds: s.windowS, retryAfter: false });
+	const runs: RateLimitedRuns = { list: [], twoListsAtOnce: [], create: [] };
+	for (let round = 0; round <= s.repeat; round++) {
+		const cold = round === 0;
+		await sb.admin.reset('none');
+		await sb.admin.seedVendors(s.n);
+		runs.list.push(await listAll(bench, cold));
+		runs.twoListsAtOnce.push(await twoListsAtOnce(bench, cold));
+		runs.create.push(await createAll(bench, cold));
+	}
+	return runs;
+}
+
+/** Waits for a new window; a cold start also forgets what the transport knew of the key. */
+async function startRun({ sb, s }: Bench, cold: boolean): Promise<void> {
+	if (cold) forgetRateLimitState();
+	await sleep(s.windowS * 1000 + 250);
+	await sb.admin.clearRequests();
+}
+
+/** Scenario 1: list all N vendors (returnAll). */
+async function listAll(bench: Bench, cold: boolean): Promise<Row> {
+	const { sb, s } = bench;
+	await startRun(bench, cold);
+	const { result, sleptMs } = await sleptDuring(() => runTheNode(sb, listParams, [{}]));
+	const { ms, res } = result;
+	const measured = {
+		scenario: `list ${s.n} vendors`,
+		wallMs: ms,
+		requests: await requestLog(sb),
+		minimum: listRequests(s),
+		perRequestMs: bench.getMs,
+		failedItems: errorItems(res),
+		outputItems: res.items.length,
+		correct: distinctIds(res) === s.n && res.items.length === s.n,
+		waitedMs: sleptMs,
+	};
+	return toRow(measured, s);
+}
+
+/** Scenario 4: two executions listing all N vendors at once on one key. */
+async function twoListsAtOnce(bench: Bench, cold: boolean): Promise<Row> {
+	const { sb, s } = bench;
+	await startRun(bench, cold);
+	const started = performance.now();
+	const { result, sleptMs } = await sleptDuring(() =>
+		Promise.all([runTheNode(sb, listParams, [{}]), runTheNode(sb, listParams, [{}])]),
+	);
+	const ms = performance.now() - started;
+	const [a, b] = result;
+	const complete = [a, b].every((x) => x.res.items.length === s.n && distinctIds(x.res) === s.n);
+	const measured = {
+		scenario: `2 × list ${s.n} at once`,
+		wallMs: ms,
+		requests: await requestLog(sb),
+		minimum: 2 * listRequests(s),
+		perRequestMs: bench.getMs,
+		failedItems: errorItems(a.res) + errorItems(b.res),
+		outputItems: a.res.items.length + b.res.items.length,
+		correct: complete,
+		notes: `each finished after ${Math.round(a.ms)} ms and ${Math.round(b.ms)} ms`,
+		waitedMs: sleptMs, // both executions' sleeps, added up
+	};
+	return toRow(measured, s);
+}
+
+/** Scenario 2: create M vendors from M input items. */
+async function createAll(bench: Bench, cold: boolean): Promise<Row> {
+	const { sb, s } = bench;
+	await sb.admin.reset('none');
+	await startRun(bench, cold);
+	const { result, sleptMs } = await sleptDuring(() =>
+		runTheNode(sb, createParams, createItems(s.m)),
+	);
+	const { ms, res } = result;
+	const total = (await sb.admin.getStats()).counts.vendors;
+	const paired = res.items.every((it, i) => (it.pairedItem as { item: number }).item === i);
+	const measured = {
+		scenario: `create ${s.m} vendors`,
+		wallMs: ms,
+		requests: await requestLog(sb),
+		minimum: s.m,
+		perRequestMs: bench.postMs,
+		failedItems: errorItems(res),
+		outputItems: res.items.length,
+		correct: total === s.m && res.items.length === s.m && paired,
+		notes: `vendors on the service afterwards: ${total}`,
+		waitedMs: sleptMs,
+	};
+	return toRow(measured, s);
+}
+
+/**
+ * Per scenario: the cold run, and the fastest warm run (the same statistic as the per-request
+ * costs of the overhead scenario). Correctness targets (requests, 429s, failures, complete
+ * output) must hold in every run for either row to count as met.
+ */
+export function coldAndFastestWarm(runs: Row[]): Row[] {
+	const allCorrect = runs.every(runCorrect);
+	const warm = runs.slice(1);
+	const fastest = warm.reduce((x, y) => (y.wallMs < x.wallMs ? y : x));
+	const cold = runs[0];
+	return [
+		{
+			...cold,
+			scenario: `${cold.scenario} (cold)`,
+			ok: cold.ok && allCorrect,
+			allRunsCorrect: allCorrect,
+		},
+		{
+			...fastest,
+			scenario: `${fastest.scenario} (warm)`,
+			ok: fastest.ok && allCorrect,
+			allRunsCorrect: allCorrect,
+			wallMsAllRuns: warm.map((row) => row.wallMs),
+			ratioAllRuns: warm.map((row) => row.ratio),
+		},
+	];
+}
+
+/**
+ * Diagnostic (warm), through a timing proxy: how long after each used-up window's end the next
+ * request arrived, and from the last request's arrival to the end of the execution (the last
+ * answer, then n8n and the harness finishing the run with all output items).
+ */
+export async function measureWindowGaps({ sb, s }: Bench) {
+	const timeline = await startTimeline(sb.baseUrl);
+	const proxied = { apiKey: sb.apiKey, baseUrl: timeline.baseUrl };
+	const lost: IDataObject = {};
+	const tail: IDataObject = {};
+	const through = async (name: string, parameters: INodeParameters, items: IDataObject[]) => {
+		await sleep(s.windowS * 1000 + 250);
+		timeline.clear();
+		await runTheNode(proxied, parameters, items);
+		tail[name] = Math.round(performance.now() - timeline.arrivals[timeline.arrivals.length - 1]);
+		lost[name] = lostAfterFullWindows(timeline.arrivals, s.limit, s.windowS * 1000);
+	};
+	try {
+		await sb.admin.reset('none');
+		await sb.admin.seedVendors(s.n);
+		await through('list', listParams, [{}]);
+		await sb.admin.reset('none');
+		await through('create', createParams, createItems(s.m));
+	} finally {
+		await timeline.close();
+	}
+	return { lost, tail };
+}

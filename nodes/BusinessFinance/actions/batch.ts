@@ -1,0 +1,92 @@
+/**
+ * Validate All Before Sending: every item's own check (the one its operation runs before its
+ * request) on the whole batch first, so that one invalid row means no request at all rather
+ * than a half-sent batch someone has to reconcile.
+ */
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import type { Problem } from '../helpers/primitives';
+import { checkWaitBudget, describeProblems, readCollection, type Checked } from './input';
+
+/** An operation's per-item check: its parameters to its request, or every problem. Sends nothing. */
+export type ItemChecker = (ctx: IExecuteFunctions, i: number) => Checked<unknown>;
+
+interface ItemFailure {
+	message: string;
+	description?: string;
+}
+
+/** The option, read once for the batch (from the first item, as resource and operation are). */
+export function validateAllBeforeSending(ctx: IExecuteFunctions): boolean {
+	return readCollection(ctx, 'options', 0).validateAllBeforeSending === true;
+}
+
+/** What is wrong with item `i`, or undefined: its operation's check and the node options'. */
+function itemFailure(
+	ctx: IExecuteFunctions,
+	checkItem: ItemChecker,
+	i: number,
+): ItemFailure | undefined {
+	let problems: Problem[];
+	try {
+		const checks = [checkItem(ctx, i), checkWaitBudget(ctx, i)];
+		problems = checks.flatMap((checked) => (checked.ok ? [] : checked.problems));
+	} catch (error) {
+		// A parameter that cannot be read for this item (an expression that fails on its data).
+		const { message, description } = error as Error & { description?: string | null };
+		return { message, description: description ?? undefined };
+	}
+	return problems.length ? describeProblems(problems) : undefined;
+}
+
+function itemLine(index: number, failure: ItemFailure): string {
+	const reason = failure.description
+		? `${failure.message}. ${failure.description.replace(/\n/g, '; ')}`
+		: failure.message;
+	return `Item ${index}: ${reason}`;
+}
+
+/**
+ * Undefined when every item passes. Otherwise the error the node fails with (every invalid
+ * item's index and reason) and, for Continue On Fail, one error per input item: the invalid
+ * ones with their reason, the valid ones saying they were not sent because of the others.
+ */
+export function refuseInvalidBatch(
+	ctx: IExecuteFunctions,
+	count: number,
+	checkItem: ItemChecker,
+): { summary: NodeOperationError; perItem: NodeOperationError[] } | undefined {
+	const failures = new Map<number, ItemFailure>();
+	for (let i = 0; i < count; i++) {
+		const failure = itemFailure(ctx, checkItem, i);
+		if (failure) failures.set(i, failure);
+	}
+	if (failures.size === 0) return undefined;
+
+	const node = ctx.getNode();
+	const indexes = [...failures.keys()].join(', ');
+	const invalid = `${failures.size} of ${count} item${count === 1 ? '' : 's'}`;
+	const summary = new NodeOperationError(
+		node,
+		`Nothing was sent: ${invalid} invalid (item${failures.size === 1 ? '' : 's'} ${indexes})`,
+		{
+			description: [
+				"'Validate All Before Sending' is on, so no item is sent while any is invalid. Fix these items (numbered from 0, as n8n numbers items) and run again:",
+				...[...failures].map(([index, failure]) => itemLine(index, failure)),
+			].join('\n'),
+		},
+	);
+	const perItem = Array.from({ length: count }, (_, i) => {
+		const failure = failures.get(i);
+		if (failure) {
+			return new NodeOperationError(node, failure.message, {
+				itemIndex: i,
+				description: failure.description,
+			});
+		}
+		return new NodeOperationError(node, `Not sent: ${invalid} invalid`, {
+			itemIndex: i,
+			description: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${indexes}). This item passed its checks: fix the others and run again.`,
+		});
+	});
+	return { summary, perItem };
+}

@@ -1,0 +1,71 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+import { simplifyField, vendorLocator } from '../../descriptions/common';
+import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
+import { validateUuid } from '../../helpers/primitives';
+import { shaped } from '../../helpers/resourceFields';
+import { getApiErrorInfo } from '../../transport';
+import { ItemCheck, readLocator, sendable, type Checked } from '../input';
+import { requestData, type OperationContext } from '../utils';
+
+const show = { resource: ['vendor'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	vendorLocator({ displayOptions: { show } }),
+	simplifyField('vendor', show),
+];
+
+/** The path to GET for one item, or the problem with its id. Sends nothing. */
+function checkParameters(vendorId: unknown): Checked<string> {
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(vendorId, 'Vendor'));
+	return check.result(`/v1/vendors/${id}`);
+}
+
+/**
+ * The service's 404/405 rephrased: `GET /v1/vendors/{id}` is an assumed route, so a service
+ * without it must say so and point at what works, not claim the vendor is missing.
+ */
+function explainNotFound(
+	ctx: IExecuteFunctions,
+	caught: unknown,
+	vendorId: string,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (!(caught instanceof NodeApiError || caught instanceof NodeOperationError)) {
+		return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+	}
+	const info = getApiErrorInfo(caught);
+	if (!info) return caught;
+	if (answerMeansNoRoute({ ...info, message: caught.message })) {
+		caught.message = `This service does not offer getting one vendor by ID (GET /v1/vendors/{id} answered HTTP ${info.status})`;
+		caught.description =
+			'Getting a single vendor is an optional route that this service lacks. Use Vendor → Get Many with a Search (the vendor’s name or email) instead, and keep the item whose "id" matches.';
+	} else if (info.status === 404) {
+		caught.description = `The service answered “${caught.message}”. Check the ID: the vendor may have been deleted or belong to another account. Vendor → Get Many with a Search finds vendors by name or email.`;
+		caught.message = `No vendor with ID ${vendorId}`;
+	}
+	return caught;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	{ waitBudgetMs }: OperationContext,
+): Promise<IDataObject> {
+	const vendorId = readLocator(this, 'vendorId', i);
+	const path = sendable(this, checkParameters(vendorId), i);
+	let vendor: IDataObject;
+	try {
+		vendor = await requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
+	} catch (error) {
+		throw explainNotFound(this, error, String(vendorId).trim(), i);
+	}
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return shaped('vendor', vendor, simplify);
+}

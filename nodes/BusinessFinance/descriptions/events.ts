@@ -1,0 +1,48 @@
+/**
+ * The event types as the editor shows them, defined once for the trigger's Trigger On and the
+ * webhook endpoint's Event Types: readable labels ("Receivable Created"), sorted A–Z.
+ */
+import type { INodePropertyOptions } from 'n8n-workflow';
+import { EVENT_TYPES } from '../helpers/constants';
+import { byName } from './order';
+
+/** The trigger's `events` value that selects every event type (sent as no filter). */
+export const ALL_EVENTS = '*';
+export const ALL_EVENTS_LABEL = 'All Events';
+
+/** "treasury.transaction.created" → "Treasury Transaction Created". */
+function eventLabel(type: string): string {
+	return type
+		.split('.')
+		.map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+		.join(' ');
+}
+
+/** Every event type by its label. */
+export const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+	EVENT_TYPES.map((type) => [type, eventLabel(type)]),
+);
+
+/** The event types as options, A–Z by label; the description names the service's event type. */
+export const eventTypeOptions: INodePropertyOptions[] = byName(
+	EVENT_TYPES.map((type) => ({
+		name: EVENT_LABELS[type],
+		value: type,
+		description: `The service's ${type} event`,
+	})),
+);
+
+/**
+ * A subtitle expression for an `events` parameter: "All Events" when `*` is among them, else
+ * the labels of the chosen types. The labels are written into the expression from EVENT_LABELS.
+ */
+export function eventsSubtitle(parameter: string): string {
+	const labels = JSON.stringify(EVENT_LABELS);
+	const all = JSON.stringify(ALL_EVENTS);
+	const allLabel = JSON.stringify(ALL_EVENTS_LABEL);
+	return (
+		`={{ ((events) => events.includes(${all}) ? ${allLabel} : ` +
+		`events.map((type) => (${labels})[type] || type).join(", "))` +
+		`([].concat($parameter[${JSON.stringify(parameter)}] || [])) }}`
+	);
+}

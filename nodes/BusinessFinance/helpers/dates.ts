@@ -1,0 +1,102 @@
+/**
+ * Calendar dates as the API takes them (`YYYY-MM-DD`), from whatever n8n gives: text, an ISO
+ * date-time, a Luxon DateTime or a JS Date. Pure functions, no runtime dependencies.
+ */
+import { describe, fail, ok, quoted, type Problem, type Validated } from './primitives';
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// YYYY-MM-DD, then T (or a space, as RFC 3339 allows) and hh:mm[:ss[.fraction]], then an
+// optional Z or ±hh[:mm] offset.
+const DATE_TIME_RE =
+	/^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?$/;
+const DATE_FIX = 'Use a date such as 2026-03-31';
+
+function isLeapYear(year: number): boolean {
+	return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** True for a real calendar date written as YYYY-MM-DD (2026-02-30 is not one). */
+export function isCalendarDate(value: string): boolean {
+	const match = DATE_RE.exec(value);
+	if (!match) return false;
+	const year = Number(match[1]);
+	const month = Number(match[2]);
+	const day = Number(match[3]);
+	if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+	const monthDays = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+	return day <= monthDays[month - 1];
+}
+
+interface LuxonLike {
+	isValid?: boolean;
+	toISODate: () => string | null;
+}
+
+function isLuxonLike(value: unknown): value is LuxonLike {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as { toISODate?: unknown }).toISODate === 'function'
+	);
+}
+
+/** The text of a date value; null for an invalid Date or DateTime, undefined for other types. */
+function dateText(value: unknown): string | null | undefined {
+	if (typeof value === 'string') return value.trim();
+	if (value instanceof Date) {
+		return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+	}
+	if (isLuxonLike(value)) return value.isValid === false ? null : value.toISODate() || null;
+	return undefined;
+}
+
+/** The date part of an ISO 8601 date-time whose time and offset are in range, or undefined. */
+function dateOfDateTime(text: string): string | undefined {
+	const match = DATE_TIME_RE.exec(text);
+	if (!match) return undefined;
+	const [hours, minutes, seconds, offsetHours, offsetMinutes] = match
+		.slice(2)
+		.map((part) => (part === undefined ? 0 : Number(part)));
+	const inRange =
+		hours <= 23 && minutes <= 59 && seconds <= 60 && offsetHours <= 23 && offsetMinutes <= 59;
+	return inRange ? match[1] : undefined;
+}
+
+/**
+ * Normalises a date to `YYYY-MM-DD`.
+ *
+ * Accepts `YYYY-MM-DD`; an ISO 8601 date-time (`2026-03-01T10:00:00Z`, with or without seconds,
+ * fraction or offset), which is cut to the date as written (no time-zone conversion, so what the
+ * user sees is what is sent); a Luxon DateTime (n8n's dateTime parameters and `$now`/`$today`),
+ * taken in its own zone; a JS Date, taken in UTC. The date must exist in the calendar.
+ */
+export function normaliseDate(value: unknown, field = 'Date'): Validated<string> {
+	const expected = `${quoted(field)} must be a date as YYYY-MM-DD (an ISO 8601 date-time is cut to its date)`;
+	const text = dateText(value);
+	if (text === null) return fail(field, `${expected}, got an invalid date`, DATE_FIX);
+	if (text === undefined) return fail(field, `${expected}, got ${describe(value)}`, DATE_FIX);
+	if (text === '') return fail(field, `${expected}, got an empty value`, DATE_FIX);
+
+	const date = DATE_RE.test(text) ? text : dateOfDateTime(text);
+	if (date === undefined) return fail(field, `${expected}, got ${describe(value)}`, DATE_FIX);
+	if (!isCalendarDate(date)) {
+		return fail(
+			field,
+			`${quoted(field)} ${describe(date)} is not a date in the calendar; use YYYY-MM-DD`,
+			DATE_FIX,
+		);
+	}
+	return ok(date);
+}
+
+/** A From–To filter of normalised dates: From must not be after To (the API refuses it). */
+export function validateDateRange(from: string | undefined, to: string | undefined): Problem[] {
+	if (from === undefined || to === undefined || from <= to) return [];
+	return [
+		{
+			field: 'From',
+			message: `'From' (${from}) is after 'To' (${to})`,
+			fix: "Set 'From' to a date on or before 'To'",
+		},
+	];
+}

@@ -1,0 +1,210 @@
+/**
+ * Checks of single values: ids, emails, amounts, text, numbers and flags. Pure functions, no
+ * runtime dependencies (the package may not have any): each returns the value to send, or a
+ * problem that names the field and says what to fix, so that bad input is refused before a
+ * request is sent. Dates are in ./dates.ts, bank and wallet details in ./paymentPolicy.ts.
+ */
+import { UUID_PATTERN } from './constants';
+
+/** One reason an item cannot be sent: the field as the editor names it, what is wrong, the fix. */
+export interface Problem {
+	field: string;
+	message: string;
+	fix?: string;
+}
+
+/** A checked value: the normalised value, or the problem with it. */
+export type Validated<T> = { ok: true; value: T } | ({ ok: false } & Problem);
+
+export const ok = <T>(value: T): Validated<T> => ({ ok: true, value });
+export const fail = <T>(field: string, message: string, fix?: string): Validated<T> =>
+	fix === undefined ? { ok: false, field, message } : { ok: false, field, message, fix };
+
+/**
+ * A field as messages name it: its label in the editor, in single quotes (n8n's guidelines).
+ * Values are quoted with double quotes (`describe`), so the two are never confused.
+ */
+export function quoted(label: string): string {
+	return `'${label}'`;
+}
+
+/** A value as messages quote it (long text cut). Never used for bank or wallet details. */
+export function describe(value: unknown): string {
+	if (typeof value === 'string')
+		return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+	if (value === null) return 'null';
+	if (value === undefined) return 'nothing';
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return `a value of type ${typeof value}`;
+}
+
+/** Whether the user actually set a value (empty text, null and undefined are "not set"). */
+export function isSet(value: unknown): boolean {
+	if (value === undefined || value === null) return false;
+	if (typeof value === 'string') return value.trim() !== '';
+	return true;
+}
+
+/** Required text, trimmed. A number (from an expression) is taken as its text. */
+export function validateRequiredText(value: unknown, field: string): Validated<string> {
+	const text = typeof value === 'number' ? String(value) : value;
+	if (typeof text !== 'string' || text.trim() === '') {
+		return fail(field, `${quoted(field)} is required`, `Enter a value for ${quoted(field)}`);
+	}
+	return ok(text.trim());
+}
+
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/** A UUID in its canonical 8-4-4-4-12 hex form (any version, any case). */
+export function isUuid(value: unknown): value is string {
+	return typeof value === 'string' && UUID_RE.test(value);
+}
+
+/** Trims the value, checks it is a UUID and lower-cases it. */
+export function validateUuid(value: unknown, field = 'ID'): Validated<string> {
+	const trimmed = typeof value === 'string' ? value.trim() : value;
+	const fix = `Check the value of ${quoted(field)}`;
+	if (!isSet(trimmed)) return fail(field, `${quoted(field)} is required`, fix);
+	if (!isUuid(trimmed)) {
+		return fail(
+			field,
+			`${quoted(field)} must be a UUID such as 3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70, got ${describe(value)}`,
+			fix,
+		);
+	}
+	return ok(trimmed.toLowerCase());
+}
+
+// The "email" format of ajv-formats (full mode), which the service's JSON Schema validation
+// uses: dot-atom local part, at least two domain labels, labels of at most 63 characters.
+const EMAIL_RE =
+	/^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** A pragmatic email check: `local@domain.tld`, no spaces, at most 254 characters. */
+export function isEmail(value: unknown): value is string {
+	return typeof value === 'string' && value.length <= 254 && EMAIL_RE.test(value);
+}
+
+/** Trims the value and checks it is an email address. */
+export function validateEmail(value: unknown, field = 'Email'): Validated<string> {
+	const trimmed = typeof value === 'string' ? value.trim() : value;
+	if (!isEmail(trimmed)) {
+		return fail(
+			field,
+			`${quoted(field)} must be an email address such as name@example.com, got ${describe(value)}`,
+			`Check the value of ${quoted(field)}`,
+		);
+	}
+	return ok(trimmed);
+}
+
+export interface AmountRule {
+	/** The bound: receivables `{ min: 0.01 }`, payables `{ min: 0, exclusive: true }`. */
+	min: number;
+	/** When true the amount must be greater than `min`, otherwise at least `min`. */
+	exclusive?: boolean;
+}
+
+/** Receivables are created for at least 0.01 (the API's minimum). */
+export const RECEIVABLE_AMOUNT: AmountRule = { min: 0.01 };
+/** Payables: any amount owed, so more than 0 (docs/api-decisions.md). */
+export const PAYABLE_AMOUNT: AmountRule = { min: 0, exclusive: true };
+
+const NUMERIC_STRING_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/**
+ * The largest amount accepted: one trillion. The API states no maximum; this keeps amounts exact
+ * in cents as JS numbers with room to spare, and is the sandbox's bound too.
+ */
+const MAX_AMOUNT = 1_000_000_000_000;
+
+/** The value as a finite number: numbers, or numeric text as expressions give it. */
+function parseAmount(value: unknown, field: string): Validated<number> {
+	let amount: number;
+	if (typeof value === 'number') amount = value;
+	else if (typeof value === 'string' && NUMERIC_STRING_RE.test(value.trim())) {
+		amount = Number(value.trim());
+	} else {
+		return fail(field, `${quoted(field)} must be a number such as 125.50, got ${describe(value)}`);
+	}
+	if (!Number.isFinite(amount)) {
+		return fail(field, `${quoted(field)} must be a finite number, got ${describe(value)}`);
+	}
+	if (Math.abs(amount) > MAX_AMOUNT) {
+		return fail(field, `${quoted(field)} is too large (at most ${MAX_AMOUNT})`);
+	}
+	return ok(amount);
+}
+
+/**
+ * Checks a money amount and returns it as a number rounded to cents.
+ *
+ * - Finite numbers, or numeric strings as expressions give them (`"12.50"`, surrounding spaces
+ *   allowed; no thousands separators, no exponent, since `1,000` is ambiguous across locales).
+ * - At most 2 decimal places: the currency is USD, and silently rounding 10.005 would change
+ *   what is billed. Floating-point noise such as `0.1 + 0.2` (0.30000000000000004) is within a
+ *   millionth of a cent and is rounded, not refused.
+ * - The bound from `rule` (receivables at least 0.01, payables more than 0).
+ */
+export function validateAmount(
+	value: unknown,
+	rule: AmountRule,
+	field = 'Amount',
+): Validated<number> {
+	const parsed = parseAmount(value, field);
+	if (!parsed.ok) return parsed;
+	const scaled = parsed.value * 100;
+	const cents = Math.round(scaled);
+	// Float noise: at most a few units in the last place of the scaled value (and never less than
+	// a millionth of a cent), far below the tenth of a cent that a third decimal would add.
+	const noise = Math.max(1e-6, Math.abs(scaled) * 8 * Number.EPSILON);
+	const decimals =
+		typeof value === 'string' ? (/\.(\d*?)0*$/.exec(value.trim())?.[1].length ?? 0) : 0;
+	if (decimals > 2 || Math.abs(scaled - cents) > noise) {
+		return fail(
+			field,
+			`${quoted(field)} can have at most 2 decimal places, got ${describe(value)}`,
+		);
+	}
+	const rounded = cents / 100;
+	const tooSmall = rule.exclusive ? rounded <= rule.min : rounded < rule.min;
+	if (tooSmall) {
+		const bound = rule.exclusive ? `greater than ${rule.min}` : `at least ${rule.min}`;
+		return fail(field, `${quoted(field)} must be ${bound}, got ${describe(value)}`);
+	}
+	return ok(rounded);
+}
+
+/** `limit` of a list: a whole number of at least 1 (it may be above the API's page size). */
+export function validateLimit(value: unknown): Validated<number> {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		return fail(
+			'Limit',
+			"'Limit' must be a whole number of at least 1",
+			"Set 'Limit', or turn on 'Return All'",
+		);
+	}
+	return ok(value);
+}
+
+/** A duration in seconds: a finite number, 0 or more. */
+export function validateSeconds(value: unknown, field: string, example: number): Validated<number> {
+	if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return ok(value);
+	return fail(
+		field,
+		`${quoted(field)} must be 0 or more seconds`,
+		`Set ${quoted(field)} to a number such as ${example}`,
+	);
+}
+
+/** A flag: true or false, or their text from an expression (any case, spaces around). */
+export function validateBoolean(value: unknown, field: string): Validated<boolean> {
+	const flag = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (flag === true || flag === 'true') return ok(true);
+	if (flag === false || flag === 'false') return ok(false);
+	return fail(
+		field,
+		`${quoted(field)} must be true or false`,
+		`Set ${quoted(field)} to on or off (or an expression giving true or false)`,
+	);
+}

@@ -1,0 +1,175 @@
+/**
+ * The fields the API documents for each resource, in its order, and the two shapes the nodes
+ * give them: stable columns (every documented field, `null` where the service left it out, the
+ * service's own extra fields after them) and the simplified view of at most ten fields.
+ *
+ * Stable columns matter because a spreadsheet node maps columns from the first items it sees:
+ * one vendor answered without `email` would otherwise move or drop a column. The API leaves
+ * open which fields an answer may omit (docs/api-decisions.md, "Output items").
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export type ResourceName = 'receivable' | 'payable' | 'vendor' | 'transaction' | 'webhookEndpoint';
+
+/** Every documented field of each resource, in the documented order. */
+export const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
+	receivable: [
+		'id',
+		'invoice_number',
+		'customer_id',
+		'customer_name',
+		'customer_email',
+		'amount',
+		'currency',
+		'due_date',
+		'status',
+		'notes',
+		'sent_at',
+		'paid_at',
+		'created_at',
+		'updated_at',
+	],
+	payable: [
+		'id',
+		'invoice_number',
+		'vendor_id',
+		'vendor_name',
+		'amount',
+		'currency',
+		'due_date',
+		'status',
+		'notes',
+		'payment_method',
+		'created_at',
+		'updated_at',
+	],
+	vendor: [
+		'id',
+		'name',
+		'email',
+		'payment_method',
+		'bank_name',
+		'account_name',
+		'account_number_last4',
+		'routing_number_last4',
+		'wallet_address',
+		'wallet_chain',
+		'created_at',
+		'updated_at',
+	],
+	transaction: [
+		'id',
+		'type',
+		'amount',
+		'currency',
+		'network',
+		'status',
+		'reference',
+		'created_at',
+		'completed_at',
+	],
+	webhookEndpoint: [
+		'id',
+		'url',
+		'description',
+		'filter_types',
+		'disabled',
+		'created_at',
+		'updated_at',
+	],
+};
+
+/** At most this many fields per item when Simplify is on (n8n's UX guideline). */
+export const SIMPLIFY_MAX_FIELDS = 10;
+
+/** The fields Simplify keeps, in output order; the parameter descriptions list them from here. */
+export const SIMPLIFIED_FIELDS = {
+	vendor: [
+		'id',
+		'name',
+		'email',
+		'payment_method',
+		'bank_name',
+		'account_number_last4',
+		'wallet_address',
+		'wallet_chain',
+		'updated_at',
+	],
+	transaction: [
+		'id',
+		'type',
+		'amount',
+		'currency',
+		'status',
+		'reference',
+		'created_at',
+		'completed_at',
+	],
+} as const satisfies Partial<Record<ResourceName, readonly string[]>>;
+
+export type SimplifiableResource = keyof typeof SIMPLIFIED_FIELDS;
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The resource with every documented field in the documented order (`null` where the service
+ * left it out), then the fields the service added, unchanged. Anything that is not an object is
+ * returned as it came: the node passes on what the service returned rather than invent a record.
+ */
+export function withStableColumns<T>(resource: ResourceName, value: T): T | IDataObject {
+	if (!isPlainObject(value)) return value;
+	const out: IDataObject = {};
+	for (const field of RESOURCE_FIELDS[resource]) {
+		out[field] = value[field] === undefined ? null : value[field];
+	}
+	for (const [key, field] of Object.entries(value)) {
+		if (Object.prototype.hasOwnProperty.call(out, key)) continue;
+		// defineProperty: a field named `__proto__` stays a field instead of replacing the prototype.
+		Object.defineProperty(out, key, {
+			value: field,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
+	}
+	return out;
+}
+
+/** Only the simplified fields, in their order, `null` where the service left one out. */
+export function simplified<T>(resource: SimplifiableResource, value: T): T | IDataObject {
+	if (!isPlainObject(value)) return value;
+	const out: IDataObject = {};
+	for (const field of SIMPLIFIED_FIELDS[resource]) {
+		out[field] = value[field] === undefined ? null : value[field];
+	}
+	return out;
+}
+
+/** A resource as the list and get operations output it: simplified when Simplify is on. */
+export function shaped<T>(
+	resource: SimplifiableResource,
+	value: T,
+	simplify: boolean,
+): T | IDataObject {
+	return simplify ? simplified(resource, value) : withStableColumns(resource, value);
+}
+
+/** The resource an event type's `data` holds (`vendor.updated` → vendor), if it is one of ours. */
+export function resourceOfEventType(type: unknown): ResourceName | undefined {
+	if (typeof type !== 'string') return undefined;
+	if (type.startsWith('treasury.transaction.')) return 'transaction';
+	const prefix = type.split('.')[0];
+	if (prefix === 'receivable' || prefix === 'payable' || prefix === 'vendor') return prefix;
+	return undefined;
+}
+
+/**
+ * An event's `data` with stable columns for the resource its type names; data of an event type
+ * the package does not know is passed on as it came.
+ */
+export function eventDataWithStableColumns<T>(type: unknown, data: T): T | IDataObject {
+	const resource = resourceOfEventType(type);
+	return resource ? withStableColumns(resource, data) : data;
+}

@@ -1,1 +1,0 @@
-export { searchVendors } from './listSearch';

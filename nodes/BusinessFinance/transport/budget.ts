@@ -1,0 +1,91 @@
+/**
+ * The time one call (one request, or one whole listing) may spend waiting: for a window, behind
+ * another request on the key, and between retries. Every wait is charged to it, fails at once
+ * when it does not fit in what is left, and ends as soon as the execution is cancelled.
+ */
+import type { Clock } from './clock';
+
+/** A wait that does not fit in what is left of the budget. */
+export class OverBudgetError extends Error {
+	constructor(
+		readonly neededMs: number,
+		/** It was a wait to be woken (behind another request), not a wait for a known time. */
+		readonly untilWoken = false,
+	) {
+		super('rate-limit wait budget exceeded');
+	}
+}
+
+/** The execution was cancelled while waiting or while a request was on its way. */
+export class CancelledError extends Error {
+	constructor() {
+		super('execution cancelled');
+	}
+}
+
+/** Registers a wake-up function; returns how to unregister it. */
+export type WakeRegistration = (wake: () => void) => () => void;
+
+export class Budget {
+	waitedMs = 0;
+
+	constructor(
+		private readonly clock: Clock,
+		readonly budgetMs: number,
+		readonly cancelSignal: AbortSignal | undefined,
+		private readonly onWaited: (ms: number) => void = () => undefined,
+	) {}
+
+	get leftMs(): number {
+		return Math.max(0, this.budgetMs - this.waitedMs);
+	}
+
+	throwIfCancelled(): void {
+		if (this.cancelSignal?.aborted) throw new CancelledError();
+	}
+
+	/** Wait `ms`, or throw OverBudgetError at once (without waiting) when it does not fit. */
+	async wait(ms: number): Promise<void> {
+		this.throwIfCancelled();
+		if (ms <= 0) return;
+		if (ms > this.leftMs) throw new OverBudgetError(ms);
+		await this.sleep(ms);
+	}
+
+	/** Wait until woken, for at most what is left; OverBudgetError when that runs out first. */
+	async waitForWake(register: WakeRegistration): Promise<void> {
+		this.throwIfCancelled();
+		const leftMs = this.leftMs;
+		if (leftMs <= 0 || !(await this.sleep(leftMs, register)))
+			throw new OverBudgetError(leftMs, true);
+	}
+
+	/** Sleeps (charged by the clock); true when woken early. Leaves no waiter or listener behind. */
+	private async sleep(ms: number, register?: WakeRegistration): Promise<boolean> {
+		const stop = new AbortController();
+		let woken = false;
+		const unregister = register?.(() => {
+			woken = true;
+			stop.abort();
+		});
+		const onCancel = () => stop.abort();
+		this.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+		// Also raced against the signal: an older n8n-workflow `sleep` ignores it.
+		const stopped = new Promise<void>((resolve) => {
+			stop.signal.addEventListener('abort', () => resolve(), { once: true });
+		});
+		const startedMs = this.clock.now();
+		try {
+			await Promise.race([this.clock.sleep(ms, stop.signal).catch(() => undefined), stopped]);
+		} finally {
+			stop.abort(); // ends the timer (where the clock honours the signal)
+			unregister?.();
+			this.cancelSignal?.removeEventListener('abort', onCancel);
+			const spentMs = Math.max(0, this.clock.now() - startedMs);
+			this.waitedMs += spentMs;
+			this.onWaited(spentMs);
+		}
+		this.throwIfCancelled();
+		return woken;
+	}
+}

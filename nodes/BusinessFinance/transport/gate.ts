@@ -1,0 +1,187 @@
+/**
+ * The per-key rate-limit gate: what the service said about the current window, shared by every
+ * call that uses the key in this process, so concurrent callers queue instead of stampeding.
+ *
+ * Bounds, by construction: nothing stored here blocks the key for longer than MAX_KEY_BLOCK_MS
+ * after the answer that said so (every stored time is capped when it is stored), and every wait
+ * for the gate is a wait on the caller's Budget (bounded, cancellable, leaving nothing behind).
+ */
+import { createHash } from 'crypto';
+
+import type { Budget } from './budget';
+import type { Clock } from './clock';
+import { type Headers, readRateHeaders } from './headers';
+import { backoffMs } from './retry';
+import { SPEC_WINDOW_MS, type Timing, WindowLearner } from './window';
+
+/** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
+export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
+/** Without a usable reset, what an answer says holds from 1 s, doubling, up to a window. */
+const NO_RESET_BACKOFF_BASE_MS = 1_000;
+
+/** The current window as the service described it. */
+interface KnownWindow {
+	remaining: number;
+	/** When this knowledge ends (the window's end, or a backoff): then one request probes. */
+	endsAtMs: number;
+	/** X-RateLimit-Reset of the window, to recognise the next one. */
+	resetAtMs?: number;
+}
+
+type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number };
+
+export interface Ticket {
+	/** Call once the answer has been recorded (or the request failed). */
+	release(): void;
+}
+
+export class KeyGate {
+	private window?: KnownWindow;
+	/** Set by a 429, capped: nobody on the key sends before this. */
+	private blockedUntilMs = 0;
+	private probing = false;
+	private inFlight = 0;
+	/** The service sends no rate-limit headers: nothing to track, do not queue. */
+	private untracked = false;
+	/** Consecutive answers with `remaining 0` and no usable reset (grows their backoff). */
+	private zeroWithoutReset = 0;
+	private readonly wakers = new Set<() => void>();
+	readonly learner: WindowLearner;
+
+	constructor(
+		private readonly clock: Clock,
+		learnWindows: boolean,
+	) {
+		this.learner = new WindowLearner(learnWindows);
+	}
+
+	/** Callers waiting for the request that probes the key (tests: none may be left behind). */
+	get waiting(): number {
+		return this.wakers.size;
+	}
+
+	/** Wait (on the caller's budget) until this key may send one request. */
+	async acquire(budget: Budget): Promise<Ticket> {
+		for (;;) {
+			const admission = this.admit(this.clock.now());
+			if (admission.go) return this.ticket(admission.probe);
+			if (admission.untilMs !== undefined) await budget.wait(admission.untilMs - this.clock.now());
+			else await budget.waitForWake((wake) => this.register(wake));
+		}
+	}
+
+	private admit(nowMs: number): Admission {
+		if (this.blockedUntilMs > nowMs) return { go: false, untilMs: this.blockedUntilMs };
+		if (this.window && nowMs >= this.window.endsAtMs) this.window = undefined;
+		if (!this.window) {
+			if (this.untracked) return { go: true, probe: false };
+			if (this.probing) return { go: false };
+			this.probing = true;
+			return { go: true, probe: true };
+		}
+		if (this.window.remaining === 0) return { go: false, untilMs: this.window.endsAtMs };
+		this.window.remaining -= 1;
+		return { go: true, probe: false };
+	}
+
+	private register(wake: () => void): () => void {
+		this.wakers.add(wake);
+		return () => this.wakers.delete(wake);
+	}
+
+	private ticket(probe: boolean): Ticket {
+		this.inFlight += 1;
+		let released = false;
+		return {
+			release: () => {
+				if (released) return;
+				released = true;
+				this.inFlight -= 1;
+				if (!probe) return;
+				this.probing = false;
+				for (const wake of [...this.wakers]) wake();
+			},
+		};
+	}
+
+	/** Record an answer's rate-limit headers (before its ticket is released). */
+	record(headers: Headers | undefined, timing: Timing): void {
+		const nowMs = timing.receivedAtMs;
+		const rate = readRateHeaders(headers, nowMs);
+		if (rate.remaining === undefined) {
+			if (!this.window) this.untracked = true;
+			return;
+		}
+		this.untracked = false;
+		const resetAtMs =
+			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
+		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
+			this.learner.opened(resetAtMs, rate.resetInWholeSeconds, timing);
+		}
+		// Requests still in flight were counted by the service but are not in this answer.
+		const remaining = Math.max(0, rate.remaining - (this.inFlight - 1));
+		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
+		const current = this.window;
+		const newWindow = resetAtMs !== undefined && resetAtMs > (current?.resetAtMs ?? -Infinity);
+		if (!current || newWindow) {
+			this.window = { remaining, endsAtMs, resetAtMs };
+			return;
+		}
+		current.remaining = Math.min(current.remaining, remaining);
+		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
+	}
+
+	/** Until when an answer's counts hold: the window's end, capped; else a bounded backoff. */
+	private knowledgeEnd(resetAtMs: number | undefined, remaining: number, nowMs: number): number {
+		if (resetAtMs !== undefined) {
+			this.zeroWithoutReset = 0;
+			return Math.min(this.learner.endOf(resetAtMs), nowMs + MAX_KEY_BLOCK_MS);
+		}
+		const step = remaining === 0 ? this.zeroWithoutReset++ : 0;
+		if (remaining > 0) this.zeroWithoutReset = 0;
+		return nowMs + backoffMs(step, NO_RESET_BACKOFF_BASE_MS, SPEC_WINDOW_MS, this.clock.random());
+	}
+
+	/** A 429: nobody on this key sends before `untilMs`, capped at MAX_KEY_BLOCK_MS from now. */
+	rateLimited(untilMs: number, nowMs: number): void {
+		this.learner.rateLimited();
+		this.untracked = false;
+		this.window = undefined;
+		this.blockedUntilMs = Math.max(
+			this.blockedUntilMs,
+			Math.min(untilMs, nowMs + MAX_KEY_BLOCK_MS),
+		);
+	}
+}
+
+/** The gates of one transport, keyed by a SHA-256 of the key (never the key itself). */
+export class GateRegistry {
+	private readonly gates = new Map<string, KeyGate>();
+
+	constructor(
+		private readonly clock: Clock,
+		private readonly learnWindows: boolean,
+	) {}
+
+	static keyId(apiKey: string): string {
+		return createHash('sha256').update(apiKey).digest('hex');
+	}
+
+	for(apiKey: string): KeyGate {
+		const id = GateRegistry.keyId(apiKey);
+		let gate = this.gates.get(id);
+		if (!gate) {
+			gate = new KeyGate(this.clock, this.learnWindows);
+			this.gates.set(id, gate);
+		}
+		return gate;
+	}
+
+	keyIds(): string[] {
+		return [...this.gates.keys()];
+	}
+
+	clear(): void {
+		this.gates.clear();
+	}
+}

@@ -1,0 +1,164 @@
+/**
+ * Listing: GET a list endpoint page by page and return its `data` elements, guarded against a
+ * service that repeats pages, never stops, or answers with something that is not a list of objects.
+ */
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
+
+import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import { buildApiError } from './errors';
+import { type Call, send } from './send';
+
+/** Hard cap on the pages of one listing, whatever the service says. */
+export const MAX_PAGES = 10_000;
+
+interface PageMeta {
+	has_more?: unknown;
+	total?: unknown;
+	limit?: unknown;
+}
+
+/** What a listing has seen so far. */
+class Listing {
+	readonly items: IDataObject[] = [];
+	private readonly seen = new Set<string>();
+	private readonly firstIds = new Set<string>();
+	private readonly emitted = new Set<string>();
+
+	constructor(readonly limit: number) {}
+
+	get full(): boolean {
+		return this.items.length >= this.limit;
+	}
+
+	/** False when the page only repeats what came before. */
+	isNew(page: IDataObject[]): boolean {
+		if (page.length === 0) return true;
+		const ids = page.map(idOf);
+		if (this.firstIds.has(ids[0]) || ids.every((id) => this.seen.has(id))) return false;
+		this.firstIds.add(ids[0]);
+		for (const id of ids) this.seen.add(id);
+		return true;
+	}
+
+	/** Adds the page's items; one that moved onto this page while paging is returned once. */
+	add(page: IDataObject[]): void {
+		for (const item of page) {
+			if (this.full) return;
+			const id = realId(item);
+			if (id !== undefined) {
+				if (this.emitted.has(id)) continue;
+				this.emitted.add(id);
+			}
+			this.items.push(item);
+		}
+	}
+}
+
+function realId(item: IDataObject): string | undefined {
+	const id = item.id;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+function idOf(item: IDataObject): string {
+	return realId(item) ?? JSON.stringify(item);
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function stop(call: Call, message: string, description: string): NodeApiError {
+	const { node, itemIndex } = call;
+	return buildApiError({
+		node,
+		message,
+		description,
+		itemIndex,
+		secrets: [call.apiKey],
+		apiAnswer: false,
+	});
+}
+
+/** The page's elements, if the answer holds a list of objects in `data`. */
+function pageItems(call: Call, path: string, response: IDataObject): IDataObject[] {
+	const data = response.data;
+	if (!Array.isArray(data)) {
+		throw stop(
+			call,
+			`The service answered ${path} without a list in "data"`,
+			'Check that the Base URL points at the Business Finance API.',
+		);
+	}
+	const bad = data.findIndex((element) => !isObject(element));
+	if (bad >= 0) {
+		throw stop(
+			call,
+			`The service answered ${path} with a list whose element ${bad} is not an object (${data[bad] === null ? 'null' : typeof data[bad]})`,
+			'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
+		);
+	}
+	return data as IDataObject[];
+}
+
+/** Whether another page follows, judged by what the service did (it may use smaller pages). */
+function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
+	if (typeof meta.has_more === 'boolean') return meta.has_more;
+	if (typeof meta.total === 'number')
+		return page * effectivePageSize(meta, pageSize, received) < meta.total;
+	return received >= pageSize;
+}
+
+function effectivePageSize(meta: PageMeta, pageSize: number, received: number): number {
+	if (typeof meta.limit === 'number' && meta.limit > 0) return meta.limit;
+	return Math.max(1, Math.min(pageSize, received));
+}
+
+/** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
+function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
+	if (typeof meta.total !== 'number' || meta.total < 0) return current;
+	return Math.min(
+		MAX_PAGES,
+		Math.ceil(meta.total / effectivePageSize(meta, pageSize, received)) + 1,
+	);
+}
+
+/** Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit`. */
+export async function listAll(
+	call: Call,
+	path: string,
+	qs: IDataObject | undefined,
+	limit: number,
+): Promise<IDataObject[]> {
+	const pageSize = Math.min(API_MAX_PAGE_SIZE, limit);
+	const filters: IDataObject = { ...(qs ?? {}) };
+	delete filters.page;
+	delete filters.limit;
+	const listing = new Listing(limit);
+	let maxPages = MAX_PAGES;
+	for (let page = 1; !listing.full; page++) {
+		if (page > maxPages) {
+			throw stop(
+				call,
+				`The service kept reporting more pages after page ${page - 1} (expected at most ${maxPages})`,
+				'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
+			);
+		}
+		const response = await send(call, 'GET', path, undefined, {
+			...filters,
+			page,
+			limit: pageSize,
+		});
+		const items = pageItems(call, path, response);
+		if (!listing.isNew(items)) {
+			throw stop(
+				call,
+				`The service returned page ${page} of ${path} again (items already received)`,
+				'The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. Try again later or report this to the service provider.',
+			);
+		}
+		listing.add(items);
+		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
+		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;
+		maxPages = pageCap(meta, pageSize, items.length, maxPages);
+	}
+	return listing.items;
+}

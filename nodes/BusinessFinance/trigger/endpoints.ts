@@ -1,0 +1,184 @@
+/**
+ * The trigger's calls to the service's webhook-endpoint routes, and what it compares and restores
+ * of an endpoint. All HTTP goes through the transport.
+ */
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest, getApiErrorInfo } from '../transport';
+import { ALL_EVENTS } from '../descriptions/events';
+import { createdWithoutId, createUnsupported } from './errors';
+
+type Ctx = IHookFunctions | IWebhookFunctions;
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown; status?: number };
+
+/** Runs a request and hands back its error (with the HTTP status) instead of throwing. */
+export async function attempt<T>(request: () => Promise<T>): Promise<Outcome<T>> {
+	try {
+		return { ok: true, value: await request() };
+	} catch (error) {
+		return { ok: false, error, status: getApiErrorInfo(error)?.status };
+	}
+}
+
+const endpointPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
+
+/** The service has no such route: 404 or 405 (a service without the route, or an older one). */
+const isMissingRoute = (status: number | undefined) => status === 404 || status === 405;
+
+function dataOf(response: IDataObject): IDataObject {
+	const data = response?.data;
+	return typeof data === 'object' && data !== null && !Array.isArray(data)
+		? (data as IDataObject)
+		: {};
+}
+
+/** The endpoint, or undefined when the service answers 404 (deleted or never existed). */
+export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject | undefined> {
+	const got = await attempt(async () => await apiRequest.call(this, 'GET', endpointPath(id)));
+	if (got.ok) return dataOf(got.value);
+	if (got.status === 404) return undefined;
+	throw got.error;
+}
+
+/**
+ * The endpoint's signing secret from the service, or undefined when the service does not hand it
+ * out (no such route, or an answer without a secret). Other errors are thrown.
+ */
+export async function fetchEndpointSecret(
+	this: Ctx,
+	id: string,
+	waitBudgetMs?: number,
+): Promise<string | undefined> {
+	const got = await attempt(
+		async () =>
+			await apiRequest.call(this, 'GET', `${endpointPath(id)}/secret`, undefined, undefined, {
+				waitBudgetMs,
+			}),
+	);
+	if (!got.ok) {
+		if (isMissingRoute(got.status)) return undefined;
+		throw got.error;
+	}
+	const secret = dataOf(got.value).secret;
+	return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
+}
+
+/** Creates an endpoint; its id. */
+export async function postEndpoint(this: IHookFunctions, body: IDataObject): Promise<string> {
+	const made = await attempt(async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body));
+	if (!made.ok) {
+		if (isMissingRoute(made.status)) throw createUnsupported(this.getNode());
+		throw made.error;
+	}
+	const id = dataOf(made.value).id;
+	if (typeof id !== 'string' || !id) throw createdWithoutId(this.getNode());
+	return id;
+}
+
+export async function patchEndpoint(
+	this: IHookFunctions,
+	id: string,
+	body: IDataObject,
+): Promise<void> {
+	await apiRequest.call(this, 'PATCH', endpointPath(id), body);
+}
+
+/** Deletes an endpoint; one already gone (404) is fine. */
+export async function deleteEndpoint(this: IHookFunctions, id: string): Promise<void> {
+	const gone = await attempt(async () => await apiRequest.call(this, 'DELETE', endpointPath(id)));
+	if (!gone.ok && gone.status !== 404) throw gone.error;
+}
+
+/** Puts back the settings saved before the trigger changed a given endpoint; one gone (404) is fine. */
+export async function restoreEndpoint(
+	this: IHookFunctions,
+	id: string,
+	original: IDataObject,
+): Promise<void> {
+	const body: IDataObject = {
+		filter_types: Array.isArray(original.filter_types) ? original.filter_types : [],
+		disabled: original.disabled === true,
+	};
+	if (typeof original.url === 'string' && original.url) body.url = original.url;
+	// An empty description cannot be sent (the service wants 1-255 characters); the trigger
+	// never changes the description, so there is nothing to put back in that case.
+	if (typeof original.description === 'string' && original.description.trim()) {
+		body.description = original.description;
+	}
+	const restored = await attempt(
+		async () => await apiRequest.call(this, 'PATCH', endpointPath(id), body),
+	);
+	if (!restored.ok && restored.status !== 404) throw restored.error;
+}
+
+/** What activation wants the endpoint to look like. */
+export interface Target {
+	url: string;
+	filterTypes: string[];
+	givenId: string;
+	allowUnsigned: boolean;
+}
+
+export function target(this: IHookFunctions): Target {
+	const url = this.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'n8n did not provide a webhook URL for this trigger',
+		);
+	}
+	const filterTypes = selectedEventTypes(this.getNodeParameter('events', []));
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	return {
+		url,
+		filterTypes,
+		givenId: givenEndpointId(this),
+		allowUnsigned: options.allowUnsigned === true,
+	};
+}
+
+/** The "Webhook Endpoint ID" parameter, trimmed ('' for automatic). */
+export function givenEndpointId(ctx: Ctx): string {
+	return String(ctx.getNodeParameter('webhookEndpointId', '') ?? '').trim();
+}
+
+/** The settings activation sends: this workflow's URL, the selected events, enabled. */
+export function targetSettings(want: Target): IDataObject {
+	return { url: want.url, filter_types: want.filterTypes, disabled: false };
+}
+
+export function pointsHere(endpoint: IDataObject, want: Target): boolean {
+	return (
+		endpoint.url === want.url &&
+		sameTypes(endpoint.filter_types, want.filterTypes) &&
+		endpoint.disabled !== true
+	);
+}
+
+/** The selected event types; an empty list means every type (no filter). */
+export function selectedEventTypes(events: unknown): string[] {
+	const list = Array.isArray(events)
+		? events.map(String)
+		: typeof events === 'string' && events
+			? [events]
+			: [];
+	if (list.length === 0 || list.includes(ALL_EVENTS)) return [];
+	return [...new Set(list)].sort();
+}
+
+function sameTypes(a: unknown, b: string[]): boolean {
+	const left = Array.isArray(a) ? [...new Set(a.map(String))].sort() : [];
+	return left.length === b.length && left.every((value, i) => value === b[i]);
+}
+
+/** The fields of an endpoint that activation changes and deactivation puts back. */
+export function pickSettings(endpoint: IDataObject): IDataObject {
+	const saved: IDataObject = {};
+	if (typeof endpoint.url === 'string') saved.url = endpoint.url;
+	if (Array.isArray(endpoint.filter_types)) saved.filter_types = endpoint.filter_types.map(String);
+	if (typeof endpoint.description === 'string') saved.description = endpoint.description;
+	if (typeof endpoint.disabled === 'boolean') saved.disabled = endpoint.disabled;
+	return saved;
+}

@@ -1,0 +1,44 @@
+/**
+ * A record of the process groups a test run started, kept in a file so that a later process (jest's
+ * globalTeardown) can end what a crashed or killed run left behind. Each line: the group's id,
+ * the leader's start time (so a reused process id is never killed) and a name.
+ */
+import * as fs from 'fs';
+
+/** The file named by this variable receives a line for every group spawnGroup starts. */
+export const GROUPS_FILE_VARIABLE = 'BF_PROCESS_GROUPS_FILE';
+
+export function recordGroup(pid: number, name: string): void {
+	const file = process.env[GROUPS_FILE_VARIABLE];
+	if (!file) return;
+	fs.appendFileSync(file, `${pid} ${startTime(pid) ?? '-'} ${name}\n`);
+}
+
+/** SIGKILLs every recorded group whose leader still runs; returns their names. */
+export function killRecordedGroups(file: string): string[] {
+	if (!fs.existsSync(file)) return [];
+	const killed: string[] = [];
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		const [pidText, started, ...name] = line.split(' ');
+		const pid = Number(pidText);
+		if (!Number.isInteger(pid) || pid <= 1 || startTime(pid) !== started) continue;
+		try {
+			process.kill(-pid, 'SIGKILL');
+			killed.push(name.join(' '));
+		} catch {
+			// already gone
+		}
+	}
+	return killed;
+}
+
+/** Field 22 of /proc/<pid>/stat (clock ticks since boot); undefined when the process is gone. */
+function startTime(pid: number): string | undefined {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The command name (field 2) is in parentheses and may hold spaces: count after it.
+		return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+	} catch {
+		return undefined;
+	}
+}

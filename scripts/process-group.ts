@@ -1,0 +1,140 @@
+/**
+ * Long-running child processes (n8n, Redis, PostgreSQL) that the dev scripts and the e2e suites
+ * start: each in its own process group, so that stopping it also ends whatever it spawned (n8n's
+ * task runner, PostgreSQL's backends), with its output kept in memory or in a log file.
+ */
+import { spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import { recordGroup } from './leftover-groups';
+
+/** In-memory output is cut back to its last 1 MB when it passes 2 MB. */
+const OUTPUT_KEEP_CHARS = 1_000_000;
+const DEFAULT_STOP_GRACE_MS = 20_000;
+
+/** Groups started by this process that have not closed yet (see killAllGroupsNow). */
+const live = new Set<GroupProcess>();
+
+export interface GroupOutput {
+	/** Where the output goes (default: kept in memory, see GroupProcess.log). */
+	output?: 'inherit' | 'buffer';
+	/** Append the output to this file instead (GroupProcess.log reads it back). */
+	logFile?: string;
+}
+
+export interface SpawnGroupOptions extends GroupOutput {
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+	/** Run as this user and group (only when this process is root). */
+	uid?: number;
+	gid?: number;
+}
+
+export interface GroupProcess {
+	/** What the process is, for messages ("n8n worker 1", "redis"). */
+	name: string;
+	child: ChildProcess;
+	/** Resolves with the exit code once the process has closed. */
+	exited: Promise<number | null>;
+	/** False once the process has closed. */
+	running(): boolean;
+	/** The output so far (empty when inherited). */
+	log(): string;
+}
+
+/** Spawns `command` as the leader of a new process group. */
+export function spawnGroup(
+	name: string,
+	command: string,
+	args: string[],
+	options: SpawnGroupOptions,
+): GroupProcess {
+	const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
+	const stdio = logFd ?? (options.output === 'inherit' ? 'inherit' : 'pipe');
+	const child = spawn(command, args, {
+		env: options.env,
+		cwd: options.cwd,
+		stdio: ['ignore', stdio, stdio],
+		detached: true,
+		uid: options.uid,
+		gid: options.gid,
+	});
+	if (logFd !== undefined) fs.closeSync(logFd);
+	if (child.pid !== undefined) recordGroup(child.pid, name);
+	const proc = trackProcess(name, child, options.logFile);
+	live.add(proc);
+	void proc.exited.then(() => live.delete(proc));
+	return proc;
+}
+
+function trackProcess(name: string, child: ChildProcess, logFile?: string): GroupProcess {
+	let output = '';
+	const keep = (chunk: Buffer) => {
+		output += chunk.toString();
+		if (output.length > 2 * OUTPUT_KEEP_CHARS) output = output.slice(-OUTPUT_KEEP_CHARS);
+	};
+	child.stdout?.on('data', keep);
+	child.stderr?.on('data', keep);
+	let closed = false;
+	const exited = new Promise<number | null>((resolve) => {
+		child.on('error', (error) => {
+			output += `\n${name} could not be started: ${error.message}\n`;
+		});
+		child.on('close', (code) => {
+			closed = true;
+			resolve(code);
+		});
+	});
+	const log = () => {
+		if (!logFile) return output;
+		return fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+	};
+	return { name, child, exited, running: () => !closed, log };
+}
+
+/**
+ * `signal` (default SIGTERM) to the process group, SIGKILL after a grace period. Resolves once
+ * the leader has closed.
+ */
+export async function stopGroup(
+	proc: GroupProcess,
+	signal: NodeJS.Signals = 'SIGTERM',
+	graceMs = DEFAULT_STOP_GRACE_MS,
+): Promise<void> {
+	if (!proc.running() || !signalGroup(proc, signal)) return;
+	let timer: NodeJS.Timeout | undefined;
+	const graceful = await Promise.race([
+		proc.exited.then(() => true),
+		new Promise<boolean>((resolve) => {
+			timer = setTimeout(() => resolve(false), graceMs);
+		}),
+	]);
+	clearTimeout(timer);
+	if (!graceful) {
+		signalGroup(proc, 'SIGKILL');
+		await proc.exited;
+	}
+	// Whatever the leader left behind in its group (a runner that ignored the signal) goes too.
+	signalGroup(proc, 'SIGKILL');
+}
+
+/** Synchronous last resort (process 'exit' handlers): SIGKILL to the process group. */
+export function killGroupNow(proc: GroupProcess): void {
+	if (proc.running()) signalGroup(proc, 'SIGKILL');
+}
+
+/** killGroupNow for every group this process started and that still runs. */
+export function killAllGroupsNow(): void {
+	for (const proc of live) killGroupNow(proc);
+}
+
+/** False when the group is already gone. */
+function signalGroup(proc: GroupProcess, signal: NodeJS.Signals): boolean {
+	const pid = proc.child.pid;
+	if (pid === undefined) return false;
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,145 @@
+/**
+ * The n8n processes of a queue-mode environment: `n8n start` (main), `n8n worker` and
+ * `n8n webhook`, each with its own user folder holding this package as a community package (a
+ * package is loaded by every process that runs or receives a workflow, not only by main), all
+ * sharing the encryption key, the database and Redis. What each variable does is in
+ * docs/queue-mode.md.
+ */
+import * as path from 'path';
+import { installPackage, N8nServer, type Runtime } from '../n8n';
+import type { LogLevel, N8nOptions } from '../n8n/environment';
+import { isHealthy, startN8nProcess, type N8nCommand, type N8nProcess } from '../n8n/process';
+import type { PostgresInstance } from './postgres';
+
+/** What every process of one environment shares. */
+export interface SharedSettings {
+	redisPort: number;
+	postgres: Pick<PostgresInstance, 'port' | 'database' | 'user'>;
+	encryptionKey: string;
+	/** Where webhook URLs point: the load balancer in front of the webhook processors. */
+	webhookUrl: string;
+}
+
+export interface QueueProcess {
+	/** "worker-1", "webhook-2". */
+	name: string;
+	/** The port it serves on (a worker: its health server). */
+	port: number;
+	userFolder: string;
+	logFile: string;
+	process: N8nProcess;
+}
+
+const START_TIMEOUT_MS = 300_000;
+
+/** The variables every process gets on top of scripts/n8n/environment.ts's. */
+export function sharedEnv(settings: SharedSettings): Record<string, string> {
+	const { postgres } = settings;
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(settings.redisPort),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		N8N_ENCRYPTION_KEY: settings.encryptionKey,
+		N8N_WEBHOOK_URL: `${settings.webhookUrl}/`,
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		GENERIC_TIMEZONE: 'UTC',
+		// A stopped process waits this long for running executions (default 30 s).
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+	};
+}
+
+/** Main: the editor and APIs; activates triggers; hands every execution, manual too, to workers. */
+export async function startMain(
+	runtime: Runtime,
+	settings: SharedSettings,
+	dir: string,
+	port: number,
+	logLevel: LogLevel,
+): Promise<N8nServer> {
+	const userFolder = path.join(dir, 'main');
+	installPackage(userFolder);
+	return await N8nServer.start(runtime, {
+		userFolder,
+		port,
+		logLevel,
+		logFile: path.join(dir, 'main.log'),
+		startTimeoutMs: START_TIMEOUT_MS,
+		extraEnv: {
+			...sharedEnv(settings),
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			// Production webhooks are for the webhook processors only.
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		},
+	});
+}
+
+/** `n8n worker --concurrency=<n>`; ready once its health server reports database and Redis up. */
+export async function startWorker(
+	runtime: Runtime,
+	settings: SharedSettings,
+	dir: string,
+	spec: { index: number; port: number; concurrency: number; logLevel: LogLevel },
+): Promise<QueueProcess> {
+	const command: N8nCommand = {
+		name: `n8n worker ${spec.index}`,
+		args: ['worker', `--concurrency=${spec.concurrency}`],
+		readyUrl: (options) => `http://127.0.0.1:${options.port}`,
+		isReady: isHealthy,
+	};
+	return await startQueueProcess(runtime, dir, `worker-${spec.index}`, command, {
+		port: spec.port,
+		logLevel: spec.logLevel,
+		extraEnv: {
+			...sharedEnv(settings),
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(spec.port),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		},
+	});
+}
+
+/** `n8n webhook`: serves production webhooks on its port and enqueues their executions. */
+export async function startWebhookProcessor(
+	runtime: Runtime,
+	settings: SharedSettings,
+	dir: string,
+	spec: { index: number; port: number; logLevel: LogLevel },
+): Promise<QueueProcess> {
+	const command: N8nCommand = {
+		name: `n8n webhook ${spec.index}`,
+		args: ['webhook'],
+		readyUrl: (options) => `http://127.0.0.1:${options.port}`,
+		isReady: isHealthy,
+	};
+	return await startQueueProcess(runtime, dir, `webhook-${spec.index}`, command, {
+		port: spec.port,
+		logLevel: spec.logLevel,
+		extraEnv: sharedEnv(settings),
+	});
+}
+
+async function startQueueProcess(
+	runtime: Runtime,
+	dir: string,
+	name: string,
+	command: N8nCommand,
+	options: Omit<N8nOptions, 'userFolder'>,
+): Promise<QueueProcess> {
+	const userFolder = path.join(dir, name);
+	installPackage(userFolder);
+	const logFile = path.join(dir, `${name}.log`);
+	const proc = await startN8nProcess(
+		runtime,
+		{ ...options, userFolder },
+		{ logFile },
+		START_TIMEOUT_MS,
+		command,
+	);
+	return { name, port: options.port, userFolder, logFile, process: proc };
+}

@@ -1,0 +1,132 @@
+/**
+ * A private PostgreSQL 17 for one queue-mode environment: a fresh cluster in a temporary folder,
+ * loopback TCP only (no Unix socket), trust authentication, durability off (a test database is
+ * thrown away), one database for n8n. Run as an unprivileged user when we are root
+ * (service-user.ts).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { pollUntil } from '../poll';
+import { freePort } from '../ports';
+import { spawnGroup, stopGroup, type GroupProcess } from '../process-group';
+import { postgresUser, type ServiceUser } from './service-user';
+
+const START_TIMEOUT_MS = 60_000;
+const DATABASE = 'n8n';
+const SUPERUSER = 'postgres';
+const READY_LINE = 'database system is ready to accept connections';
+
+export interface PostgresInstance {
+	port: number;
+	database: string;
+	user: string;
+	process: GroupProcess;
+}
+
+/** Creates a cluster in `dir/postgres-data`, starts it and resolves once it accepts connections. */
+export async function startPostgres(binDir: string, dir: string): Promise<PostgresInstance> {
+	const user = postgresUser();
+	const bin = user ? stageBinaries(binDir, dir) : binDir;
+	const dataDir = path.join(dir, 'postgres-data');
+	fs.mkdirSync(dataDir, { mode: 0o700 });
+	if (user) fs.chownSync(dataDir, user.uid, user.gid);
+	const run = (program: string, args: string[], input?: string) =>
+		runAs(user, path.join(bin, program), args, { cwd: dir, input });
+	run('initdb', [
+		'-D',
+		dataDir,
+		'-U',
+		SUPERUSER,
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-locale',
+		'--no-sync',
+	]);
+	// Single-user mode needs no server (and so no port) to create the database.
+	run('postgres', ['--single', '-D', dataDir, SUPERUSER], `CREATE DATABASE ${DATABASE};\n`);
+	const port = await freePort();
+	const proc = spawnGroup('postgres', path.join(bin, 'postgres'), serverArgs(dataDir, port), {
+		env: postgresEnv(),
+		cwd: dir,
+		logFile: path.join(dir, 'postgres.log'),
+		uid: user?.uid,
+		gid: user?.gid,
+	});
+	await waitUntilReady(proc, port);
+	return { port, database: DATABASE, user: SUPERUSER, process: proc };
+}
+
+/** Fast shutdown (SIGINT): open sessions are ended, nothing is waited for. */
+export async function stopPostgres(postgres: PostgresInstance): Promise<void> {
+	await stopGroup(postgres.process, 'SIGINT', 15_000);
+}
+
+function serverArgs(dataDir: string, port: number): string[] {
+	const settings = {
+		listen_addresses: '127.0.0.1',
+		unix_socket_directories: '',
+		fsync: 'off',
+		synchronous_commit: 'off',
+		full_page_writes: 'off',
+	};
+	const flags = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+	return ['-D', dataDir, '-p', String(port), ...flags];
+}
+
+async function waitUntilReady(proc: GroupProcess, port: number): Promise<void> {
+	try {
+		await pollUntil(
+			`postgres on port ${port} to accept connections`,
+			async () => {
+				if (!proc.running()) throw new Error(`postgres exited (${await proc.exited})`);
+				return proc.log().includes(READY_LINE);
+			},
+			START_TIMEOUT_MS,
+			100,
+		);
+	} catch (error) {
+		await stopGroup(proc, 'SIGINT', 5_000);
+		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-3000)}`);
+	}
+}
+
+/**
+ * The installed binaries live in root's cache folder, which the unprivileged user cannot enter
+ * (root's home is private): a copy (about 60 MB: bin, lib, share) goes into the environment's
+ * folder, readable by everyone. PostgreSQL finds lib/ and share/ relative to bin/.
+ */
+function stageBinaries(binDir: string, dir: string): string {
+	const installRoot = path.dirname(binDir);
+	const staged = path.join(dir, 'postgres-bin');
+	fs.cpSync(installRoot, staged, { recursive: true, verbatimSymlinks: true });
+	fs.chmodSync(dir, 0o755);
+	return path.join(staged, 'bin');
+}
+
+function postgresEnv(): NodeJS.ProcessEnv {
+	return { PATH: process.env.PATH ?? '', LC_ALL: 'C', TZ: 'UTC' };
+}
+
+function runAs(
+	user: ServiceUser | undefined,
+	program: string,
+	args: string[],
+	extra: { cwd: string; input?: string },
+): void {
+	const result = spawnSync(program, args, {
+		cwd: extra.cwd,
+		env: postgresEnv(),
+		encoding: 'utf8',
+		input: extra.input,
+		uid: user?.uid,
+		gid: user?.gid,
+		timeout: START_TIMEOUT_MS,
+	});
+	if (result.status !== 0) {
+		const as = user ? ` as ${user.name}` : '';
+		const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}${result.error?.message ?? ''}`;
+		throw new Error(`${path.basename(program)}${as} failed (exit ${result.status}):\n${output}`);
+	}
+}

@@ -1,0 +1,68 @@
+/** A private Redis for one queue-mode environment: loopback, a free port, nothing saved to disk. */
+import * as fs from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import { pollUntil } from '../poll';
+import { freePort } from '../ports';
+import { spawnGroup, stopGroup, type GroupProcess } from '../process-group';
+
+const START_TIMEOUT_MS = 30_000;
+
+export interface RedisInstance {
+	port: number;
+	process: GroupProcess;
+}
+
+/** Starts redis-server in `dir` (its log in `dir/redis.log`); resolves once it answers PING. */
+export async function startRedis(redisServer: string, dir: string): Promise<RedisInstance> {
+	const port = await freePort();
+	const dataDir = path.join(dir, 'redis');
+	fs.mkdirSync(dataDir, { recursive: true });
+	const args = [
+		...['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes'],
+		// A test queue: no snapshots, no append-only file, no daemonizing (we own the process).
+		...['--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dataDir],
+	];
+	const proc = spawnGroup('redis', redisServer, args, {
+		env: { PATH: process.env.PATH ?? '' },
+		cwd: dataDir,
+		logFile: path.join(dir, 'redis.log'),
+	});
+	try {
+		await pollUntil(
+			`redis on port ${port} to answer PING`,
+			async () => {
+				if (!proc.running()) throw new Error(`redis exited (${await proc.exited}):\n${proc.log()}`);
+				return await answersPing(port);
+			},
+			START_TIMEOUT_MS,
+			100,
+		);
+	} catch (error) {
+		await stopGroup(proc);
+		throw error;
+	}
+	return { port, process: proc };
+}
+
+export async function stopRedis(redis: RedisInstance): Promise<void> {
+	await stopGroup(redis.process, 'SIGTERM', 10_000);
+}
+
+async function answersPing(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		let answer = '';
+		const done = (ok: boolean) => {
+			socket.destroy();
+			resolve(ok);
+		};
+		socket.setTimeout(1000, () => done(false));
+		socket.on('error', () => done(false));
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (chunk) => {
+			answer += chunk.toString();
+			if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+		});
+	});
+}

@@ -1,0 +1,653 @@
+/**
+ * End to end in n8n's queue mode (scripts/queue): n8n 2.40.7 as main + 2 workers (concurrency 1) +
+ * 2 webhook processors behind a load balancer, Redis, PostgreSQL 17, this package installed as a
+ * community package in every process, against two in-process sandboxes (demo data; and 10,000
+ * vendors behind a short rate window for the shared-key listing).
+ *
+ * Where an execution ran is shown from n8n's own records: its execution records (public API) and
+ * the processes' logs (evidence.ts). One environment for the file (about a minute to start).
+ */
+import * as crypto from 'crypto';
+import * as path from 'path';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import {
+	importCredentials,
+	importWorkflows,
+	loadExamples,
+	requireRuntime,
+} from '../../scripts/n8n';
+import { QueueEnvironment, requireQueueServices } from '../../scripts/queue';
+import {
+	IDS,
+	TRIGGER_EARLY_WEBHOOK_ID,
+	TRIGGER_WEBHOOK_ID,
+	exampleCopy,
+	exampleWithDisabled,
+	receivablesWorkflow,
+	treasuryWorkflow,
+	triggerEarlyWorkflow,
+	triggerWorkflow,
+	vendorsPayablesWorkflow,
+	webhookEndpointWorkflow,
+} from '../e2e/workflows';
+import {
+	finishedExecution,
+	logNames,
+	output,
+	processesThatLogged,
+	startManualRun,
+	webhooksReceived,
+	workerThatRan,
+} from './evidence';
+import { signedHeaders } from '../helpers/standardWebhooks';
+import { listeners } from './listening';
+import { runDir } from './run-dir';
+import {
+	DEDUPE_WEBHOOK_ID,
+	DEDUPE_WORKFLOW_ID,
+	LISTING_CREDENTIAL,
+	LISTING_WORKFLOW_ID,
+	dedupeWorkflow,
+	listingWorkflow,
+} from './workflows';
+
+const TAG = Date.now().toString(36);
+/** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
+const LISTING = { vendors: 10_000, pageSize: 100, limit: 25, windowSeconds: 2 };
+const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
+/** The scheduled examples, with a Manual Trigger in place of their Schedule Trigger. */
+const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfQueueExmpl01bN', {
+	disable: GOOGLE_SHEETS,
+	manualStart: true,
+});
+const EXAMPLE01C_COPY = exampleCopy(
+	'01c-sync-changed-vendors-to-google-sheets.json',
+	'bfQueueExmpl01cN',
+	{ disable: GOOGLE_SHEETS, manualStart: true },
+);
+const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-0000000000q3';
+const EXAMPLE03_COPY = exampleWithDisabled(
+	'03-notify-when-receivable-paid.json',
+	'bfQueueExmpl03Ns',
+	'n8n-nodes-base.slack',
+);
+for (const node of EXAMPLE03_COPY.nodes) {
+	if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
+}
+
+let env: QueueEnvironment;
+let sandbox: RunningSandbox;
+let listingSandbox: RunningSandbox;
+const endpoints = { trigger: '', edited: '', dedupe: '' };
+const triggerEndpointBefore = {
+	url: 'http://127.0.0.1:9/receiver-before-n8n',
+	description: 'receiver before n8n',
+	filter_types: ['vendor.created'],
+	disabled: true,
+};
+
+async function v1(method: string, urlPath: string, body?: unknown) {
+	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${sandbox.apiKey}`,
+			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+		},
+		body: body !== undefined ? JSON.stringify(body) : undefined,
+	});
+	const text = await res.text();
+	return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function createEndpoint(fields: Record<string, unknown>): Promise<string> {
+	const created = await v1('POST', '/webhooks', fields);
+	if (created.status !== 201) throw new Error(`POST /v1/webhooks -> ${created.status}`);
+	return created.body.data.id;
+}
+
+async function startSandboxes(): Promise<void> {
+	[sandbox, listingSandbox] = await Promise.all([
+		// Redelivery soon after a failed attempt; a long attempt timeout, since the balancer may
+		// hold a retry until the first execution has finished (the duplicates test).
+		startSandbox({
+			seed: 'demo',
+			deliveryRetryDelaysMs: [300, 1000, 2000],
+			deliveryTimeoutMs: 30_000,
+		}),
+		// Its own key: the package keeps rate-limit state per key, and the demo sandbox's default
+		// key has a 60-second window of its own.
+		startSandbox({
+			seed: 'none',
+			apiKey: 'svc_queue_listing_key',
+			rateLimit: LISTING.limit,
+			rateWindowSeconds: LISTING.windowSeconds,
+		}),
+	]);
+	await listingSandbox.admin.seedVendors(LISTING.vendors);
+	endpoints.trigger = await createEndpoint(triggerEndpointBefore);
+	endpoints.edited = await createEndpoint({ url: 'http://127.0.0.1:9/other', filter_types: [] });
+	endpoints.dedupe = await createEndpoint({
+		url: 'http://127.0.0.1:9/dedupe-before-n8n',
+		filter_types: ['receivable.overdue'],
+		disabled: true,
+	});
+}
+
+async function importEverything(): Promise<void> {
+	const runtime = env.main.runtime;
+	const cli = env.cliOptions();
+	await importCredentials(runtime, cli, [
+		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
+	]);
+	await importWorkflows(runtime, cli, [
+		receivablesWorkflow(TAG),
+		vendorsPayablesWorkflow(TAG),
+		treasuryWorkflow(),
+		webhookEndpointWorkflow(endpoints.edited),
+		triggerWorkflow(endpoints.trigger),
+		triggerEarlyWorkflow(),
+		dedupeWorkflow(endpoints.dedupe),
+		listingWorkflow(),
+		EXAMPLE01B_COPY,
+		EXAMPLE01C_COPY,
+		EXAMPLE03_COPY,
+		...loadExamples().map((e) => e.workflow),
+	]);
+}
+
+beforeAll(async () => {
+	await startSandboxes();
+	const dir = path.join(runDir(), 'environment');
+	env = await QueueEnvironment.start(requireRuntime(), requireQueueServices(), { dir });
+	await env.main.setupOwner();
+	await importEverything();
+}, 600_000);
+
+afterAll(async () => {
+	await env?.stop();
+	await Promise.all([sandbox?.close(), listingSandbox?.close()]);
+});
+
+describe('the queue-mode environment', () => {
+	it('runs Redis, PostgreSQL 17, main, 2 workers and 2 webhook processors, listening on loopback only', () => {
+		const groups = env.processGroups();
+		expect(groups.map((g) => g.name)).toEqual([
+			'redis',
+			'postgres',
+			'main',
+			'worker-1',
+			'worker-2',
+			'webhook-1',
+			'webhook-2',
+		]);
+		expect(groups.every((g) => g.process.running())).toBe(true);
+		const found = listeners(groups.map((g) => g.process.child.pid!));
+		const ports = found.map((l) => l.port);
+		expect(ports).toEqual(
+			expect.arrayContaining([env.settings.redisPort, env.settings.postgres.port]),
+		);
+		expect(ports).toEqual(
+			expect.arrayContaining([...env.workers, ...env.webhookProcessors].map((p) => p.port)),
+		);
+		expect(ports).toContain(env.main.options.port);
+		const loopback = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+		expect(found.filter((l) => !loopback.test(l.address))).toEqual([]);
+		expect(env.log('postgres')).toMatch(/starting PostgreSQL 17\./);
+		expect(env.log('main')).not.toMatch(
+			/Postgres \d+ is (not supported|outside the supported range)/,
+		);
+	});
+});
+
+describe('workflows run on the workers, started from main', () => {
+	/** One workflow per resource and the examples that run without third-party accounts. */
+	const runs: Record<string, { workflowId: string; execution?: any }> = {
+		receivables: { workflowId: IDS.receivables },
+		'vendors and payables': { workflowId: IDS.vendorsPayables },
+		treasury: { workflowId: IDS.treasury },
+		'webhook endpoints': { workflowId: IDS.webhookEndpoint },
+		'example 01 (vendors to xlsx and csv)': { workflowId: 'bfExample01Vendr' },
+		'example 01b (manual start, Google Sheets node disabled)': { workflowId: EXAMPLE01B_COPY.id },
+		'example 02 (receivables from rows)': { workflowId: 'bfExample02Recvb' },
+		'example 04 (treasury to csv)': { workflowId: 'bfExample04Trsry' },
+	};
+
+	beforeAll(async () => {
+		// All at once, as the editor's Execute button would start them: main queues them all.
+		const ids = await Promise.all(
+			Object.values(runs).map((r) => startManualRun(env.main, r.workflowId)),
+		);
+		const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id)));
+		Object.values(runs).forEach((run, i) => {
+			run.execution = executions[i];
+		});
+	}, 300_000);
+
+	it.each(Object.keys(runs))('%s: queued by main, run by one worker, succeeded', (name) => {
+		const { execution } = runs[name];
+		expect(execution.data.resultData.error?.message).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(execution.mode).toBe('manual');
+		expect(processesThatLogged(env, String(execution.id), 'Enqueued execution')).toEqual(['main']);
+		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
+	});
+
+	it('both workers took part (each runs one job at a time)', () => {
+		const workers = Object.values(runs).map((r) => workerThatRan(env, String(r.execution.id)));
+		expect(new Set(workers)).toEqual(new Set(['worker-1', 'worker-2']));
+	});
+
+	it('the runs did their work', async () => {
+		const out = (name: string, node: string) => output(runs[name].execution, node);
+		expect(out('receivables', 'Send receivable')).toEqual([
+			expect.objectContaining({ status: 'sent' }),
+		]);
+		expect(out('vendors and payables', 'Update payable')).toEqual([
+			expect.objectContaining({ status: 'ready' }),
+		]);
+		const all = out('vendors and payables', 'All vendors');
+		expect(new Set(all.map((v) => v.id)).size).toBe(all.length);
+		expect(all.map((v) => v.name)).toContain(`E2E Vendor ${TAG} Renamed`);
+		expect(out('treasury', 'First 120 transactions')).toHaveLength(120);
+		expect(out('webhook endpoints', 'Update endpoint')).toEqual([
+			expect.objectContaining({ disabled: true }),
+		]);
+		expect((await v1('GET', `/webhooks/${endpoints.edited}`)).body.data.disabled).toBe(true);
+		const vendors = out('example 01 (vendors to xlsx and csv)', 'Get all vendors');
+		expect(vendors.length).toBeGreaterThan(5);
+		const sheetsRows = out(
+			'example 01b (manual start, Google Sheets node disabled)',
+			'Get all vendors',
+		);
+		expect(sheetsRows.length).toBeGreaterThan(5);
+		// Example 02 validates the whole batch before sending: two invalid rows, nothing sent.
+		const bad = out('example 02 (receivables from rows)', 'Report bad rows');
+		expect(bad).toHaveLength(5);
+		expect(bad.every((row) => row.failedAt === 'create')).toBe(true);
+		const csv =
+			runs['example 04 (treasury to csv)'].execution.data.resultData.runData['Transactions to CSV'];
+		expect(csv[0].data.main[0][0].binary.data.fileName).toMatch(
+			/^treasury-transactions-\d{4}-\d{2}\.csv$/,
+		);
+	});
+});
+
+describe('example 01c on the workers: its Remove Duplicates history is in the shared database', () => {
+	it('the first run passes every vendor on, the second none, whichever worker runs each', async () => {
+		const dedupe = 'Only new or changed vendors';
+		const first = await finishedExecution(
+			env.main,
+			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+		);
+		const second = await finishedExecution(
+			env.main,
+			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+		);
+		const listed = output(first, 'Get all vendors');
+		expect(listed.length).toBeGreaterThan(5);
+		expect(output(first, dedupe)).toHaveLength(listed.length);
+		expect(output(second, 'Get all vendors')).toHaveLength(listed.length);
+		expect(output(second, dedupe)).toEqual([]);
+		for (const run of [first, second]) {
+			expect(run.status).toBe('success');
+			expect(workerThatRan(env, String(run.id))).toMatch(/^worker-[12]$/);
+		}
+	});
+});
+
+describe('the trigger: activated by main, served by the webhook processors, run by the workers', () => {
+	const hookPath = `webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+	const endpointNow = async (id: string) => (await v1('GET', `/webhooks/${id}`)).body?.data;
+
+	it('activation through main points the endpoint at the webhook processors’ load balancer', async () => {
+		await env.main.activate(IDS.triggerExisting);
+		const endpoint = await env.main.waitFor('the endpoint to point at n8n', async () => {
+			const now = await endpointNow(endpoints.trigger);
+			return now.url !== triggerEndpointBefore.url && now;
+		});
+		expect(endpoint).toMatchObject({ url: `${env.loadBalancer.url}/${hookPath}`, disabled: false });
+		// Main does not serve production webhooks itself (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
+		const atMain = await fetch(`${env.main.baseUrl}/${hookPath}`, { method: 'POST', body: '{}' });
+		expect(atMain.status).toBe(404);
+	});
+
+	it('a signed delivery goes through one webhook processor and runs once, on a worker', async () => {
+		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
+		const routedBefore = env.loadBalancer.routed.length;
+		const receivable = await v1('POST', '/receivables', {
+			invoice_number: `Q-${TAG}-PAID`,
+			amount: 99,
+		});
+		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
+
+		const executions = await env.main.waitForExecutions(IDS.triggerExisting, before, 60_000);
+		expect(executions).toHaveLength(before + 1);
+		const [latest] = executions.sort((a, b) => Number(b.id) - Number(a.id));
+		expect(latest).toMatchObject({ status: 'success', mode: 'webhook' });
+		expect(output(latest, 'On receivable paid')).toEqual([
+			expect.objectContaining({
+				type: 'receivable.paid',
+				data: expect.objectContaining({ id: receivable.body.data.id }),
+			}),
+		]);
+		const [delivery] = env.loadBalancer.routed.slice(routedBefore);
+		expect(delivery).toMatchObject({ path: `/${hookPath}`, status: 200 });
+		const processor = env.webhookProcessors[delivery.target].name;
+		expect(webhooksReceived(env, processor, hookPath.replace(/^webhook\//, ''))).toBe(1);
+		expect(processesThatLogged(env, String(latest.id), 'Enqueued execution')).toEqual([processor]);
+		expect(workerThatRan(env, String(latest.id))).toMatch(/^worker-[12]$/);
+	});
+
+	it('a forged delivery is refused with 401 by every webhook processor and starts nothing', async () => {
+		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
+		const body = JSON.stringify({
+			id: 'evt_forged',
+			type: 'receivable.paid',
+			created_at: new Date().toISOString(),
+			data: { id: 'forged' },
+		});
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = crypto
+			.createHmac('sha256', crypto.randomBytes(24))
+			.update(`msg_forged.${timestamp}.${body}`)
+			.digest('base64');
+		const headers = {
+			'content-type': 'application/json',
+			'webhook-id': 'msg_forged',
+			'webhook-timestamp': String(timestamp),
+			'webhook-signature': `v1,${signature}`,
+		};
+		for (const processor of env.webhookProcessors) {
+			const res = await fetch(`http://127.0.0.1:${processor.port}/${hookPath}`, {
+				method: 'POST',
+				headers,
+				body,
+			});
+			expect(res.status).toBe(401);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect(await env.main.executions(IDS.triggerExisting, false)).toHaveLength(before);
+	});
+
+	it('deactivation through main restores the endpoint; the processors then answer 404', async () => {
+		await env.main.deactivate(IDS.triggerExisting);
+		const endpoint = await env.main.waitFor('the endpoint to be restored', async () => {
+			const now = await endpointNow(endpoints.trigger);
+			return now.url === triggerEndpointBefore.url && now;
+		});
+		expect(endpoint).toMatchObject(triggerEndpointBefore);
+		for (const processor of env.webhookProcessors) {
+			const url = `http://127.0.0.1:${processor.port}/${hookPath}`;
+			await env.main.waitFor(`${processor.name} to drop the webhook`, async () => {
+				const res = await fetch(url, { method: 'POST', body: '{}' });
+				return res.status === 404;
+			});
+		}
+	});
+});
+
+describe('a delivery that reaches a webhook processor while main is still activating', () => {
+	const hookPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
+
+	it('is refused with 401 (that processor has no endpoint recorded yet); the service’s retry after activation runs once, on a worker', async () => {
+		await sandbox.admin.clearRequests();
+		// Hold the activation in its secret fetch (the endpoint exists and points at n8n by then).
+		await sandbox.admin.addFault({
+			kind: 'latency',
+			latencyMs: 5000,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/v1/webhooks/ep_',
+		});
+		const activating = env.main.activate(IDS.triggerEarly);
+		const secretPath = await env.main.waitFor('the trigger to fetch its secret', async () => {
+			const requests = await sandbox.admin.getRequests();
+			const fetch = requests.find((r) => /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path));
+			return fetch?.path;
+		});
+		const endpointId = secretPath.split('/')[3];
+		const secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
+		const body = JSON.stringify({
+			id: `evt_queue_early_${TAG}`,
+			type: 'vendor.created',
+			created_at: new Date().toISOString(),
+			data: { id: 'vnd_queue_early', name: 'Early vendor' },
+		});
+		const deliver = async () => {
+			const ts = Math.floor(Date.now() / 1000);
+			const headers = signedHeaders(secret, body, { id: `msg_queue_early_${TAG}`, ts });
+			return await fetch(`${env.loadBalancer.url}${hookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
+		};
+		const early = await deliver();
+		await activating;
+		expect((await sandbox.admin.clearFaults()).cleared).toBe(0); // the trigger's fetch took it
+		// n8n registers the webhook before it runs the trigger's activation, so the processor serves
+		// the path; the trigger there has no endpoint recorded yet, hence no secret to verify with.
+		expect(early.status).toBe(401);
+
+		const retry = await env.main.waitFor('the retry to be accepted', async () => {
+			const answer = await deliver();
+			return answer.status === 200 && answer;
+		});
+		expect(retry.status).toBe(200);
+		const [execution] = await env.main.waitForExecutions(IDS.triggerEarly, 0, 60_000);
+		expect(output(execution, 'On vendor created')).toEqual([
+			expect.objectContaining({ id: `evt_queue_early_${TAG}` }),
+		]);
+		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		expect(await env.main.executions(IDS.triggerEarly, false)).toHaveLength(1);
+		await env.main.deactivate(IDS.triggerEarly);
+		await env.main.waitFor('the created endpoint to be deleted', async () => {
+			return (await v1('GET', `/webhooks/${endpointId}`)).status === 404;
+		});
+	});
+});
+
+describe('example 03 in queue mode (its Slack node disabled)', () => {
+	const hookUrl = () => `${env.loadBalancer.url}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`;
+
+	it('activation creates an endpoint; requests during activation do not undo it; a paid receivable runs it on a worker; deactivation deletes the endpoint', async () => {
+		await env.main.activate(EXAMPLE03_COPY.id);
+		const receivable = await v1('POST', '/receivables', {
+			invoice_number: `Q-${TAG}-EX3`,
+			amount: 12,
+		});
+		// Requests reach the webhook processors while main is still activating (an unsigned one
+		// gets 401 once the webhook is registered): they must not undo what activation records in
+		// the workflow's static data, which main writes and the processors read.
+		await env.main.waitFor('the example to register its webhook', async () => {
+			const res = await fetch(hookUrl(), { method: 'POST', body: '{}' });
+			return res.status !== 404;
+		});
+		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
+
+		const [execution] = await env.main.waitForExecutions(EXAMPLE03_COPY.id, 0, 60_000);
+		expect(execution.status).toBe('success');
+		expect(output(execution, 'Receivable paid')).toEqual([
+			expect.objectContaining({
+				type: 'receivable.paid',
+				data: expect.objectContaining({ id: receivable.body.data.id }),
+			}),
+		]);
+		const [enqueuedBy] = processesThatLogged(env, String(execution.id), 'Enqueued execution');
+		expect(enqueuedBy).toMatch(/^webhook-[12]$/);
+		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
+
+		const deliveries = await sandbox.admin.getDeliveries();
+		const delivery = deliveries.find((d) => d.url === hookUrl() && d.status === 200);
+		expect(delivery).toBeDefined();
+		await env.main.deactivate(EXAMPLE03_COPY.id);
+		await env.main.waitFor('the created endpoint to be deleted', async () => {
+			return (await v1('GET', `/webhooks/${delivery!.endpoint_id}`)).status === 404;
+		});
+	});
+});
+
+describe('two listings at once on one key, on two workers (the rate limit is per process)', () => {
+	it('each returns every vendor once, with the fewest page requests and at most one 429 per window per worker', async () => {
+		await listingSandbox.admin.clearRequests();
+		// Counters reset: the listings start a fresh window.
+		await listingSandbox.admin.setRateLimit({
+			limit: LISTING.limit,
+			windowSeconds: LISTING.windowSeconds,
+		});
+		const ids = await Promise.all([1, 2].map(() => startManualRun(env.main, LISTING_WORKFLOW_ID)));
+		const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id, 150_000)));
+
+		const figures = listingFigures(executions, await listingSandbox.admin.getRequests());
+		console.log(`queue-mode listing: ${JSON.stringify(figures, null, 1)}`);
+		expect((await listingSandbox.admin.getStats()).counts.vendors).toBe(LISTING.vendors);
+		for (const execution of executions) {
+			expect(execution.status).toBe('success');
+			const vendors = output(execution, 'List vendors');
+			expect(vendors).toHaveLength(LISTING.vendors);
+			expect(new Set(vendors.map((v) => v.id)).size).toBe(LISTING.vendors);
+		}
+		expect(new Set(ids.map((id) => workerThatRan(env, id))).size).toBe(2);
+		expect(figures.overlapMs).toBeGreaterThan(0);
+		expect(figures.pageRequests).toBe(2 * Math.ceil(LISTING.vendors / LISTING.pageSize));
+		expect(figures.throttled).toBeLessThanOrEqual(2 * figures.windows);
+	});
+});
+
+/** Requests, 429s and timing of the two listings, from the sandbox's log and n8n's run data. */
+function listingFigures(executions: any[], requests: Array<{ path: string; status: number }>) {
+	const runs = executions.map((e) => e.data.resultData.runData['List vendors'][0]);
+	const starts = runs.map((r) => r.startTime as number);
+	const ends = runs.map((r) => (r.startTime as number) + (r.executionTime as number));
+	const spanMs = Math.max(...ends) - Math.min(...starts);
+	const listing = requests.filter((r) => r.path === '/v1/vendors');
+	const pageRequests = listing.filter((r) => r.status !== 429).length;
+	const windowMs = LISTING.windowSeconds * 1000;
+	// The sandbox opens a window at the first request after the last one ended: over the span at
+	// most this many windows were opened.
+	const windows = Math.floor(spanMs / windowMs) + 1;
+	// All the page requests together need ⌈R / limit⌉ windows; the last one cannot start sooner.
+	const floorMs = (Math.ceil(pageRequests / LISTING.limit) - 1) * windowMs;
+	return {
+		pageRequests,
+		throttled: listing.length - pageRequests,
+		windows,
+		spanMs,
+		floorMs,
+		spanToFloor: Number((spanMs / floorMs).toFixed(3)),
+		overlapMs: Math.min(...ends) - Math.max(...starts),
+	};
+}
+
+describe('duplicates across webhook processors: the README’s remedy (Remove Duplicates on the event id)', () => {
+	const hookPath = `/webhook/${DEDUPE_WEBHOOK_ID}/webhook`;
+
+	afterAll(async () => {
+		env.loadBalancer.setPolicy();
+		await env.main.deactivate(DEDUPE_WORKFLOW_ID).catch(() => undefined);
+	});
+
+	/**
+	 * The balancer hands the first delivery to processor 1 and loses its answer (the service sees a
+	 * 502 and retries); the retry goes to processor 2, after the first execution has finished (as a
+	 * retry seconds later would).
+	 */
+	function retryOnTheOtherProcessor(): void {
+		let seen = 0;
+		env.loadBalancer.setPolicy(async (request) => {
+			if (request.path !== hookPath) return { target: 0 };
+			seen += 1;
+			if (seen === 1) return { target: 0, loseAnswer: true };
+			await env.main.waitForExecutions(DEDUPE_WORKFLOW_ID, 0, 60_000);
+			return { target: 1 };
+		});
+	}
+
+	it('a delivery retried to a second webhook processor runs again there, and Remove Duplicates drops the repeat', async () => {
+		await sandbox.admin.clearRequests();
+		await env.main.activate(DEDUPE_WORKFLOW_ID);
+		await env.main.waitFor('the endpoint to point at n8n', async () => {
+			const now = (await v1('GET', `/webhooks/${endpoints.dedupe}`)).body.data;
+			return now.url === `${env.loadBalancer.url}${hookPath}` && !now.disabled;
+		});
+		retryOnTheOtherProcessor();
+		const receivable = await v1('POST', '/receivables', {
+			invoice_number: `Q-${TAG}-LATE`,
+			amount: 12,
+			customer_email: 'ap@globex.example',
+		});
+		expect((await v1('POST', `/receivables/${receivable.body.data.id}/send`)).status).toBe(200);
+		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'overdue');
+
+		const executions = (await env.main.waitForExecutions(DEDUPE_WORKFLOW_ID, 1, 90_000)).sort(
+			(a, b) => Number(a.id) - Number(b.id),
+		);
+		const event = (await sandbox.admin.getEvents()).find((e) => e.type === 'receivable.overdue')!;
+		const attempts = (await sandbox.admin.getDeliveries()).filter(
+			(d) => d.endpoint_id === endpoints.dedupe,
+		);
+		expect(attempts.map((d) => [d.event_id, d.attempt, d.status])).toEqual([
+			[event.id, 1, 502],
+			[event.id, 2, 200],
+		]);
+		const routed = env.loadBalancer.routed.filter((r) => r.path === hookPath);
+		expect(routed.map((r) => [r.target, r.upstreamStatus, r.status])).toEqual([
+			[0, 200, 502],
+			[1, 200, 200],
+		]);
+		expect(routed[1].headers['webhook-id']).toBe(routed[0].headers['webhook-id']);
+		expect(routed[1].body).toBe(routed[0].body);
+
+		// Each processor accepted the delivery it got (its memory of delivery ids is its own) ...
+		expect(executions).toHaveLength(2);
+		executions.forEach((execution, i) => {
+			expect(execution.status).toBe('success');
+			const id = String(execution.id);
+			expect(processesThatLogged(env, id, 'Enqueued execution')).toEqual([`webhook-${i + 1}`]);
+			expect(workerThatRan(env, id)).toMatch(/^worker-[12]$/);
+		});
+		// ... and Remove Duplicates, whose memory is n8n's database, let the event through once.
+		expect(output(executions[0], 'New event')).toEqual([expect.objectContaining({ id: event.id })]);
+		expect(output(executions[1], 'On receivable overdue')).toEqual([
+			expect.objectContaining({ id: event.id }),
+		]);
+		expect(output(executions[1], 'Remove Duplicates')).toEqual([]);
+		expect(output(executions[1], 'New event')).toEqual([]);
+		// The signing secret is cached per process: fetched by main at activation, then once by
+		// each processor on its first delivery.
+		const secretPath = `/v1/webhooks/${endpoints.dedupe}/secret`;
+		const fetches = (await sandbox.admin.getRequests()).filter((r) => r.path === secretPath);
+		expect(fetches).toHaveLength(3);
+	});
+
+	it('the same delivery sent again to the first processor is acknowledged without a run (its own memory)', async () => {
+		const [first] = env.loadBalancer.routed.filter((r) => r.path === hookPath);
+		const processor = env.webhookProcessors[0];
+		const res = await fetch(`http://127.0.0.1:${processor.port}${hookPath}`, {
+			method: 'POST',
+			headers: first.headers,
+			body: first.body,
+		});
+		expect(res.status).toBe(200);
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect(await env.main.executions(DEDUPE_WORKFLOW_ID, false)).toHaveLength(2);
+	});
+});
+
+describe('secrets', () => {
+	it('no process logs the API key, a signing secret or the encryption key', async () => {
+		const secrets = [sandbox.apiKey, listingSandbox.apiKey, env.settings.encryptionKey];
+		for (const id of Object.values(endpoints)) {
+			const secret = (await v1('GET', `/webhooks/${id}/secret`)).body.data.secret as string;
+			secrets.push(secret, secret.slice('whsec_'.length));
+		}
+		for (const name of logNames(env)) {
+			const log = env.log(name);
+			expect(log.length).toBeGreaterThan(0);
+			for (const secret of secrets)
+				expect({ name, leaks: log.includes(secret) }).toEqual({ name, leaks: false });
+		}
+	});
+});

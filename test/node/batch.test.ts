@@ -1,0 +1,186 @@
+/**
+ * Validate All Before Sending (options.validateAllBeforeSending) through the real node and the
+ * sandbox: one invalid item means no request at all; off, the node behaves as before.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+
+let env: NodeTestEnv;
+beforeAll(async () => {
+	env = await startEnv();
+});
+afterAll(async () => {
+	await env.close();
+});
+beforeEach(async () => {
+	await env.sb.admin.reset('none');
+});
+
+/** Receivables from rows; rows 2 (amount 0) and 4 (malformed email) are invalid. */
+const ROWS: IDataObject[] = [
+	{ inv: 'B-0', amount: 10, email: 'a@b.co' },
+	{ inv: 'B-1', amount: 11, email: 'a@b.co' },
+	{ inv: 'B-2', amount: 0, email: 'a@b.co' },
+	{ inv: 'B-3', amount: 13, email: 'a@b.co' },
+	{ inv: 'B-4', amount: 14, email: 'not-an-email' },
+	{ inv: 'B-5', amount: 15, email: 'a@b.co' },
+];
+const createReceivables = (options: INodeParameters): INodeParameters => ({
+	resource: 'receivable',
+	operation: 'create',
+	invoiceNumber: '={{ $json.inv }}',
+	amount: '={{ $json.amount }}',
+	additionalFields: { customerEmail: '={{ $json.email }}' },
+	options,
+});
+
+describe('receivable → create, a batch with invalid items', () => {
+	it('on: zero requests, one error naming every invalid item and its reason', async () => {
+		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {
+			items: ROWS,
+		});
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.error?.message).toBe('Nothing was sent: 2 of 6 items invalid (items 2, 4)');
+		const lines = String(res.error?.description).split('\n');
+		expect(lines.slice(1)).toEqual([
+			expect.stringMatching(/^Item 2: .*amount/i),
+			expect.stringMatching(/^Item 4: .*email/i),
+		]);
+	});
+
+	it('off (the default): as before, items before the first invalid one are sent, then the node stops', async () => {
+		const res = await env.run(createReceivables({}), { items: ROWS });
+		const sent = (await env.requests()).map((r) => (r.body as IDataObject).invoice_number);
+		expect(sent).toEqual(['B-0', 'B-1']);
+		expect(res.error?.message).toMatch(/amount/i);
+		expect(res.error?.context.itemIndex).toBe(2);
+	});
+
+	it('on, with Continue On Fail: one error item per input item, paired, and nothing sent', async () => {
+		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {
+			items: ROWS,
+			continueOnFail: true,
+		});
+		expect(res.error).toBeUndefined();
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.items.map((item) => item.pairedItem)).toEqual(ROWS.map((_, i) => ({ item: i })));
+		const errors = res.items.map((item) => String(item.json.error));
+		expect(errors[2]).toMatch(/amount/i);
+		expect(errors[4]).toMatch(/email/i);
+		for (const i of [0, 1, 3, 5]) {
+			expect(errors[i]).toBe('Not sent: 2 of 6 items invalid');
+			expect(res.items[i].json.description).toMatch(/\(2, 4\)/);
+		}
+	});
+
+	it('on, with Continue (using error output): every item on the error output', async () => {
+		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {
+			items: ROWS,
+			onError: 'continueErrorOutput',
+		});
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.outputs[0]).toHaveLength(0);
+		expect(res.outputs[1]).toHaveLength(ROWS.length);
+	});
+
+	it('on, every item valid: all are sent, in order', async () => {
+		const valid = ROWS.filter((_, i) => i !== 2 && i !== 4);
+		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {
+			items: valid,
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests()).map((r) => (r.body as IDataObject).invoice_number)).toEqual(
+			valid.map((row) => row.inv),
+		);
+		expect(res.items.map((item) => item.pairedItem)).toEqual(valid.map((_, i) => ({ item: i })));
+	});
+
+	it('on: an invalid node option (Max Wait for Rate Limits) counts as a failing item too', async () => {
+		const res = await env.run(
+			createReceivables({
+				validateAllBeforeSending: true,
+				rateLimitWaitSeconds: '={{ $json.wait }}',
+			}),
+			{
+				items: [
+					{ ...ROWS[0], wait: 10 },
+					{ ...ROWS[1], wait: -1 },
+				],
+			},
+		);
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.error?.message).toMatch(/\(item 1\)$/);
+	});
+});
+
+describe('the other operations with the option', () => {
+	it('receivable → send: one malformed id among valid ones sends nothing', async () => {
+		const created = await env.api('POST', '/v1/receivables', {
+			invoice_number: 'S-1',
+			amount: 5,
+			customer_email: 'a@b.co',
+		});
+		await env.clear();
+		const res = await env.run(
+			{
+				resource: 'receivable',
+				operation: 'send',
+				receivableId: '={{ $json.id }}',
+				options: { validateAllBeforeSending: true },
+			},
+			{ items: [{ id: created.id }, { id: 'not-a-uuid' }] },
+		);
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.error?.description).toMatch(/^Item 1: .*Receivable ID/m);
+	});
+
+	it('payable → create: a bad IBAN in the last row sends nothing', async () => {
+		const res = await env.run(
+			{
+				resource: 'payable',
+				operation: 'create',
+				invoiceNumber: '={{ $json.inv }}',
+				amount: 100,
+				vendorId: byId(''),
+				additionalFields: {
+					vendorName: 'Acme',
+					paymentMethod: 'wire',
+					accountNumber: VALID.account,
+					iban: '={{ $json.iban }}',
+				},
+				options: { validateAllBeforeSending: true },
+			},
+			{
+				items: [
+					{ inv: 'P-0', iban: VALID.iban },
+					{ inv: 'P-1', iban: VALID.iban },
+					{ inv: 'P-2', iban: 'DE00370400440532013000' },
+				],
+			},
+		);
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.error?.message).toMatch(/\(item 2\)$/);
+		expect(res.error?.description).toMatch(/^Item 2: .*IBAN/m);
+	});
+
+	it('vendor → create: a crypto vendor without a wallet sends nothing', async () => {
+		const res = await env.run(
+			{
+				resource: 'vendor',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				paymentMethod: 'crypto',
+				additionalFields: { walletAddress: '={{ $json.wallet }}', walletChain: 'ethereum' },
+				options: { validateAllBeforeSending: true },
+			},
+			{
+				items: [
+					{ name: 'V0', wallet: VALID.evm },
+					{ name: 'V1', wallet: '' },
+				],
+			},
+		);
+		expect(await env.requests()).toHaveLength(0);
+		expect(res.error?.description).toMatch(/^Item 1: .*[Ww]allet/m);
+	});
+});

@@ -1,0 +1,318 @@
+/**
+ * Output items through the real node over real HTTP: stable columns (against a scripted service
+ * that leaves fields out and adds its own), Simplify on and off (sandbox), and Vendor → Get for a
+ * found id, an unknown id (sandbox) and services without the route (scripted).
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import {
+	RESOURCE_FIELDS,
+	SIMPLIFIED_FIELDS,
+} from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { byId, startEnv, UNKNOWN_UUID, VALID, type NodeTestEnv } from './support';
+
+const VENDOR_ID = '3f9c1e2a-8b7d-4c6e-9a51-0d2f4b6c8e10';
+
+/** A service that meets the spec but answers only what it has, plus a field of its own. */
+type Answer = { status: number; body: string; type?: string };
+let scripted: (method: string, path: string) => Answer;
+let server: http.Server;
+let serverUrl: string;
+
+const json = (status: number, body: unknown): Answer => ({ status, body: JSON.stringify(body) });
+const sparseVendors = [
+	{
+		id: 'a0000000-0000-4000-8000-000000000001',
+		name: 'Full',
+		email: 'f@x.co',
+		payment_method: 'ach',
+		bank_name: 'B',
+		account_name: 'F',
+		account_number_last4: '6789',
+		routing_number_last4: '0015',
+		wallet_address: null,
+		wallet_chain: null,
+		created_at: '2026-01-01T00:00:00Z',
+		updated_at: '2026-01-02T00:00:00Z',
+		risk: 'low',
+	},
+	{
+		updated_at: '2026-01-03T00:00:00Z',
+		id: 'a0000000-0000-4000-8000-000000000002',
+		name: 'No email',
+		payment_method: 'crypto',
+		wallet_address: VALID.evm,
+		wallet_chain: 'base',
+		created_at: '2026-01-01T00:00:00Z',
+	},
+	{ id: 'a0000000-0000-4000-8000-000000000003', name: 'Bare', payment_method: 'wire', tags: ['x'] },
+];
+
+function defaultAnswers(method: string, path: string): Answer {
+	const route = `${method} ${path.split('?')[0]}`;
+	if (route === 'GET /v1/vendors')
+		return json(200, {
+			data: sparseVendors,
+			meta: { page: 1, limit: 100, total: 3, has_more: false },
+		});
+	if (route === `GET /v1/vendors/${VENDOR_ID}`)
+		return json(200, { data: { name: 'One', id: VENDOR_ID, region: 'eu' } });
+	if (route === 'GET /v1/treasury/transactions') {
+		return json(200, {
+			data: [
+				{ id: 't1', type: 'deposit', amount: 5, chain_fee: 0.1 },
+				{ completed_at: null, id: 't2', amount: 6 },
+			],
+			meta: { has_more: false },
+		});
+	}
+	if (route === 'POST /v1/receivables')
+		return json(201, {
+			data: { id: 'r1', amount: 10, invoice_number: 'I-1', status: 'draft', pdf_url: 'https://x' },
+		});
+	if (route === 'POST /v1/payables')
+		return json(201, { data: { id: 'p1', amount: 10, invoice_number: 'P-1' } });
+	if (route === 'GET /v1/webhooks/ep_1')
+		return json(200, { data: { id: 'ep_1', url: 'https://x.example/hook', secret_hint: 'abc' } });
+	return json(500, { error: { code: 'UNEXPECTED', message: route } });
+}
+
+let env: NodeTestEnv;
+beforeAll(async () => {
+	env = await startEnv();
+	server = http.createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			const answer = scripted(req.method ?? 'GET', req.url ?? '/');
+			res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+			res.end(answer.body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await env.close();
+});
+beforeEach(async () => {
+	scripted = defaultAnswers;
+	await env.sb.admin.reset('none');
+});
+
+const runScripted = async (parameters: INodeParameters) =>
+	await env.run(parameters, { baseUrl: serverUrl });
+const keysOf = (items: Array<{ json: IDataObject }>) => items.map((item) => Object.keys(item.json));
+
+describe('stable columns from a service that leaves fields out', () => {
+	it('vendor → getAll: the same keys on every item, in the documented order, extras after', async () => {
+		const res = await runScripted({
+			resource: 'vendor',
+			operation: 'getAll',
+			returnAll: true,
+			filters: {},
+		});
+		expect(res.error).toBeUndefined();
+		const keys = keysOf(res.items);
+		expect(keys.map((k) => k.slice(0, 12))).toEqual(
+			[0, 1, 2].map(() => [...RESOURCE_FIELDS.vendor]),
+		);
+		expect(keys.map((k) => k.slice(12))).toEqual([['risk'], [], ['tags']]);
+		expect(res.items[1].json).toMatchObject({ email: null, bank_name: null, wallet_chain: 'base' });
+		expect(res.items[2].json.tags).toEqual(['x']);
+	});
+
+	it.each([
+		[
+			'vendor → get',
+			{ resource: 'vendor', operation: 'get', vendorId: byId(VENDOR_ID) },
+			'vendor',
+			['region'],
+		],
+		[
+			'receivable → create',
+			{
+				resource: 'receivable',
+				operation: 'create',
+				invoiceNumber: 'I-1',
+				amount: 10,
+				additionalFields: {},
+			},
+			'receivable',
+			['pdf_url'],
+		],
+		[
+			'payable → create',
+			{
+				resource: 'payable',
+				operation: 'create',
+				invoiceNumber: 'P-1',
+				amount: 10,
+				vendorId: byId(VENDOR_ID),
+				additionalFields: {},
+			},
+			'payable',
+			[],
+		],
+		[
+			'webhookEndpoint → get',
+			{ resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: 'ep_1' },
+			'webhookEndpoint',
+			['secret_hint'],
+		],
+	] as const)('%s', async (_name, parameters, resource, extras) => {
+		const res = await runScripted(parameters as unknown as INodeParameters);
+		expect(res.error).toBeUndefined();
+		expect(Object.keys(res.items[0].json)).toEqual([...RESOURCE_FIELDS[resource], ...extras]);
+	});
+
+	it('treasury → getTransactions: same keys, documented order, the extra field kept', async () => {
+		const res = await runScripted({
+			resource: 'treasury',
+			operation: 'getTransactions',
+			returnAll: true,
+			filters: {},
+		});
+		expect(res.error).toBeUndefined();
+		expect(keysOf(res.items)).toEqual([
+			[...RESOURCE_FIELDS.transaction, 'chain_fee'],
+			[...RESOURCE_FIELDS.transaction],
+		]);
+		expect(res.items[1].json).toMatchObject({ id: 't2', type: null, completed_at: null });
+	});
+});
+
+describe('simplify (sandbox)', () => {
+	let vendorId: string;
+	beforeEach(async () => {
+		const vendor = await env.api('POST', '/v1/vendors', {
+			name: 'Acme',
+			email: 'ar@acme.com',
+			payment_method: 'ach',
+			account_number: VALID.account,
+			routing_number: VALID.routing,
+		});
+		vendorId = vendor.id as string;
+		await env.sb.admin.addTransactions([
+			{ type: 'deposit', amount: 100, currency: 'USDC', network: 'base' },
+		]);
+	});
+
+	it.each([
+		[
+			'vendor → getAll',
+			{ resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} },
+			'vendor',
+		],
+		['vendor → get', { resource: 'vendor', operation: 'get' }, 'vendor'],
+		[
+			'treasury → getTransactions',
+			{ resource: 'treasury', operation: 'getTransactions', returnAll: true, filters: {} },
+			'transaction',
+		],
+	] as const)(
+		'%s: off gives every documented field, on only the simplified ones',
+		async (_name, base, resource) => {
+			const parameters = { ...base, vendorId: byId(vendorId) } as unknown as INodeParameters;
+			const full = await env.run(parameters);
+			expect(full.error).toBeUndefined();
+			expect(Object.keys(full.items[0].json)).toEqual([...RESOURCE_FIELDS[resource]]);
+			const simple = await env.run({ ...parameters, simplify: true });
+			expect(simple.error).toBeUndefined();
+			expect(Object.keys(simple.items[0].json)).toEqual([...SIMPLIFIED_FIELDS[resource]]);
+			expect(simple.items[0].json.id).toBe(full.items[0].json.id);
+		},
+	);
+});
+
+describe('vendor → get', () => {
+	it('a found id: GET /v1/vendors/{id}, the vendor', async () => {
+		const vendor = await env.api('POST', '/v1/vendors', {
+			name: 'Acme',
+			payment_method: 'crypto',
+			wallet_address: VALID.evm,
+			wallet_chain: 'base',
+		});
+		await env.clear();
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'get',
+			vendorId: byId(vendor.id as string),
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /v1/vendors/${vendor.id}`,
+		]);
+		expect(res.items).toEqual([
+			{ json: expect.objectContaining({ id: vendor.id, name: 'Acme' }), pairedItem: { item: 0 } },
+		]);
+	});
+
+	it('an unknown id: "No vendor with ID", and what to check', async () => {
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'get',
+			vendorId: byId(UNKNOWN_UUID),
+		});
+		expect(res.error?.message).toMatch(new RegExp(`^No vendor with ID ${UNKNOWN_UUID}`));
+		expect(res.error?.description).toMatch(/deleted/);
+		expect(res.error?.description).toMatch(/NOT_FOUND/);
+	});
+
+	it('a malformed id is refused before sending', async () => {
+		const res = await env.run({ resource: 'vendor', operation: 'get', vendorId: byId('v-1') });
+		expect(res.error?.message).toMatch(/vendor ID/i);
+		expect(await env.requests()).toHaveLength(0);
+	});
+
+	it.each([
+		[
+			'404 with an HTML page',
+			{
+				status: 404,
+				type: 'text/html',
+				body: '<!doctype html><html><title>Not Found</title></html>',
+			},
+		],
+		[
+			'404 NOT_FOUND about the route',
+			json(404, { error: { code: 'NOT_FOUND', message: 'Route GET /v1/vendors/:id not found' } }),
+		],
+		[
+			'405 (PATCH only)',
+			json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }),
+		],
+	])(
+		'a service without the route (%s): says so and suggests Get Many with a search',
+		async (_name, answer) => {
+			scripted = (method, path) =>
+				method === 'GET' && path.startsWith('/v1/vendors/') ? answer : defaultAnswers(method, path);
+			const res = await runScripted({
+				resource: 'vendor',
+				operation: 'get',
+				vendorId: byId(UNKNOWN_UUID),
+			});
+			expect(res.error?.message).toMatch(/^This service does not offer getting one vendor by ID/);
+			expect(res.error?.description).toMatch(/Get Many with a Search/);
+			expect(res.error?.message).not.toMatch(/No vendor with ID/);
+		},
+	);
+
+	it('with Continue On Fail: the explained error as an item, paired', async () => {
+		scripted = () => json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'no' } });
+		const res = await env.run(
+			{ resource: 'vendor', operation: 'get', vendorId: byId(UNKNOWN_UUID) },
+			{ baseUrl: serverUrl, continueOnFail: true },
+		);
+		expect(res.items).toEqual([
+			{
+				json: expect.objectContaining({
+					error: expect.stringMatching(/does not offer/),
+					httpCode: '405',
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+});

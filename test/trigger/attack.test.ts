@@ -1,0 +1,596 @@
+/**
+ * The trigger under attack: everything an attacker who knows the webhook URL can send, against a
+ * trigger activated for real on the sandbox (endpoint created through the API, its secret fetched
+ * from the service), webhook() served over HTTP in n8n-core's WebhookContext on the static data as
+ * saved (test/trigger/support.ts). The cost of each attack is counted in the sandbox's request log.
+ */
+import { randomBytes } from 'crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RunningSandbox } from '../../sandbox';
+import {
+	clock,
+	FAILURE_MEMORY_MS,
+	forgetAllSecrets,
+	REFRESH_INTERVAL_MS,
+} from '../../nodes/BusinessFinance/trigger/secrets';
+import type { HttpClient } from '../helpers/http';
+import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
+import {
+	deliver,
+	startMiniService,
+	startTriggerSandbox,
+	TriggerHarness,
+	until,
+	type Served,
+} from './support';
+
+let sb: RunningSandbox;
+let api: HttpClient;
+let admin: HttpClient;
+const open: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+	({ sb, api, admin } = await startTriggerSandbox());
+});
+
+afterAll(async () => {
+	await Promise.all(open.map((o) => o.close()));
+	await sb.close();
+});
+
+const realNowMs = clock.nowMs;
+afterEach(() => {
+	clock.nowMs = realNowMs;
+	jest.restoreAllMocks();
+});
+
+/** Moves the secret cache's clock forward (as if that much time had passed since its fetches). */
+const advanceSecretClock = (ms: number) => {
+	const before = clock.nowMs;
+	clock.nowMs = () => before() + ms;
+};
+
+const now = () => Math.floor(Date.now() / 1000);
+const newId = () => `msg_${randomBytes(8).toString('hex')}`;
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+async function requestLog(): Promise<Array<{ method: string; path: string }>> {
+	return (await admin.get('/_admin/requests')).body.data;
+}
+
+const secretFetches = async (endpointId: string) =>
+	(await requestLog()).filter(
+		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
+	).length;
+
+interface Active {
+	t: TriggerHarness;
+	served: Served;
+	url: string;
+	endpointId: string;
+	/** The endpoint's secret, as the service holds it. */
+	secret: string;
+	/** The credential's Webhook Signing Secret (another value: the fallback). */
+	credentialSecret: string;
+}
+
+async function activeTrigger(options: IDataObject = {}): Promise<Active> {
+	const credentialSecret = newSecret();
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options },
+		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSigningSecret: credentialSecret },
+	});
+	const served = await t.serve();
+	open.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	await t.activate();
+	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
+	const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
+	return { t, served, url: t.webhookUrl(), endpointId, secret, credentialSecret };
+}
+
+const eventBody = (type = 'payable.paid') =>
+	JSON.stringify({
+		id: `evt_${randomBytes(6).toString('hex')}`,
+		type,
+		created_at: new Date().toISOString(),
+		data: { id: 'p1', amount: 100 },
+	});
+
+function genuine(a: Active, body = eventBody(), ts = now()) {
+	return { body, headers: signedHeaders(a.secret, body, { id: newId(), ts }) };
+}
+
+describe('replays: one execution per delivery, whatever header names carry it', () => {
+	let a: Active;
+	let captured: { headers: Record<string, string>; body: string };
+
+	beforeAll(async () => {
+		a = await activeTrigger();
+		// A genuine delivery, sent and signed by the sandbox, captured as it arrived.
+		await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
+		await until('the genuine delivery', () => a.served.executions[0]);
+		captured = a.served.received[0];
+		expect(captured.headers['webhook-signature']).toMatch(/^v1,/);
+	});
+
+	afterAll(async () => {
+		await a.t.deactivate();
+	});
+
+	const pick = (h: Record<string, string>) => ({
+		'webhook-id': h['webhook-id'],
+		'webhook-timestamp': h['webhook-timestamp'],
+		'webhook-signature': h['webhook-signature'],
+	});
+
+	const replays: Array<[string, (h: Record<string, string>) => Record<string, string>]> = [
+		['as sent', (h) => pick(h)],
+		['under svix-* names', (h) => asSvix(pick(h))],
+		[
+			'id as svix-id, the rest as webhook-*',
+			(h) => ({
+				'svix-id': h['webhook-id'],
+				'webhook-timestamp': h['webhook-timestamp'],
+				'webhook-signature': h['webhook-signature'],
+			}),
+		],
+		[
+			'signature as svix-signature, timestamp as svix-timestamp',
+			(h) => ({
+				'webhook-id': h['webhook-id'],
+				'svix-timestamp': h['webhook-timestamp'],
+				'svix-signature': h['webhook-signature'],
+			}),
+		],
+		['both names at once', (h) => ({ ...pick(h), ...asSvix(pick(h)) })],
+	];
+
+	it.each(replays)(
+		'%s: acknowledged as a duplicate, no second execution',
+		async (_name, rename) => {
+			const res = await deliver(a.url, captured.body, rename(captured.headers));
+			expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
+			expect(a.served.executions).toHaveLength(1);
+		},
+	);
+
+	it('a fresh delivery under svix-* names runs once, and its webhook-* replay does not', async () => {
+		const { body, headers } = genuine(a);
+		expect((await deliver(a.url, body, asSvix(headers))).status).toBe(200);
+		expect(a.served.executions).toHaveLength(2);
+		expect((await deliver(a.url, body, headers)).body).toMatchObject({
+			ignored: 'duplicate delivery',
+		});
+		expect(a.served.executions).toHaveLength(2);
+	});
+
+	it('no delivery wrote the static data', async () => {
+		expect(a.served.staticDataWrites).toBe(0);
+	});
+});
+
+describe('floods: nothing unproven costs an API call', () => {
+	let a: Active;
+	beforeAll(async () => {
+		a = await activeTrigger();
+	});
+	afterAll(async () => {
+		await a.t.deactivate();
+	});
+	beforeEach(async () => {
+		await admin.delete('/_admin/requests');
+	});
+
+	it('40 requests without signature headers, or that cannot be genuine, cost no request at all', async () => {
+		forgetAllSecrets(); // a restarted n8n: nothing cached
+		const body = eventBody();
+		const hopeless: Array<Record<string, string>> = [
+			{},
+			{ 'webhook-id': newId(), 'webhook-timestamp': String(now()) },
+			{ 'svix-id': newId(), 'svix-timestamp': String(now()) },
+			signedHeaders(newSecret(), body, { id: newId(), ts: now() - 301 }),
+			signedHeaders(newSecret(), body, { id: newId(), ts: now() + 301 }),
+			{
+				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
+				'webhook-signature': 'v1,AAAA',
+			},
+			{
+				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
+				'webhook-signature': 'v2,whatever',
+			},
+			{
+				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
+				'webhook-id': 'x'.repeat(300),
+			},
+		];
+		const burst = Array.from({ length: 40 }, (_, i) =>
+			deliver(a.url, body, hopeless[i % hopeless.length]),
+		);
+		const answers = await Promise.all(burst);
+		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(401));
+		expect(await requestLog()).toEqual([]);
+		expect(a.served.executions).toHaveLength(0);
+	});
+
+	it('40 concurrent forged deliveries with a stale cached secret: at most one fetch, then a genuine delivery runs', async () => {
+		// Cache the secret, then let more than the refresh interval pass.
+		const first = genuine(a);
+		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
+		await admin.delete('/_admin/requests');
+		advanceSecretClock(REFRESH_INTERVAL_MS + 1_000);
+
+		const forgedSecret = newSecret();
+		const body = eventBody();
+		const burst = Array.from({ length: 40 }, () =>
+			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() })),
+		);
+		const unsigned = Array.from({ length: 40 }, () => deliver(a.url, body, {}));
+		const answers = await Promise.all([...burst, ...unsigned]);
+		expect(answers.map((r) => r.status)).toEqual(Array(80).fill(401));
+		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
+		expect(await requestLog()).toHaveLength(await secretFetches(a.endpointId));
+
+		// Another burst right after costs nothing: the refresh interval has not passed again.
+		const again = Array.from({ length: 40 }, () =>
+			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() })),
+		);
+		expect((await Promise.all(again)).every((r) => r.status === 401)).toBe(true);
+		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
+
+		const after = genuine(a);
+		expect((await deliver(a.url, after.body, after.headers)).status).toBe(200);
+		expect(a.served.executions).toHaveLength(2);
+		expect(a.served.staticDataWrites).toBe(0);
+	});
+
+	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
+		forgetAllSecrets();
+		const before = a.served.executions.length;
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, () => {
+				const { body, headers } = genuine(a);
+				return deliver(a.url, body, headers);
+			}),
+		);
+		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200));
+		expect(a.served.executions.length - before).toBe(40);
+		expect(await secretFetches(a.endpointId)).toBe(1);
+	});
+
+	it('a rotated secret is fetched again once, however many deliveries fail on the old one', async () => {
+		const mini = await startMiniService(sb.apiKey, {
+			endpoints: [
+				{
+					id: 'ep_rotating',
+					url: 'http://127.0.0.1:1/x',
+					description: 'R',
+					filter_types: [],
+					disabled: false,
+				},
+			],
+			secrets: { ep_rotating: newSecret() },
+		});
+		open.push(mini);
+		const t = new TriggerHarness({
+			parameters: { webhookEndpointId: 'ep_rotating', events: ['*'], options: {} },
+			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl },
+		});
+		const served = await t.serve();
+		open.push(served);
+		t.webhookBaseUrl = served.baseUrl;
+		await t.activate();
+		const fetches = () =>
+			mini.requests.filter((r) => r.path === '/v1/webhooks/ep_rotating/secret').length;
+		expect(fetches()).toBe(1);
+
+		const rotated = newSecret();
+		mini.secrets.set('ep_rotating', rotated);
+		const body = eventBody();
+		const signedNew = () =>
+			deliver(t.webhookUrl(), body, signedHeaders(rotated, body, { id: newId(), ts: now() }));
+		// Within the refresh interval the cached (old) secret stands: refused, nothing fetched.
+		expect((await signedNew()).status).toBe(401);
+		expect(fetches()).toBe(1);
+		advanceSecretClock(REFRESH_INTERVAL_MS + 1_000);
+		const burst = await Promise.all(Array.from({ length: 20 }, signedNew));
+		expect(burst.map((r) => r.status)).toEqual(Array(20).fill(200));
+		expect(fetches()).toBe(2);
+		expect(served.executions).toHaveLength(20);
+		await t.deactivate();
+	});
+});
+
+describe('the secret route failing under a burst', () => {
+	let a: Active;
+	beforeAll(async () => {
+		a = await activeTrigger();
+	});
+	afterAll(async () => {
+		await admin.delete('/_admin/faults');
+		await a.t.deactivate();
+	});
+
+	/** 20 signed with the credential's secret, 20 with the endpoint's, 20 forged; in one burst. */
+	async function mixedBurst() {
+		const body = eventBody();
+		const make = (secret: string) => () =>
+			deliver(a.url, body, signedHeaders(secret, body, { id: newId(), ts: now() }));
+		const forged = newSecret();
+		const kinds = [
+			...Array.from({ length: 20 }, () => ['credential', make(a.credentialSecret)] as const),
+			...Array.from({ length: 20 }, () => ['endpoint', make(a.secret)] as const),
+			...Array.from({ length: 20 }, () => ['forged', make(forged)] as const),
+		];
+		const answers = await Promise.all(kinds.map(([, send]) => send()));
+		const statusOf = (kind: string) =>
+			answers.filter((_, i) => kinds[i][0] === kind).map((r) => r.status);
+		return {
+			credential: statusOf('credential'),
+			endpoint: statusOf('endpoint'),
+			forged: statusOf('forged'),
+		};
+	}
+
+	it.each([
+		['503', 'status503'],
+		['a connection reset', 'reset'],
+	])(
+		'%s: a bounded number of fetches, credential-signed deliveries run, the rest get 401',
+		async (_name, kind) => {
+			forgetAllSecrets(); // a restarted n8n: the first delivery must fetch
+			await admin.delete('/_admin/requests');
+			await admin.post('/_admin/faults', {
+				kind,
+				count: 1000,
+				method: 'GET',
+				pathPrefix: `/v1/webhooks/${a.endpointId}/secret`,
+			});
+			const before = a.served.executions.length;
+
+			const first = await mixedBurst();
+			expect(first.credential).toEqual(Array(20).fill(200));
+			expect(first.endpoint).toEqual(Array(20).fill(401));
+			expect(first.forged).toEqual(Array(20).fill(401));
+			expect(a.served.executions.length - before).toBe(20);
+			// One fetch, which the transport may retry (GET on 5xx or a reset): at most 4 attempts.
+			const afterFirst = await secretFetches(a.endpointId);
+			expect(afterFirst).toBeGreaterThanOrEqual(1);
+			expect(afterFirst).toBeLessThanOrEqual(4);
+
+			// The failure is remembered: a second burst costs nothing.
+			const second = await mixedBurst();
+			expect(second.credential).toEqual(Array(20).fill(200));
+			expect(await secretFetches(a.endpointId)).toBe(afterFirst);
+
+			// Once the service is back and the failure has been remembered long enough: one fetch.
+			await admin.delete('/_admin/faults');
+			advanceSecretClock(FAILURE_MEMORY_MS + 1_000);
+			const third = await mixedBurst();
+			expect(third.endpoint).toEqual(Array(20).fill(200));
+			expect(third.credential).toEqual(Array(20).fill(401));
+			expect(await secretFetches(a.endpointId)).toBe(afterFirst + 1);
+			expect(a.served.staticDataWrites).toBe(0);
+		},
+	);
+
+	it('404 (the service no longer hands out the secret): one fetch, credential-signed deliveries run', async () => {
+		const mini = await startMiniService(sb.apiKey, {
+			endpoints: [
+				{
+					id: 'ep_gone_secret',
+					url: 'http://127.0.0.1:1/x',
+					description: 'G',
+					filter_types: [],
+					disabled: false,
+				},
+			],
+		});
+		open.push(mini);
+		const credential = newSecret();
+		const t = new TriggerHarness({
+			parameters: { webhookEndpointId: 'ep_gone_secret', events: ['*'], options: {} },
+			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
+			// Saved by an activation at a time the service still handed out the secret.
+			staticData: {
+				production: { endpointId: 'ep_gone_secret', created: false, secretSource: 'endpoint' },
+			},
+		});
+		const served = await t.serve();
+		open.push(served);
+		const body = eventBody();
+		const send = (secret: string) =>
+			deliver(
+				`${served.baseUrl}/any`,
+				body,
+				signedHeaders(secret, body, { id: newId(), ts: now() }),
+			);
+		const other = newSecret();
+		const answers = await Promise.all([
+			...Array.from({ length: 20 }, () => send(credential)),
+			...Array.from({ length: 20 }, () => send(other)),
+		]);
+		expect(answers.slice(0, 20).map((r) => r.status)).toEqual(Array(20).fill(200));
+		expect(answers.slice(20).map((r) => r.status)).toEqual(Array(20).fill(401));
+		expect(mini.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
+		expect(served.executions).toHaveLength(20);
+	});
+});
+
+describe('timestamps ahead of n8n’s clock', () => {
+	it('a delivery timestamped 200 s ahead, replayed 350 s later (tolerance 300): no second execution', async () => {
+		const a = await activeTrigger({ toleranceSeconds: 300 });
+		try {
+			const { body, headers } = genuine(a, eventBody(), now() + 200);
+			expect((await deliver(a.url, body, headers)).status).toBe(200);
+			expect(a.served.executions).toHaveLength(1);
+			const realNow = Date.now.bind(Date);
+			jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 350_000);
+			const replay = await deliver(a.url, body, headers);
+			expect([200, 401]).toContain(replay.status);
+			expect(a.served.executions).toHaveLength(1);
+		} finally {
+			jest.restoreAllMocks();
+			await a.t.deactivate();
+		}
+	});
+});
+
+describe('a delivery while n8n is still activating', () => {
+	it.each([
+		['an endpoint the trigger creates', false],
+		['an endpoint given by id', true],
+	])(
+		'%s: verified, static data untouched, later deliveries run, deactivation cleans up',
+		async (_name, given) => {
+			await admin.delete('/_admin/requests');
+			const existing = given
+				? (
+						await api.post('/v1/webhooks', {
+							url: 'http://127.0.0.1:1/before',
+							description: 'Before',
+						})
+					).body.data
+				: undefined;
+			const t = new TriggerHarness({
+				parameters: { webhookEndpointId: existing?.id ?? '', events: ['*'], options: {} },
+				credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+			});
+			const served = await t.serve();
+			open.push(served);
+			t.webhookBaseUrl = served.baseUrl;
+			// Hold activation in its secret fetch long enough to deliver meanwhile.
+			await admin.post('/_admin/faults', {
+				kind: 'latency',
+				latencyMs: 1_500,
+				count: 1,
+				method: 'GET',
+				pathPrefix: given ? `/v1/webhooks/${existing.id}/secret` : '/v1/webhooks/ep_',
+			});
+			const activation = t.activate();
+			const fetchPath = await until(
+				'activation to fetch the secret',
+				async () =>
+					(await requestLog()).find(
+						(r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path),
+					)?.path,
+			);
+			const endpointId = fetchPath.split('/')[3];
+			const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
+			const body = eventBody();
+			const early = await deliver(
+				t.webhookUrl(),
+				body,
+				signedHeaders(secret, body, { id: newId(), ts: now() }),
+			);
+			await activation;
+
+			expect(early.status).toBe(200);
+			expect(served.executions).toHaveLength(1);
+			expect(served.staticDataWrites).toBe(0);
+			expect(t.staticData().production).toMatchObject({
+				endpointId,
+				created: !given,
+				secretSource: 'endpoint',
+			});
+
+			// The sandbox's own deliveries run afterwards.
+			await api.post('/v1/receivables', {
+				invoice_number: `INV-EARLY-${given ? 'G' : 'C'}`,
+				amount: 1,
+			});
+			await until('a later delivery', () => served.executions[1]);
+
+			await t.deactivate();
+			if (given)
+				expect((await api.get(`/v1/webhooks/${endpointId}`)).body.data.url).toBe(
+					'http://127.0.0.1:1/before',
+				);
+			else expect((await api.get(`/v1/webhooks/${endpointId}`)).status).toBe(404);
+		},
+	);
+});
+
+describe('the signature compared in full', () => {
+	let a: Active;
+	beforeAll(async () => {
+		a = await activeTrigger();
+	});
+	afterAll(async () => {
+		await a.t.deactivate();
+	});
+
+	const changes: Array<[string, (signature: string) => string]> = [
+		['truncated by one character', (s) => s.slice(0, -1)],
+		['truncated by the padding and one more', (s) => s.slice(0, -2)],
+		['with one character appended', (s) => `${s}A`],
+		['with "=" appended', (s) => `${s}=`],
+		['with four characters appended (still base64)', (s) => `${s}AAAA`],
+		[
+			'with its last character changed',
+			(s) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + '=',
+		],
+	];
+
+	it.each(changes)('the genuine signature %s is refused', async (_name, change) => {
+		const { body, headers } = genuine(a);
+		const res = await deliver(a.url, body, {
+			...headers,
+			'webhook-signature': change(headers['webhook-signature']),
+		});
+		expect(res.status).toBe(401);
+		expect(a.served.executions).toHaveLength(0);
+		// Control: unchanged, the same delivery runs.
+		expect((await deliver(a.url, body, headers)).status).toBe(200);
+		a.served.executions.pop();
+	});
+});
+
+describe('Allow Unsigned Deliveries', () => {
+	let a: Active;
+	beforeAll(async () => {
+		a = await activeTrigger({ allowUnsigned: true });
+	});
+	afterAll(async () => {
+		await a.t.deactivate();
+	});
+
+	it.each([['webhook-signature'], ['svix-signature']])(
+		'a wrong %s is refused; none at all passes',
+		async (name) => {
+			const before = a.served.executions.length;
+			const body = eventBody();
+			const base = { 'webhook-id': newId(), 'webhook-timestamp': String(now()) };
+			const forged = signedHeaders(newSecret(), body, { id: base['webhook-id'], ts: now() })[
+				'webhook-signature'
+			];
+			for (const wrong of [forged, 'v1,AAAA', 'v1,', 'v2,abc']) {
+				expect((await deliver(a.url, body, { ...base, [name]: wrong })).status).toBe(401);
+			}
+			expect(a.served.executions).toHaveLength(before);
+			expect((await deliver(a.url, body, base)).status).toBe(200);
+			expect(a.served.executions).toHaveLength(before + 1);
+		},
+	);
+
+	it('an unsigned forgery with a genuine id first does not make the genuine delivery a duplicate', async () => {
+		const before = a.served.executions.length;
+		const { body, headers } = genuine(a);
+		const forgery = await deliver(a.url, eventBody(), { 'webhook-id': headers['webhook-id'] });
+		expect(forgery.status).toBe(200); // allowed unsigned: it runs, as the user chose
+		const real = await deliver(a.url, body, headers);
+		expect(real).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+		expect(a.served.executions).toHaveLength(before + 2);
+		// Once verified, the id suppresses copies, signed or not.
+		expect((await deliver(a.url, body, headers)).body).toMatchObject({
+			ignored: 'duplicate delivery',
+		});
+		expect((await deliver(a.url, body, { 'svix-id': headers['webhook-id'] })).body).toMatchObject({
+			ignored: 'duplicate delivery',
+		});
+		expect(a.served.executions).toHaveLength(before + 2);
+		expect(a.served.staticDataWrites).toBe(0);
+	});
+});

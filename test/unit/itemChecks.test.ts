@@ -1,0 +1,127 @@
+/**
+ * The per-item checks of the operations that create or send, called as pure functions: an
+ * item's parameters in, the request body or every problem out, without n8n and without sending.
+ * (What the node does with them, one error per item and nothing sent, is in test/node.)
+ */
+import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payable/create.operation';
+import { checkParameters as createReceivable } from '../../nodes/BusinessFinance/actions/receivable/create.operation';
+import { checkParameters as sendReceivable } from '../../nodes/BusinessFinance/actions/receivable/send.operation';
+import { checkParameters as createVendor } from '../../nodes/BusinessFinance/actions/vendor/create.operation';
+
+const VENDOR_ID = '3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70';
+const fields = (checked: { ok: boolean; problems?: Array<{ field: string }> }) =>
+	checked.ok ? [] : checked.problems!.map((p) => p.field);
+
+describe('receivable → create', () => {
+	it('gives the body to send, in API names, normalised', () => {
+		expect(
+			createReceivable({
+				invoiceNumber: ' INV-1 ',
+				amount: '12.50',
+				additionalFields: { customerEmail: ' a@b.co ', dueDate: '2026-03-01T10:00:00Z', notes: '' },
+			}),
+		).toEqual({
+			ok: true,
+			value: {
+				invoice_number: 'INV-1',
+				amount: 12.5,
+				customer_email: 'a@b.co',
+				due_date: '2026-03-01',
+			},
+		});
+	});
+
+	it('lists every problem of the item, not only the first', () => {
+		const checked = createReceivable({
+			invoiceNumber: '',
+			amount: 0,
+			additionalFields: { customerId: 'abc', sendImmediately: true },
+		});
+		expect(fields(checked)).toEqual(['Invoice Number', 'Amount', 'Customer ID', 'Customer Email']);
+	});
+
+	it('does not ask for an email that is given but invalid twice', () => {
+		const checked = createReceivable({
+			invoiceNumber: 'I',
+			amount: 1,
+			additionalFields: { customerEmail: 'x@', sendImmediately: true },
+		});
+		expect(checked).toEqual({
+			ok: false,
+			problems: [
+				expect.objectContaining({
+					field: 'Customer Email',
+					message: expect.stringMatching(/must be an email/),
+				}),
+			],
+		});
+	});
+});
+
+describe('receivable → send', () => {
+	it('gives the path, or the problem with the id', () => {
+		expect(sendReceivable({ receivableId: VENDOR_ID.toUpperCase() })).toEqual({
+			ok: true,
+			value: `/v1/receivables/${VENDOR_ID}/send`,
+		});
+		expect(fields(sendReceivable({ receivableId: 'nope' }))).toEqual(['Receivable ID']);
+	});
+});
+
+describe('payable → create', () => {
+	it('joins the payee rule, the amount and the payment details in one list', () => {
+		const checked = createPayable({
+			invoiceNumber: 'B-1',
+			amount: -1,
+			vendorId: '',
+			additionalFields: { paymentMethod: 'ach', accountNumber: '000123456789' },
+		});
+		expect(fields(checked)).toEqual(['Amount', 'Vendor Name', 'Routing Number']);
+	});
+
+	it('sends the details normalised, with the method', () => {
+		expect(
+			createPayable({
+				invoiceNumber: 'B-2',
+				amount: 10,
+				vendorId: VENDOR_ID,
+				additionalFields: {
+					paymentMethod: 'wire',
+					accountNumber: 'GB29NWBK6016',
+					iban: 'de89 3704 0044 0532 0130 00',
+				},
+			}),
+		).toEqual({
+			ok: true,
+			value: {
+				invoice_number: 'B-2',
+				amount: 10,
+				vendor_id: VENDOR_ID,
+				payment_method: 'wire',
+				account_number: 'GB29NWBK6016',
+				iban: 'DE89370400440532013000',
+			},
+		});
+	});
+});
+
+describe('vendor → create', () => {
+	it('lists a blank name, a bad email and each missing detail', () => {
+		const checked = createVendor({
+			name: ' ',
+			paymentMethod: 'crypto',
+			additionalFields: { email: 'no' },
+		});
+		expect(fields(checked)).toEqual(['Name', 'Email', 'Wallet Address', 'Wallet Chain']);
+	});
+
+	it('refuses an account number that arrived as a number', () => {
+		const checked = createVendor({
+			name: 'Acme',
+			paymentMethod: 'ach',
+			additionalFields: { accountNumber: 123456789, routingNumber: '011000015' },
+		});
+		expect(checked.ok).toBe(false);
+		expect(JSON.stringify(checked)).toContain("'Account Number' must be text, not a number");
+	});
+});

@@ -1,0 +1,143 @@
+/**
+ * Stable columns, the simplified view, event data for the trigger, and the rule that tells a
+ * missing route from a missing record: pure functions, no HTTP (the node through real HTTP is in
+ * test/node/output-shape.test.ts).
+ */
+import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedRoutes';
+import {
+	eventDataWithStableColumns,
+	RESOURCE_FIELDS,
+	SIMPLIFIED_FIELDS,
+	SIMPLIFY_MAX_FIELDS,
+	simplified,
+	withStableColumns,
+} from '../../nodes/BusinessFinance/helpers/resourceFields';
+
+describe('withStableColumns', () => {
+	it('the documented field counts: receivable 14, payable 12, vendor 12, transaction 9, endpoint 7', () => {
+		const counts = Object.fromEntries(
+			Object.entries(RESOURCE_FIELDS).map(([name, fields]) => [name, fields.length]),
+		);
+		expect(counts).toEqual({
+			receivable: 14,
+			payable: 12,
+			vendor: 12,
+			transaction: 9,
+			webhookEndpoint: 7,
+		});
+	});
+
+	it('documented fields first in their order, null where left out, extra fields after, unchanged', () => {
+		const out = withStableColumns('vendor', {
+			risk_score: { level: 'low' },
+			name: 'Acme',
+			id: 'v1',
+			payment_method: 'ach',
+			email: undefined,
+		});
+		expect(Object.keys(out)).toEqual([...RESOURCE_FIELDS.vendor, 'risk_score']);
+		expect(out).toMatchObject({ id: 'v1', name: 'Acme', email: null, wallet_address: null });
+		expect((out as { risk_score: unknown }).risk_score).toEqual({ level: 'low' });
+	});
+
+	it('keeps a value of null, false or 0 as it came', () => {
+		const out = withStableColumns('webhookEndpoint', {
+			id: 'ep_1',
+			disabled: false,
+			description: null,
+		});
+		expect(out).toMatchObject({ disabled: false, description: null, url: null });
+	});
+
+	it('an extra field named like an Object property stays a plain field', () => {
+		const input = JSON.parse('{"id":"t1","__proto__":{"polluted":true},"toString":"x"}');
+		const out = withStableColumns('transaction', input) as Record<string, unknown>;
+		expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		expect(Object.keys(out).slice(-2)).toEqual(['__proto__', 'toString']);
+		expect(out.toString).toBe('x');
+	});
+
+	it('passes on what is not an object', () => {
+		expect(withStableColumns('vendor', 'text')).toBe('text');
+		expect(withStableColumns('vendor', null)).toBeNull();
+		expect(withStableColumns('vendor', [1])).toEqual([1]);
+	});
+});
+
+describe('simplified', () => {
+	it.each(Object.keys(SIMPLIFIED_FIELDS) as Array<keyof typeof SIMPLIFIED_FIELDS>)(
+		'%s: at most 10 documented fields, in order, null where left out, nothing else',
+		(resource) => {
+			const fields = SIMPLIFIED_FIELDS[resource];
+			expect(fields.length).toBeLessThanOrEqual(SIMPLIFY_MAX_FIELDS);
+			const documented = RESOURCE_FIELDS[resource];
+			expect(fields.every((f) => documented.includes(f))).toBe(true);
+			const out = simplified(resource, { id: 'x', extra: 1 });
+			expect(Object.keys(out)).toEqual([...fields]);
+			expect(out).toMatchObject({ id: 'x' });
+		},
+	);
+});
+
+describe('eventDataWithStableColumns (the trigger’s data output)', () => {
+	it.each([
+		['receivable.paid', 'receivable'],
+		['payable.failed', 'payable'],
+		['vendor.updated', 'vendor'],
+		['treasury.transaction.completed', 'transaction'],
+	] as const)('%s → %s columns', (type, resource) => {
+		const out = eventDataWithStableColumns(type, { id: 'x', custom: 1 });
+		expect(Object.keys(out)).toEqual([...RESOURCE_FIELDS[resource], 'custom']);
+	});
+
+	it('data of an unknown event type passes unchanged', () => {
+		const data = { id: 'x' };
+		expect(eventDataWithStableColumns('customer.created', data)).toBe(data);
+		expect(eventDataWithStableColumns(undefined, data)).toBe(data);
+	});
+});
+
+describe('answerMeansNoRoute', () => {
+	it.each([
+		[
+			'405 (the path exists with other methods)',
+			{ status: 405, code: 'METHOD_NOT_ALLOWED', message: 'x' },
+		],
+		['501', { status: 501, message: 'The service answered HTTP 501' }],
+		[
+			'404 with an HTML page',
+			{ status: 404, message: 'The service answered HTTP 404 with an HTML page' },
+		],
+		['404 with an empty body', { status: 404, message: 'The service answered HTTP 404' }],
+		[
+			'404 NOT_FOUND naming a route',
+			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: No route GET /v1/vendors/x' },
+		],
+		[
+			'404 with a route code',
+			{ status: 404, code: 'ROUTE_NOT_FOUND', message: 'ROUTE_NOT_FOUND: nope' },
+		],
+		[
+			'404 Express-style',
+			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: Cannot GET /v1/vendors/x' },
+		],
+	])('no route: %s', (_name, answer) => {
+		expect(answerMeansNoRoute(answer)).toBe(true);
+	});
+
+	it.each([
+		[
+			'404 naming the vendor',
+			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: No vendor with id x' },
+		],
+		[
+			'404 NOT_FOUND without words',
+			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: Resource not found' },
+		],
+		['400', { status: 400, code: 'VALIDATION_ERROR', message: 'VALIDATION_ERROR: route' }],
+		['500', { status: 500, message: 'The service answered HTTP 500' }],
+	])('not a missing route: %s', (_name, answer) => {
+		expect(answerMeansNoRoute(answer)).toBe(false);
+	});
+});

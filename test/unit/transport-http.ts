@@ -1,0 +1,158 @@
+/**
+ * Real HTTP for the transport tests: contexts whose httpRequestWithAuthentication is n8n-core's own
+ * (its axios stack, the credential's `authenticate` applied, the execution's cancel signal handled
+ * as in a running n8n), and scripted servers on 127.0.0.1 that answer as a test says.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/transport';
+import { NODE } from './transport-fakes';
+
+// n8n-core keeps these behind its package entry; they are what a real execution uses.
+const {
+	httpRequestWithAuthentication,
+} = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication');
+export const {
+	CredentialTestContext,
+} = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
+
+const credentialType = new BusinessFinanceApi();
+
+/** Resolves `={{$credentials.x}}` templates the way n8n does for a generic `authenticate`. */
+function applyAuthenticate(
+	credentials: ICredentialDataDecryptedObject,
+	options: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const resolve = (value: string) =>
+		value
+			.replace(/^=/, '')
+			.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) =>
+				String(credentials[name] ?? ''),
+			);
+	const headers = { ...(options.headers ?? {}) } as Record<string, string>;
+	for (const [name, value] of Object.entries(
+		credentialType.authenticate.properties.headers ?? {},
+	)) {
+		headers[name] = resolve(String(value));
+	}
+	return { ...options, headers };
+}
+
+/**
+ * An execution context as n8n-core builds one: `getExecutionCancelSignal` gives the execution's
+ * signal (abort `execution` to cancel), which n8n-core puts on every request it sends.
+ */
+export function realContext(
+	credentials: ICredentialDataDecryptedObject,
+	execution = new AbortController(),
+) {
+	const additionalData = {
+		credentialsHelper: {
+			getParentTypes: () => [],
+			preAuthentication: async () => undefined,
+			authenticate: async (
+				creds: ICredentialDataDecryptedObject,
+				type: string,
+				options: IHttpRequestOptions,
+			) => {
+				if (type !== CREDENTIAL_NAME) throw new Error(`unexpected credential type ${type}`);
+				return applyAuthenticate(creds, options);
+			},
+		},
+	};
+	const ctx: any = {
+		getNode: () => NODE,
+		getCredentials: async (type: string) => {
+			if (type !== CREDENTIAL_NAME) throw new Error(`unexpected credential type ${type}`);
+			return { ...credentials };
+		},
+		getExecutionCancelSignal: () => execution.signal,
+		logger: {
+			debug: () => undefined,
+			info: () => undefined,
+			warn: () => undefined,
+			error: () => undefined,
+		},
+	};
+	ctx.helpers = {
+		httpRequestWithAuthentication(this: unknown, type: string, options: IHttpRequestOptions) {
+			return httpRequestWithAuthentication.call(
+				this,
+				type,
+				options,
+				{ id: 'wf' },
+				NODE,
+				additionalData,
+			);
+		},
+	};
+	return ctx;
+}
+
+export async function failure(promise: Promise<unknown>): Promise<any> {
+	try {
+		await promise;
+	} catch (error) {
+		return error;
+	}
+	throw new Error('expected the call to fail');
+}
+
+export interface Hit {
+	at: number;
+	method: string;
+	url: string;
+	authorization?: string;
+}
+
+export interface ScriptedServer {
+	baseUrl: string;
+	hits: Hit[];
+	/** Requests whose answer has not ended yet. */
+	open(): number;
+	close(): Promise<void>;
+}
+
+/** An HTTP server on 127.0.0.1 that answers with `handler`; `close()` also ends open answers. */
+export async function scriptedServer(
+	handler: (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void,
+): Promise<ScriptedServer> {
+	const hits: Hit[] = [];
+	const pending = new Set<http.ServerResponse>();
+	const server = http.createServer((req, res) => {
+		hits.push({
+			at: Date.now(),
+			method: req.method ?? '',
+			url: req.url ?? '',
+			authorization: req.headers.authorization,
+		});
+		pending.add(res);
+		res.on('close', () => pending.delete(res));
+		handler(req, res, hits.length - 1);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		hits,
+		open: () => pending.size,
+		close: async () => {
+			for (const res of pending) res.destroy();
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** Sends a JSON answer with the given status and headers. */
+export function answer(
+	res: http.ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
+	res.writeHead(status, { 'content-type': 'application/json', ...headers });
+	res.end(JSON.stringify(body));
+}

@@ -1,0 +1,213 @@
+/**
+ * The per-key rate-limit gate (gate.ts) and the budget its callers wait on (budget.ts), on an
+ * injected fake clock: what one answer can do to a key at most, and that every wait is bounded,
+ * cancellable and leaves nothing behind.
+ */
+import fc from 'fast-check';
+
+import {
+	Budget,
+	CancelledError,
+	OverBudgetError,
+} from '../../nodes/BusinessFinance/transport/budget';
+import { KeyGate, MAX_KEY_BLOCK_MS } from '../../nodes/BusinessFinance/transport/gate';
+import { SPEC_WINDOW_MS } from '../../nodes/BusinessFinance/transport/window';
+import { FakeClock } from './transport-fakes';
+
+let fake: FakeClock;
+let gate: KeyGate;
+beforeEach(() => {
+	fake = new FakeClock();
+	gate = new KeyGate(fake.clock, true);
+});
+
+const budget = (ms: number, cancel?: AbortSignal) => new Budget(fake.clock, ms, cancel);
+const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
+const timing = () => ({ sentAtMs: fake.now, receivedAtMs: fake.now });
+
+/** Acquire and release at once; how long the acquire waited (virtual ms). */
+async function pass(
+	waitBudgetMs = 10 * SPEC_WINDOW_MS,
+	headers?: Record<string, string>,
+): Promise<number> {
+	const started = fake.now;
+	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
+	if (headers) gate.record(headers, timing());
+	ticket.release();
+	return fake.now - started;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+	try {
+		await promise;
+	} catch (error) {
+		return error;
+	}
+	throw new Error('expected a rejection');
+}
+
+describe('what one answer can do to a key at most', () => {
+	it('a 429 asking for a day blocks the key for at most MAX_KEY_BLOCK_MS', async () => {
+		gate.rateLimited(fake.now + 86_400_000, fake.now);
+		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
+	});
+
+	it('a wait longer than the budget fails at once, without sleeping', async () => {
+		gate.rateLimited(fake.now + 30_000, fake.now);
+		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		expect(error).toBeInstanceOf(OverBudgetError);
+		expect((error as OverBudgetError).neededMs).toBe(30_000);
+		expect(fake.totalSlept).toBe(0);
+	});
+
+	it('"remaining 0" with a reset a day ahead holds back for at most MAX_KEY_BLOCK_MS', async () => {
+		await pass(0, {
+			'x-ratelimit-limit': '100',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': seconds(86_400_000),
+		});
+		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
+	});
+
+	it('"remaining 0" without a usable reset: a backoff from 0.5–1 s, doubling, never over a window', async () => {
+		const zero = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' };
+		await pass(0, zero);
+		const waits: number[] = [];
+		for (let i = 0; i < 9; i++) waits.push(await pass(10 * SPEC_WINDOW_MS, zero));
+		expect(waits).toEqual([750, 1_500, 3_000, 6_000, 12_000, 24_000, 45_000, 45_000, 45_000]);
+		await pass(SPEC_WINDOW_MS, { ...zero, 'x-ratelimit-remaining': '5' }); // the count resets
+		expect(await pass(SPEC_WINDOW_MS, zero)).toBe(0);
+		expect(await pass()).toBe(750);
+	});
+
+	it('property: whatever the answers said, after MAX_KEY_BLOCK_MS of silence the key admits a request at once', async () => {
+		const headerValue = fc.oneof(
+			fc.string(),
+			fc.nat().map(String),
+			fc.integer({ min: -1e13, max: 1e13 }).map(String),
+			fc.integer({ min: -86_400, max: 10 * 86_400 }).map((s) => seconds(s * 1000)),
+		);
+		const answer = fc.record(
+			{
+				'x-ratelimit-limit': headerValue,
+				'x-ratelimit-remaining': headerValue,
+				'x-ratelimit-reset': headerValue,
+				'retry-after': headerValue,
+				date: fc.oneof(
+					fc.string(),
+					fc
+						.integer({ min: -1e7, max: 1e7 })
+						.map((d) => new Date(fake.now + d * 1000).toUTCString()),
+				),
+			},
+			{ requiredKeys: [] },
+		);
+		const event = fc.oneof(
+			answer.map((headers) => ({ kind: 'answer' as const, headers })),
+			fc.nat(10 * 86_400_000).map((ms) => ({ kind: '429' as const, ms })),
+		);
+		await fc.assert(
+			fc.asyncProperty(fc.array(event, { maxLength: 8 }), async (events) => {
+				fake = new FakeClock();
+				gate = new KeyGate(fake.clock, true);
+				for (const e of events) {
+					if (e.kind === '429') gate.rateLimited(fake.now + e.ms, fake.now);
+					else gate.record(e.headers as Record<string, string>, timing());
+				}
+				fake.now += MAX_KEY_BLOCK_MS;
+				const ticket = await fake.run(gate.acquire(budget(0)));
+				ticket.release();
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('queueing behind the first request on a key', () => {
+	it('while the count is unknown one request goes first and the others wait until it is answered', async () => {
+		const probe = await fake.run(gate.acquire(budget(0)));
+		const waiter = gate.acquire(budget(60_000));
+		void fake.clock.sleep(2_000).then(() => {
+			gate.record(
+				{
+					'x-ratelimit-limit': '100',
+					'x-ratelimit-remaining': '99',
+					'x-ratelimit-reset': seconds(60_000),
+				},
+				timing(),
+			);
+			probe.release();
+		});
+		const second = await fake.run(waiter);
+		second.release();
+		expect(fake.now).toBe(1_800_000_002_000);
+		expect(gate.waiting).toBe(0);
+	});
+
+	it('a caller whose budget ends first stops waiting at its budget and leaves no waiter or timer', async () => {
+		const probe = await fake.run(gate.acquire(budget(0)));
+		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		expect(error).toBeInstanceOf(OverBudgetError);
+		expect((error as OverBudgetError).untilWoken).toBe(true);
+		expect(fake.now).toBe(1_800_000_001_000);
+		expect(gate.waiting).toBe(0);
+		expect(fake.pendingTimers).toBe(0);
+		probe.release();
+	});
+
+	it('a cancelled caller stops at once and leaves no waiter or timer', async () => {
+		const probe = await fake.run(gate.acquire(budget(0)));
+		const execution = new AbortController();
+		void fake.clock.sleep(300).then(() => execution.abort());
+		const error = await rejection(fake.run(gate.acquire(budget(60_000, execution.signal))));
+		expect(error).toBeInstanceOf(CancelledError);
+		expect(fake.now).toBe(1_800_000_000_300);
+		expect(gate.waiting).toBe(0);
+		expect(fake.pendingTimers).toBe(0);
+		probe.release();
+	});
+
+	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
+		const first = await fake.run(gate.acquire(budget(0)));
+		gate.record({}, timing());
+		first.release();
+		const tickets = await fake.run(
+			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
+		);
+		expect(tickets).toHaveLength(5);
+	});
+
+	it('counts the requests still in flight: an answer says what remained when it was counted', async () => {
+		await pass(0, {
+			'x-ratelimit-limit': '5',
+			'x-ratelimit-remaining': '3',
+			'x-ratelimit-reset': seconds(10_000),
+		});
+		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		gate.record(
+			{
+				'x-ratelimit-limit': '5',
+				'x-ratelimit-remaining': '2',
+				'x-ratelimit-reset': seconds(10_000),
+			},
+			timing(),
+		);
+		a.release();
+		b.release();
+		// 2 remained when `a` was counted, and `b` was on its way: one is left.
+		await pass(0);
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+});
+
+describe('Budget', () => {
+	it('charges every wait and fails a wait that does not fit, without waiting', async () => {
+		const b = budget(5_000);
+		await fake.run(b.wait(3_000));
+		expect(b.waitedMs).toBe(3_000);
+		await expect(fake.run(b.wait(2_001))).rejects.toBeInstanceOf(OverBudgetError);
+		expect(b.waitedMs).toBe(3_000);
+		await fake.run(b.wait(2_000));
+		expect(b.leftMs).toBe(0);
+	});
+});
