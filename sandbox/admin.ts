@@ -8,7 +8,13 @@ import { findReceivable } from './routes/receivables';
 import { body, params, sendData, type Ctx, type Define } from './routes/common';
 import * as S from './schemas';
 import { seedDemo, seedVendors } from './seed';
-import type { FaultSpec, NewTransaction, RateLimitSettings, SeedKind, TreasuryTransaction } from './types';
+import type {
+	FaultSpec,
+	NewTransaction,
+	RateLimitSettings,
+	SeedKind,
+	TreasuryTransaction,
+} from './types';
 import { nowIso, prefixedId } from './util';
 
 export interface AdminCtx extends Ctx {
@@ -35,40 +41,62 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ seed }));
 	});
 
-	define('POST', '/_admin/receivables/:id/status', S.adminStatus(['paid', 'overdue']), (req, reply) => {
-		const r = findReceivable(ctx, params(req).id);
-		const { status } = body<{ status: 'paid' | 'overdue' }>(req);
-		const from = status === 'paid' ? ['draft', 'sent', 'overdue'] : ['sent'];
-		if (!from.includes(r.status)) throw invalidTransition(`Cannot mark a ${r.status} receivable ${status} (allowed from: ${from.join(', ')})`);
-		const now = nowIso();
-		r.status = status;
-		if (status === 'paid') r.paid_at = now;
-		r.updated_at = now;
-		store.receivables.changed(r);
-		const json = store.receivables.toJson(r);
-		events.emit(`receivable.${status}`, JSON.parse(json));
-		return sendData(reply, 200, json);
-	});
+	define(
+		'POST',
+		'/_admin/receivables/:id/status',
+		S.adminStatus(['paid', 'overdue']),
+		(req, reply) => {
+			const r = findReceivable(ctx, params(req).id);
+			const { status } = body<{ status: 'paid' | 'overdue' }>(req);
+			const from = status === 'paid' ? ['draft', 'sent', 'overdue'] : ['sent'];
+			if (!from.includes(r.status))
+				throw invalidTransition(
+					`Cannot mark a ${r.status} receivable ${status} (allowed from: ${from.join(', ')})`,
+				);
+			const now = nowIso();
+			r.status = status;
+			if (status === 'paid') r.paid_at = now;
+			r.updated_at = now;
+			store.receivables.changed(r);
+			const json = store.receivables.toJson(r);
+			events.emit(`receivable.${status}`, JSON.parse(json));
+			return sendData(reply, 200, json);
+		},
+	);
 
-	define('POST', '/_admin/payables/:id/status', S.adminStatus(['scheduled', 'paid', 'failed']), (req, reply) => {
-		const p = findPayable(ctx, params(req).id);
-		const { status } = body<{ status: 'scheduled' | 'paid' | 'failed' }>(req);
-		const from = status === 'scheduled' ? 'ready' : 'scheduled';
-		if (p.status !== from) throw invalidTransition(`Cannot move a ${p.status} payable to ${status} (allowed from: ${from})`);
-		p.status = status;
-		p.updated_at = nowIso();
-		store.payables.changed(p);
-		const json = store.payables.toJson(p);
-		events.emit(status === 'scheduled' ? 'payable.updated' : `payable.${status}`, JSON.parse(json));
-		return sendData(reply, 200, json);
-	});
+	define(
+		'POST',
+		'/_admin/payables/:id/status',
+		S.adminStatus(['scheduled', 'paid', 'failed']),
+		(req, reply) => {
+			const p = findPayable(ctx, params(req).id);
+			const { status } = body<{ status: 'scheduled' | 'paid' | 'failed' }>(req);
+			const from = status === 'scheduled' ? 'ready' : 'scheduled';
+			if (p.status !== from)
+				throw invalidTransition(
+					`Cannot move a ${p.status} payable to ${status} (allowed from: ${from})`,
+				);
+			p.status = status;
+			p.updated_at = nowIso();
+			store.payables.changed(p);
+			const json = store.payables.toJson(p);
+			events.emit(
+				status === 'scheduled' ? 'payable.updated' : `payable.${status}`,
+				JSON.parse(json),
+			);
+			return sendData(reply, 200, json);
+		},
+	);
 
 	define('POST', '/_admin/treasury/transactions', S.adminTransactions, (req, reply) => {
 		const list = body<{ transactions: NewTransaction[] }>(req).transactions;
 		list.forEach((t, i) => {
-			if (t.type !== 'conversion' && !(t.amount > 0)) throw validationError(`transactions[${i}].amount must be > 0 for a ${t.type}`);
-			if (t.type === 'conversion' && t.amount === 0) throw validationError(`transactions[${i}].amount must not be 0`);
-			if (t.created_at !== undefined && isNaN(Date.parse(t.created_at))) throw validationError(`transactions[${i}].created_at must be a date-time`);
+			if (t.type !== 'conversion' && !(t.amount > 0))
+				throw validationError(`transactions[${i}].amount must be > 0 for a ${t.type}`);
+			if (t.type === 'conversion' && t.amount === 0)
+				throw validationError(`transactions[${i}].amount must not be 0`);
+			if (t.created_at !== undefined && isNaN(Date.parse(t.created_at)))
+				throw validationError(`transactions[${i}].created_at must be a date-time`);
 		});
 		const created = list.map((t) => {
 			const at = t.created_at ? new Date(t.created_at).toISOString() : nowIso();
@@ -91,17 +119,25 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data(created));
 	});
 
-	define('POST', '/_admin/treasury/transactions/:id/status', S.adminStatus(['completed', 'failed']), (req, reply) => {
-		const tx = store.transactions.get(params(req).id);
-		if (!tx) throw notFound(`No treasury transaction with id ${params(req).id}`);
-		const { status } = body<{ status: 'completed' | 'failed' }>(req);
-		if (tx.status !== 'pending') throw invalidTransition(`Cannot move a ${tx.status} transaction to ${status} (allowed from: pending)`);
-		tx.status = status;
-		if (status === 'completed') tx.completed_at = nowIso();
-		store.transactions.changed(tx);
-		events.emit(`treasury.transaction.${status}`, { ...tx });
-		return sendData(reply, 200, store.transactions.toJson(tx));
-	});
+	define(
+		'POST',
+		'/_admin/treasury/transactions/:id/status',
+		S.adminStatus(['completed', 'failed']),
+		(req, reply) => {
+			const tx = store.transactions.get(params(req).id);
+			if (!tx) throw notFound(`No treasury transaction with id ${params(req).id}`);
+			const { status } = body<{ status: 'completed' | 'failed' }>(req);
+			if (tx.status !== 'pending')
+				throw invalidTransition(
+					`Cannot move a ${tx.status} transaction to ${status} (allowed from: pending)`,
+				);
+			tx.status = status;
+			if (status === 'completed') tx.completed_at = nowIso();
+			store.transactions.changed(tx);
+			events.emit(`treasury.transaction.${status}`, { ...tx });
+			return sendData(reply, 200, store.transactions.toJson(tx));
+		},
+	);
 
 	define('POST', '/_admin/vendors/seed', S.adminSeedVendors, (req, reply) => {
 		const { count } = body<{ count: number }>(req);
@@ -120,13 +156,19 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ cleared }));
 	});
 
-	define('GET', '/_admin/requests', undefined, (_req, reply) => sendData(reply, 200, data(store.requests.list())));
+	define('GET', '/_admin/requests', undefined, (_req, reply) =>
+		sendData(reply, 200, data(store.requests.list())),
+	);
 	define('DELETE', '/_admin/requests', undefined, (_req, reply) => {
 		store.requests.clear();
 		return sendData(reply, 200, data({ cleared: true }));
 	});
-	define('GET', '/_admin/events', undefined, (_req, reply) => sendData(reply, 200, data(store.events.list())));
-	define('GET', '/_admin/deliveries', undefined, (_req, reply) => sendData(reply, 200, data(store.deliveries.list())));
+	define('GET', '/_admin/events', undefined, (_req, reply) =>
+		sendData(reply, 200, data(store.events.list())),
+	);
+	define('GET', '/_admin/deliveries', undefined, (_req, reply) =>
+		sendData(reply, 200, data(store.deliveries.list())),
+	);
 
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;
@@ -136,7 +178,13 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 			reply,
 			200,
 			data({
-				memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, gcRan: Boolean(gc) },
+				memory: {
+					rss: m.rss,
+					heapUsed: m.heapUsed,
+					heapTotal: m.heapTotal,
+					external: m.external,
+					gcRan: Boolean(gc),
+				},
 				counts: {
 					vendors: store.vendors.size,
 					receivables: store.receivables.size,
@@ -156,8 +204,17 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		if (b.windowSeconds !== undefined) ctx.rate.windowSeconds = b.windowSeconds;
 		if (b.retryAfter !== undefined) ctx.rate.retryAfter = b.retryAfter;
 		ctx.rate.reset();
-		return sendData(reply, 200, data({ limit: ctx.rate.limit, windowSeconds: ctx.rate.windowSeconds, retryAfter: ctx.rate.retryAfter }));
+		return sendData(
+			reply,
+			200,
+			data({
+				limit: ctx.rate.limit,
+				windowSeconds: ctx.rate.windowSeconds,
+				retryAfter: ctx.rate.retryAfter,
+			}),
+		);
 	});
 }
 
-export const forbidden = () => new ApiError(403, 'FORBIDDEN', 'Admin routes answer loopback clients only');
+export const forbidden = () =>
+	new ApiError(403, 'FORBIDDEN', 'Admin routes answer loopback clients only');

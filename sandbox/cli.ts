@@ -75,7 +75,9 @@ async function main(): Promise<void> {
 	console.log(`  API key:      ${sb.apiKey}`);
 	console.log(`  expired key:  ${sb.keys.expired}   (401 API_KEY_EXPIRED)`);
 	console.log(`  revoked key:  ${sb.keys.revoked}   (401 INVALID_API_KEY)`);
-	console.log(`  seed: ${options.seed}; admin routes under ${sb.baseUrl}/_admin (see sandbox/API.md)`);
+	console.log(
+		`  seed: ${options.seed}; admin routes under ${sb.baseUrl}/_admin (see sandbox/API.md)`,
+	);
 	console.log('Press Ctrl-C to stop.');
 	let stopping = false;
 	const stop = (signal: string) => {

@@ -34,7 +34,11 @@ export class AdminClient {
 		const text = await res.text();
 		const parsed = text ? JSON.parse(text) : {};
 		if (!res.ok) {
-			throw new AdminError(res.status, parsed?.error?.code ?? 'UNKNOWN', parsed?.error?.message ?? text);
+			throw new AdminError(
+				res.status,
+				parsed?.error?.code ?? 'UNKNOWN',
+				parsed?.error?.message ?? text,
+			);
 		}
 		return parsed.data as T;
 	}
@@ -75,7 +79,10 @@ export class AdminClient {
 	getDeliveries(): Promise<DeliveryRecord[]> {
 		return this.call('GET', '/deliveries');
 	}
-	getStats(): Promise<{ memory: Record<string, number | boolean>; counts: Record<string, number> }> {
+	getStats(): Promise<{
+		memory: Record<string, number | boolean>;
+		counts: Record<string, number>;
+	}> {
 		return this.call('GET', '/stats');
 	}
 	setRateLimit(settings: RateLimitSettings): Promise<Required<RateLimitSettings>> {

@@ -80,7 +80,10 @@ export class Events {
 			return;
 		}
 		if (!this.options.deliverAnywhere && !isLoopbackHost(url.hostname)) {
-			record(undefined, 'not delivered: only loopback hosts receive deliveries (start the sandbox with --deliver-anywhere)');
+			record(
+				undefined,
+				'not delivered: only loopback hosts receive deliveries (start the sandbox with --deliver-anywhere)',
+			);
 			return;
 		}
 

@@ -8,7 +8,8 @@ export const pathOf = (url: string): string => {
 	return q < 0 ? url : url.slice(0, q);
 };
 
-export const isAdminPath = (path: string): boolean => path === '/_admin' || path.startsWith('/_admin/');
+export const isAdminPath = (path: string): boolean =>
+	path === '/_admin' || path.startsWith('/_admin/');
 
 export function isLoopbackAddress(address: string | undefined): boolean {
 	if (!address) return false;
@@ -21,7 +22,11 @@ export const isJsonContentType = (ct: string | undefined): boolean =>
 /** Returns the working key, or the right 401 error. */
 export function authenticate(header: string | undefined, apiKey: string): string | ApiError {
 	if (header === undefined || header.trim() === '') {
-		return new ApiError(401, 'MISSING_API_KEY', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
+		return new ApiError(
+			401,
+			'MISSING_API_KEY',
+			'No API key provided: send the header Authorization: Bearer <API_KEY>',
+		);
 	}
 	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!m) {
@@ -33,7 +38,12 @@ export function authenticate(header: string | undefined, apiKey: string): string
 	}
 	const token = m[1];
 	if (token === apiKey) return token;
-	if (token === EXPIRED_KEY) return new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired: create a new key in the dashboard');
+	if (token === EXPIRED_KEY)
+		return new ApiError(
+			401,
+			'API_KEY_EXPIRED',
+			'The API key has expired: create a new key in the dashboard',
+		);
 	return new ApiError(401, 'INVALID_API_KEY', 'The API key is invalid or has been revoked');
 }
 
@@ -46,9 +56,12 @@ export function maskAuthorization(value: string): string {
 }
 
 /** A copy of the request headers with the key masked (for the request log). */
-export function loggedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+export function loggedHeaders(
+	headers: IncomingHttpHeaders,
+): Record<string, string | string[] | undefined> {
 	const out: Record<string, string | string[] | undefined> = { ...headers };
-	if (typeof out.authorization === 'string') out.authorization = maskAuthorization(out.authorization);
+	if (typeof out.authorization === 'string')
+		out.authorization = maskAuthorization(out.authorization);
 	return out;
 }
 

@@ -5,7 +5,13 @@
 import { AdminClient } from './client';
 import { resetAll } from './admin';
 import { buildServer } from './server';
-import { DEFAULT_API_KEY, EXPIRED_KEY, REVOKED_KEY, type ResolvedOptions, type SandboxOptions } from './types';
+import {
+	DEFAULT_API_KEY,
+	EXPIRED_KEY,
+	REVOKED_KEY,
+	type ResolvedOptions,
+	type SandboxOptions,
+} from './types';
 
 export * from './types';
 export { AdminClient, AdminError } from './client';
@@ -37,10 +43,13 @@ export function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
 	if (!r.apiKey.startsWith('svc_') || r.apiKey.length < 8 || /\s/.test(r.apiKey)) {
 		throw new Error('apiKey must start with svc_ and have no spaces');
 	}
-	if (r.apiKey === EXPIRED_KEY || r.apiKey === REVOKED_KEY) throw new Error('apiKey must differ from the expired and revoked keys');
-	if (!Number.isInteger(r.rateLimit) || r.rateLimit < 1) throw new Error('rateLimit must be an integer ≥ 1');
+	if (r.apiKey === EXPIRED_KEY || r.apiKey === REVOKED_KEY)
+		throw new Error('apiKey must differ from the expired and revoked keys');
+	if (!Number.isInteger(r.rateLimit) || r.rateLimit < 1)
+		throw new Error('rateLimit must be an integer ≥ 1');
 	if (!(r.rateWindowSeconds > 0)) throw new Error('rateWindowSeconds must be > 0');
-	if (!r.deliveryRetryDelaysMs.every((d) => Number.isFinite(d) && d >= 0)) throw new Error('deliveryRetryDelaysMs must be numbers ≥ 0');
+	if (!r.deliveryRetryDelaysMs.every((d) => Number.isFinite(d) && d >= 0))
+		throw new Error('deliveryRetryDelaysMs must be numbers ≥ 0');
 	return r;
 }
 

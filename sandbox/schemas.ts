@@ -20,7 +20,16 @@ export const EVENT_TYPES = [
 ];
 
 export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'];
-export const WALLET_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism', 'solana', 'tron', 'bitcoin'];
+export const WALLET_CHAINS = [
+	'ethereum',
+	'base',
+	'polygon',
+	'arbitrum',
+	'optimism',
+	'solana',
+	'tron',
+	'bitcoin',
+];
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'];
 
 const text = (max = 255) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
@@ -128,7 +137,8 @@ export const webhookUpdate = obj(webhookFields, [], 1);
 
 export const adminReset = obj({ seed: { type: 'string', enum: ['demo', 'none'] } });
 
-export const adminStatus = (statuses: string[]) => obj({ status: { type: 'string', enum: statuses } }, ['status']);
+export const adminStatus = (statuses: string[]) =>
+	obj({ status: { type: 'string', enum: statuses } }, ['status']);
 
 export const adminTransactions = obj(
 	{
@@ -153,7 +163,9 @@ export const adminTransactions = obj(
 	['transactions'],
 );
 
-export const adminSeedVendors = obj({ count: { type: 'integer', minimum: 1, maximum: 200_000 } }, ['count']);
+export const adminSeedVendors = obj({ count: { type: 'integer', minimum: 1, maximum: 200_000 } }, [
+	'count',
+]);
 
 export const adminFault = obj(
 	{

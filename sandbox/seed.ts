@@ -16,7 +16,8 @@ const DAY = 86_400_000;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
-const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+const pick = <T>(rand: () => number, list: readonly T[]): T =>
+	list[Math.floor(rand() * list.length)];
 /** n characters drawn from alphabet, built flat (no chain of intermediate strings). */
 function chars(rand: () => number, alphabet: string, n: number): string {
 	const codes = new Array<number>(n);
@@ -92,7 +93,14 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	const base = today - 90 * DAY;
 
 	const vendors = COMPANIES.map(([name, email, method, chain], i) =>
-		makeVendor(rand, name, email, method as PaymentMethod, chain ?? 'ethereum', iso(base + i * 3_600_000 + 9 * 3_600_000)),
+		makeVendor(
+			rand,
+			name,
+			email,
+			method as PaymentMethod,
+			chain ?? 'ethereum',
+			iso(base + i * 3_600_000 + 9 * 3_600_000),
+		),
 	);
 	store.vendors.insertMany(vendors);
 
@@ -103,11 +111,27 @@ export function seedDemo(store: Store, now = Date.now()): void {
 		['Wayne Enterprises', 'payables@wayne.example'],
 		['Stark Industries', 'ap@stark.example'],
 	];
-	const recStatuses: ReceivableStatus[] = ['draft', 'draft', 'sent', 'sent', 'paid', 'paid', 'overdue', 'cancelled', 'sent', 'paid', 'draft', 'overdue'];
+	const recStatuses: ReceivableStatus[] = [
+		'draft',
+		'draft',
+		'sent',
+		'sent',
+		'paid',
+		'paid',
+		'overdue',
+		'cancelled',
+		'sent',
+		'paid',
+		'draft',
+		'overdue',
+	];
 	const receivables: Receivable[] = recStatuses.map((status, i) => {
 		const [customer, email] = customers[i % customers.length];
 		const created = base + (5 + i * 7) * DAY + 10 * 3_600_000;
-		const sent = status === 'draft' || (status === 'cancelled' && i % 2 === 0) ? null : iso(created + 3_600_000);
+		const sent =
+			status === 'draft' || (status === 'cancelled' && i % 2 === 0)
+				? null
+				: iso(created + 3_600_000);
 		const due = status === 'overdue' ? today - (3 + i) * DAY : created + 30 * DAY;
 		return {
 			id: seededUuid(rand),
@@ -128,7 +152,18 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	});
 	store.receivables.insertMany(receivables);
 
-	const payStatuses: PayableStatus[] = ['pending_review', 'pending_review', 'ready', 'ready', 'scheduled', 'paid', 'paid', 'failed', 'cancelled', 'pending_review'];
+	const payStatuses: PayableStatus[] = [
+		'pending_review',
+		'pending_review',
+		'ready',
+		'ready',
+		'scheduled',
+		'paid',
+		'paid',
+		'failed',
+		'cancelled',
+		'pending_review',
+	];
 	const payables: Payable[] = payStatuses.map((status, i) => {
 		const v = vendors[i % vendors.length];
 		const created = base + (8 + i * 8) * DAY + 14 * 3_600_000;
@@ -151,7 +186,14 @@ export function seedDemo(store: Store, now = Date.now()): void {
 
 	const txs: TreasuryTransaction[] = [];
 	let n = 0;
-	const tx = (at: number, type: TreasuryTransaction['type'], amount: number, currency: string, network: string, status: TreasuryTransaction['status']) => {
+	const tx = (
+		at: number,
+		type: TreasuryTransaction['type'],
+		amount: number,
+		currency: string,
+		network: string,
+		status: TreasuryTransaction['status'],
+	) => {
 		n++;
 		txs.push({
 			id: `txn_${String(n).padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
@@ -168,9 +210,32 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	for (let d = 0; d < 90; d++) {
 		const at = base + d * DAY + 8 * 3_600_000 + Math.floor(rand() * 8) * 3_600_000;
 		const recent = d >= 88;
-		tx(at, 'deposit', Math.round(2_000 + rand() * 8_000), 'USD', pick(rand, ['ach', 'wire']), recent ? 'pending' : d % 29 === 5 ? 'failed' : 'completed');
-		if (d % 3 === 0) tx(at + 3_600_000, 'deposit', Math.round(1_000 + rand() * 5_000), 'USDC', pick(rand, ['ethereum', 'base', 'solana']), recent ? 'pending' : 'completed');
-		if (d % 4 === 1) tx(at + 2 * 3_600_000, 'withdrawal', Math.round(500 + rand() * 3_000), 'USD', 'ach', recent ? 'pending' : 'completed');
+		tx(
+			at,
+			'deposit',
+			Math.round(2_000 + rand() * 8_000),
+			'USD',
+			pick(rand, ['ach', 'wire']),
+			recent ? 'pending' : d % 29 === 5 ? 'failed' : 'completed',
+		);
+		if (d % 3 === 0)
+			tx(
+				at + 3_600_000,
+				'deposit',
+				Math.round(1_000 + rand() * 5_000),
+				'USDC',
+				pick(rand, ['ethereum', 'base', 'solana']),
+				recent ? 'pending' : 'completed',
+			);
+		if (d % 4 === 1)
+			tx(
+				at + 2 * 3_600_000,
+				'withdrawal',
+				Math.round(500 + rand() * 3_000),
+				'USD',
+				'ach',
+				recent ? 'pending' : 'completed',
+			);
 		if (d % 10 === 7) {
 			const amount = Math.round(1_000 + rand() * 2_000);
 			tx(at + 4 * 3_600_000, 'conversion', -amount, 'USD', 'internal', 'completed');
@@ -206,7 +271,14 @@ export function seedVendors(store: Store, count: number, seed = store.vendors.si
 		const k = start + i + 1;
 		const method = methods[k % 3];
 		const name = `Seeded Vendor ${String(k).padStart(6, '0')}`;
-		list[i] = makeVendor(rand, name, `vendor${k}@seeded.example`, method, chains[k % chains.length], at);
+		list[i] = makeVendor(
+			rand,
+			name,
+			`vendor${k}@seeded.example`,
+			method,
+			chains[k % chains.length],
+			at,
+		);
 	}
 	store.vendors.insertMany(list);
 }

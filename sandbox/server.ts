@@ -1,5 +1,10 @@
 /** Builds the Fastify app: hooks (request log, auth, rate limit, faults, bodies), routes, errors. */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+	type FastifyError,
+	type FastifyInstance,
+	type FastifyReply,
+	type FastifyRequest,
+} from 'fastify';
 import { adminRoutes, forbidden, type AdminCtx } from './admin';
 import { ApiError, errorBody, validationError } from './errors';
 import { Events } from './events';
@@ -67,15 +72,26 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		logger: options.logger,
 		bodyLimit: BODY_LIMIT,
 		exposeHeadRoutes: false,
-		ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+		ajv: {
+			customOptions: {
+				coerceTypes: false,
+				removeAdditional: false,
+				useDefaults: false,
+				allErrors: false,
+			},
+		},
 	});
 
 	// Every body is read as text here and parsed in preValidation, so that authentication and
 	// routing (401, 404, 405) come before 415 and INVALID_JSON.
 	app.removeAllContentTypeParsers();
-	app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
-		done(null, new RawBody(text as string));
-	});
+	app.addContentTypeParser(
+		'*',
+		{ parseAs: 'string', bodyLimit: BODY_LIMIT },
+		(_req, text, done) => {
+			done(null, new RawBody(text as string));
+		},
+	);
 
 	const setRateHeaders = (reply: FastifyReply, r: RateResult) => {
 		reply.header('x-ratelimit-limit', r.limit);
@@ -122,7 +138,11 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 			case 'status500':
 				throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
 			case 'status503':
-				throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected fault)');
+				throw new ApiError(
+					503,
+					'SERVICE_UNAVAILABLE',
+					'Service temporarily unavailable (injected fault)',
+				);
 			case 'malformed':
 				reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
 				return reply;
@@ -144,10 +164,15 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		const entry = logEntries.get(req);
 		if (entry) entry.body = text;
 		if (!isJsonContentType(req.headers['content-type'])) {
-			throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json');
+			throw new ApiError(
+				415,
+				'UNSUPPORTED_MEDIA_TYPE',
+				'Send the request body as JSON with Content-Type: application/json',
+			);
 		}
 		const parsed = parseJson(text);
-		if (parsed === INVALID) throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+		if (parsed === INVALID)
+			throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 		req.body = parsed;
 		if (entry) entry.body = parsed;
 	});
@@ -164,7 +189,11 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 			reply.header('allow', allowed.join(', '));
 			return sendError(
 				reply,
-				new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`),
+				new ApiError(
+					405,
+					'METHOD_NOT_ALLOWED',
+					`${req.method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
+				),
 			);
 		}
 		return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
@@ -177,12 +206,18 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		if (err instanceof ApiError) {
 			({ statusCode: status, code, message } = err);
 		} else if ((err as FastifyError).validation) {
-			const v = (err as FastifyError).validation as unknown as Parameters<typeof formatAjvError>[0][];
+			const v = (err as FastifyError).validation as unknown as Parameters<
+				typeof formatAjvError
+			>[0][];
 			({ statusCode: status, code, message } = validationError(formatAjvError(v[0])));
 		} else if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
 			[status, code, message] = [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'];
 		} else if ((err as FastifyError).statusCode === 415) {
-			[status, code, message] = [415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json'];
+			[status, code, message] = [
+				415,
+				'UNSUPPORTED_MEDIA_TYPE',
+				'Send the request body as JSON with Content-Type: application/json',
+			];
 		} else if ((err as FastifyError).statusCode === 400) {
 			[status, code, message] = [400, 'VALIDATION_ERROR', err.message];
 		} else {

@@ -16,7 +16,15 @@ import type {
 } from './types';
 
 const compare = (a: Ordered, b: Ordered): number =>
-	a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+	a.created_at < b.created_at
+		? -1
+		: a.created_at > b.created_at
+			? 1
+			: a.id < b.id
+				? -1
+				: a.id > b.id
+					? 1
+					: 0;
 
 export class Collection<T extends Ordered> {
 	private items: T[] = [];

@@ -45,7 +45,8 @@ export const REVOKED_KEY = 'svc_sandbox_revoked_key';
 export const DEFAULT_API_KEY = 'svc_sandbox_demo_key';
 
 export type ReceivableStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'cancelled';
-export type PayableStatus = 'pending_review' | 'ready' | 'scheduled' | 'paid' | 'failed' | 'cancelled';
+export type PayableStatus =
+	'pending_review' | 'ready' | 'scheduled' | 'paid' | 'failed' | 'cancelled';
 export type PaymentMethod = 'ach' | 'wire' | 'crypto';
 export type TransactionType = 'deposit' | 'withdrawal' | 'conversion';
 export type TransactionStatus = 'pending' | 'completed' | 'failed';

@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'crypto';
 
 export const uuid = (): string => randomUUID();
 
-export const prefixedId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
+export const prefixedId = (prefix: string): string =>
+	`${prefix}_${randomBytes(12).toString('hex')}`;
 
 export const nowIso = (): string => new Date().toISOString();
 

@@ -26,7 +26,8 @@ export function isIban(value: string): boolean {
 }
 
 /** SWIFT/BIC: 4 letters bank, 2 letters country, 2 location, optional 3 branch. */
-export const isSwift = (value: string): boolean => /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
+export const isSwift = (value: string): boolean =>
+	/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
 
 const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
 
@@ -61,13 +62,22 @@ const DETAIL_FIELDS = [
 
 const FIELDS_BY_METHOD: Record<PaymentMethod, readonly string[]> = {
 	ach: ['bank_name', 'account_name', 'account_number', 'routing_number'],
-	wire: ['bank_name', 'account_name', 'account_number', 'routing_number', 'swift_code', 'iban', 'bank_address'],
+	wire: [
+		'bank_name',
+		'account_name',
+		'account_number',
+		'routing_number',
+		'swift_code',
+		'iban',
+		'bank_address',
+	],
 	crypto: ['wallet_address', 'wallet_chain'],
 };
 
 export type Details = Partial<Record<(typeof DETAIL_FIELDS)[number], string>>;
 
-export const hasAnyDetail = (body: Details): boolean => DETAIL_FIELDS.some((f) => body[f] !== undefined);
+export const hasAnyDetail = (body: Details): boolean =>
+	DETAIL_FIELDS.some((f) => body[f] !== undefined);
 
 /**
  * Checks the bank or wallet details in `body` for `method`: fields that do not belong to the
@@ -81,7 +91,10 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 	}
 	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
 	if (account_number !== undefined) {
-		const ok = method === 'ach' ? /^\d{4,17}$/.test(account_number) : /^[A-Za-z0-9]{4,34}$/.test(account_number);
+		const ok =
+			method === 'ach'
+				? /^\d{4,17}$/.test(account_number)
+				: /^[A-Za-z0-9]{4,34}$/.test(account_number);
 		if (!ok) {
 			throw validationError(
 				method === 'ach'
@@ -91,7 +104,9 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 		}
 	}
 	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
-		throw validationError('routing_number must be a 9-digit ABA routing number with a valid check digit');
+		throw validationError(
+			'routing_number must be a 9-digit ABA routing number with a valid check digit',
+		);
 	}
 	if (swift_code !== undefined && !isSwift(swift_code)) {
 		throw validationError('swift_code must be a SWIFT/BIC code of 8 or 11 upper-case characters');
@@ -99,21 +114,32 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 	if (iban !== undefined && !isIban(iban)) {
 		throw validationError('iban must be a valid IBAN (mod-97 check failed or bad format)');
 	}
-	if (wallet_address !== undefined && wallet_chain !== undefined && !isWalletAddress(wallet_chain, wallet_address)) {
+	if (
+		wallet_address !== undefined &&
+		wallet_chain !== undefined &&
+		!isWalletAddress(wallet_chain, wallet_address)
+	) {
 		throw validationError(`wallet_address is not a valid ${wallet_chain} address`);
 	}
 	if (!complete) return;
 	if (method === 'ach') {
-		if (account_number === undefined) throw validationError('account_number is required for payment_method ach');
-		if (routing_number === undefined) throw validationError('routing_number is required for payment_method ach');
+		if (account_number === undefined)
+			throw validationError('account_number is required for payment_method ach');
+		if (routing_number === undefined)
+			throw validationError('routing_number is required for payment_method ach');
 	} else if (method === 'wire') {
-		if (account_number === undefined) throw validationError('account_number is required for payment_method wire');
+		if (account_number === undefined)
+			throw validationError('account_number is required for payment_method wire');
 		if (routing_number === undefined && swift_code === undefined && iban === undefined) {
-			throw validationError('routing_number, swift_code or iban is required for payment_method wire');
+			throw validationError(
+				'routing_number, swift_code or iban is required for payment_method wire',
+			);
 		}
 	} else {
-		if (wallet_address === undefined) throw validationError('wallet_address is required for payment_method crypto');
-		if (wallet_chain === undefined) throw validationError('wallet_chain is required for payment_method crypto');
+		if (wallet_address === undefined)
+			throw validationError('wallet_address is required for payment_method crypto');
+		if (wallet_chain === undefined)
+			throw validationError('wallet_chain is required for payment_method crypto');
 	}
 }
 
@@ -150,7 +176,8 @@ export function checkQuery(query: Query, allowed: readonly string[]): Record<str
 }
 
 export function parsePagination(q: Record<string, string>): { page: number; limit: number } {
-	const page = q.page === undefined ? 1 : parseIntStrict('page', q.page, 1, Number.MAX_SAFE_INTEGER);
+	const page =
+		q.page === undefined ? 1 : parseIntStrict('page', q.page, 1, Number.MAX_SAFE_INTEGER);
 	const limit = q.limit === undefined ? 50 : parseIntStrict('limit', q.limit, 1, 100);
 	return { page, limit };
 }
@@ -207,7 +234,9 @@ export function formatAjvError(e: AjvError): string {
 		case 'additionalProperties':
 			return `${e.instancePath ? `${field}.` : ''}${p.additionalProperty} is not an allowed field`;
 		case 'type':
-			return field === 'body' ? 'body must be a JSON object' : `${field} must be ${article(p.type)}`;
+			return field === 'body'
+				? 'body must be a JSON object'
+				: `${field} must be ${article(p.type)}`;
 		case 'enum':
 			return `${field} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
 		case 'format':
@@ -215,7 +244,9 @@ export function formatAjvError(e: AjvError): string {
 		case 'minLength':
 			return `${field} must not be empty`;
 		case 'pattern':
-			return p.pattern === '\\S' ? `${field} must not be blank` : `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
+			return p.pattern === '\\S'
+				? `${field} must not be blank`
+				: `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
 		case 'maxLength':
 			return `${field} must be at most ${p.limit} characters`;
 		case 'minimum':
@@ -248,4 +279,10 @@ const PATTERNS: Record<string, string> = {
 };
 
 const article = (type: string): string =>
-	type === 'integer' ? 'an integer' : type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`;
+	type === 'integer'
+		? 'an integer'
+		: type === 'array'
+			? 'an array'
+			: type === 'object'
+				? 'an object'
+				: `a ${type}`;

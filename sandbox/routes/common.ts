@@ -13,9 +13,15 @@ export interface Ctx {
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
 /** Registers a route (and remembers its path for 405 answers). */
-export type Define = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body: object | undefined, handler: Handler) => void;
+export type Define = (
+	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+	path: string,
+	body: object | undefined,
+	handler: Handler,
+) => void;
 
-export const params = (req: FastifyRequest): Record<string, string> => req.params as Record<string, string>;
+export const params = (req: FastifyRequest): Record<string, string> =>
+	req.params as Record<string, string>;
 
 export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
 
@@ -25,7 +31,10 @@ export function sendData(reply: FastifyReply, status: number, json: string): Fas
 }
 
 /** The body of a list answer: `{"data": [...], "meta": {...}}` as one Buffer. */
-export function listBody(items: string[], meta: { page: number; limit: number; total: number }): Buffer {
+export function listBody(
+	items: string[],
+	meta: { page: number; limit: number; total: number },
+): Buffer {
 	const hasMore = meta.page * meta.limit < meta.total;
 	return Buffer.from(
 		`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,

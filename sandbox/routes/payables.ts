@@ -3,7 +3,13 @@ import { invalidTransition, notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Payable, PaymentMethod } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
-import { checkAmount, checkPaymentDetails, checkQuery, hasAnyDetail, type Details } from '../validation';
+import {
+	checkAmount,
+	checkPaymentDetails,
+	checkQuery,
+	hasAnyDetail,
+	type Details,
+} from '../validation';
 import { body, params, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody extends Details {
@@ -40,11 +46,14 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 		const b = body<CreateBody>(req);
 		checkAmount('amount', b.amount);
 		const vendor = b.vendor_id === undefined ? undefined : store.vendors.get(b.vendor_id);
-		if (b.vendor_id !== undefined && !vendor) throw validationError(`vendor_id: no vendor with id ${b.vendor_id}`);
-		if (!vendor && b.vendor_name === undefined) throw validationError('vendor_id or vendor_name is required');
+		if (b.vendor_id !== undefined && !vendor)
+			throw validationError(`vendor_id: no vendor with id ${b.vendor_id}`);
+		if (!vendor && b.vendor_name === undefined)
+			throw validationError('vendor_id or vendor_name is required');
 		const method = b.payment_method ?? vendor?.payment_method;
 		if (hasAnyDetail(b)) {
-			if (!method) throw validationError('payment_method is required when bank or wallet details are given');
+			if (!method)
+				throw validationError('payment_method is required when bank or wallet details are given');
 			checkPaymentDetails(method, b, false);
 		}
 		const now = nowIso();
@@ -72,7 +81,9 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 		const p = findPayable(ctx, params(req).id);
 		const b = body<UpdateBody>(req);
 		if (FROZEN.includes(p.status)) {
-			throw invalidTransition(`A ${p.status} payable cannot be changed (only pending_review and ready can)`);
+			throw invalidTransition(
+				`A ${p.status} payable cannot be changed (only pending_review and ready can)`,
+			);
 		}
 		const becameReady = b.status === 'ready' && p.status !== 'ready';
 		if (b.status !== undefined) p.status = b.status;

@@ -33,9 +33,11 @@ const SEND_FROM = ['draft', 'sent', 'overdue'];
 /** `/send` takes no body: nothing, or an empty object. */
 function checkNoBody(b: unknown): void {
 	if (b === undefined || b === null) return;
-	if (typeof b !== 'object' || Array.isArray(b)) throw validationError('body must be empty or {} (send takes no body)');
+	if (typeof b !== 'object' || Array.isArray(b))
+		throw validationError('body must be empty or {} (send takes no body)');
 	const fields = Object.keys(b);
-	if (fields.length) throw validationError(`${fields[0]} is not an allowed field (send takes no body)`);
+	if (fields.length)
+		throw validationError(`${fields[0]} is not an allowed field (send takes no body)`);
 }
 
 export function findReceivable(ctx: Ctx, id: string): Receivable {
@@ -53,7 +55,9 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		const b = body<CreateBody>(req);
 		checkAmount('amount', b.amount);
 		if (b.send_immediately && b.customer_email === undefined) {
-			throw validationError('customer_email is required to send a receivable (send_immediately is true)');
+			throw validationError(
+				'customer_email is required to send a receivable (send_immediately is true)',
+			);
 		}
 		const now = nowIso();
 		const r: Receivable = {
@@ -110,10 +114,14 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		checkNoBody(req.body);
 		const r = findReceivable(ctx, params(req).id);
 		if (!SEND_FROM.includes(r.status)) {
-			throw invalidTransition(`Cannot send a ${r.status} receivable (allowed from: ${SEND_FROM.join(', ')})`);
+			throw invalidTransition(
+				`Cannot send a ${r.status} receivable (allowed from: ${SEND_FROM.join(', ')})`,
+			);
 		}
 		if (r.customer_email === null) {
-			throw validationError('customer_email is required to send a receivable; this receivable has none');
+			throw validationError(
+				'customer_email is required to send a receivable; this receivable has none',
+			);
 		}
 		const now = nowIso();
 		r.status = 'sent';

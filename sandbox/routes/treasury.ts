@@ -54,7 +54,11 @@ export function balance(store: Store) {
 	}
 	const balances = [...byCurrency.entries()]
 		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-		.map(([currency, b]) => ({ currency, available: round8(b.available), pending: round8(b.pending) }));
+		.map(([currency, b]) => ({
+			currency,
+			available: round8(b.available),
+			pending: round8(b.pending),
+		}));
 	return { balances, updated_at: updated || store.startedAt };
 }
 

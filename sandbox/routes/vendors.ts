@@ -3,8 +3,23 @@ import { notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { PaymentMethod, Vendor } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
-import { checkPaymentDetails, checkQuery, last4, parsePagination, type Details } from '../validation';
-import { body, listBody, params, sendBody, sendData, sendList, type Ctx, type Define } from './common';
+import {
+	checkPaymentDetails,
+	checkQuery,
+	last4,
+	parsePagination,
+	type Details,
+} from '../validation';
+import {
+	body,
+	listBody,
+	params,
+	sendBody,
+	sendData,
+	sendList,
+	type Ctx,
+	type Define,
+} from './common';
 
 interface CreateBody extends Details {
 	name: string;
@@ -71,7 +86,10 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 			// the next vendor change.
 			const answer = vendors.answer(`${page}:${limit}`, () => {
 				const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
-				return listBody(items.map((v) => vendors.toJson(v)), { page, limit, total: vendors.size });
+				return listBody(
+					items.map((v) => vendors.toJson(v)),
+					{ page, limit, total: vendors.size },
+				);
 			});
 			return sendBody(reply, answer);
 		}

@@ -14,7 +14,8 @@ interface WebhookBody {
 	disabled?: boolean;
 }
 
-export const newSecret = (bytes: Buffer = randomBytes(24)): string => `whsec_${bytes.toString('base64')}`;
+export const newSecret = (bytes: Buffer = randomBytes(24)): string =>
+	`whsec_${bytes.toString('base64')}`;
 
 function findEndpoint(ctx: Ctx, id: string): WebhookEndpoint {
 	const ep = id.startsWith('ep_') ? ctx.store.webhooks.get(id) : undefined;

@@ -8,7 +8,10 @@
  * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
  */
 import * as crypto from 'crypto';
-import { RESOURCE_FIELDS, SIMPLIFIED_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import {
+	RESOURCE_FIELDS,
+	SIMPLIFIED_FIELDS,
+} from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { N8nServer, loadExamples, type ExecuteResult, type Runtime } from '../../scripts/n8n';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
@@ -38,9 +41,13 @@ const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'b
 	disable: GOOGLE_SHEETS,
 	manualStart: true,
 });
-const EXAMPLE01B_SHEETS = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bG', {
-	manualStart: true,
-});
+const EXAMPLE01B_SHEETS = exampleCopy(
+	'01b-sync-vendors-to-google-sheets.json',
+	'bfE2eExample01bG',
+	{
+		manualStart: true,
+	},
+);
 /** Example 02 after the user deleted its two invalid rows, as its notes suggest. */
 const EXAMPLE02_FIXED = (() => {
 	const copy = exampleCopy('02-create-and-send-receivables.json', 'bfE2eExample02Ok', {});
@@ -52,13 +59,21 @@ const EXAMPLE02_FIXED = (() => {
 		.join('\n');
 	return copy;
 })();
-const EXAMPLE01C_COPY = exampleCopy('01c-sync-changed-vendors-to-google-sheets.json', 'bfE2eExample01cN', {
-	disable: GOOGLE_SHEETS,
-	manualStart: true,
-});
+const EXAMPLE01C_COPY = exampleCopy(
+	'01c-sync-changed-vendors-to-google-sheets.json',
+	'bfE2eExample01cN',
+	{
+		disable: GOOGLE_SHEETS,
+		manualStart: true,
+	},
+);
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
 const EXAMPLE03_COPY = (() => {
-	const copy = exampleWithDisabled('03-notify-when-receivable-paid.json', 'bfE2eExample03Ns', 'n8n-nodes-base.slack');
+	const copy = exampleWithDisabled(
+		'03-notify-when-receivable-paid.json',
+		'bfE2eExample03Ns',
+		'n8n-nodes-base.slack',
+	);
 	for (const node of copy.nodes) if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
 	return copy;
 })();
@@ -77,7 +92,11 @@ const triggerEndpointBefore = {
 	disabled: true,
 };
 
-async function v1(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function v1(
+	method: string,
+	urlPath: string,
+	body?: unknown,
+): Promise<{ status: number; body: any }> {
 	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
 		method,
 		headers: {
@@ -101,7 +120,9 @@ async function admin(method: string, urlPath: string, body?: unknown): Promise<a
 	return text ? JSON.parse(text).data : undefined;
 }
 
-async function requestLog(): Promise<Array<{ method: string; path: string; query: any; body: any; status: number; headers: any }>> {
+async function requestLog(): Promise<
+	Array<{ method: string; path: string; query: any; body: any; status: number; headers: any }>
+> {
 	return await admin('GET', '/requests');
 }
 
@@ -217,7 +238,11 @@ describe('every operation through n8n execute --id', () => {
 			status: 'draft',
 		});
 		const [updated] = output(result, 'Update receivable');
-		expect(updated).toMatchObject({ id: created.id, notes: 'updated by the e2e suite', due_date: '2031-04-01' });
+		expect(updated).toMatchObject({
+			id: created.id,
+			notes: 'updated by the e2e suite',
+			due_date: '2031-04-01',
+		});
 		const [sent] = output(result, 'Send receivable');
 		expect(sent).toMatchObject({ id: created.id, status: 'sent' });
 		expect(typeof sent.sent_at).toBe('string');
@@ -258,7 +283,9 @@ describe('every operation through n8n execute --id', () => {
 		const [renamed] = output(result, 'Update vendor');
 		expect(renamed).toMatchObject({ id: vendor.id, name: `E2E Vendor ${TAG} Renamed` });
 		const [one] = output(result, 'Get vendor');
-		expect(one).toEqual({ ...Object.fromEntries(SIMPLIFIED_FIELDS.vendor.map((f) => [f, renamed[f]])) });
+		expect(one).toEqual({
+			...Object.fromEntries(SIMPLIFIED_FIELDS.vendor.map((f) => [f, renamed[f]])),
+		});
 		expect(Object.keys(one)).toEqual([...SIMPLIFIED_FIELDS.vendor]);
 		const found = output(result, 'Find vendor');
 		expect(found.map((v) => v.id)).toEqual([vendor.id]);
@@ -283,7 +310,11 @@ describe('every operation through n8n execute --id', () => {
 		const search = log.find((r) => r.path === '/v1/vendors' && r.query.search);
 		expect(search?.query.search).toBe(`E2E Vendor ${TAG}`);
 		const payableBody = log.find((r) => r.method === 'POST' && r.path === '/v1/payables')?.body;
-		expect(payableBody).toMatchObject({ invoice_number: `E2E-${TAG}-P1`, amount: 410.25, vendor_id: vendor.id });
+		expect(payableBody).toMatchObject({
+			invoice_number: `E2E-${TAG}-P1`,
+			amount: 410.25,
+			vendor_id: vendor.id,
+		});
 	});
 
 	it('treasury: getDepositInstructions, getBalance, getTransactions (filters, returnAll, limit over a page)', async () => {
@@ -293,7 +324,9 @@ describe('every operation through n8n execute --id', () => {
 
 		const instructions = output(result, 'Deposit instructions');
 		expect(instructions).toHaveLength(1);
-		expect(Object.keys(instructions[0])).toEqual(expect.arrayContaining(['crypto', 'ach', 'wire', 'swift']));
+		expect(Object.keys(instructions[0])).toEqual(
+			expect.arrayContaining(['crypto', 'ach', 'wire', 'swift']),
+		);
 		const balance = output(result, 'Balance');
 		expect(balance).toHaveLength(1);
 		expect(Array.isArray(balance[0].balances)).toBe(true);
@@ -306,15 +339,25 @@ describe('every operation through n8n execute --id', () => {
 		expect(new Set(first.map((t) => t.id)).size).toBe(120);
 
 		const log = await requestLog();
-		const depositCalls = log.filter((r) => r.path === '/v1/treasury/transactions' && r.query.type === 'deposit');
-		expect(depositCalls[0].query).toMatchObject({ type: 'deposit', from: '2000-01-01', to: '2100-12-31' });
+		const depositCalls = log.filter(
+			(r) => r.path === '/v1/treasury/transactions' && r.query.type === 'deposit',
+		);
+		expect(depositCalls[0].query).toMatchObject({
+			type: 'deposit',
+			from: '2000-01-01',
+			to: '2100-12-31',
+		});
 	});
 
 	it('webhookEndpoint: get, update', async () => {
 		const result = await execute(IDS.webhookEndpoint);
 		expectSuccess(result);
 		const [got] = output(result, 'Get endpoint');
-		expect(got).toMatchObject({ id: editedEndpointId, description: 'edited by the action node', disabled: false });
+		expect(got).toMatchObject({
+			id: editedEndpointId,
+			description: 'edited by the action node',
+			disabled: false,
+		});
 		const [changed] = output(result, 'Update endpoint');
 		expect(changed).toMatchObject({
 			id: editedEndpointId,
@@ -323,7 +366,10 @@ describe('every operation through n8n execute --id', () => {
 			disabled: true,
 		});
 		const now = await v1('GET', `/webhooks/${editedEndpointId}`);
-		expect(now.body.data).toMatchObject({ description: 'changed by the e2e suite', disabled: true });
+		expect(now.body.data).toMatchObject({
+			description: 'changed by the e2e suite',
+			disabled: true,
+		});
 	});
 
 	it('bad input fails with a clear message and sends nothing', async () => {
@@ -368,7 +414,10 @@ describe('examples/', () => {
 	});
 
 	it('01b and 01c start on a Schedule Trigger', () => {
-		for (const file of ['01b-sync-vendors-to-google-sheets.json', '01c-sync-changed-vendors-to-google-sheets.json']) {
+		for (const file of [
+			'01b-sync-vendors-to-google-sheets.json',
+			'01c-sync-changed-vendors-to-google-sheets.json',
+		]) {
 			const workflow = examples.find((e) => e.file === file)!.workflow;
 			expect(workflow.nodes[0].type).toBe('n8n-nodes-base.scheduleTrigger');
 		}
@@ -393,8 +442,12 @@ describe('examples/', () => {
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(vendors).toHaveLength(total);
 		for (const vendor of vendors) expect(Object.keys(vendor)).toEqual([...RESOURCE_FIELDS.vendor]);
-		const sheets = examples.find((e) => e.file === '01b-sync-vendors-to-google-sheets.json')!.workflow.nodes[2];
-		expect(sheets.parameters).toMatchObject({ operation: 'appendOrUpdate', columns: { matchingColumns: ['id'] } });
+		const sheets = examples.find((e) => e.file === '01b-sync-vendors-to-google-sheets.json')!
+			.workflow.nodes[2];
+		expect(sheets.parameters).toMatchObject({
+			operation: 'appendOrUpdate',
+			columns: { matchingColumns: ['id'] },
+		});
 	});
 
 	it('01c passes on only vendors new or changed since its last run', async () => {
@@ -410,11 +463,20 @@ describe('examples/', () => {
 
 		const someone = output(first, 'Get all vendors')[0];
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
-		const added = await v1('POST', '/vendors', { name: `E2E 01c ${TAG}`, payment_method: 'crypto', wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7', wallet_chain: 'base' });
+		const added = await v1('POST', '/vendors', {
+			name: `E2E 01c ${TAG}`,
+			payment_method: 'crypto',
+			wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+			wallet_chain: 'base',
+		});
 		expect(added.status).toBe(201);
 		const third = await execute(EXAMPLE01C_COPY.id);
 		expectSuccess(third);
-		expect(output(third, dedupe).map((v) => v.id).sort()).toEqual([someone.id, added.body.data.id].sort());
+		expect(
+			output(third, dedupe)
+				.map((v) => v.id)
+				.sort(),
+		).toEqual([someone.id, added.body.data.id].sort());
 	});
 
 	it('02 receivables from rows: with two invalid rows nothing is sent, and every row is reported', async () => {
@@ -432,10 +494,18 @@ describe('examples/', () => {
 			notSent,
 		]);
 		if (reportNamesRows()) {
-			expect(bad.map((b) => b.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '2', '3', '4', '5']);
+			expect(bad.map((b) => b.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual([
+				'1',
+				'2',
+				'3',
+				'4',
+				'5',
+			]);
 		}
 		// Validate All Before Sending: not one request reached the service.
-		expect((await requestLog()).filter((r) => r.path.startsWith('/v1/receivables'))).toHaveLength(0);
+		expect((await requestLog()).filter((r) => r.path.startsWith('/v1/receivables'))).toHaveLength(
+			0,
+		);
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
@@ -448,8 +518,14 @@ describe('examples/', () => {
 		const bad = output(result, 'Report bad rows');
 		const named = reportNamesRows() ? { customerName: 'Pied Piper' } : {};
 		expect(bad).toEqual([expect.objectContaining({ failedAt: 'send', ...named })]);
-		const creates = (await requestLog()).filter((r) => r.method === 'POST' && r.path === '/v1/receivables');
-		expect(creates.map((r) => r.body.customer_name)).toEqual(['Globex Corporation', 'Hooli', 'Pied Piper']);
+		const creates = (await requestLog()).filter(
+			(r) => r.method === 'POST' && r.path === '/v1/receivables',
+		);
+		expect(creates.map((r) => r.body.customer_name)).toEqual([
+			'Globex Corporation',
+			'Hooli',
+			'Pied Piper',
+		]);
 	});
 
 	it('04 last month’s treasury transactions to CSV runs fully', async () => {
@@ -463,10 +539,13 @@ describe('examples/', () => {
 		const from = first.toISOString().slice(0, 10);
 		const to = last.toISOString().slice(0, 10);
 		expect(txs.length).toBeGreaterThan(0);
-		expect(txs.every((t) => t.created_at.slice(0, 10) >= from && t.created_at.slice(0, 10) <= to)).toBe(true);
+		expect(
+			txs.every((t) => t.created_at.slice(0, 10) >= from && t.created_at.slice(0, 10) <= to),
+		).toBe(true);
 		const query = (await requestLog()).find((r) => r.path === '/v1/treasury/transactions')?.query;
 		expect(query).toMatchObject({ from, to });
-		const file = result.data.data.resultData.runData['Transactions to CSV'][0].data.main[0][0].binary.data;
+		const file =
+			result.data.data.resultData.runData['Transactions to CSV'][0].data.main[0][0].binary.data;
 		expect(file.fileName).toBe(`treasury-transactions-${from.slice(0, 7)}.csv`);
 	});
 });
@@ -474,9 +553,14 @@ describe('examples/', () => {
 describe('the trigger in a real n8n', () => {
 	const webhookPath = `/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 	const endpointNow = async (id: string) => (await v1('GET', `/webhooks/${id}`)).body?.data;
-	const endpointSecret = async (id: string): Promise<string> => (await v1('GET', `/webhooks/${id}/secret`)).body.data.secret;
+	const endpointSecret = async (id: string): Promise<string> =>
+		(await v1('GET', `/webhooks/${id}/secret`)).body.data.secret;
 	const postTo = async (urlPath: string, body: string, headers: Record<string, string>) =>
-		await fetch(`${n8n.baseUrl}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+		await fetch(`${n8n.baseUrl}${urlPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body,
+		});
 	const nowSeconds = () => Math.floor(Date.now() / 1000);
 	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
@@ -523,10 +607,16 @@ describe('the trigger in a real n8n', () => {
 			data: { id: receivable.body.data.id, status: 'paid' },
 		});
 		const deliveries: any[] = await admin('GET', '/deliveries');
-		const delivered = deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.paid');
+		const delivered = deliveries.filter(
+			(d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.paid',
+		);
 		expect(delivered.some((d) => d.status === 200)).toBe(true);
 		// An event type outside the filter is not delivered to it.
-		expect(deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.created')).toEqual([]);
+		expect(
+			deliveries.filter(
+				(d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.created',
+			),
+		).toEqual([]);
 	});
 
 	it('a forged delivery is refused with 401 and starts nothing', async () => {
@@ -539,7 +629,10 @@ describe('the trigger in a real n8n', () => {
 		});
 		const timestamp = Math.floor(Date.now() / 1000);
 		const wrongKey = crypto.randomBytes(24);
-		const signature = crypto.createHmac('sha256', wrongKey).update(`msg_forged.${timestamp}.${body}`).digest('base64');
+		const signature = crypto
+			.createHmac('sha256', wrongKey)
+			.update(`msg_forged.${timestamp}.${body}`)
+			.digest('base64');
 		const res = await fetch(`${n8n.baseUrl}${webhookPath}`, {
 			method: 'POST',
 			headers: {
@@ -564,14 +657,21 @@ describe('the trigger in a real n8n', () => {
 	it('a genuine delivery replayed as sent, under svix-* names and with mixed names runs once', async () => {
 		const before = await executionCount(IDS.triggerExisting);
 		const body = paidEvent();
-		const headers = signedHeaders(await endpointSecret(triggerEndpointId), body, { id: `msg_e2e_replay_${TAG}`, ts: nowSeconds() });
+		const headers = signedHeaders(await endpointSecret(triggerEndpointId), body, {
+			id: `msg_e2e_replay_${TAG}`,
+			ts: nowSeconds(),
+		});
 		expect((await postTo(webhookPath, body, headers)).status).toBe(200);
 		await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
 
 		const replays = [
 			headers,
 			asSvix(headers),
-			{ 'svix-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'], 'svix-signature': headers['webhook-signature'] },
+			{
+				'svix-id': headers['webhook-id'],
+				'webhook-timestamp': headers['webhook-timestamp'],
+				'svix-signature': headers['webhook-signature'],
+			},
 		];
 		for (const replay of replays) {
 			const res = await postTo(webhookPath, body, replay);
@@ -586,11 +686,20 @@ describe('the trigger in a real n8n', () => {
 		const earlyPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
 		await admin('DELETE', '/requests');
 		// Hold the activation in its secret fetch (the endpoint exists by then) for 5 s.
-		await admin('POST', '/faults', { kind: 'latency', latencyMs: 5000, count: 1, method: 'GET', pathPrefix: '/v1/webhooks/ep_' });
+		await admin('POST', '/faults', {
+			kind: 'latency',
+			latencyMs: 5000,
+			count: 1,
+			method: 'GET',
+			pathPrefix: '/v1/webhooks/ep_',
+		});
 		const activating = n8n.activate(IDS.triggerEarly);
 		const secretPath: string = await n8n.waitFor(
 			'the trigger to fetch its secret',
-			async () => (await requestLog()).find((r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path))?.path,
+			async () =>
+				(await requestLog()).find(
+					(r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path),
+				)?.path,
 			60000,
 		);
 		const endpointId = secretPath.split('/')[3];
@@ -600,7 +709,10 @@ describe('the trigger in a real n8n', () => {
 			created_at: new Date().toISOString(),
 			data: { id: 'vnd_e2e_early', name: 'Early vendor' },
 		});
-		const headers = signedHeaders(await endpointSecret(endpointId), body, { id: `msg_e2e_early_${TAG}`, ts: nowSeconds() });
+		const headers = signedHeaders(await endpointSecret(endpointId), body, {
+			id: `msg_e2e_early_${TAG}`,
+			ts: nowSeconds(),
+		});
 		const early = await postTo(earlyPath, body, headers);
 		await activating;
 		const faultsLeft = (await admin('DELETE', '/faults')).cleared;
@@ -618,11 +730,18 @@ describe('the trigger in a real n8n', () => {
 		});
 		expect(vendor.status).toBe(201);
 		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
-		const items = executions.map((e: any) => e.data.resultData.runData['On vendor created'][0].data.main[0][0].json);
-		expect(items.map((i: any) => i.data.id).sort()).toEqual([vendor.body.data.id, 'vnd_e2e_early'].sort());
+		const items = executions.map(
+			(e: any) => e.data.resultData.runData['On vendor created'][0].data.main[0][0].json,
+		);
+		expect(items.map((i: any) => i.data.id).sort()).toEqual(
+			[vendor.body.data.id, 'vnd_e2e_early'].sort(),
+		);
 		// ...and deactivation still finds the endpoint it created, and deletes it.
 		await n8n.deactivate(IDS.triggerEarly);
-		await n8n.waitFor('the created endpoint to be deleted', async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404);
+		await n8n.waitFor(
+			'the created endpoint to be deleted',
+			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
+		);
 	});
 
 	it('40 forged and 40 unsigned deliveries at once, the cached secret over a minute old: at most one secret fetch; a genuine delivery right after runs', async () => {
@@ -635,17 +754,27 @@ describe('the trigger in a real n8n', () => {
 		const forgedSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
 		const body = paidEvent();
 		const forged = Array.from({ length: 40 }, (_, i) =>
-			postTo(webhookPath, body, signedHeaders(forgedSecret, body, { id: `msg_e2e_forged_${TAG}_${i}`, ts: nowSeconds() })),
+			postTo(
+				webhookPath,
+				body,
+				signedHeaders(forgedSecret, body, { id: `msg_e2e_forged_${TAG}_${i}`, ts: nowSeconds() }),
+			),
 		);
 		const unsigned = Array.from({ length: 40 }, () => postTo(webhookPath, body, {}));
 		const answers = await Promise.all([...forged, ...unsigned]);
 		expect(answers.map((r) => r.status)).toEqual(Array(80).fill(401));
 		const log = await requestLog();
-		expect(log.filter((r) => r.path === `/v1/webhooks/${triggerEndpointId}/secret`).length).toBeLessThanOrEqual(1);
+		expect(
+			log.filter((r) => r.path === `/v1/webhooks/${triggerEndpointId}/secret`).length,
+		).toBeLessThanOrEqual(1);
 		expect(log.filter((r) => r.path !== `/v1/webhooks/${triggerEndpointId}/secret`)).toEqual([]);
 
 		const genuine = paidEvent();
-		const res = await postTo(webhookPath, genuine, signedHeaders(secret, genuine, { id: `msg_e2e_after_burst_${TAG}`, ts: nowSeconds() }));
+		const res = await postTo(
+			webhookPath,
+			genuine,
+			signedHeaders(secret, genuine, { id: `msg_e2e_after_burst_${TAG}`, ts: nowSeconds() }),
+		);
 		expect(res.status).toBe(200);
 		await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
 		await sleep(2000);
@@ -676,7 +805,9 @@ describe('the trigger in a real n8n', () => {
 		await admin('DELETE', '/requests');
 		await n8n.activate('bfExample03Paid0');
 		const created = await n8n.waitFor('POST /v1/webhooks from the trigger', async () =>
-			(await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201),
+			(await requestLog()).find(
+				(r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201,
+			),
 		);
 		const endpointId = await n8n.waitFor('the created endpoint id', async () => {
 			const call = (await requestLog()).find((r) => /^\/v1\/webhooks\/ep_[^/]+/.test(r.path));
@@ -684,8 +815,9 @@ describe('the trigger in a real n8n', () => {
 		});
 		expect(created.body.filter_types).toEqual(['receivable.paid']);
 		await n8n.deactivate('bfExample03Paid0');
-		await n8n.waitFor('the created endpoint to be deleted', async () =>
-			(await v1('GET', `/webhooks/${endpointId}`)).status === 404,
+		await n8n.waitFor(
+			'the created endpoint to be deleted',
+			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
 		);
 	});
 
@@ -706,25 +838,37 @@ describe('the trigger in a real n8n', () => {
 			return call?.path.split('/')[3];
 		});
 		await n8n.waitFor('the created endpoint to be registered in n8n', async () => {
-			const answer = await fetch(`${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`, { method: 'POST', body: '{}' });
+			const answer = await fetch(`${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`, {
+				method: 'POST',
+				body: '{}',
+			});
 			return answer.status !== 404;
 		});
 
-		const receivable = await v1('POST', '/receivables', { invoice_number: `E2E-${TAG}-EX3`, amount: 12 });
+		const receivable = await v1('POST', '/receivables', {
+			invoice_number: `E2E-${TAG}-EX3`,
+			amount: 12,
+		});
 		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
 		const [execution] = await n8n.waitForExecutions(EXAMPLE03_COPY.id, 0, 60000);
 		expect(execution.status).toBe('success');
-		expect(execution.data.resultData.runData['Receivable paid'][0].data.main[0][0].json).toMatchObject({
+		expect(
+			execution.data.resultData.runData['Receivable paid'][0].data.main[0][0].json,
+		).toMatchObject({
 			type: 'receivable.paid',
 			data: { id: receivable.body.data.id, status: 'paid' },
 		});
 		const deliveries: any[] = await admin('GET', '/deliveries');
-		expect(deliveries.find((d) => d.event_type === 'receivable.paid' && d.endpoint_id === endpointId)?.status).toBe(200);
+		expect(
+			deliveries.find((d) => d.event_type === 'receivable.paid' && d.endpoint_id === endpointId)
+				?.status,
+		).toBe(200);
 
 		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(200);
 		await n8n.deactivate(EXAMPLE03_COPY.id);
-		await n8n.waitFor('the created endpoint to be deleted', async () =>
-			(await v1('GET', `/webhooks/${endpointId}`)).status === 404,
+		await n8n.waitFor(
+			'the created endpoint to be deleted',
+			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
 		);
 	});
 });

@@ -3,7 +3,12 @@
  * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
  * the nodes' public names, as a user's saved workflow would.
  */
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME, loadExamples, type WorkflowJson } from '../../scripts/n8n';
+import {
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	loadExamples,
+	type WorkflowJson,
+} from '../../scripts/n8n';
 
 export const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -145,12 +150,16 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 			payableId: "={{ $('Create payable').item.json.id }}",
 			updateFields: { status: 'ready' },
 		}),
-		action('All vendors', {
-			resource: 'vendor',
-			operation: 'getAll',
-			returnAll: true,
-			filters: {},
-		}, { executeOnce: true }),
+		action(
+			'All vendors',
+			{
+				resource: 'vendor',
+				operation: 'getAll',
+				returnAll: true,
+				filters: {},
+			},
+			{ executeOnce: true },
+		),
 	]);
 }
 
@@ -165,20 +174,28 @@ export function treasuryWorkflow(): WorkflowJson {
 			returnAll: true,
 			filters: { type: 'deposit', from: '2000-01-01', to: '2100-12-31' },
 		}),
-		action('First 120 transactions', {
-			resource: 'treasury',
-			operation: 'getTransactions',
-			returnAll: false,
-			limit: 120,
-			filters: {},
-		}, { executeOnce: true }),
+		action(
+			'First 120 transactions',
+			{
+				resource: 'treasury',
+				operation: 'getTransactions',
+				returnAll: false,
+				limit: 120,
+				filters: {},
+			},
+			{ executeOnce: true },
+		),
 	]);
 }
 
 export function webhookEndpointWorkflow(endpointId: string): WorkflowJson {
 	return chain(IDS.webhookEndpoint, 'e2e: webhook endpoint', [
 		manual(),
-		action('Get endpoint', { resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: endpointId }),
+		action('Get endpoint', {
+			resource: 'webhookEndpoint',
+			operation: 'get',
+			webhookEndpointId: endpointId,
+		}),
 		action('Update endpoint', {
 			resource: 'webhookEndpoint',
 			operation: 'update',
@@ -215,25 +232,43 @@ export function expiredKeyWorkflow(): WorkflowJson {
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
 
 export function triggerWorkflow(endpointId: string): WorkflowJson {
-	return triggerThenKeep(IDS.triggerExisting, 'e2e: trigger on an existing endpoint', 'On receivable paid', TRIGGER_WEBHOOK_ID, {
-		webhookEndpointId: endpointId,
-		events: ['receivable.paid', 'receivable.overdue'],
-		options: {},
-	});
+	return triggerThenKeep(
+		IDS.triggerExisting,
+		'e2e: trigger on an existing endpoint',
+		'On receivable paid',
+		TRIGGER_WEBHOOK_ID,
+		{
+			webhookEndpointId: endpointId,
+			events: ['receivable.paid', 'receivable.overdue'],
+			options: {},
+		},
+	);
 }
 
 export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
 
 /** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
 export function triggerEarlyWorkflow(): WorkflowJson {
-	return triggerThenKeep(IDS.triggerEarly, 'e2e: trigger that creates its endpoint', 'On vendor created', TRIGGER_EARLY_WEBHOOK_ID, {
-		webhookEndpointId: '',
-		events: ['vendor.created'],
-		options: {},
-	});
+	return triggerThenKeep(
+		IDS.triggerEarly,
+		'e2e: trigger that creates its endpoint',
+		'On vendor created',
+		TRIGGER_EARLY_WEBHOOK_ID,
+		{
+			webhookEndpointId: '',
+			events: ['vendor.created'],
+			options: {},
+		},
+	);
 }
 
-function triggerThenKeep(id: string, name: string, triggerName: string, webhookId: string, parameters: Record<string, unknown>): WorkflowJson {
+function triggerThenKeep(
+	id: string,
+	name: string,
+	triggerName: string,
+	webhookId: string,
+	parameters: Record<string, unknown>,
+): WorkflowJson {
 	return {
 		id,
 		name,
@@ -266,7 +301,11 @@ function triggerThenKeep(id: string, name: string, triggerName: string, webhookI
 export { rl };
 
 /** An example as imported by a user who has no account for a third-party node yet. */
-export function exampleWithDisabled(file: string, id: string, type: string): WorkflowJson & { id: string } {
+export function exampleWithDisabled(
+	file: string,
+	id: string,
+	type: string,
+): WorkflowJson & { id: string } {
 	return exampleCopy(file, id, { disable: type });
 }
 
@@ -284,7 +323,10 @@ export function exampleCopy(
 	if (!example) throw new Error(`examples/${file} is missing`);
 	const copy = JSON.parse(JSON.stringify(example.workflow));
 	copy.id = id;
-	const what = [change.disable && `${change.disable.split('.')[1]} disabled`, change.manualStart && 'manual start'];
+	const what = [
+		change.disable && `${change.disable.split('.')[1]} disabled`,
+		change.manualStart && 'manual start',
+	];
 	copy.name = `${copy.name} (${what.filter(Boolean).join(', ')})`;
 	for (const node of copy.nodes) {
 		if (node.type === change.disable) node.disabled = true;

@@ -33,11 +33,17 @@ beforeAll(async () => {
 	await trigger.activate();
 	url = trigger.webhookUrl();
 	const endpointId = (trigger.staticData().production as IDataObject).endpointId as string;
-	secret = ((await env.api('GET', `/v1/webhooks/${endpointId}/secret`)) as IDataObject).secret as string;
+	secret = ((await env.api('GET', `/v1/webhooks/${endpointId}/secret`)) as IDataObject)
+		.secret as string;
 	expect(secret).toMatch(/^whsec_/);
 
 	// A genuine delivery: the sandbox signs and sends vendor.created.
-	await env.api('POST', '/v1/vendors', { name: 'Webhook Vendor', payment_method: 'crypto', wallet_address: VALID.evm, wallet_chain: 'base' });
+	await env.api('POST', '/v1/vendors', {
+		name: 'Webhook Vendor',
+		payment_method: 'crypto',
+		wallet_address: VALID.evm,
+		wallet_chain: 'base',
+	});
 	await until('the genuine delivery', () => served.executions[0]);
 	const events = (await env.sb.admin.getEvents()) as unknown as IDataObject[];
 	event = events.find((e) => e.type === 'vendor.created')!;
@@ -54,7 +60,10 @@ const now = () => Math.floor(Date.now() / 1000);
 const newId = () => `msg_${randomBytes(8).toString('hex')}`;
 const otherSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
-function headers(body: string, opts: { key?: string; id?: string; ts?: number } = {}): Record<string, string> {
+function headers(
+	body: string,
+	opts: { key?: string; id?: string; ts?: number } = {},
+): Record<string, string> {
 	const id = opts.id ?? newId();
 	const ts = opts.ts ?? now();
 	return {
@@ -80,9 +89,18 @@ describe('deliveries to a trigger activated on the sandbox', () => {
 
 	const body = () => JSON.stringify(event);
 	const cases: Array<[string, () => { body: string; headers: Record<string, string> }]> = [
-		['forged: signed with another secret', () => ({ body: body(), headers: headers(body(), { key: otherSecret() }) })],
-		['stale: signed correctly, timestamp 301 s old', () => ({ body: body(), headers: headers(body(), { ts: now() - 301 }) })],
-		['future: signed correctly, timestamp 301 s ahead', () => ({ body: body(), headers: headers(body(), { ts: now() + 301 }) })],
+		[
+			'forged: signed with another secret',
+			() => ({ body: body(), headers: headers(body(), { key: otherSecret() }) }),
+		],
+		[
+			'stale: signed correctly, timestamp 301 s old',
+			() => ({ body: body(), headers: headers(body(), { ts: now() - 301 }) }),
+		],
+		[
+			'future: signed correctly, timestamp 301 s ahead',
+			() => ({ body: body(), headers: headers(body(), { ts: now() + 301 }) }),
+		],
 		[
 			'unsigned: no webhook-signature header',
 			() => {
@@ -96,7 +114,10 @@ describe('deliveries to a trigger activated on the sandbox', () => {
 			'tampered: valid signature of the original, vendor name changed in the body',
 			() => {
 				const original = body();
-				const changed = JSON.stringify({ ...event, data: { ...(event.data as IDataObject), name: 'Mallory Ltd' } });
+				const changed = JSON.stringify({
+					...event,
+					data: { ...(event.data as IDataObject), name: 'Mallory Ltd' },
+				});
 				return { body: changed, headers: headers(original) };
 			},
 		],

@@ -34,11 +34,27 @@ export interface HttpResponse<T = any> {
 
 export interface HttpClient {
 	baseUrl: string;
-	request<T = any>(method: string, path: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
+	request<T = any>(
+		method: string,
+		path: string,
+		options?: HttpRequestOptions,
+	): Promise<HttpResponse<T>>;
 	get<T = any>(path: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
-	post<T = any>(path: string, body?: unknown, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
-	patch<T = any>(path: string, body?: unknown, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
-	put<T = any>(path: string, body?: unknown, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
+	post<T = any>(
+		path: string,
+		body?: unknown,
+		options?: HttpRequestOptions,
+	): Promise<HttpResponse<T>>;
+	patch<T = any>(
+		path: string,
+		body?: unknown,
+		options?: HttpRequestOptions,
+	): Promise<HttpResponse<T>>;
+	put<T = any>(
+		path: string,
+		body?: unknown,
+		options?: HttpRequestOptions,
+	): Promise<HttpResponse<T>>;
 	delete<T = any>(path: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
 }
 
@@ -98,8 +114,10 @@ export function createHttpClient(
 		baseUrl,
 		request,
 		get: (path, options) => request('GET', path, options),
-		post: (path, body, options) => request('POST', path, { ...options, body: body ?? options?.body }),
-		patch: (path, body, options) => request('PATCH', path, { ...options, body: body ?? options?.body }),
+		post: (path, body, options) =>
+			request('POST', path, { ...options, body: body ?? options?.body }),
+		patch: (path, body, options) =>
+			request('PATCH', path, { ...options, body: body ?? options?.body }),
 		put: (path, body, options) => request('PUT', path, { ...options, body: body ?? options?.body }),
 		delete: (path, options) => request('DELETE', path, options),
 	};

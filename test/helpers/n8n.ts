@@ -188,7 +188,13 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const type = this.types[typeName];
 		if (!type) throw new Error(`harness: unknown credential type ${typeName}`);
-		return await applyAuthenticate(type, credentials, requestOptions as IHttpRequestOptions, workflow, node);
+		return await applyAuthenticate(
+			type,
+			credentials,
+			requestOptions as IHttpRequestOptions,
+			workflow,
+			node,
+		);
 	}
 	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
 		return undefined;
@@ -323,9 +329,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 	if (!startNode) throw new Error(`harness: no node named ${startName}`);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [
-				{ node: startNode, data: { main: [[{ json: {} }]] }, source: null },
-			],
+			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 		},
 	});
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
@@ -340,7 +344,10 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<RunWorkflow
 			executionOrder,
 			credentialsHelper,
 			workflowError,
-			serialised: JSON.stringify({ message: workflowError.message, description: workflowError.description }),
+			serialised: JSON.stringify({
+				message: workflowError.message,
+				description: workflowError.description,
+			}),
 		};
 	}
 	const run = (await done) ?? returned;
@@ -481,6 +488,11 @@ export async function runListSearch(opts: RunListSearchOptions): Promise<INodeLi
 	const helper = new TestCredentialsHelper(opts.credentials ?? {}, credentialTypes);
 	const additionalData = makeAdditionalData(helper);
 	additionalData.currentNodeParameters = node.parameters;
-	const context = new LoadOptionsContext(workflow, node, additionalData, opts.path ?? 'parameters.vendorId');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalData,
+		opts.path ?? 'parameters.vendorId',
+	);
 	return await method.call(context, opts.filter, opts.paginationToken);
 }

@@ -7,7 +7,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
-import { EVENT_TYPES, PAYMENT_METHODS, TRANSACTION_TYPES, WALLET_CHAINS } from '../../nodes/BusinessFinance/helpers/constants';
+import {
+	EVENT_TYPES,
+	PAYMENT_METHODS,
+	TRANSACTION_TYPES,
+	WALLET_CHAINS,
+} from '../../nodes/BusinessFinance/helpers/constants';
 import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
 
 const node = new BusinessFinance();
@@ -16,7 +21,11 @@ const d = node.description;
 // resource → operation → [top-level parameters, collection name, collection fields]
 const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> = {
 	receivable: {
-		create: [['invoiceNumber', 'amount'], 'additionalFields', ['customerId', 'customerName', 'customerEmail', 'dueDate', 'notes', 'sendImmediately']],
+		create: [
+			['invoiceNumber', 'amount'],
+			'additionalFields',
+			['customerId', 'customerName', 'customerEmail', 'dueDate', 'notes', 'sendImmediately'],
+		],
 		update: [['receivableId'], 'updateFields', ['status', 'notes', 'dueDate']],
 		send: [['receivableId']],
 	},
@@ -24,7 +33,22 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 		create: [
 			['invoiceNumber', 'amount', 'vendorId'],
 			'additionalFields',
-			['vendorName', 'vendorEmail', 'dueDate', 'notes', 'paymentMethod', 'bankName', 'accountName', 'accountNumber', 'routingNumber', 'swiftCode', 'iban', 'bankAddress', 'walletAddress', 'walletChain'],
+			[
+				'vendorName',
+				'vendorEmail',
+				'dueDate',
+				'notes',
+				'paymentMethod',
+				'bankName',
+				'accountName',
+				'accountNumber',
+				'routingNumber',
+				'swiftCode',
+				'iban',
+				'bankAddress',
+				'walletAddress',
+				'walletChain',
+			],
 		],
 		update: [['payableId'], 'updateFields', ['status', 'notes', 'dueDate']],
 	},
@@ -32,7 +56,18 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 		create: [
 			['name', 'paymentMethod'],
 			'additionalFields',
-			['email', 'bankName', 'accountName', 'accountNumber', 'routingNumber', 'swiftCode', 'iban', 'bankAddress', 'walletAddress', 'walletChain'],
+			[
+				'email',
+				'bankName',
+				'accountName',
+				'accountNumber',
+				'routingNumber',
+				'swiftCode',
+				'iban',
+				'bankAddress',
+				'walletAddress',
+				'walletChain',
+			],
 		],
 		get: [['vendorId', 'simplify']],
 		getAll: [['returnAll', 'limit', 'simplify'], 'filters', ['search']],
@@ -45,7 +80,11 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 	},
 	webhookEndpoint: {
 		get: [['webhookEndpointId']],
-		update: [['webhookEndpointId'], 'updateFields', ['url', 'description', 'filterTypes', 'disabled']],
+		update: [
+			['webhookEndpointId'],
+			'updateFields',
+			['url', 'description', 'filterTypes', 'disabled'],
+		],
 	},
 };
 
@@ -66,49 +105,71 @@ it('node facts n8n and saved workflows rely on', () => {
 	expect(d.version).toBe(1);
 	expect(d.usableAsTool).toBe(true);
 	expect(d.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
-	expect(d.credentials).toEqual([{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' }]);
+	expect(d.credentials).toEqual([
+		{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' },
+	]);
 	expect(typeof node.methods.listSearch.searchVendors).toBe('function');
 	expect(typeof node.methods.credentialTest.businessFinanceApiTest).toBe('function');
 	const resource = d.properties.find((p) => p.name === 'resource')!;
-	expect(resource.options!.map((o) => (o as { value: string }).value).sort()).toEqual(Object.keys(INTERFACE).sort());
+	expect(resource.options!.map((o) => (o as { value: string }).value).sort()).toEqual(
+		Object.keys(INTERFACE).sort(),
+	);
 });
 
-describe.each(Object.entries(INTERFACE).flatMap(([r, ops]) => Object.entries(ops).map(([o, spec]) => [r, o, spec] as const)))(
-	'%s / %s',
-	(resource, operation, [params, collection, fields]) => {
-		const props = shown(resource, operation);
-		const names = props.map((p) => p.name);
+describe.each(
+	Object.entries(INTERFACE).flatMap(([r, ops]) =>
+		Object.entries(ops).map(([o, spec]) => [r, o, spec] as const),
+	),
+)('%s / %s', (resource, operation, [params, collection, fields]) => {
+	const props = shown(resource, operation);
+	const names = props.map((p) => p.name);
 
-		it('is an operation of its resource, with an action name', () => {
-			const op = props.find((p) => p.name === 'operation')!;
-			const option = op.options!.find((o) => (o as { value: string }).value === operation) as { action?: string };
-			expect(option).toBeDefined();
-			expect(option.action).toMatch(/^[A-Z]/);
+	it('is an operation of its resource, with an action name', () => {
+		const op = props.find((p) => p.name === 'operation')!;
+		const option = op.options!.find((o) => (o as { value: string }).value === operation) as {
+			action?: string;
+		};
+		expect(option).toBeDefined();
+		expect(option.action).toMatch(/^[A-Z]/);
+	});
+
+	it('shows exactly the interface parameters (plus the node options and notices)', () => {
+		const expected = [
+			'resource',
+			'operation',
+			...params,
+			...(collection ? [collection] : []),
+			'options',
+		];
+		const actual = props.filter((p) => p.type !== 'notice').map((p) => p.name);
+		expect(actual.sort()).toEqual(expected.sort());
+		for (const name of names) expect(names.filter((n) => n === name)).toHaveLength(1);
+	});
+
+	if (collection) {
+		it(`${collection} holds exactly the interface fields`, () => {
+			const coll = props.find((p) => p.name === collection)!;
+			expect(coll.type).toBe('collection');
+			const inner = (coll.options as INodeProperties[]).map((o) => o.name);
+			expect(inner.sort()).toEqual([...fields!].sort());
 		});
-
-		it('shows exactly the interface parameters (plus the node options and notices)', () => {
-			const expected = ['resource', 'operation', ...params, ...(collection ? [collection] : []), 'options'];
-			const actual = props.filter((p) => p.type !== 'notice').map((p) => p.name);
-			expect(actual.sort()).toEqual(expected.sort());
-			for (const name of names) expect(names.filter((n) => n === name)).toHaveLength(1);
-		});
-
-		if (collection) {
-			it(`${collection} holds exactly the interface fields`, () => {
-				const coll = props.find((p) => p.name === collection)!;
-				expect(coll.type).toBe('collection');
-				const inner = (coll.options as INodeProperties[]).map((o) => o.name);
-				expect(inner.sort()).toEqual([...fields!].sort());
-			});
-		}
-	},
-);
+	}
+});
 
 it('option values are the API’s', () => {
 	const all = (props: INodeProperties[]): INodeProperties[] =>
-		props.flatMap((p) => [p, ...(p.type === 'collection' ? all(p.options as INodeProperties[]) : [])]);
+		props.flatMap((p) => [
+			p,
+			...(p.type === 'collection' ? all(p.options as INodeProperties[]) : []),
+		]);
 	const values = (name: string) =>
-		[...new Set(all(d.properties).filter((p) => p.name === name).flatMap((p) => (p.options as Array<{ value: string }>).map((o) => o.value)))].sort();
+		[
+			...new Set(
+				all(d.properties)
+					.filter((p) => p.name === name)
+					.flatMap((p) => (p.options as Array<{ value: string }>).map((o) => o.value)),
+			),
+		].sort();
 	expect(values('paymentMethod')).toEqual([...PAYMENT_METHODS].sort());
 	expect(values('walletChain')).toEqual([...WALLET_CHAINS].sort());
 	expect(values('type')).toEqual([...TRANSACTION_TYPES].sort());
@@ -131,7 +192,9 @@ it('vendorId is a resource locator with list (searchVendors) and id modes; limit
 		expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
 	}
 	const options = d.properties.find((p) => p.name === 'options')!;
-	const wait = (options.options as INodeProperties[]).find((o) => o.name === 'rateLimitWaitSeconds')!;
+	const wait = (options.options as INodeProperties[]).find(
+		(o) => o.name === 'rateLimitWaitSeconds',
+	)!;
 	expect(wait.default).toBe(300);
 });
 
@@ -147,7 +210,11 @@ it('the editor shows a notice that the customer is emailed: on Send, and on Crea
 		);
 	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'send' })).toBe(true);
 	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'create' })).toBe(false);
-	const create = (additionalFields: object) => ({ resource: 'receivable', operation: 'create', additionalFields });
+	const create = (additionalFields: object) => ({
+		resource: 'receivable',
+		operation: 'create',
+		additionalFields,
+	});
 	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: true }))).toBe(true);
 	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: false }))).toBe(false);
 	expect(shownFor('sendImmediatelyNotice', create({}))).toBe(false);
@@ -157,7 +224,8 @@ it('the editor shows a notice that the customer is emailed: on Send, and on Crea
 describe('bank and wallet details are shown only for the payment methods they apply to (from the table)', () => {
 	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 	const collection = (resource: string) =>
-		shown(resource, 'create').find((p) => p.name === 'additionalFields')!.options as INodeProperties[];
+		shown(resource, 'create').find((p) => p.name === 'additionalFields')!
+			.options as INodeProperties[];
 	/** What the editor decides for an option of `additionalFields`, given the node's values. */
 	const visible = (resource: string, field: string, parameters: Record<string, unknown>) =>
 		NodeHelpers.displayParameterPath(
@@ -168,28 +236,55 @@ describe('bank and wallet details are shown only for the payment methods they ap
 			d,
 		);
 
-	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))('%s', (_name, field) => {
-		it.each([...PAYMENT_METHODS])('with %s', (method) => {
-			const applies = field.methods.includes(method);
-			// vendor create: the method is a top-level parameter
-			expect(visible('vendor', field.parameter, { resource: 'vendor', operation: 'create', paymentMethod: method, additionalFields: {} })).toBe(applies);
-			// payable create: the method is a sibling in the same collection
-			const payable = { resource: 'payable', operation: 'create', additionalFields: { paymentMethod: method } };
-			expect(visible('payable', field.parameter, payable)).toBe(applies);
-		});
+	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))(
+		'%s',
+		(_name, field) => {
+			it.each([...PAYMENT_METHODS])('with %s', (method) => {
+				const applies = field.methods.includes(method);
+				// vendor create: the method is a top-level parameter
+				expect(
+					visible('vendor', field.parameter, {
+						resource: 'vendor',
+						operation: 'create',
+						paymentMethod: method,
+						additionalFields: {},
+					}),
+				).toBe(applies);
+				// payable create: the method is a sibling in the same collection
+				const payable = {
+					resource: 'payable',
+					operation: 'create',
+					additionalFields: { paymentMethod: method },
+				};
+				expect(visible('payable', field.parameter, payable)).toBe(applies);
+			});
 
-		it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
-			expect(visible('payable', field.parameter, { resource: 'payable', operation: 'create', additionalFields: {} })).toBe(true);
-			const expression = { resource: 'vendor', operation: 'create', paymentMethod: '={{ $json.method }}', additionalFields: {} };
-			expect(visible('vendor', field.parameter, expression)).toBe(true);
-		});
-	});
+			it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
+				expect(
+					visible('payable', field.parameter, {
+						resource: 'payable',
+						operation: 'create',
+						additionalFields: {},
+					}),
+				).toBe(true);
+				const expression = {
+					resource: 'vendor',
+					operation: 'create',
+					paymentMethod: '={{ $json.method }}',
+					additionalFields: {},
+				};
+				expect(visible('vendor', field.parameter, expression)).toBe(true);
+			});
+		},
+	);
 });
 
 it('Event Types on a webhook endpoint update show the trigger’s labels, from one definition', () => {
 	const update = shown('webhookEndpoint', 'update').find((p) => p.name === 'updateFields')!;
 	const filterTypes = (update.options as INodeProperties[]).find((o) => o.name === 'filterTypes')!;
-	const trigger = new BusinessFinanceTrigger().description.properties.find((p) => p.name === 'events')!;
+	const trigger = new BusinessFinanceTrigger().description.properties.find(
+		(p) => p.name === 'events',
+	)!;
 	const label = (options: INodeProperties['options'], value: string) =>
 		(options as Array<{ name: string; value: string }>).find((o) => o.value === value)?.name;
 	for (const type of EVENT_TYPES) {
@@ -208,18 +303,35 @@ describe('optional fields and list options are sorted A–Z (both nodes)', () =>
 			const here = `${path}${p.name}`;
 			if (p.type === 'collection') {
 				const fields = p.options as INodeProperties[];
-				return [[here, fields.map((f) => f.displayName)] as [string, string[]], ...lists(fields, `${here}.`)];
+				return [
+					[here, fields.map((f) => f.displayName)] as [string, string[]],
+					...lists(fields, `${here}.`),
+				];
 			}
 			if (p.type === 'options' || p.type === 'multiOptions') {
-				return [[here, (p.options as Array<{ name: string }>).map((o) => o.name)] as [string, string[]]];
+				return [
+					[here, (p.options as Array<{ name: string }>).map((o) => o.name)] as [string, string[]],
+				];
 			}
 			return [];
 		});
 	}
-	const all = [...lists(d.properties, ''), ...lists(new BusinessFinanceTrigger().description.properties, 'trigger.')];
+	const all = [
+		...lists(d.properties, ''),
+		...lists(new BusinessFinanceTrigger().description.properties, 'trigger.'),
+	];
 
 	it('finds the lists it checks', () => {
-		expect(all.map(([name]) => name)).toEqual(expect.arrayContaining(['additionalFields', 'paymentMethod', 'additionalFields.walletChain', 'updateFields.filterTypes', 'trigger.events', 'trigger.options.output']));
+		expect(all.map(([name]) => name)).toEqual(
+			expect.arrayContaining([
+				'additionalFields',
+				'paymentMethod',
+				'additionalFields.walletChain',
+				'updateFields.filterTypes',
+				'trigger.events',
+				'trigger.options.output',
+			]),
+		);
 	});
 
 	it.each(all)('%s', (_name, names) => {
@@ -227,14 +339,33 @@ describe('optional fields and list options are sorted A–Z (both nodes)', () =>
 	});
 });
 
-it.each(['BusinessFinance', 'BusinessFinanceTrigger'])('%s.node.json has aliases for the words finance users search for', (file) => {
-	const codex = require(`../../nodes/BusinessFinance/${file}.node.json`) as { node: string; alias?: string[] };
-	expect(codex.node).toBe(`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`);
-	const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
-	for (const word of ['invoice', 'bill', 'ap', 'ar', 'payee', 'supplier', 'vendor', 'payment', 'accounts payable', 'accounts receivable']) {
-		expect(aliases).toContain(word);
-	}
-});
+it.each(['BusinessFinance', 'BusinessFinanceTrigger'])(
+	'%s.node.json has aliases for the words finance users search for',
+	(file) => {
+		const codex = require(`../../nodes/BusinessFinance/${file}.node.json`) as {
+			node: string;
+			alias?: string[];
+		};
+		expect(codex.node).toBe(
+			`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`,
+		);
+		const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
+		for (const word of [
+			'invoice',
+			'bill',
+			'ap',
+			'ar',
+			'payee',
+			'supplier',
+			'vendor',
+			'payment',
+			'accounts payable',
+			'accounts receivable',
+		]) {
+			expect(aliases).toContain(word);
+		}
+	},
+);
 
 it('Simplify is off by default and names the fields it keeps', () => {
 	for (const simplify of d.properties.filter((p) => p.name === 'simplify')) {
@@ -246,12 +377,21 @@ it('Simplify is off by default and names the fields it keeps', () => {
 it('Validate All Before Sending is offered on receivable create and send, payable create and vendor create only', () => {
 	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 	const options = d.properties.find((p) => p.name === 'options')!;
-	const option = (options.options as INodeProperties[]).find((o) => o.name === 'validateAllBeforeSending')!;
+	const option = (options.options as INodeProperties[]).find(
+		(o) => o.name === 'validateAllBeforeSending',
+	)!;
 	expect(option.default).toBe(false);
 	expect(option.description).toMatch(/send nothing if any item is invalid/);
 	const offered = Object.entries(INTERFACE)
 		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })))
-		.filter((root) => NodeHelpers.displayParameter({}, option, { typeVersion: 1 } as never, d, root as never))
+		.filter((root) =>
+			NodeHelpers.displayParameter({}, option, { typeVersion: 1 } as never, d, root as never),
+		)
 		.map(({ resource, operation }) => `${resource}.${operation}`);
-	expect(offered.sort()).toEqual(['payable.create', 'receivable.create', 'receivable.send', 'vendor.create']);
+	expect(offered.sort()).toEqual([
+		'payable.create',
+		'receivable.create',
+		'receivable.send',
+		'vendor.create',
+	]);
 });

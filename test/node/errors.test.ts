@@ -36,7 +36,13 @@ beforeEach(() => {
 	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 		spies.push(
 			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-				logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})))).join(' '));
+				logged.push(
+					args
+						.map((a) =>
+							typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})),
+						)
+						.join(' '),
+				);
 			}),
 		);
 	}
@@ -44,7 +50,10 @@ beforeEach(() => {
 // winston's console transport writes to console._stdout / _stderr when they exist (jest's
 // consoles have them: the process streams in band, a buffer in a worker).
 beforeEach(() => {
-	const c = console as unknown as { _stdout?: NodeJS.WritableStream; _stderr?: NodeJS.WritableStream };
+	const c = console as unknown as {
+		_stdout?: NodeJS.WritableStream;
+		_stderr?: NodeJS.WritableStream;
+	};
 	const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
 	for (const stream of streams) {
 		spies.push(
@@ -77,9 +86,17 @@ describe('Continue On Fail', () => {
 		});
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
-		expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual(['G-1', 'G-2']);
+		expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual([
+			'G-1',
+			'G-2',
+		]);
 		expect(res.items).toHaveLength(4);
-		expect(res.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(res.items.map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(res.items[0].json).toMatchObject({ invoice_number: 'G-1', status: 'draft' });
 		expect(res.items[1].json).toEqual({ error: expect.stringContaining('Amount') });
 		expect(res.items[2].json).toMatchObject({ invoice_number: 'G-2' });
@@ -87,7 +104,11 @@ describe('Continue On Fail', () => {
 	});
 
 	it('a service error on one item is reported on that item; the others go on', async () => {
-		const r = await env.api('POST', '/v1/receivables', { invoice_number: 'S', amount: 1, customer_email: 'a@b.co' });
+		const r = await env.api('POST', '/v1/receivables', {
+			invoice_number: 'S',
+			amount: 1,
+			customer_email: 'a@b.co',
+		});
 		await env.clear();
 		const res = await env.run(
 			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
@@ -99,15 +120,25 @@ describe('Continue On Fail', () => {
 			json: expect.objectContaining({ error: expect.stringContaining('NOT_FOUND') }),
 			pairedItem: { item: 0 },
 		});
-		expect(res.items[1]).toEqual({ json: expect.objectContaining({ id: r.id, status: 'sent' }), pairedItem: { item: 1 } });
+		expect(res.items[1]).toEqual({
+			json: expect.objectContaining({ id: r.id, status: 'sent' }),
+			pairedItem: { item: 1 },
+		});
 	});
 
 	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
-		const r = await env.api('POST', '/v1/receivables', { invoice_number: 'E', amount: 1, customer_email: 'a@b.co' });
+		const r = await env.api('POST', '/v1/receivables', {
+			invoice_number: 'E',
+			amount: 1,
+			customer_email: 'a@b.co',
+		});
 		await env.clear();
 		const res = await env.run(
 			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
-			{ onError: 'continueErrorOutput', items: [{ id: UNKNOWN_UUID }, { id: r.id }, { id: 'not-a-uuid' }] },
+			{
+				onError: 'continueErrorOutput',
+				items: [{ id: UNKNOWN_UUID }, { id: r.id }, { id: 'not-a-uuid' }],
+			},
 		);
 		expect(res.error).toBeUndefined();
 		expect((await env.requests()).map((q) => q.status)).toEqual([404, 200]);
@@ -153,7 +184,16 @@ describe('authentication errors', () => {
 	it('a revoked key: INVALID_API_KEY with a clear message, the key nowhere in the run', async () => {
 		const key = env.sb.keys.revoked;
 		const res = await env.run(
-			{ resource: 'vendor', operation: 'create', name: 'X', paymentMethod: 'crypto', additionalFields: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7', walletChain: 'ethereum' } },
+			{
+				resource: 'vendor',
+				operation: 'create',
+				name: 'X',
+				paymentMethod: 'crypto',
+				additionalFields: {
+					walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+					walletChain: 'ethereum',
+				},
+			},
 			{ apiKey: key },
 		);
 		expect(res.error!.message).toContain('INVALID_API_KEY');
@@ -165,7 +205,10 @@ describe('authentication errors', () => {
 
 	it('a 401 under Continue On Fail becomes an error item without the key', async () => {
 		const key = env.sb.keys.revoked;
-		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key, continueOnFail: true });
+		const res = await env.run(
+			{ resource: 'treasury', operation: 'getBalance' },
+			{ apiKey: key, continueOnFail: true },
+		);
 		expect(res.error).toBeUndefined();
 		expect(res.items).toHaveLength(1);
 		expect(res.items[0].json.error).toEqual(expect.stringContaining('INVALID_API_KEY'));
@@ -175,7 +218,10 @@ describe('authentication errors', () => {
 
 	it('a key without the svc_ prefix is refused before any request (no MISSING_API_KEY round trip)', async () => {
 		const wrongPrefix = ['sk', 'live', 'not', 'a', 'service', 'key'].join('_');
-		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: wrongPrefix });
+		const res = await env.run(
+			{ resource: 'treasury', operation: 'getBalance' },
+			{ apiKey: wrongPrefix },
+		);
 		expect(res.error).toBeDefined();
 		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toContain('svc_');
 		expect(await env.requests()).toEqual([]);
@@ -195,7 +241,11 @@ describe('Options → Max Wait for Rate Limits', () => {
 	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
 	let limited: NodeTestEnv;
 	beforeAll(async () => {
-		limited = await startEnv({ rateLimit: 2, rateWindowSeconds: 1, apiKey: 'svc_node_tests_rate_limited' });
+		limited = await startEnv({
+			rateLimit: 2,
+			rateWindowSeconds: 1,
+			apiKey: 'svc_node_tests_rate_limited',
+		});
 	});
 	afterAll(async () => {
 		await limited.close();
@@ -214,15 +264,21 @@ describe('Options → Max Wait for Rate Limits', () => {
 			options: { rateLimitWaitSeconds: 0 },
 		});
 		expect(res.error).toBeDefined();
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/rate limit|RATE_LIMITED/i);
-		expect((await limited.requests()).filter((r) => r.status === 200).length).toBeLessThanOrEqual(2);
+		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(
+			/rate limit|RATE_LIMITED/i,
+		);
+		expect((await limited.requests()).filter((r) => r.status === 200).length).toBeLessThanOrEqual(
+			2,
+		);
 	});
 
 	it('the default budget waits for the window to reset and returns every item', async () => {
 		const res = await limited.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
 		expect(res.error).toBeUndefined();
 		expect(res.items).toHaveLength(300);
-		const pages = (await limited.requests()).filter((r) => r.status === 200).map((r) => r.query.page);
+		const pages = (await limited.requests())
+			.filter((r) => r.status === 200)
+			.map((r) => r.query.page);
 		expect(pages).toEqual(['1', '2', '3']);
 	});
 });

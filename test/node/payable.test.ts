@@ -62,7 +62,11 @@ describe('payable: create', () => {
 			additionalFields: {},
 		});
 		expect(res.error).toBeUndefined();
-		expect((await env.requests())[0].body).toEqual({ invoice_number: 'BILL-L', amount: 1, vendor_id: vendorId });
+		expect((await env.requests())[0].body).toEqual({
+			invoice_number: 'BILL-L',
+			amount: 1,
+			vendor_id: vendorId,
+		});
 	});
 
 	it('without a vendor id but with a vendor name and wire details (normalised IBAN and SWIFT)', async () => {
@@ -95,7 +99,11 @@ describe('payable: create', () => {
 			bank_name: 'Deutsche Bank',
 		});
 		const out = res.items[0].json;
-		expect(out).toMatchObject({ vendor_name: 'Initech GmbH', payment_method: 'wire', vendor_id: null });
+		expect(out).toMatchObject({
+			vendor_name: 'Initech GmbH',
+			payment_method: 'wire',
+			vendor_id: null,
+		});
 		// Payables never return bank details.
 		expect(JSON.stringify(out)).not.toContain(VALID.account);
 		expect(out).not.toHaveProperty('iban');
@@ -170,7 +178,11 @@ describe('payable: create, payment details and the method', () => {
 
 describe('payable: update', () => {
 	it('PATCH with only the set fields', async () => {
-		const created = await env.api('POST', '/v1/payables', { invoice_number: 'B-U', amount: 10, vendor_id: vendorId });
+		const created = await env.api('POST', '/v1/payables', {
+			invoice_number: 'B-U',
+			amount: 10,
+			vendor_id: vendorId,
+		});
 		await env.clear();
 		const res = await env.run({
 			resource: 'payable',
@@ -181,10 +193,17 @@ describe('payable: update', () => {
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
 		expect(reqs).toHaveLength(1);
-		expect(reqs[0]).toMatchObject({ method: 'PATCH', path: `/v1/payables/${String(created.id)}`, status: 200 });
+		expect(reqs[0]).toMatchObject({
+			method: 'PATCH',
+			path: `/v1/payables/${String(created.id)}`,
+			status: 200,
+		});
 		expect(reqs[0].body).toEqual({ status: 'ready' });
 		expect(res.items).toEqual([
-			{ json: expect.objectContaining({ id: created.id, status: 'ready' }), pairedItem: { item: 0 } },
+			{
+				json: expect.objectContaining({ id: created.id, status: 'ready' }),
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 });

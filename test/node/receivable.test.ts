@@ -61,7 +61,12 @@ describe('receivable: create', () => {
 				amount: '={{ $json.amount }}',
 				additionalFields: {},
 			},
-			{ items: [{ inv: 'A-1', amount: 10 }, { inv: 'A-2', amount: '20.25' }] },
+			{
+				items: [
+					{ inv: 'A-1', amount: 10 },
+					{ inv: 'A-2', amount: '20.25' },
+				],
+			},
 		);
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
@@ -112,9 +117,15 @@ describe('receivable: send and update', () => {
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
 		expect(reqs).toHaveLength(1);
-		expect(reqs[0]).toMatchObject({ method: 'POST', path: `/v1/receivables/${id}/send`, status: 200 });
+		expect(reqs[0]).toMatchObject({
+			method: 'POST',
+			path: `/v1/receivables/${id}/send`,
+			status: 200,
+		});
 		expect(reqs[0].body === null || JSON.stringify(reqs[0].body) === '{}').toBe(true);
-		expect(res.items).toEqual([{ json: expect.objectContaining({ id, status: 'sent' }), pairedItem: { item: 0 } }]);
+		expect(res.items).toEqual([
+			{ json: expect.objectContaining({ id, status: 'sent' }), pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('update: PATCH with only the set fields', async () => {
@@ -128,8 +139,17 @@ describe('receivable: send and update', () => {
 		const reqs = await env.requests();
 		expect(reqs).toHaveLength(1);
 		expect(reqs[0]).toMatchObject({ method: 'PATCH', path: `/v1/receivables/${id}`, status: 200 });
-		expect(reqs[0].body).toEqual({ status: 'cancelled', notes: 'duplicate', due_date: '2027-01-15' });
-		expect(res.items[0].json).toMatchObject({ id, status: 'cancelled', notes: 'duplicate', due_date: '2027-01-15' });
+		expect(reqs[0].body).toEqual({
+			status: 'cancelled',
+			notes: 'duplicate',
+			due_date: '2027-01-15',
+		});
+		expect(res.items[0].json).toMatchObject({
+			id,
+			status: 'cancelled',
+			notes: 'duplicate',
+			due_date: '2027-01-15',
+		});
 	});
 
 	it('a service error (send of a cancelled receivable) fails with the code and the item index', async () => {
@@ -143,7 +163,11 @@ describe('receivable: send and update', () => {
 	});
 
 	it('an unknown id is a clear 404 from the service', async () => {
-		const res = await env.run({ resource: 'receivable', operation: 'send', receivableId: UNKNOWN_UUID });
+		const res = await env.run({
+			resource: 'receivable',
+			operation: 'send',
+			receivableId: UNKNOWN_UUID,
+		});
 		expect(res.error?.message).toContain('NOT_FOUND');
 	});
 });

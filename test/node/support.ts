@@ -29,7 +29,14 @@ export interface NodeTestEnv {
 	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
 	/** `/v1` requests the sandbox received since the last `clear()`. */
 	requests(): Promise<
-		Array<{ method: string; path: string; query: IDataObject; body: unknown; status: number; headers: Record<string, string> }>
+		Array<{
+			method: string;
+			path: string;
+			query: IDataObject;
+			body: unknown;
+			status: number;
+			headers: Record<string, string>;
+		}>
 	>;
 	clear(): Promise<void>;
 	/** Calls the API directly (setup only), with the working key. */
@@ -88,7 +95,8 @@ export async function startEnv(
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const json = (await res.json()) as IDataObject;
-			if (!res.ok) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+			if (!res.ok)
+				throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
 			return json.data as IDataObject;
 		},
 		close: async () => await sb.close(),

@@ -32,7 +32,9 @@ describe('treasury', () => {
 		await env.clear();
 		const res = await env.run({ resource: 'treasury', operation: 'getBalance' });
 		expect(res.error).toBeUndefined();
-		expect((await env.requests()).map((r) => [r.method, r.path])).toEqual([['GET', '/v1/treasury/balance']]);
+		expect((await env.requests()).map((r) => [r.method, r.path])).toEqual([
+			['GET', '/v1/treasury/balance'],
+		]);
 		expect(res.items).toHaveLength(1);
 		expect(res.items[0].json).toEqual({
 			balances: [{ currency: 'USD', available: 100, pending: 5 }],
@@ -65,10 +67,18 @@ describe('treasury', () => {
 	});
 
 	it('getTransactions returnAll pages through 230 transactions in 3 requests', async () => {
-		const many = Array.from({ length: 230 }, (_, k) => ({ type: 'deposit' as const, amount: k + 1, currency: 'USD' }));
+		const many = Array.from({ length: 230 }, (_, k) => ({
+			type: 'deposit' as const,
+			amount: k + 1,
+			currency: 'USD',
+		}));
 		await env.sb.admin.addTransactions(many);
 		await env.clear();
-		const res = await env.run({ resource: 'treasury', operation: 'getTransactions', returnAll: true });
+		const res = await env.run({
+			resource: 'treasury',
+			operation: 'getTransactions',
+			returnAll: true,
+		});
 		expect(res.error).toBeUndefined();
 		expect((await env.requests()).map((r) => r.query.page)).toEqual(['1', '2', '3']);
 		expect(res.items).toHaveLength(230);
@@ -89,12 +99,22 @@ describe('webhookEndpoint', () => {
 	});
 
 	it('get: one GET, the endpoint as one item', async () => {
-		const res = await env.run({ resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: id });
+		const res = await env.run({
+			resource: 'webhookEndpoint',
+			operation: 'get',
+			webhookEndpointId: id,
+		});
 		expect(res.error).toBeUndefined();
-		expect((await env.requests()).map((r) => [r.method, r.path, r.status])).toEqual([['GET', `/v1/webhooks/${id}`, 200]]);
+		expect((await env.requests()).map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `/v1/webhooks/${id}`, 200],
+		]);
 		expect(res.items).toEqual([
 			{
-				json: expect.objectContaining({ id, url: 'http://127.0.0.1:9/hook', filter_types: ['receivable.created'] }),
+				json: expect.objectContaining({
+					id,
+					url: 'http://127.0.0.1:9/hook',
+					filter_types: ['receivable.created'],
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -123,7 +143,11 @@ describe('webhookEndpoint', () => {
 			filter_types: ['payable.paid', 'vendor.created'],
 			disabled: true,
 		});
-		expect(res.items[0].json).toMatchObject({ id, disabled: true, filter_types: ['payable.paid', 'vendor.created'] });
+		expect(res.items[0].json).toMatchObject({
+			id,
+			disabled: true,
+			filter_types: ['payable.paid', 'vendor.created'],
+		});
 	});
 
 	it('update: an empty event type selection is sent as [] (every event type)', async () => {
@@ -139,7 +163,11 @@ describe('webhookEndpoint', () => {
 	});
 
 	it('get of an unknown endpoint is a clear NOT_FOUND', async () => {
-		const res = await env.run({ resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: 'ep_doesnotexist' });
+		const res = await env.run({
+			resource: 'webhookEndpoint',
+			operation: 'get',
+			webhookEndpointId: 'ep_doesnotexist',
+		});
 		expect(res.error?.message).toContain('NOT_FOUND');
 		expect(res.error?.context.itemIndex).toBe(0);
 	});

@@ -75,7 +75,13 @@ describe('vendor: create, details of another method', () => {
 	// The editor hides them once the method is chosen but keeps what was typed before: a value the
 	// user cannot see is neither checked nor sent.
 	const create = (paymentMethod: string, additionalFields: INodeParameters) =>
-		env.run({ resource: 'vendor', operation: 'create', name: 'Switched Co', paymentMethod, additionalFields });
+		env.run({
+			resource: 'vendor',
+			operation: 'create',
+			name: 'Switched Co',
+			paymentMethod,
+			additionalFields,
+		});
 
 	it('are not sent, even when malformed', async () => {
 		const res = await create('ach', {
@@ -123,16 +129,29 @@ describe('vendor: update', () => {
 			routing_number: VALID.routing,
 		});
 		await env.clear();
-		const res = await env.run({ resource: 'vendor', operation: 'update', vendorId: byId(String(v.id)), updateFields });
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'update',
+			vendorId: byId(String(v.id)),
+			updateFields,
+		});
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
 		expect(reqs).toHaveLength(1);
-		expect(reqs[0]).toMatchObject({ method: 'PATCH', path: `/v1/vendors/${String(v.id)}`, status: 200 });
+		expect(reqs[0]).toMatchObject({
+			method: 'PATCH',
+			path: `/v1/vendors/${String(v.id)}`,
+			status: 200,
+		});
 		return { id: v.id, body: reqs[0].body, output: res.items[0].json };
 	}
 
 	it('PATCH by resource locator id with only the set fields', async () => {
-		const { id, body, output } = await update({ name: 'New Name', email: 'new@acme.com', paymentMethod: 'wire' });
+		const { id, body, output } = await update({
+			name: 'New Name',
+			email: 'new@acme.com',
+			paymentMethod: 'wire',
+		});
 		expect(body).toEqual({ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' });
 		expect(output).toMatchObject({ id, name: 'New Name', payment_method: 'wire' });
 	});
@@ -148,12 +167,21 @@ describe('vendor: getAll', () => {
 	it('limit 10: one request with limit=10, 10 items each paired to the input item', async () => {
 		await env.sb.admin.seedVendors(30);
 		await env.clear();
-		const res = await env.run({ resource: 'vendor', operation: 'getAll', returnAll: false, limit: 10 });
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 10,
+		});
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
-		expect(reqs.map((r) => [r.method, r.path, r.query])).toEqual([['GET', '/v1/vendors', { page: '1', limit: '10' }]]);
+		expect(reqs.map((r) => [r.method, r.path, r.query])).toEqual([
+			['GET', '/v1/vendors', { page: '1', limit: '10' }],
+		]);
 		expect(res.items).toHaveLength(10);
-		expect(res.items.every((i) => i.pairedItem && (i.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(
+			res.items.every((i) => i.pairedItem && (i.pairedItem as { item: number }).item === 0),
+		).toBe(true);
 		expect(res.items[0].json).toHaveProperty('id');
 		expect(res.items[0].json).toHaveProperty('payment_method');
 	});
@@ -161,7 +189,12 @@ describe('vendor: getAll', () => {
 	it('limit 150: two requests (100 + 100), 150 distinct items in order', async () => {
 		await env.sb.admin.seedVendors(220);
 		await env.clear();
-		const res = await env.run({ resource: 'vendor', operation: 'getAll', returnAll: false, limit: 150 });
+		const res = await env.run({
+			resource: 'vendor',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 150,
+		});
 		expect(res.error).toBeUndefined();
 		const reqs = await env.requests();
 		expect(reqs.map((r) => r.query)).toEqual([
@@ -203,7 +236,9 @@ describe('vendor: getAll', () => {
 			filters: { search: 'zeta' },
 		});
 		expect(res.error).toBeUndefined();
-		expect((await env.requests()).map((r) => r.query)).toEqual([{ search: 'zeta', page: '1', limit: '100' }]);
+		expect((await env.requests()).map((r) => r.query)).toEqual([
+			{ search: 'zeta', page: '1', limit: '100' },
+		]);
 		expect(res.items.map((i) => i.json.name)).toEqual(['Zeta Widgets']);
 	});
 
@@ -220,7 +255,10 @@ describe('vendorId list search', () => {
 		await env.clear();
 		const first = await env.search();
 		expect(first.results).toHaveLength(100);
-		expect(first.results[0]).toEqual({ name: expect.any(String), value: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+		expect(first.results[0]).toEqual({
+			name: expect.any(String),
+			value: expect.stringMatching(/^[0-9a-f-]{36}$/),
+		});
 		expect(first.paginationToken).toBe('2');
 		const second = await env.search(undefined, first.paginationToken as string);
 		expect(second.results).toHaveLength(20);
@@ -243,6 +281,8 @@ describe('vendorId list search', () => {
 		await env.clear();
 		const res = await env.search('FINDME');
 		expect(res.results).toEqual([{ name: 'Findme Ltd (x@findme.io)', value: v.id }]);
-		expect((await env.requests()).map((r) => r.query)).toEqual([{ page: '1', limit: '100', search: 'FINDME' }]);
+		expect((await env.requests()).map((r) => r.query)).toEqual([
+			{ page: '1', limit: '100', search: 'FINDME' },
+		]);
 	});
 });

@@ -76,7 +76,9 @@ describe('authentication', () => {
 	});
 
 	test('the Bearer scheme is case-insensitive', async () => {
-		const res = await h.raw.get('/v1/vendors', { headers: { authorization: `bearer ${h.sb.apiKey}` } });
+		const res = await h.raw.get('/v1/vendors', {
+			headers: { authorization: `bearer ${h.sb.apiKey}` },
+		});
 		expect(res.status).toBe(200);
 	});
 
@@ -99,7 +101,11 @@ describe('authentication', () => {
 			401,
 			'MISSING_API_KEY',
 		);
-		expectError(await h.raw.post('/v1/receivables', { amount: -1 }, { apiKey: h.sb.keys.expired }), 401, 'API_KEY_EXPIRED');
+		expectError(
+			await h.raw.post('/v1/receivables', { amount: -1 }, { apiKey: h.sb.keys.expired }),
+			401,
+			'API_KEY_EXPIRED',
+		);
 	});
 
 	test('every endpoint requires the key', async () => {
@@ -124,7 +130,11 @@ describe('authentication', () => {
 			['GET', '/v1/webhooks/ep_x/secret'],
 		];
 		for (const [method, path] of calls) {
-			const res = await h.raw.request(method, path, method === 'POST' || method === 'PATCH' ? { body: {} } : {});
+			const res = await h.raw.request(
+				method,
+				path,
+				method === 'POST' || method === 'PATCH' ? { body: {} } : {},
+			);
 			expect({ method, path, status: res.status, code: res.body?.error?.code }).toEqual({
 				method,
 				path,
@@ -206,7 +216,7 @@ describe('rate limiting', () => {
 		expect(after.reset).toBeGreaterThan(reset - 1);
 	});
 
-	test('the limit is per key: other keys do not use up the working key\'s window', async () => {
+	test("the limit is per key: other keys do not use up the working key's window", async () => {
 		await h.admin.rateLimit({ limit: 3, windowSeconds: 60 });
 		for (let i = 0; i < 6; i++) {
 			const res = await h.raw.get('/v1/vendors', { apiKey: 'svc_someone_else_entirely' });

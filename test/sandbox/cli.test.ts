@@ -49,13 +49,19 @@ let flagged: Cli;
 
 beforeAll(async () => {
 	flagged = await startCli([
-		'--port', '0',
-		'--host', '127.0.0.1',
-		'--api-key', FLAG_KEY,
-		'--rate-limit', '3',
-		'--rate-window', '30',
+		'--port',
+		'0',
+		'--host',
+		'127.0.0.1',
+		'--api-key',
+		FLAG_KEY,
+		'--rate-limit',
+		'3',
+		'--rate-window',
+		'30',
 		'--retry-after',
-		'--seed', 'none',
+		'--seed',
+		'none',
 	]);
 }, 90000);
 
@@ -70,7 +76,13 @@ describe('npm run sandbox', () => {
 	test('flags set the key, rate limit, window, Retry-After and seed; prints URL and key; Ctrl-C stops it', async () => {
 		const cli = flagged;
 		// stdout arrives in chunks: the key line may follow the URL line a little later
-		expect(await eventually(async () => cli.output(), (o) => o.includes(FLAG_KEY), 10000)).toContain(FLAG_KEY);
+		expect(
+			await eventually(
+				async () => cli.output(),
+				(o) => o.includes(FLAG_KEY),
+				10000,
+			),
+		).toContain(FLAG_KEY);
 		const api = createHttpClient(cli.baseUrl, { apiKey: FLAG_KEY });
 		const first = await api.get('/v1/vendors');
 		expect(first.status).toBe(200);
@@ -83,7 +95,11 @@ describe('npm run sandbox', () => {
 		const limited = await api.get('/v1/vendors');
 		expectError(limited, 429, 'RATE_LIMITED');
 		expect(limited.headers['retry-after']).toMatch(/^\d+$/);
-		expectError(await api.get('/v1/vendors', { apiKey: 'svc_sandbox_demo_key' }), 401, 'INVALID_API_KEY');
+		expectError(
+			await api.get('/v1/vendors', { apiKey: 'svc_sandbox_demo_key' }),
+			401,
+			'INVALID_API_KEY',
+		);
 
 		cli.child.kill('SIGINT');
 		const code = await cli.exited;

@@ -55,7 +55,12 @@ describe('fault kinds', () => {
 
 	test('latency: the real answer, later; the request is processed; other paths not delayed', async () => {
 		// a long delay, so the check on the other path holds on a loaded machine too
-		await h.admin.addFault({ kind: 'latency', latencyMs: 1000, pathPrefix: '/v1/vendors', method: 'POST' });
+		await h.admin.addFault({
+			kind: 'latency',
+			latencyMs: 1000,
+			pathPrefix: '/v1/vendors',
+			method: 'POST',
+		});
 		const quick = await h.api.get('/v1/treasury/balance');
 		expect(quick.durationMs).toBeLessThan(1000);
 		const res = await h.api.post('/v1/vendors', achVendor());
@@ -84,7 +89,12 @@ describe('fault scoping', () => {
 	});
 
 	test('method: only that method', async () => {
-		await h.admin.addFault({ kind: 'status500', count: 1, method: 'POST', pathPrefix: '/v1/vendors' });
+		await h.admin.addFault({
+			kind: 'status500',
+			count: 1,
+			method: 'POST',
+			pathPrefix: '/v1/vendors',
+		});
 		expect((await h.api.get('/v1/vendors')).status).toBe(200);
 		expectError(await h.api.post('/v1/vendors', achVendor()), 500, 'INTERNAL_ERROR');
 		expect((await h.api.post('/v1/vendors', achVendor())).status).toBe(201);
@@ -102,7 +112,8 @@ describe('fault scoping', () => {
 	test('rate 0.5: roughly half of many requests', async () => {
 		await h.admin.addFault({ kind: 'status500', rate: 0.5, pathPrefix: '/v1/treasury/balance' });
 		let failed = 0;
-		for (let i = 0; i < 60; i++) if ((await h.api.get('/v1/treasury/balance')).status === 500) failed++;
+		for (let i = 0; i < 60; i++)
+			if ((await h.api.get('/v1/treasury/balance')).status === 500) failed++;
 		expect(failed).toBeGreaterThan(10);
 		expect(failed).toBeLessThan(50);
 	});
@@ -130,8 +141,16 @@ describe('fault scoping', () => {
 	});
 
 	test('bad fault definitions are 400', async () => {
-		for (const body of [{ kind: 'explode' }, {}, { kind: 'status500', rate: 2 }, { kind: 'status500', count: -1 }]) {
-			expect({ body, status: (await h.raw.post('/_admin/faults', body)).status }).toEqual({ body, status: 400 });
+		for (const body of [
+			{ kind: 'explode' },
+			{},
+			{ kind: 'status500', rate: 2 },
+			{ kind: 'status500', count: -1 },
+		]) {
+			expect({ body, status: (await h.raw.post('/_admin/faults', body)).status }).toEqual({
+				body,
+				status: 400,
+			});
 		}
 	});
 });
@@ -141,7 +160,9 @@ describe('a faulted request is not processed', () => {
 		'%s on a create: no vendor, no event; still logged and counted',
 		async (kind) => {
 			await h.admin.addFault({ kind, count: 1, pathPrefix: '/v1/vendors', method: 'POST' });
-			const before = Number((await h.api.get('/v1/treasury/balance')).headers['x-ratelimit-remaining']);
+			const before = Number(
+				(await h.api.get('/v1/treasury/balance')).headers['x-ratelimit-remaining'],
+			);
 			await h.api.post('/v1/vendors', achVendor()).catch(() => undefined);
 			const after = await h.api.get('/v1/treasury/balance');
 			expect(Number(after.headers['x-ratelimit-remaining'])).toBe(before - 2);
@@ -155,9 +176,18 @@ describe('a faulted request is not processed', () => {
 	);
 
 	test('a faulted receivable send changes nothing', async () => {
-		const r = (await h.api.post('/v1/receivables', { invoice_number: 'F-1', amount: 5, customer_email: 'a@b.example' })).body
-			.data;
-		await h.admin.addFault({ kind: 'status503', count: 1, pathPrefix: `/v1/receivables/${r.id}/send` });
+		const r = (
+			await h.api.post('/v1/receivables', {
+				invoice_number: 'F-1',
+				amount: 5,
+				customer_email: 'a@b.example',
+			})
+		).body.data;
+		await h.admin.addFault({
+			kind: 'status503',
+			count: 1,
+			pathPrefix: `/v1/receivables/${r.id}/send`,
+		});
 		expect((await h.api.post(`/v1/receivables/${r.id}/send`)).status).toBe(503);
 		expect((await h.admin.events()).map((e: any) => e.type)).toEqual(['receivable.created']);
 		const sent = await h.api.post(`/v1/receivables/${r.id}/send`);
@@ -181,7 +211,9 @@ describe('admin', () => {
 	test('reset with demo seed: vendors of each method, transactions over 90 days, a webhook endpoint', async () => {
 		await h.admin.reset('demo');
 		const vendors = (await h.api.get('/v1/vendors', { query: { limit: 100 } })).body.data;
-		expect(new Set(vendors.map((v: any) => v.payment_method))).toEqual(new Set(['ach', 'wire', 'crypto']));
+		expect(new Set(vendors.map((v: any) => v.payment_method))).toEqual(
+			new Set(['ach', 'wire', 'crypto']),
+		);
 		for (const v of vendors) {
 			expect(v).not.toHaveProperty('account_number');
 			expect(v).not.toHaveProperty('iban');
@@ -206,7 +238,12 @@ describe('admin', () => {
 		await h.raw.get('/_admin/events');
 		const log = await h.admin.requests();
 		expect(log).toHaveLength(3);
-		expect(log[0]).toMatchObject({ method: 'GET', path: '/v1/vendors', query: { limit: '5', search: 'acme' }, status: 200 });
+		expect(log[0]).toMatchObject({
+			method: 'GET',
+			path: '/v1/vendors',
+			query: { limit: '5', search: 'acme' },
+			status: 200,
+		});
 		expect(log[1]).toMatchObject({
 			method: 'POST',
 			path: '/v1/vendors',
@@ -243,7 +280,9 @@ describe('admin', () => {
 		expect(await vendorTotal(h)).toBe(0);
 		await admin.addFault({ kind: 'status500', count: 1 });
 		expect((await h.api.get('/v1/vendors')).status).toBe(500);
-		await expect(admin.setPayableStatus('00000000-0000-4000-8000-000000000000', 'paid')).rejects.toThrow();
+		await expect(
+			admin.setPayableStatus('00000000-0000-4000-8000-000000000000', 'paid'),
+		).rejects.toThrow();
 	});
 
 	test('the sandbox answers on its base URL and closes cleanly', async () => {
@@ -252,7 +291,9 @@ describe('admin', () => {
 		expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 		expect((await other.api.get('/v1/vendors')).status).toBe(200);
 		await other.close();
-		await expect(createHttpClient(url, { apiKey: other.sb.apiKey }).get('/v1/vendors')).rejects.toThrow();
+		await expect(
+			createHttpClient(url, { apiKey: other.sb.apiKey }).get('/v1/vendors'),
+		).rejects.toThrow();
 	});
 
 	test('a custom apiKey option is the working key', async () => {
@@ -261,7 +302,11 @@ describe('admin', () => {
 		try {
 			expect(other.sb.apiKey).toBe(customKey);
 			expect((await other.api.get('/v1/vendors')).status).toBe(200);
-			expectError(await other.raw.get('/v1/vendors', { apiKey: 'svc_sandbox_demo_key' }), 401, 'INVALID_API_KEY');
+			expectError(
+				await other.raw.get('/v1/vendors', { apiKey: 'svc_sandbox_demo_key' }),
+				401,
+				'INVALID_API_KEY',
+			);
 		} finally {
 			await other.close();
 		}

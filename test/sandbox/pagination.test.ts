@@ -104,14 +104,29 @@ describe('vendors', () => {
 		expect(all).toHaveLength(43);
 		expect(new Set(all.map((v) => v.id)).size).toBe(43);
 		const sorted = [...all].sort((a, b) =>
-			a.created_at === b.created_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.created_at < b.created_at ? -1 : 1,
+			a.created_at === b.created_at
+				? a.id < b.id
+					? -1
+					: a.id > b.id
+						? 1
+						: 0
+				: a.created_at < b.created_at
+					? -1
+					: 1,
 		);
 		expect(all.map((v) => v.id)).toEqual(sorted.map((v) => v.id));
 		// the three created last come last; among themselves they may share a millisecond, and then
 		// the id decides (checked above), not the order they were created in
-		expect(all.slice(-3).map((v) => v.name).sort()).toEqual(['Walker 0', 'Walker 1', 'Walker 2']);
+		expect(
+			all
+				.slice(-3)
+				.map((v) => v.name)
+				.sort(),
+		).toEqual(['Walker 0', 'Walker 1', 'Walker 2']);
 		// the same page twice is the same
-		expect((await page({ limit: 7, page: 3 })).body).toEqual((await page({ limit: 7, page: 3 })).body);
+		expect((await page({ limit: 7, page: 3 })).body).toEqual(
+			(await page({ limit: 7, page: 3 })).body,
+		);
 	});
 
 	test('concurrent creates: every one listed once, pages still stable', async () => {
@@ -173,7 +188,10 @@ describe('bounds (400 VALIDATION_ERROR naming the parameter)', () => {
 		expectValidationError(await h.api.get('/v1/vendors', { query: { [name]: value } }), name);
 	});
 	test.each(cases)('transactions %s=%j', async (name, value) => {
-		expectValidationError(await h.api.get('/v1/treasury/transactions', { query: { [name]: value } }), name);
+		expectValidationError(
+			await h.api.get('/v1/treasury/transactions', { query: { [name]: value } }),
+			name,
+		);
 	});
 
 	test('a repeated parameter is 400', async () => {
@@ -206,7 +224,9 @@ describe('treasury transactions pagination', () => {
 		for (let i = 1; i < all.length; i++) {
 			const a = all[i - 1];
 			const b = all[i];
-			expect(a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)).toBe(true);
+			expect(a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)).toBe(
+				true,
+			);
 		}
 		const last = await h.api.get('/v1/treasury/transactions', { query: { limit: 7, page: 5 } });
 		expectPageMeta(last, { page: 5, limit: 7, total: 30, has_more: false });

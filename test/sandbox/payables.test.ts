@@ -85,7 +85,13 @@ describe('POST /v1/payables', () => {
 		expectDateTime(p.created_at);
 		expectDateTime(p.updated_at);
 		expectNoSecretFields(res.body);
-		for (const secret of [body.account_number, body.routing_number, body.account_name, body.bank_name, body.vendor_email]) {
+		for (const secret of [
+			body.account_number,
+			body.routing_number,
+			body.account_name,
+			body.bank_name,
+			body.vendor_email,
+		]) {
 			expect(res.text).not.toContain(String(secret));
 		}
 	});
@@ -104,7 +110,8 @@ describe('POST /v1/payables', () => {
 		expect(w.status).toBe(201);
 		expect(w.body.data.payment_method).toBe('wire');
 		expectNoSecretFields(w.body);
-		for (const secret of ['DE0532013000', 'DEUTDEFF500', IBAN_VALID, '1 Bank Street']) expect(w.text).not.toContain(secret);
+		for (const secret of ['DE0532013000', 'DEUTDEFF500', IBAN_VALID, '1 Bank Street'])
+			expect(w.text).not.toContain(secret);
 
 		const crypto: Record<string, unknown> = {
 			invoice_number: 'BILL-CRYPTO-1',
@@ -121,9 +128,13 @@ describe('POST /v1/payables', () => {
 		expect(c.text).not.toContain('wallet_');
 	});
 
-	test('with vendor_id of an existing vendor: vendor_name and payment_method default to the vendor\'s', async () => {
+	test("with vendor_id of an existing vendor: vendor_name and payment_method default to the vendor's", async () => {
 		const vendor = (await h.api.post('/v1/vendors', cryptoVendor())).body.data;
-		const res = await h.api.post('/v1/payables', { invoice_number: 'BILL-V-1', amount: 10, vendor_id: vendor.id });
+		const res = await h.api.post('/v1/payables', {
+			invoice_number: 'BILL-V-1',
+			amount: 10,
+			vendor_id: vendor.id,
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.data).toMatchObject({
 			vendor_id: vendor.id,
@@ -134,10 +145,19 @@ describe('POST /v1/payables', () => {
 	});
 
 	test('minimal body with vendor_name only', async () => {
-		const res = await h.api.post('/v1/payables', { invoice_number: 'BILL-MIN', amount: 0.01, vendor_name: 'Solo' });
+		const res = await h.api.post('/v1/payables', {
+			invoice_number: 'BILL-MIN',
+			amount: 0.01,
+			vendor_name: 'Solo',
+		});
 		expect(res.status).toBe(201);
-		expect(res.body.data).toMatchObject({ invoice_number: 'BILL-MIN', amount: 0.01, vendor_name: 'Solo' });
-		for (const f of ['vendor_id', 'due_date', 'notes', 'payment_method']) expectUnset(res.body.data, f);
+		expect(res.body.data).toMatchObject({
+			invoice_number: 'BILL-MIN',
+			amount: 0.01,
+			vendor_name: 'Solo',
+		});
+		for (const f of ['vendor_id', 'due_date', 'notes', 'payment_method'])
+			expectUnset(res.body.data, f);
 	});
 
 	test('neither vendor_id nor vendor_name: 400 naming vendor', async () => {
@@ -149,7 +169,11 @@ describe('POST /v1/payables', () => {
 	test('vendor_id of no vendor: 400 naming vendor_id, nothing created', async () => {
 		await h.admin.reset('none');
 		expectValidationError(
-			await h.api.post('/v1/payables', { invoice_number: 'BILL-X', amount: 10, vendor_id: randomUUID() }),
+			await h.api.post('/v1/payables', {
+				invoice_number: 'BILL-X',
+				amount: 10,
+				vendor_id: randomUUID(),
+			}),
 			'vendor_id',
 		);
 		expect((await h.admin.events()).filter((e: any) => e.type === 'payable.created')).toEqual([]);
@@ -168,27 +192,55 @@ describe('POST /v1/payables', () => {
 		['payment_method unknown', { payment_method: 'check' }, 'payment_method'],
 		['routing_number bad ABA check digit', { routing_number: '021000022' }, 'routing_number'],
 		['routing_number not 9 digits', { routing_number: '02100002' }, 'routing_number'],
-		['iban bad mod-97', { payment_method: 'wire', routing_number: undefined, iban: IBAN_BAD_CHECK }, 'iban'],
-		['swift_code wrong length', { payment_method: 'wire', routing_number: undefined, swift_code: 'DEUTDEF' }, 'swift_code'],
-		['wallet details with ach', { wallet_address: EVM_ADDRESS, wallet_chain: 'ethereum' }, 'wallet'],
+		[
+			'iban bad mod-97',
+			{ payment_method: 'wire', routing_number: undefined, iban: IBAN_BAD_CHECK },
+			'iban',
+		],
+		[
+			'swift_code wrong length',
+			{ payment_method: 'wire', routing_number: undefined, swift_code: 'DEUTDEF' },
+			'swift_code',
+		],
+		[
+			'wallet details with ach',
+			{ wallet_address: EVM_ADDRESS, wallet_chain: 'ethereum' },
+			'wallet',
+		],
 		['notes not a string', { notes: 5 }, 'notes'],
 		['an unknown field', { currency: 'EUR' }, 'currency'],
 		['a read-only field', { status: 'ready' }, 'status'],
 	];
-	test.each(cases)('%s: 400 VALIDATION_ERROR naming the field', async (_label, overrides, field) => {
-		const body = payableBody(overrides);
-		for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
-		expectValidationError(await h.api.post('/v1/payables', body), field);
-	});
+	test.each(cases)(
+		'%s: 400 VALIDATION_ERROR naming the field',
+		async (_label, overrides, field) => {
+			const body = payableBody(overrides);
+			for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
+			expectValidationError(await h.api.post('/v1/payables', body), field);
+		},
+	);
 
 	test('crypto: wallet address must match an EVM chain; chain must be known', async () => {
-		const base = { invoice_number: 'BILL-C', amount: 1, vendor_name: 'C', payment_method: 'crypto' };
+		const base = {
+			invoice_number: 'BILL-C',
+			amount: 1,
+			vendor_name: 'C',
+			payment_method: 'crypto',
+		};
 		expectValidationError(
-			await h.api.post('/v1/payables', { ...base, wallet_address: '0x1234', wallet_chain: 'ethereum' }),
+			await h.api.post('/v1/payables', {
+				...base,
+				wallet_address: '0x1234',
+				wallet_chain: 'ethereum',
+			}),
 			'wallet_address',
 		);
 		expectValidationError(
-			await h.api.post('/v1/payables', { ...base, wallet_address: EVM_ADDRESS, wallet_chain: 'dogecoin' }),
+			await h.api.post('/v1/payables', {
+				...base,
+				wallet_address: EVM_ADDRESS,
+				wallet_chain: 'dogecoin',
+			}),
 			'wallet_chain',
 		);
 	});
@@ -204,10 +256,18 @@ describe('PATCH /v1/payables/{id}', () => {
 	test('notes and due_date: 200, rest unchanged, updated_at moves', async () => {
 		const p = await create();
 		await sleep(5);
-		const res = await h.api.patch(`/v1/payables/${p.id}`, { notes: 'Approved by CFO', due_date: '2027-02-01' });
+		const res = await h.api.patch(`/v1/payables/${p.id}`, {
+			notes: 'Approved by CFO',
+			due_date: '2027-02-01',
+		});
 		expect(res.status).toBe(200);
 		expectOnlyFields(res.body.data, PAYABLE_FIELDS);
-		expect(res.body.data).toMatchObject({ ...p, notes: 'Approved by CFO', due_date: '2027-02-01', updated_at: expect.any(String) });
+		expect(res.body.data).toMatchObject({
+			...p,
+			notes: 'Approved by CFO',
+			due_date: '2027-02-01',
+			updated_at: expect.any(String),
+		});
 		expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(p.updated_at));
 		expectNoSecretFields(res.body);
 	});
@@ -216,7 +276,10 @@ describe('PATCH /v1/payables/{id}', () => {
 		const p = await create();
 		for (const status of ['ready', 'pending_review', 'ready']) {
 			const res = await h.api.patch(`/v1/payables/${p.id}`, { status });
-			expect({ status: res.status, value: res.body.data?.status }).toEqual({ status: 200, value: status });
+			expect({ status: res.status, value: res.body.data?.status }).toEqual({
+				status: 200,
+				value: status,
+			});
 		}
 	});
 
@@ -232,8 +295,17 @@ describe('PATCH /v1/payables/{id}', () => {
 		async (state) => {
 			const p = await inState(state);
 			expect(p.status).toBe(state);
-			for (const body of [{ status: 'ready' }, { status: 'pending_review' }, { notes: 'late edit' }, { due_date: '2027-01-01' }]) {
-				expectError(await h.api.patch(`/v1/payables/${p.id}`, body), 409, 'INVALID_STATUS_TRANSITION');
+			for (const body of [
+				{ status: 'ready' },
+				{ status: 'pending_review' },
+				{ notes: 'late edit' },
+				{ due_date: '2027-01-01' },
+			]) {
+				expectError(
+					await h.api.patch(`/v1/payables/${p.id}`, body),
+					409,
+					'INVALID_STATUS_TRANSITION',
+				);
 			}
 			expect(await current(p.id)).toEqual(p);
 		},
@@ -258,7 +330,11 @@ describe('PATCH /v1/payables/{id}', () => {
 	});
 
 	test('unknown or malformed id: 404 NOT_FOUND', async () => {
-		expectError(await h.api.patch(`/v1/payables/${randomUUID()}`, { notes: 'x' }), 404, 'NOT_FOUND');
+		expectError(
+			await h.api.patch(`/v1/payables/${randomUUID()}`, { notes: 'x' }),
+			404,
+			'NOT_FOUND',
+		);
 		expectError(await h.api.patch('/v1/payables/123', { notes: 'x' }), 404, 'NOT_FOUND');
 	});
 
@@ -278,26 +354,52 @@ describe('service-side moves (admin)', () => {
 
 	test('scheduled only from ready; paid/failed only from scheduled (409 otherwise)', async () => {
 		const p = await create();
-		expectError(await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'scheduled' }), 409, 'INVALID_STATUS_TRANSITION');
-		expectError(await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'paid' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'scheduled' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
+		expectError(
+			await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'paid' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 		const r = await inState('ready');
-		expectError(await h.raw.post(`/_admin/payables/${r.id}/status`, { status: 'failed' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.raw.post(`/_admin/payables/${r.id}/status`, { status: 'failed' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 		const done = await inState('paid');
-		expectError(await h.raw.post(`/_admin/payables/${done.id}/status`, { status: 'failed' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.raw.post(`/_admin/payables/${done.id}/status`, { status: 'failed' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 	});
 
 	test('admin payable route: bad status 400, unknown id 404', async () => {
 		const p = await inState('ready');
-		expect((await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'ready' })).status).toBe(400);
-		expectError(await h.raw.post(`/_admin/payables/${randomUUID()}/status`, { status: 'scheduled' }), 404, 'NOT_FOUND');
+		expect((await h.raw.post(`/_admin/payables/${p.id}/status`, { status: 'ready' })).status).toBe(
+			400,
+		);
+		expectError(
+			await h.raw.post(`/_admin/payables/${randomUUID()}/status`, { status: 'scheduled' }),
+			404,
+			'NOT_FOUND',
+		);
 	});
 });
 
-describe('payable created against a vendor never leaks the vendor\'s details', () => {
+describe("payable created against a vendor never leaks the vendor's details", () => {
 	test('no account or routing number of the vendor in the payable', async () => {
 		const vendorBody = achVendor({ account_number: '55554444333322', routing_number: '121000358' });
 		const vendor = (await h.api.post('/v1/vendors', vendorBody)).body.data;
-		const res = await h.api.post('/v1/payables', { invoice_number: 'BILL-LEAK', amount: 5, vendor_id: vendor.id });
+		const res = await h.api.post('/v1/payables', {
+			invoice_number: 'BILL-LEAK',
+			amount: 5,
+			vendor_id: vendor.id,
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.data.payment_method).toBe('ach');
 		expect(res.text).not.toContain('55554444333322');

@@ -59,7 +59,11 @@ describe('INVALID_JSON', () => {
 				rawBody: body,
 				headers: { 'content-type': 'application/json' },
 			});
-			expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({ body, status: 400, code: 'VALIDATION_ERROR' });
+			expect({ body, status: res.status, code: res.body?.error?.code }).toEqual({
+				body,
+				status: 400,
+				code: 'VALIDATION_ERROR',
+			});
 			expect(res.body.error.message).toContain('body');
 		}
 		expect(await vendorTotal(h)).toBe(0);
@@ -106,7 +110,11 @@ describe('METHOD_NOT_ALLOWED', () => {
 		['PUT', '/v1/webhooks/ep_x'],
 		['POST', '/v1/webhooks/ep_x/secret'],
 	])('%s %s: 405 METHOD_NOT_ALLOWED', async (method, path) => {
-		const res = await h.api.request(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+		const res = await h.api.request(
+			method,
+			path,
+			method === 'GET' || method === 'DELETE' ? {} : { body: {} },
+		);
 		expectError(res, 405, 'METHOD_NOT_ALLOWED');
 	});
 });

@@ -95,8 +95,21 @@ describe('POST /v1/receivables', () => {
 		const res = await h.api.post('/v1/receivables', { invoice_number: 'INV-MIN-1', amount: 0.01 });
 		expect(res.status).toBe(201);
 		const r = res.body.data;
-		expect(r).toMatchObject({ invoice_number: 'INV-MIN-1', amount: 0.01, status: 'draft', currency: 'USD' });
-		for (const f of ['customer_id', 'customer_name', 'customer_email', 'due_date', 'notes', 'sent_at', 'paid_at']) {
+		expect(r).toMatchObject({
+			invoice_number: 'INV-MIN-1',
+			amount: 0.01,
+			status: 'draft',
+			currency: 'USD',
+		});
+		for (const f of [
+			'customer_id',
+			'customer_name',
+			'customer_email',
+			'due_date',
+			'notes',
+			'sent_at',
+			'paid_at',
+		]) {
 			expectUnset(r, f);
 		}
 	});
@@ -152,19 +165,29 @@ describe('POST /v1/receivables', () => {
 			['an unknown field', { currency: 'EUR' }, 'currency'],
 			['a read-only field', { status: 'sent' }, 'status'],
 		];
-		test.each(cases)('%s: 400 VALIDATION_ERROR naming the field', async (_label, overrides, field) => {
-			const body = receivableBody(overrides);
-			for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
-			expectValidationError(await h.api.post('/v1/receivables', body), field);
-		});
+		test.each(cases)(
+			'%s: 400 VALIDATION_ERROR naming the field',
+			async (_label, overrides, field) => {
+				const body = receivableBody(overrides);
+				for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
+				expectValidationError(await h.api.post('/v1/receivables', body), field);
+			},
+		);
 
 		test('amount of exactly 0.01, and exactly 1,000,000,000,000, are accepted', async () => {
-			expect((await h.api.post('/v1/receivables', receivableBody({ amount: 0.01 }))).status).toBe(201);
-			expect((await h.api.post('/v1/receivables', receivableBody({ amount: 1_000_000_000_000 }))).status).toBe(201);
+			expect((await h.api.post('/v1/receivables', receivableBody({ amount: 0.01 }))).status).toBe(
+				201,
+			);
+			expect(
+				(await h.api.post('/v1/receivables', receivableBody({ amount: 1_000_000_000_000 }))).status,
+			).toBe(201);
 		});
 
 		test('255-character invoice_number and 5000-character notes are accepted', async () => {
-			const res = await h.api.post('/v1/receivables', receivableBody({ invoice_number: 'I'.repeat(255), notes: 'n'.repeat(5000) }));
+			const res = await h.api.post(
+				'/v1/receivables',
+				receivableBody({ invoice_number: 'I'.repeat(255), notes: 'n'.repeat(5000) }),
+			);
 			expect(res.status).toBe(201);
 			expect(res.body.data.notes).toHaveLength(5000);
 		});
@@ -187,10 +210,18 @@ describe('PATCH /v1/receivables/{id}', () => {
 	test('notes and due_date: 200, other fields unchanged, updated_at moves', async () => {
 		const r = await create();
 		await sleep(5);
-		const res = await h.api.patch(`/v1/receivables/${r.id}`, { notes: 'Updated', due_date: '2027-01-15' });
+		const res = await h.api.patch(`/v1/receivables/${r.id}`, {
+			notes: 'Updated',
+			due_date: '2027-01-15',
+		});
 		expect(res.status).toBe(200);
 		expectOnlyFields(res.body.data, RECEIVABLE_FIELDS);
-		expect(res.body.data).toMatchObject({ ...r, notes: 'Updated', due_date: '2027-01-15', updated_at: expect.any(String) });
+		expect(res.body.data).toMatchObject({
+			...r,
+			notes: 'Updated',
+			due_date: '2027-01-15',
+			updated_at: expect.any(String),
+		});
 		expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(r.updated_at));
 		expect(res.body.data.created_at).toBe(r.created_at);
 	});
@@ -209,13 +240,25 @@ describe('PATCH /v1/receivables/{id}', () => {
 
 	test('PATCH to the current status: 409', async () => {
 		const r = await create();
-		expectError(await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 		const c = await inState('cancelled');
-		expectError(await h.api.patch(`/v1/receivables/${c.id}`, { status: 'cancelled' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.api.patch(`/v1/receivables/${c.id}`, { status: 'cancelled' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 	});
 
 	test('unknown id: 404 NOT_FOUND', async () => {
-		expectError(await h.api.patch(`/v1/receivables/${randomUUID()}`, { notes: 'x' }), 404, 'NOT_FOUND');
+		expectError(
+			await h.api.patch(`/v1/receivables/${randomUUID()}`, { notes: 'x' }),
+			404,
+			'NOT_FOUND',
+		);
 	});
 
 	test('an id that is not a uuid: 404 NOT_FOUND', async () => {
@@ -267,15 +310,22 @@ describe('POST /v1/receivables/{id}/send', () => {
 		expect(res.body.data.status).toBe('sent');
 	});
 
-	test.each([['paid'], ['cancelled']] as const)('from %s: 409 INVALID_STATUS_TRANSITION, unchanged', async (state) => {
-		const r = await inState(state);
-		expectError(await h.api.post(`/v1/receivables/${r.id}/send`), 409, 'INVALID_STATUS_TRANSITION');
-		if (state === 'cancelled') {
-			// cancelled can still be patched back to draft, proving the failed send changed nothing
-			const back = await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' });
-			expect(back.status).toBe(200);
-		}
-	});
+	test.each([['paid'], ['cancelled']] as const)(
+		'from %s: 409 INVALID_STATUS_TRANSITION, unchanged',
+		async (state) => {
+			const r = await inState(state);
+			expectError(
+				await h.api.post(`/v1/receivables/${r.id}/send`),
+				409,
+				'INVALID_STATUS_TRANSITION',
+			);
+			if (state === 'cancelled') {
+				// cancelled can still be patched back to draft, proving the failed send changed nothing
+				const back = await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' });
+				expect(back.status).toBe(200);
+			}
+		},
+	);
 
 	test('without customer_email: 400 naming customer_email, still draft', async () => {
 		const r = await create({ customer_email: undefined });
@@ -330,7 +380,11 @@ describe('lifecycle through PATCH status', () => {
 
 	test('overdue → draft: 409', async () => {
 		const r = await inState('overdue');
-		expectError(await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.api.patch(`/v1/receivables/${r.id}`, { status: 'draft' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 	});
 
 	test.each([
@@ -342,7 +396,11 @@ describe('lifecycle through PATCH status', () => {
 		const r = await inState('paid');
 		expect(r.status).toBe('paid');
 		expectDateTime(r.paid_at);
-		expectError(await h.api.patch(`/v1/receivables/${r.id}`, body), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.api.patch(`/v1/receivables/${r.id}`, body),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 		const events = await h.admin.events();
 		const last = events.filter((e) => e.data?.id === r.id).pop();
 		expect(last.type).toBe('receivable.paid');
@@ -365,18 +423,30 @@ describe('lifecycle through PATCH status', () => {
 		expect(paid.status).toBe(200);
 		expect(paid.body.data.status).toBe('paid');
 		const o = await inState('overdue');
-		expect((await h.raw.post(`/_admin/receivables/${o.id}/status`, { status: 'paid' })).body.data.status).toBe('paid');
+		expect(
+			(await h.raw.post(`/_admin/receivables/${o.id}/status`, { status: 'paid' })).body.data.status,
+		).toBe('paid');
 		const d2 = await create();
-		expectError(await h.raw.post(`/_admin/receivables/${d2.id}/status`, { status: 'overdue' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.raw.post(`/_admin/receivables/${d2.id}/status`, { status: 'overdue' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 		const c = await inState('cancelled');
-		expectError(await h.raw.post(`/_admin/receivables/${c.id}/status`, { status: 'paid' }), 409, 'INVALID_STATUS_TRANSITION');
+		expectError(
+			await h.raw.post(`/_admin/receivables/${c.id}/status`, { status: 'paid' }),
+			409,
+			'INVALID_STATUS_TRANSITION',
+		);
 	});
 
 	test('admin status route: bad status 400, unknown id 404', async () => {
 		const r = await create();
 		const bad = await h.raw.post(`/_admin/receivables/${r.id}/status`, { status: 'sent' });
 		expect(bad.status).toBe(400);
-		const missing = await h.raw.post(`/_admin/receivables/${randomUUID()}/status`, { status: 'paid' });
+		const missing = await h.raw.post(`/_admin/receivables/${randomUUID()}/status`, {
+			status: 'paid',
+		});
 		expectError(missing, 404, 'NOT_FOUND');
 	});
 });

@@ -24,7 +24,9 @@ export interface Harness {
 }
 
 /** Starts a sandbox on a free loopback port; no demo data and a rate limit tests do not hit. */
-export async function startHarness(options: Partial<NonNullable<SandboxOptions>> = {}): Promise<Harness> {
+export async function startHarness(
+	options: Partial<NonNullable<SandboxOptions>> = {},
+): Promise<Harness> {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',
@@ -51,7 +53,11 @@ export interface AdminClient {
 	clearRequests(): Promise<HttpResponse>;
 	events(): Promise<any[]>;
 	deliveries(): Promise<any[]>;
-	rateLimit(settings: { limit?: number; windowSeconds?: number; retryAfter?: boolean }): Promise<HttpResponse>;
+	rateLimit(settings: {
+		limit?: number;
+		windowSeconds?: number;
+		retryAfter?: boolean;
+	}): Promise<HttpResponse>;
 }
 
 function ok(res: HttpResponse, what: string): HttpResponse {
@@ -72,8 +78,12 @@ export function adminClient(raw: HttpClient): AdminClient {
 		addTransactions: async (transactions) =>
 			ok(await raw.post('/_admin/treasury/transactions', { transactions }), 'add transactions'),
 		transactionStatus: async (id, status) =>
-			ok(await raw.post(`/_admin/treasury/transactions/${id}/status`, { status }), 'transaction status'),
-		seedVendors: async (count) => ok(await raw.post('/_admin/vendors/seed', { count }), 'seed vendors'),
+			ok(
+				await raw.post(`/_admin/treasury/transactions/${id}/status`, { status }),
+				'transaction status',
+			),
+		seedVendors: async (count) =>
+			ok(await raw.post('/_admin/vendors/seed', { count }), 'seed vendors'),
 		addFault: async (fault) => ok(await raw.post('/_admin/faults', fault), 'add fault'),
 		clearFaults: async () => ok(await raw.delete('/_admin/faults'), 'clear faults'),
 		requests: async () => ok(await raw.get('/_admin/requests'), 'requests').body.data,
@@ -127,25 +137,77 @@ export function expectOnlyFields(obj: Record<string, unknown>, fields: readonly 
 }
 
 export const RECEIVABLE_FIELDS = [
-	'id', 'invoice_number', 'customer_id', 'customer_name', 'customer_email', 'amount', 'currency',
-	'due_date', 'status', 'notes', 'sent_at', 'paid_at', 'created_at', 'updated_at',
+	'id',
+	'invoice_number',
+	'customer_id',
+	'customer_name',
+	'customer_email',
+	'amount',
+	'currency',
+	'due_date',
+	'status',
+	'notes',
+	'sent_at',
+	'paid_at',
+	'created_at',
+	'updated_at',
 ] as const;
 export const PAYABLE_FIELDS = [
-	'id', 'invoice_number', 'vendor_id', 'vendor_name', 'amount', 'currency', 'due_date', 'status',
-	'notes', 'payment_method', 'created_at', 'updated_at',
+	'id',
+	'invoice_number',
+	'vendor_id',
+	'vendor_name',
+	'amount',
+	'currency',
+	'due_date',
+	'status',
+	'notes',
+	'payment_method',
+	'created_at',
+	'updated_at',
 ] as const;
 export const VENDOR_FIELDS = [
-	'id', 'name', 'email', 'payment_method', 'bank_name', 'account_name', 'account_number_last4',
-	'routing_number_last4', 'wallet_address', 'wallet_chain', 'created_at', 'updated_at',
+	'id',
+	'name',
+	'email',
+	'payment_method',
+	'bank_name',
+	'account_name',
+	'account_number_last4',
+	'routing_number_last4',
+	'wallet_address',
+	'wallet_chain',
+	'created_at',
+	'updated_at',
 ] as const;
 export const TRANSACTION_FIELDS = [
-	'id', 'type', 'amount', 'currency', 'network', 'status', 'reference', 'created_at', 'completed_at',
+	'id',
+	'type',
+	'amount',
+	'currency',
+	'network',
+	'status',
+	'reference',
+	'created_at',
+	'completed_at',
 ] as const;
 export const WEBHOOK_FIELDS = [
-	'id', 'url', 'description', 'filter_types', 'disabled', 'created_at', 'updated_at',
+	'id',
+	'url',
+	'description',
+	'filter_types',
+	'disabled',
+	'created_at',
+	'updated_at',
 ] as const;
 /** Never in a vendor or payable response. */
-export const SECRET_FIELDS = ['swift_code', 'iban', 'bank_address', 'account_number', 'routing_number'] as const;
+export const SECRET_FIELDS = [
+	'swift_code',
+	'iban',
+	'bank_address',
+	'account_number',
+	'routing_number',
+] as const;
 
 /** No secret field at any depth of a JSON value. */
 export function expectNoSecretFields(value: unknown): void {
@@ -298,7 +360,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const headers: Record<string, string> = {};
-			for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+			for (const [k, v] of Object.entries(req.headers))
+				headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
 			const entry: ReceivedRequest = {
 				method: req.method ?? '',
 				url: req.url ?? '',
@@ -324,7 +387,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `fn` until it returns a truthy value or the timeout passes; returns the last value. */
-export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+	fn: () => Promise<T>,
+	ok: (v: T) => boolean,
+	timeoutMs = 5000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let value = await fn();
 	while (!ok(value) && Date.now() < deadline) {

@@ -41,12 +41,29 @@ describe('GET /v1/treasury/deposit-instructions', () => {
 		const groups: Record<string, string[]> = {
 			crypto: ['address', 'network', 'asset'],
 			ach: ['bank_name', 'routing_number', 'account_number', 'account_type', 'reference_code'],
-			wire: ['bank_name', 'routing_number', 'account_number', 'account_type', 'bank_address', 'reference_code'],
-			swift: ['bank_name', 'swift_code', 'account_number', 'iban', 'bank_address', 'reference_code'],
+			wire: [
+				'bank_name',
+				'routing_number',
+				'account_number',
+				'account_type',
+				'bank_address',
+				'reference_code',
+			],
+			swift: [
+				'bank_name',
+				'swift_code',
+				'account_number',
+				'iban',
+				'bank_address',
+				'reference_code',
+			],
 		};
 		expect(Object.keys(res.body.data).sort()).toEqual(Object.keys(groups).sort());
 		for (const [group, fields] of Object.entries(groups)) {
-			expect({ group, fields: Object.keys(res.body.data[group]).sort() }).toEqual({ group, fields: [...fields].sort() });
+			expect({ group, fields: Object.keys(res.body.data[group]).sort() }).toEqual({
+				group,
+				fields: [...fields].sort(),
+			});
 			for (const f of fields) {
 				const value = res.body.data[group][f];
 				expect({ group, f, type: typeof value }).toEqual({ group, f, type: 'string' });
@@ -56,7 +73,10 @@ describe('GET /v1/treasury/deposit-instructions', () => {
 	});
 
 	test('takes no query parameters', async () => {
-		expectValidationError(await h.api.get('/v1/treasury/deposit-instructions', { query: { currency: 'USD' } }), 'currency');
+		expectValidationError(
+			await h.api.get('/v1/treasury/deposit-instructions', { query: { currency: 'USD' } }),
+			'currency',
+		);
 	});
 });
 
@@ -68,7 +88,9 @@ describe('GET /v1/treasury/transactions', () => {
 	});
 
 	test('every field of a transaction; admin defaults completed', async () => {
-		const [t] = await add([{ type: 'deposit', amount: 2500.75, currency: 'USD', network: 'ach', reference: 'DEP-1' }]);
+		const [t] = await add([
+			{ type: 'deposit', amount: 2500.75, currency: 'USD', network: 'ach', reference: 'DEP-1' },
+		]);
 		const res = await h.api.get('/v1/treasury/transactions');
 		expect(res.body.data).toHaveLength(1);
 		const listed = res.body.data[0];
@@ -94,11 +116,15 @@ describe('GET /v1/treasury/transactions', () => {
 		]);
 		expect(a.status).toBe('pending');
 		expect(a.completed_at).toBeNull();
-		const done = await h.raw.post(`/_admin/treasury/transactions/${a.id}/status`, { status: 'completed' });
+		const done = await h.raw.post(`/_admin/treasury/transactions/${a.id}/status`, {
+			status: 'completed',
+		});
 		expect(done.status).toBe(200);
 		expect(done.body.data.status).toBe('completed');
 		expectDateTime(done.body.data.completed_at);
-		const failed = await h.raw.post(`/_admin/treasury/transactions/${b.id}/status`, { status: 'failed' });
+		const failed = await h.raw.post(`/_admin/treasury/transactions/${b.id}/status`, {
+			status: 'failed',
+		});
 		expect(failed.status).toBe(200);
 		expect(failed.body.data.status).toBe('failed');
 		// only from pending
@@ -117,11 +143,41 @@ describe('GET /v1/treasury/transactions', () => {
 		let ids: Record<string, string>;
 		beforeEach(async () => {
 			const txs = await add([
-				{ type: 'deposit', amount: 1, currency: 'USD', created_at: '2026-01-01T00:00:00.000Z', reference: 'a' },
-				{ type: 'withdrawal', amount: 2, currency: 'USD', created_at: '2026-01-01T23:59:59.999Z', reference: 'b' },
-				{ type: 'conversion', amount: -3, currency: 'USD', created_at: '2026-01-02T12:00:00.000Z', reference: 'c' },
-				{ type: 'deposit', amount: 4, currency: 'USDC', created_at: '2026-01-03T00:00:00.000Z', reference: 'd' },
-				{ type: 'deposit', amount: 5, currency: 'USD', created_at: '2025-12-31T23:59:59.999Z', reference: 'e' },
+				{
+					type: 'deposit',
+					amount: 1,
+					currency: 'USD',
+					created_at: '2026-01-01T00:00:00.000Z',
+					reference: 'a',
+				},
+				{
+					type: 'withdrawal',
+					amount: 2,
+					currency: 'USD',
+					created_at: '2026-01-01T23:59:59.999Z',
+					reference: 'b',
+				},
+				{
+					type: 'conversion',
+					amount: -3,
+					currency: 'USD',
+					created_at: '2026-01-02T12:00:00.000Z',
+					reference: 'c',
+				},
+				{
+					type: 'deposit',
+					amount: 4,
+					currency: 'USDC',
+					created_at: '2026-01-03T00:00:00.000Z',
+					reference: 'd',
+				},
+				{
+					type: 'deposit',
+					amount: 5,
+					currency: 'USD',
+					created_at: '2025-12-31T23:59:59.999Z',
+					reference: 'e',
+				},
 			]);
 			ids = Object.fromEntries(txs.map((t: any) => [t.reference, t.id]));
 		});
@@ -154,7 +210,9 @@ describe('GET /v1/treasury/transactions', () => {
 		});
 
 		test('from after to: 400', async () => {
-			const res = await h.api.get('/v1/treasury/transactions', { query: { from: '2026-01-03', to: '2026-01-01' } });
+			const res = await h.api.get('/v1/treasury/transactions', {
+				query: { from: '2026-01-03', to: '2026-01-01' },
+			});
 			expectError(res, 400, 'VALIDATION_ERROR');
 			expect(res.body.error.message).toMatch(/from|to/);
 		});
@@ -171,7 +229,10 @@ describe('GET /v1/treasury/transactions', () => {
 			['limit', '101'],
 			['status', 'pending'],
 		])('%s=%s: 400 naming the parameter', async (name, value) => {
-			expectValidationError(await h.api.get('/v1/treasury/transactions', { query: { [name]: value } }), name);
+			expectValidationError(
+				await h.api.get('/v1/treasury/transactions', { query: { [name]: value } }),
+				name,
+			);
 		});
 	});
 });
@@ -212,6 +273,9 @@ describe('GET /v1/treasury/balance', () => {
 	});
 
 	test('takes no query parameters', async () => {
-		expectValidationError(await h.api.get('/v1/treasury/balance', { query: { currency: 'USD' } }), 'currency');
+		expectValidationError(
+			await h.api.get('/v1/treasury/balance', { query: { currency: 'USD' } }),
+			'currency',
+		);
 	});
 });

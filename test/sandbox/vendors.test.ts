@@ -72,9 +72,19 @@ describe('POST /v1/vendors', () => {
 		expect(res.status).toBe(201);
 		const v = res.body.data;
 		expectOnlyFields(v, VENDOR_FIELDS);
-		expect(v).toMatchObject({ payment_method: 'wire', account_number_last4: '3210', routing_number_last4: '0015' });
+		expect(v).toMatchObject({
+			payment_method: 'wire',
+			account_number_last4: '3210',
+			routing_number_last4: '0015',
+		});
 		expectNoSecretFields(res.body);
-		for (const secret of ['DEUTDEFF', IBAN_VALID, '1 Bank Street', 'GB12ABCD9876543210', '011000015']) {
+		for (const secret of [
+			'DEUTDEFF',
+			IBAN_VALID,
+			'1 Bank Street',
+			'GB12ABCD9876543210',
+			'011000015',
+		]) {
 			expect(res.text).not.toContain(secret);
 		}
 	});
@@ -104,19 +114,22 @@ describe('POST /v1/vendors', () => {
 		expect(res.body.data.account_number_last4).toBe('3000');
 	});
 
-	test.each(['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'])('crypto on %s with an EVM address', async (chain) => {
-		const res = await h.api.post('/v1/vendors', cryptoVendor({ wallet_chain: chain }));
-		expect(res.status).toBe(201);
-		expect(res.body.data).toMatchObject({
-			payment_method: 'crypto',
-			wallet_address: EVM_ADDRESS,
-			wallet_chain: chain,
-			account_number_last4: null,
-			routing_number_last4: null,
-			bank_name: null,
-			account_name: null,
-		});
-	});
+	test.each(['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'])(
+		'crypto on %s with an EVM address',
+		async (chain) => {
+			const res = await h.api.post('/v1/vendors', cryptoVendor({ wallet_chain: chain }));
+			expect(res.status).toBe(201);
+			expect(res.body.data).toMatchObject({
+				payment_method: 'crypto',
+				wallet_address: EVM_ADDRESS,
+				wallet_chain: chain,
+				account_number_last4: null,
+				routing_number_last4: null,
+				bank_name: null,
+				account_name: null,
+			});
+		},
+	);
 
 	test.each([
 		['solana', '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'],
@@ -124,7 +137,10 @@ describe('POST /v1/vendors', () => {
 		['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
 		['bitcoin', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2'],
 	])('crypto on %s with a native address %s', async (chain, address) => {
-		const res = await h.api.post('/v1/vendors', cryptoVendor({ wallet_chain: chain, wallet_address: address }));
+		const res = await h.api.post(
+			'/v1/vendors',
+			cryptoVendor({ wallet_chain: chain, wallet_address: address }),
+		);
 		expect(res.status).toBe(201);
 		expect(res.body.data).toMatchObject({ wallet_chain: chain, wallet_address: address });
 	});
@@ -137,7 +153,12 @@ describe('POST /v1/vendors', () => {
 			routing_number: '021000021',
 		});
 		expect(res.status).toBe(201);
-		expect(res.body.data).toMatchObject({ name: 'Minimal ACH', email: null, bank_name: null, account_number_last4: '1234' });
+		expect(res.body.data).toMatchObject({
+			name: 'Minimal ACH',
+			email: null,
+			bank_name: null,
+			account_number_last4: '1234',
+		});
 	});
 
 	const invalid: Array<[string, () => Record<string, unknown>, string]> = [
@@ -148,16 +169,48 @@ describe('POST /v1/vendors', () => {
 		['payment_method unknown', () => achVendor({ payment_method: 'paypal' }), 'payment_method'],
 		['payment_method upper case', () => achVendor({ payment_method: 'ACH' }), 'payment_method'],
 		['email not an email', () => achVendor({ email: 'acme.example' }), 'email'],
-		['ach without account_number', () => achVendor({ account_number: undefined }), 'account_number'],
-		['ach without routing_number', () => achVendor({ routing_number: undefined }), 'routing_number'],
-		['ach routing_number bad check digit', () => achVendor({ routing_number: ABA_BAD_CHECK }), 'routing_number'],
-		['ach routing_number 8 digits', () => achVendor({ routing_number: '02100002' }), 'routing_number'],
-		['ach routing_number with letters', () => achVendor({ routing_number: '02100002A' }), 'routing_number'],
-		['ach routing_number as a number', () => achVendor({ routing_number: 21000021 }), 'routing_number'],
-		['ach account_number with letters', () => achVendor({ account_number: '12AB34' }), 'account_number'],
+		[
+			'ach without account_number',
+			() => achVendor({ account_number: undefined }),
+			'account_number',
+		],
+		[
+			'ach without routing_number',
+			() => achVendor({ routing_number: undefined }),
+			'routing_number',
+		],
+		[
+			'ach routing_number bad check digit',
+			() => achVendor({ routing_number: ABA_BAD_CHECK }),
+			'routing_number',
+		],
+		[
+			'ach routing_number 8 digits',
+			() => achVendor({ routing_number: '02100002' }),
+			'routing_number',
+		],
+		[
+			'ach routing_number with letters',
+			() => achVendor({ routing_number: '02100002A' }),
+			'routing_number',
+		],
+		[
+			'ach routing_number as a number',
+			() => achVendor({ routing_number: 21000021 }),
+			'routing_number',
+		],
+		[
+			'ach account_number with letters',
+			() => achVendor({ account_number: '12AB34' }),
+			'account_number',
+		],
 		['ach with swift_code', () => achVendor({ swift_code: 'DEUTDEFF' }), 'swift_code'],
 		['ach with wallet_address', () => achVendor({ wallet_address: EVM_ADDRESS }), 'wallet_address'],
-		['wire without account_number', () => wireVendor({ account_number: undefined }), 'account_number'],
+		[
+			'wire without account_number',
+			() => wireVendor({ account_number: undefined }),
+			'account_number',
+		],
 		[
 			'wire without routing, swift or iban',
 			() => wireVendor({ swift_code: undefined, iban: undefined }),
@@ -165,17 +218,49 @@ describe('POST /v1/vendors', () => {
 		],
 		['wire swift_code 7 characters', () => wireVendor({ swift_code: 'DEUTDEF' }), 'swift_code'],
 		['wire swift_code 9 characters', () => wireVendor({ swift_code: 'DEUTDEFF5' }), 'swift_code'],
-		['wire swift_code 12 characters', () => wireVendor({ swift_code: 'DEUTDEFF5000' }), 'swift_code'],
+		[
+			'wire swift_code 12 characters',
+			() => wireVendor({ swift_code: 'DEUTDEFF5000' }),
+			'swift_code',
+		],
 		['wire iban bad mod-97', () => wireVendor({ iban: IBAN_BAD_CHECK }), 'iban'],
 		['wire iban garbage', () => wireVendor({ iban: 'NOT-AN-IBAN' }), 'iban'],
-		['wire routing_number bad check digit', () => wireVendor({ routing_number: ABA_BAD_CHECK }), 'routing_number'],
-		['crypto without wallet_address', () => cryptoVendor({ wallet_address: undefined }), 'wallet_address'],
-		['crypto without wallet_chain', () => cryptoVendor({ wallet_chain: undefined }), 'wallet_chain'],
+		[
+			'wire routing_number bad check digit',
+			() => wireVendor({ routing_number: ABA_BAD_CHECK }),
+			'routing_number',
+		],
+		[
+			'crypto without wallet_address',
+			() => cryptoVendor({ wallet_address: undefined }),
+			'wallet_address',
+		],
+		[
+			'crypto without wallet_chain',
+			() => cryptoVendor({ wallet_chain: undefined }),
+			'wallet_chain',
+		],
 		['crypto unknown chain', () => cryptoVendor({ wallet_chain: 'dogecoin' }), 'wallet_chain'],
-		['crypto EVM address 39 hex', () => cryptoVendor({ wallet_address: EVM_ADDRESS.slice(0, -1) }), 'wallet_address'],
-		['crypto EVM address 41 hex', () => cryptoVendor({ wallet_address: EVM_ADDRESS + 'a' }), 'wallet_address'],
-		['crypto EVM address without 0x', () => cryptoVendor({ wallet_address: EVM_ADDRESS.slice(2) + 'ab' }), 'wallet_address'],
-		['crypto EVM address non-hex', () => cryptoVendor({ wallet_address: '0x' + 'g'.repeat(40) }), 'wallet_address'],
+		[
+			'crypto EVM address 39 hex',
+			() => cryptoVendor({ wallet_address: EVM_ADDRESS.slice(0, -1) }),
+			'wallet_address',
+		],
+		[
+			'crypto EVM address 41 hex',
+			() => cryptoVendor({ wallet_address: EVM_ADDRESS + 'a' }),
+			'wallet_address',
+		],
+		[
+			'crypto EVM address without 0x',
+			() => cryptoVendor({ wallet_address: EVM_ADDRESS.slice(2) + 'ab' }),
+			'wallet_address',
+		],
+		[
+			'crypto EVM address non-hex',
+			() => cryptoVendor({ wallet_address: '0x' + 'g'.repeat(40) }),
+			'wallet_address',
+		],
 		[
 			'crypto EVM address on solana',
 			() => cryptoVendor({ wallet_chain: 'solana', wallet_address: EVM_ADDRESS }),
@@ -183,20 +268,35 @@ describe('POST /v1/vendors', () => {
 		],
 		[
 			'crypto bitcoin address on ethereum',
-			() => cryptoVendor({ wallet_chain: 'ethereum', wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }),
+			() =>
+				cryptoVendor({
+					wallet_chain: 'ethereum',
+					wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+				}),
 			'wallet_address',
 		],
-		['crypto with account_number', () => cryptoVendor({ account_number: '12345678' }), 'account_number'],
+		[
+			'crypto with account_number',
+			() => cryptoVendor({ account_number: '12345678' }),
+			'account_number',
+		],
 		['unknown field', () => achVendor({ phone: '555-0100' }), 'phone'],
-		['last4 is not writable', () => achVendor({ account_number_last4: '6789' }), 'account_number_last4'],
+		[
+			'last4 is not writable',
+			() => achVendor({ account_number_last4: '6789' }),
+			'account_number_last4',
+		],
 	];
-	test.each(invalid)('%s: 400 VALIDATION_ERROR naming the field, nothing created', async (_label, make, field) => {
-		const before = await total();
-		const body = make();
-		for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k];
-		expectValidationError(await h.api.post('/v1/vendors', body), field);
-		expect(await total()).toBe(before);
-	});
+	test.each(invalid)(
+		'%s: 400 VALIDATION_ERROR naming the field, nothing created',
+		async (_label, make, field) => {
+			const before = await total();
+			const body = make();
+			for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k];
+			expectValidationError(await h.api.post('/v1/vendors', body), field);
+			expect(await total()).toBe(before);
+		},
+	);
 });
 
 describe('GET /v1/vendors/{id} (assumed)', () => {
@@ -218,10 +318,18 @@ describe('PATCH /v1/vendors/{id}', () => {
 	test('name and email: 200, other fields kept, updated_at moves', async () => {
 		const v = (await h.api.post('/v1/vendors', achVendor())).body.data;
 		await sleep(5);
-		const res = await h.api.patch(`/v1/vendors/${v.id}`, { name: 'Acme Renamed', email: 'new@acme.example' });
+		const res = await h.api.patch(`/v1/vendors/${v.id}`, {
+			name: 'Acme Renamed',
+			email: 'new@acme.example',
+		});
 		expect(res.status).toBe(200);
 		expectOnlyFields(res.body.data, VENDOR_FIELDS);
-		expect(res.body.data).toMatchObject({ ...v, name: 'Acme Renamed', email: 'new@acme.example', updated_at: expect.any(String) });
+		expect(res.body.data).toMatchObject({
+			...v,
+			name: 'Acme Renamed',
+			email: 'new@acme.example',
+			updated_at: expect.any(String),
+		});
 		expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(v.updated_at));
 		expect((await h.api.get(`/v1/vendors/${v.id}`)).body.data).toEqual(res.body.data);
 	});
@@ -287,7 +395,9 @@ describe('GET /v1/vendors search', () => {
 	});
 
 	test('search combines with pagination', async () => {
-		const res = await h.api.get('/v1/vendors', { query: { search: 'northwind', limit: 1, page: 2 } });
+		const res = await h.api.get('/v1/vendors', {
+			query: { search: 'northwind', limit: 1, page: 2 },
+		});
 		expect(res.body.data.map((v: any) => v.name)).toEqual(['Fabrikam GmbH']);
 		expect(res.body.meta).toEqual({ page: 2, limit: 1, total: 2, has_more: false });
 	});

@@ -72,7 +72,12 @@ describe('webhook endpoints', () => {
 		const ep = res.body.data;
 		expectOnlyFields(ep, WEBHOOK_FIELDS);
 		expect(ep.id).toMatch(/^ep_/);
-		expect(ep).toMatchObject({ url: receiver.url, description: '', filter_types: [], disabled: false });
+		expect(ep).toMatchObject({
+			url: receiver.url,
+			description: '',
+			filter_types: [],
+			disabled: false,
+		});
 		expectDateTime(ep.created_at);
 		expectDateTime(ep.updated_at);
 		expect(res.text).not.toContain('whsec_');
@@ -120,7 +125,11 @@ describe('webhook endpoints', () => {
 		expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(ep.updated_at));
 		expect((await h.api.get(`/v1/webhooks/${ep.id}`)).body.data).toEqual(res.body.data);
 		const partial = await h.api.patch(`/v1/webhooks/${ep.id}`, { disabled: false });
-		expect(partial.body.data).toMatchObject({ description: 'Renamed', disabled: false, filter_types: ['vendor.created'] });
+		expect(partial.body.data).toMatchObject({
+			description: 'Renamed',
+			disabled: false,
+			filter_types: ['vendor.created'],
+		});
 	});
 
 	test('secret: whsec_ + base64 of 24 bytes, stable, never in the endpoint', async () => {
@@ -164,16 +173,23 @@ describe('webhook endpoints', () => {
 		['filter_types not an array', { filter_types: 'vendor.created' }, 'filter_types'],
 		['filter_types unknown type', { filter_types: ['vendor.deleted'] }, 'filter_types'],
 		['filter_types wildcard', { filter_types: ['*'] }, 'filter_types'],
-		['filter_types duplicates', { filter_types: ['vendor.created', 'vendor.created'] }, 'filter_types'],
+		[
+			'filter_types duplicates',
+			{ filter_types: ['vendor.created', 'vendor.created'] },
+			'filter_types',
+		],
 		['disabled not a boolean', { disabled: 'true' }, 'disabled'],
 		['description not a string', { description: 5 }, 'description'],
 		['unknown field', { secret: 'whsec_abc' }, 'secret'],
 	];
-	test.each(invalidCreate)('POST %s: 400 naming the field, nothing created', async (_label, overrides, field) => {
-		const body: Record<string, unknown> = { url: receiver.url, ...overrides };
-		for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k];
-		expectValidationError(await h.api.post('/v1/webhooks', body), field);
-	});
+	test.each(invalidCreate)(
+		'POST %s: 400 naming the field, nothing created',
+		async (_label, overrides, field) => {
+			const body: Record<string, unknown> = { url: receiver.url, ...overrides };
+			for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k];
+			expectValidationError(await h.api.post('/v1/webhooks', body), field);
+		},
+	);
 
 	test.each([
 		['url', { url: 'not a url' }],
@@ -201,23 +217,27 @@ describe('events per operation (admin event log)', () => {
 				id = (await h.api.post('/v1/receivables', receivableBody())).body.data.id;
 			}),
 		).toEqual(['receivable.created']);
-		expect(await typesFor(() => h.api.patch(`/v1/receivables/${id}`, { notes: 'n' }))).toEqual(['receivable.updated']);
-		expect(await typesFor(() => h.api.post(`/v1/receivables/${id}/send`))).toEqual(['receivable.sent']);
-		expect(await typesFor(() => h.raw.post(`/_admin/receivables/${id}/status`, { status: 'overdue' }))).toEqual([
-			'receivable.overdue',
-		]);
-		expect(await typesFor(() => h.raw.post(`/_admin/receivables/${id}/status`, { status: 'paid' }))).toEqual([
-			'receivable.paid',
-		]);
-		const c = (await h.api.post('/v1/receivables', receivableBody())).body.data.id;
-		expect(await typesFor(() => h.api.patch(`/v1/receivables/${c}`, { status: 'cancelled' }))).toEqual([
+		expect(await typesFor(() => h.api.patch(`/v1/receivables/${id}`, { notes: 'n' }))).toEqual([
 			'receivable.updated',
-			'receivable.cancelled',
 		]);
-		expect(await typesFor(() => h.api.post('/v1/receivables', receivableBody({ send_immediately: true })))).toEqual([
-			'receivable.created',
+		expect(await typesFor(() => h.api.post(`/v1/receivables/${id}/send`))).toEqual([
 			'receivable.sent',
 		]);
+		expect(
+			await typesFor(() => h.raw.post(`/_admin/receivables/${id}/status`, { status: 'overdue' })),
+		).toEqual(['receivable.overdue']);
+		expect(
+			await typesFor(() => h.raw.post(`/_admin/receivables/${id}/status`, { status: 'paid' })),
+		).toEqual(['receivable.paid']);
+		const c = (await h.api.post('/v1/receivables', receivableBody())).body.data.id;
+		expect(
+			await typesFor(() => h.api.patch(`/v1/receivables/${c}`, { status: 'cancelled' })),
+		).toEqual(['receivable.updated', 'receivable.cancelled']);
+		expect(
+			await typesFor(() =>
+				h.api.post('/v1/receivables', receivableBody({ send_immediately: true })),
+			),
+		).toEqual(['receivable.created', 'receivable.sent']);
 	});
 
 	test('payables', async () => {
@@ -227,23 +247,25 @@ describe('events per operation (admin event log)', () => {
 				id = (await h.api.post('/v1/payables', payableBody())).body.data.id;
 			}),
 		).toEqual(['payable.created']);
-		expect(await typesFor(() => h.api.patch(`/v1/payables/${id}`, { notes: 'n' }))).toEqual(['payable.updated']);
+		expect(await typesFor(() => h.api.patch(`/v1/payables/${id}`, { notes: 'n' }))).toEqual([
+			'payable.updated',
+		]);
 		expect(await typesFor(() => h.api.patch(`/v1/payables/${id}`, { status: 'ready' }))).toEqual([
 			'payable.updated',
 			'payable.ready',
 		]);
-		expect(await typesFor(() => h.raw.post(`/_admin/payables/${id}/status`, { status: 'scheduled' }))).toEqual([
-			'payable.updated',
-		]);
-		expect(await typesFor(() => h.raw.post(`/_admin/payables/${id}/status`, { status: 'paid' }))).toEqual([
-			'payable.paid',
-		]);
+		expect(
+			await typesFor(() => h.raw.post(`/_admin/payables/${id}/status`, { status: 'scheduled' })),
+		).toEqual(['payable.updated']);
+		expect(
+			await typesFor(() => h.raw.post(`/_admin/payables/${id}/status`, { status: 'paid' })),
+		).toEqual(['payable.paid']);
 		const f = (await h.api.post('/v1/payables', payableBody())).body.data.id;
 		await h.api.patch(`/v1/payables/${f}`, { status: 'ready' });
 		await h.raw.post(`/_admin/payables/${f}/status`, { status: 'scheduled' });
-		expect(await typesFor(() => h.raw.post(`/_admin/payables/${f}/status`, { status: 'failed' }))).toEqual([
-			'payable.failed',
-		]);
+		expect(
+			await typesFor(() => h.raw.post(`/_admin/payables/${f}/status`, { status: 'failed' })),
+		).toEqual(['payable.failed']);
 	});
 
 	test('vendors and treasury', async () => {
@@ -253,7 +275,9 @@ describe('events per operation (admin event log)', () => {
 				id = (await h.api.post('/v1/vendors', achVendor())).body.data.id;
 			}),
 		).toEqual(['vendor.created']);
-		expect(await typesFor(() => h.api.patch(`/v1/vendors/${id}`, { name: 'New name' }))).toEqual(['vendor.updated']);
+		expect(await typesFor(() => h.api.patch(`/v1/vendors/${id}`, { name: 'New name' }))).toEqual([
+			'vendor.updated',
+		]);
 		expect(await typesFor(() => h.raw.post('/_admin/vendors/seed', { count: 3 }))).toEqual([]);
 		let txs: any[] = [];
 		expect(
@@ -269,10 +293,14 @@ describe('events per operation (admin event log)', () => {
 			}),
 		).toEqual(['treasury.transaction.created', 'treasury.transaction.created']);
 		expect(
-			await typesFor(() => h.raw.post(`/_admin/treasury/transactions/${txs[0].id}/status`, { status: 'completed' })),
+			await typesFor(() =>
+				h.raw.post(`/_admin/treasury/transactions/${txs[0].id}/status`, { status: 'completed' }),
+			),
 		).toEqual(['treasury.transaction.completed']);
 		expect(
-			await typesFor(() => h.raw.post(`/_admin/treasury/transactions/${txs[1].id}/status`, { status: 'failed' })),
+			await typesFor(() =>
+				h.raw.post(`/_admin/treasury/transactions/${txs[1].id}/status`, { status: 'failed' }),
+			),
 		).toEqual(['treasury.transaction.failed']);
 	});
 
@@ -318,7 +346,9 @@ describe('delivery', () => {
 		const ts = Number(req.headers['webhook-timestamp']);
 		expect(req.headers['webhook-timestamp']).toMatch(/^\d+$/);
 		expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(30);
-		expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$/);
+		expect(req.headers['webhook-signature']).toMatch(
+			/^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$/,
+		);
 		// the library verifies it (throws otherwise) and returns the parsed body
 		expect(new Webhook(secret).verify(req.body, req.headers)).toEqual(body);
 		// and by hand, from the definition in docs/api-decisions.md (content id.timestamp.body, key = base64 after whsec_)
@@ -326,7 +356,9 @@ describe('delivery', () => {
 			`v1,${hmac(secret, req.headers['webhook-id'], req.headers['webhook-timestamp'], req.body)}`,
 		);
 		// the signature is over the raw body: a changed body does not verify
-		expect(() => new Webhook(secret).verify(req.body.replace('vendor.created', 'vendor.updated'), req.headers)).toThrow();
+		expect(() =>
+			new Webhook(secret).verify(req.body.replace('vendor.created', 'vendor.updated'), req.headers),
+		).toThrow();
 		// nor with another endpoint's secret
 		const other = await createEndpoint({ disabled: true });
 		const otherSecret = await secretOf(other.id);
@@ -353,7 +385,9 @@ describe('delivery', () => {
 			'vendor.updated',
 			'receivable.created',
 		]);
-		expect(deliveriesFor(deliveries, onlyUpdates.id).map((d) => d.event_type)).toEqual(['vendor.updated']);
+		expect(deliveriesFor(deliveries, onlyUpdates.id).map((d) => d.event_type)).toEqual([
+			'vendor.updated',
+		]);
 		expect(deliveriesFor(deliveries, disabled.id)).toEqual([]);
 		// what the receiver got matches the log: 3 + 1 requests, nothing for the disabled one
 		expect(receiver.received.map((r) => JSON.parse(r.body).type).sort()).toEqual([
@@ -394,7 +428,8 @@ describe('delivery', () => {
 		expect(receiver.received).toHaveLength(3);
 		const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
 		expect(ids.size).toBe(1);
-		for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
+		for (const r of receiver.received)
+			expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
 		// backoff: the gaps are at least the configured delays
 		const t = receiver.received.map((r) => r.receivedAt);
 		expect(t[1] - t[0]).toBeGreaterThanOrEqual(RETRY_DELAYS[0] - 5);
@@ -407,7 +442,11 @@ describe('delivery', () => {
 			[3, 204],
 		]);
 		for (const d of log) {
-			expect(d).toMatchObject({ event_type: 'vendor.created', endpoint_id: ep.id, url: receiver.url });
+			expect(d).toMatchObject({
+				event_type: 'vendor.created',
+				endpoint_id: ep.id,
+				url: receiver.url,
+			});
 			expect(d.event_id).toBe([...ids][0]);
 			expectDateTime(d.delivered_at);
 		}
@@ -459,7 +498,7 @@ describe('delivery', () => {
 		expect(log[0].status ?? null).toBeNull();
 	});
 
-	test('the delivery uses the endpoint\'s current url', async () => {
+	test("the delivery uses the endpoint's current url", async () => {
 		const ep = await createEndpoint({ url: 'http://127.0.0.1:9/unused' });
 		await h.api.patch(`/v1/webhooks/${ep.id}`, { url: receiver.url });
 		await h.api.post('/v1/vendors', achVendor());
@@ -512,7 +551,7 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 		}
 	});
 
-	test('a redelivery goes to the endpoint\'s current url', async () => {
+	test("a redelivery goes to the endpoint's current url", async () => {
 		const first = await startReceiver();
 		const second = await startReceiver();
 		try {
@@ -525,7 +564,9 @@ describe('delivery timeouts and redeliveries to a changed endpoint', () => {
 			await sleep(100);
 			expect(first.received).toHaveLength(1);
 			expect(second.received).toHaveLength(1);
-			expect(second.received[0].headers['webhook-id']).toBe(first.received[0].headers['webhook-id']);
+			expect(second.received[0].headers['webhook-id']).toBe(
+				first.received[0].headers['webhook-id'],
+			);
 		} finally {
 			await first.close();
 			await second.close();
@@ -547,10 +588,12 @@ describe('Standard Webhooks test vector', () => {
 	// sandbox/events.ts signs every delivery with exactly this call:
 	// new Webhook(secret).sign(event.id, new Date(timestamp * 1000), body)
 	test('the signing call the sandbox makes produces the published vector', () => {
-		expect(new Webhook(vector.secret).sign(vector.id, new Date(vector.timestamp * 1000), vector.body)).toBe(
+		expect(
+			new Webhook(vector.secret).sign(vector.id, new Date(vector.timestamp * 1000), vector.body),
+		).toBe(vector.signature);
+		expect(`v1,${hmac(vector.secret, vector.id, String(vector.timestamp), vector.body)}`).toBe(
 			vector.signature,
 		);
-		expect(`v1,${hmac(vector.secret, vector.id, String(vector.timestamp), vector.body)}`).toBe(vector.signature);
 	});
 });
 

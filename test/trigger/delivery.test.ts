@@ -44,13 +44,19 @@ describe('a real delivery from the sandbox', () => {
 	it('verifies the signed event of an API operation and starts one execution', async () => {
 		const { t, served, endpointId } = await activeTrigger(['receivable.created']);
 		try {
-			const created = await api.post('/v1/receivables', { invoice_number: 'INV-TRIG-1', amount: 42.5 });
+			const created = await api.post('/v1/receivables', {
+				invoice_number: 'INV-TRIG-1',
+				amount: 42.5,
+			});
 			expect(created.status).toBe(201);
 			const receivable = created.body.data;
 
 			const execution = await until('the execution', () => served.executions[0]);
 			const event = execution[0][0].json;
-			expect(event).toMatchObject({ type: 'receivable.created', data: { id: receivable.id, amount: 42.5 } });
+			expect(event).toMatchObject({
+				type: 'receivable.created',
+				data: { id: receivable.id, amount: 42.5 },
+			});
 			expect(event.id).toMatch(/^evt_/);
 
 			const log = await until('the delivery log', async () => {
@@ -58,7 +64,11 @@ describe('a real delivery from the sandbox', () => {
 				return list.length > 0 ? list : undefined;
 			});
 			expect(log).toHaveLength(1);
-			expect(log[0]).toMatchObject({ event_type: 'receivable.created', status: 200, url: t.webhookUrl() });
+			expect(log[0]).toMatchObject({
+				event_type: 'receivable.created',
+				status: 200,
+				url: t.webhookUrl(),
+			});
 			expect(served.executions).toHaveLength(1);
 		} finally {
 			await t.deactivate();
@@ -81,7 +91,10 @@ describe('a real delivery from the sandbox', () => {
 			});
 			expect(created.status).toBe(201);
 			const execution = await until('the execution', () => served.executions[0]);
-			expect(execution[0][0].json).toMatchObject({ id: created.body.data.id, name: 'Trigger Vendor' });
+			expect(execution[0][0].json).toMatchObject({
+				id: created.body.data.id,
+				name: 'Trigger Vendor',
+			});
 
 			const log: IDataObject[] = (await admin.get('/_admin/requests')).body.data;
 			const secretFetches = log.filter((r) => r.path === `/v1/webhooks/${endpointId}/secret`);
@@ -97,7 +110,7 @@ describe('a real delivery from the sandbox', () => {
 		}
 	});
 
-	it('refuses a delivery signed with another endpoint\'s secret', async () => {
+	it("refuses a delivery signed with another endpoint's secret", async () => {
 		const a = await activeTrigger(['receivable.created']);
 		const b = await activeTrigger(['receivable.created']);
 		try {
@@ -109,7 +122,7 @@ describe('a real delivery from the sandbox', () => {
 				const lb = await deliveries(b.endpointId);
 				return la.length >= 1 && lb.length >= 1 ? true : undefined;
 			});
-			const fromB = await until('B\'s retries to end', async () => {
+			const fromB = await until("B's retries to end", async () => {
 				const list = await deliveries(b.endpointId);
 				return list.length >= 3 ? list : undefined;
 			});

@@ -6,7 +6,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
-import { CREATE_UNSUPPORTED_MESSAGE, NO_SECRET_MESSAGE } from '../../nodes/BusinessFinance/trigger/errors';
+import {
+	CREATE_UNSUPPORTED_MESSAGE,
+	NO_SECRET_MESSAGE,
+} from '../../nodes/BusinessFinance/trigger/errors';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { startMiniService, STANDARD_VECTOR, TriggerHarness, type MiniService } from './support';
@@ -18,7 +21,13 @@ let api: HttpClient;
 let admin: HttpClient;
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000, rateWindowSeconds: 60 });
+	sb = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		seed: 'none',
+		rateLimit: 100_000,
+		rateWindowSeconds: 60,
+	});
 	api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
 	admin = createHttpClient(sb.baseUrl, { apiKey: null });
 });
@@ -68,7 +77,10 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 			filter_types: ['vendor.created'],
 			disabled: true,
 		});
-		const t = trigger({ webhookEndpointId: before.id, events: ['receivable.paid', 'payable.failed'] });
+		const t = trigger({
+			webhookEndpointId: before.id,
+			events: ['receivable.paid', 'payable.failed'],
+		});
 
 		expect(await t.activate()).toEqual({ existed: false });
 		const active = (await getEndpoint(before.id as string)).data!;
@@ -110,13 +122,18 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(await t.checkExists()).toBe(false);
 		await t.activate();
 		expect(await t.checkExists()).toBe(true);
-		await api.patch(`/v1/webhooks/${ep.id}`, { filter_types: ['receivable.sent', 'vendor.created'] });
+		await api.patch(`/v1/webhooks/${ep.id}`, {
+			filter_types: ['receivable.sent', 'vendor.created'],
+		});
 		expect(await t.checkExists()).toBe(false);
 		await t.activate();
 		await api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
 		expect(await t.checkExists()).toBe(false);
 		await t.activate();
-		expect((await getEndpoint(ep.id as string)).data).toMatchObject({ disabled: false, filter_types: ['receivable.sent'] });
+		expect((await getEndpoint(ep.id as string)).data).toMatchObject({
+			disabled: false,
+			filter_types: ['receivable.sent'],
+		});
 		await t.deactivate();
 		expect(settings((await getEndpoint(ep.id as string)).data!)).toEqual(settings(ep));
 	});
@@ -174,7 +191,9 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.create(); // as if n8n lost track: must reuse the stored id
 		forgetAllSecrets(); // and again after a restart
 		await t.create();
-		const posts = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v1/webhooks');
+		const posts = (await requests()).filter(
+			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
+		);
 		expect(posts).toHaveLength(1);
 		expect(posts[0].body).toEqual({
 			url: t.webhookUrl(),
@@ -288,30 +307,55 @@ describe('a service without the assumed routes', () => {
 
 	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
 		mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old', description: 'Old', filter_types: [], disabled: false }],
+			endpoints: [
+				{
+					id: 'ep_legacy',
+					url: 'http://127.0.0.1:1/old',
+					description: 'Old',
+					filter_types: [],
+					disabled: false,
+				},
+			],
 		});
-		const t = trigger({ webhookEndpointId: 'ep_legacy' }, { baseUrl: mini.baseUrl, webhookSigningSecret: '' });
+		const t = trigger(
+			{ webhookEndpointId: 'ep_legacy' },
+			{ baseUrl: mini.baseUrl, webhookSigningSecret: '' },
+		);
 		await expect(t.activate()).rejects.toThrow(NO_SECRET_MESSAGE);
 		expect(NO_SECRET_MESSAGE).toContain('Webhook Signing Secret');
 		expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
 		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
 	});
 
-	it('falls back to the credential\'s secret, and allowUnsigned lets it activate without any', async () => {
+	it("falls back to the credential's secret, and allowUnsigned lets it activate without any", async () => {
 		mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old', description: 'Old', filter_types: [], disabled: false }],
+			endpoints: [
+				{
+					id: 'ep_legacy',
+					url: 'http://127.0.0.1:1/old',
+					description: 'Old',
+					filter_types: [],
+					disabled: false,
+				},
+			],
 		});
 		const withSecret = trigger(
 			{ webhookEndpointId: 'ep_legacy' },
 			{ baseUrl: mini.baseUrl, webhookSigningSecret: STANDARD_VECTOR.vectorWhsec },
 		);
 		await withSecret.activate();
-		expect(withSecret.staticData().production).toMatchObject({ secretSource: 'credential', endpointId: 'ep_legacy' });
+		expect(withSecret.staticData().production).toMatchObject({
+			secretSource: 'credential',
+			endpointId: 'ep_legacy',
+		});
 		expect(JSON.stringify(withSecret.staticData())).not.toContain('whsec_');
 		await withSecret.deactivate();
 		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
 
-		const unsigned = trigger({ webhookEndpointId: 'ep_legacy', options: { allowUnsigned: true } }, { baseUrl: mini.baseUrl });
+		const unsigned = trigger(
+			{ webhookEndpointId: 'ep_legacy', options: { allowUnsigned: true } },
+			{ baseUrl: mini.baseUrl },
+		);
 		await unsigned.activate();
 		expect(unsigned.staticData().production).toMatchObject({ secretSource: 'none' });
 		await unsigned.deactivate();

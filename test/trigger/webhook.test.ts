@@ -15,7 +15,10 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 const now = () => Math.floor(Date.now() / 1000);
 
 let seq = 0;
-function event(type = 'receivable.paid', data: IDataObject = { id: 'r1', amount: 12.5 }): IDataObject {
+function event(
+	type = 'receivable.paid',
+	data: IDataObject = { id: 'r1', amount: 12.5 },
+): IDataObject {
 	seq += 1;
 	return { id: `evt_${seq}`, type, created_at: '2026-11-22T12:00:00Z', data };
 }
@@ -65,7 +68,11 @@ async function setup(
 describe('webhook(): Standard Webhooks verification', () => {
 	it('accepts the Standard Webhooks test vector (raw body with its spacing)', async () => {
 		// The vector is from 2021: a tolerance of ~12.7 years puts it in the window.
-		const { served, url } = await setup({ toleranceSeconds: 400_000_000 }, ['*'], STANDARD_VECTOR.vectorWhsec);
+		const { served, url } = await setup(
+			{ toleranceSeconds: 400_000_000 },
+			['*'],
+			STANDARD_VECTOR.vectorWhsec,
+		);
 		const res = await deliver(url, STANDARD_VECTOR.body, {
 			'webhook-id': STANDARD_VECTOR.id,
 			'webhook-timestamp': String(STANDARD_VECTOR.timestamp),
@@ -118,7 +125,13 @@ describe('webhook(): Standard Webhooks verification', () => {
 			'updated_at',
 			'tier',
 		]);
-		expect(json).toMatchObject({ id: 'v1', name: 'Acme', email: null, updated_at: null, tier: 'gold' });
+		expect(json).toMatchObject({
+			id: 'v1',
+			name: 'Acme',
+			email: null,
+			updated_at: null,
+			tier: 'gold',
+		});
 	});
 
 	it('refuses a forged signature (another secret) with 401 and no execution', async () => {
@@ -187,7 +200,10 @@ describe('webhook(): Standard Webhooks verification', () => {
 		const { served, url, secret } = await setup();
 		const body = JSON.stringify(event());
 		const headers = signed(secret, body);
-		const forged = signed(newSecret(), body, { id: headers['webhook-id'], ts: Number(headers['webhook-timestamp']) });
+		const forged = signed(newSecret(), body, {
+			id: headers['webhook-id'],
+			ts: Number(headers['webhook-timestamp']),
+		});
 		const multi = {
 			...headers,
 			'webhook-signature': `v1a,abc ${forged['webhook-signature']} ${headers['webhook-signature']}`,
@@ -195,7 +211,11 @@ describe('webhook(): Standard Webhooks verification', () => {
 		expect((await deliver(url, body, multi)).status).toBe(200);
 		expect(served.executions).toHaveLength(1);
 
-		const onlyWrong = { ...headers, 'webhook-id': 'msg_other', 'webhook-signature': `v2,xyz ${forged['webhook-signature']}` };
+		const onlyWrong = {
+			...headers,
+			'webhook-id': 'msg_other',
+			'webhook-signature': `v2,xyz ${forged['webhook-signature']}`,
+		};
 		expect((await deliver(url, body, onlyWrong)).status).toBe(401);
 		expect(served.executions).toHaveLength(1);
 	});
@@ -240,13 +260,20 @@ describe('webhook(): event filter and duplicates', () => {
 			const body = JSON.stringify(event(type));
 			expect((await deliver(url, body, signed(secret, body))).status).toBe(200);
 		}
-		expect(served.executions.map((e) => e[0][0].json.type)).toEqual(['receivable.paid', 'payable.failed']);
+		expect(served.executions.map((e) => e[0][0].json.type)).toEqual([
+			'receivable.paid',
+			'payable.failed',
+		]);
 	});
 
 	it('runs once for a retried delivery (same webhook-id, new timestamp and signature)', async () => {
 		const { served, url, secret } = await setup();
 		const body = JSON.stringify(event());
-		const first = await deliver(url, body, signed(secret, body, { id: 'msg_retry_1', ts: now() - 5 }));
+		const first = await deliver(
+			url,
+			body,
+			signed(secret, body, { id: 'msg_retry_1', ts: now() - 5 }),
+		);
 		const retry = await deliver(url, body, signed(secret, body, { id: 'msg_retry_1' }));
 		expect(first.status).toBe(200);
 		expect(retry.status).toBe(200);
@@ -260,9 +287,13 @@ describe('webhook(): event filter and duplicates', () => {
 	it('still recognises a retry after the workflow was saved (deactivated and activated again)', async () => {
 		const { harness, served, url, secret } = await setup();
 		const body = JSON.stringify(event());
-		expect((await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status).toBe(200);
+		expect(
+			(await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status,
+		).toBe(200);
 		await harness.deactivate();
-		expect((await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status).toBe(200);
+		expect(
+			(await deliver(url, body, signed(secret, body, { id: 'msg_across_update' }))).status,
+		).toBe(200);
 		expect(served.executions).toHaveLength(1);
 	});
 

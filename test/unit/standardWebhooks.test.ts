@@ -290,7 +290,10 @@ describe('readSignedMessage', () => {
 
 	it('a webhook-* header wins over its svix-* alias, and the signature covers that one', () => {
 		const both = { ...headers(), 'svix-id': 'msg_other' };
-		expect(readSignedMessage(both, at(TIMESTAMP))).toMatchObject({ ok: true, message: { id: MSG_ID } });
+		expect(readSignedMessage(both, at(TIMESTAMP))).toMatchObject({
+			ok: true,
+			message: { id: MSG_ID },
+		});
 		const swapped = { ...headers(SIGNATURE, String(TIMESTAMP), 'msg_other'), 'svix-id': MSG_ID };
 		expect(verifyWebhook(VECTOR_WHSEC, swapped, BODY, at(TIMESTAMP)).ok).toBe(false);
 	});
@@ -298,7 +301,10 @@ describe('readSignedMessage', () => {
 	it('tells an unsigned request (no signature under any name) from a badly signed one', () => {
 		expect(readSignedMessage({}, at(TIMESTAMP))).toMatchObject({ ok: false, unsigned: true });
 		expect(
-			readSignedMessage({ 'webhook-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP) }, at(TIMESTAMP)),
+			readSignedMessage(
+				{ 'webhook-id': MSG_ID, 'webhook-timestamp': String(TIMESTAMP) },
+				at(TIMESTAMP),
+			),
 		).toMatchObject({ ok: false, unsigned: true });
 		for (const signed of [
 			{ 'svix-signature': SIGNATURE },
@@ -307,18 +313,27 @@ describe('readSignedMessage', () => {
 			{ ...headers(), 'webhook-signature': undefined, 'svix-signature': 'v2,abc' },
 			headers(SIGNATURE, String(TIMESTAMP - 1000)),
 		]) {
-			expect(readSignedMessage(signed, at(TIMESTAMP))).toMatchObject({ ok: false, unsigned: false });
+			expect(readSignedMessage(signed, at(TIMESTAMP))).toMatchObject({
+				ok: false,
+				unsigned: false,
+			});
 		}
 	});
 
 	it('refuses an id with control characters or longer than 256 characters', () => {
-		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'msg\u0000x'), at(TIMESTAMP))).toEqual({
+		expect(
+			readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'msg\u0000x'), at(TIMESTAMP)),
+		).toEqual({
 			ok: false,
 			unsigned: false,
 			reason: 'Invalid webhook-id',
 		});
-		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(257)), at(TIMESTAMP)).ok).toBe(false);
-		expect(readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(256)), at(TIMESTAMP)).ok).toBe(true);
+		expect(
+			readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(257)), at(TIMESTAMP)).ok,
+		).toBe(false);
+		expect(
+			readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'm'.repeat(256)), at(TIMESTAMP)).ok,
+		).toBe(true);
 	});
 
 	it('keeps only well-formed v1 signatures: truncated or extended ones never match', () => {

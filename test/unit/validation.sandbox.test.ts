@@ -80,8 +80,7 @@ describe('node validation against the sandbox', () => {
 		fc.assert(
 			fc.property(fc.constantFrom(...WALLET_CHAINS), addressArb, (chain, address) => {
 				const sent = normaliseMethodDetails({ wallet_address: address }).wallet_address as
-					| string
-					| undefined;
+					string | undefined;
 				fc.pre(sent !== undefined);
 				expect(isValidWalletAddress(chain, sent)).toBe(isWalletAddress(chain, sent!));
 				if (isValidWalletAddress(chain, address)) expect(isWalletAddress(chain, sent!)).toBe(true);

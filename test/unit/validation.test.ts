@@ -479,7 +479,10 @@ describe('validateMethodDetails', () => {
 
 	it('requires a known payment method for vendors', () => {
 		expect(validateMethodDetails(undefined, ach)).toEqual([
-			{ field: 'Payment Method', message: "'Payment Method' is required: one of ach, wire, crypto" },
+			{
+				field: 'Payment Method',
+				message: "'Payment Method' is required: one of ach, wire, crypto",
+			},
 		]);
 		expect(validateMethodDetails('paypal', ach)).toEqual([
 			{ field: 'Payment Method', message: "'Payment Method' must be one of ach, wire, crypto" },
@@ -505,7 +508,10 @@ describe('validateMethodDetails', () => {
 		).toEqual(['SWIFT Code', 'IBAN']);
 		// A detail of another method is checked for its form, and refused as not applying.
 		expect(validateMethodDetails('ach', { ...ach, iban: 'DE00' })).toEqual([
-			expect.objectContaining({ field: 'IBAN', message: expect.stringMatching(/^'IBAN' is not valid/) }),
+			expect.objectContaining({
+				field: 'IBAN',
+				message: expect.stringMatching(/^'IBAN' is not valid/),
+			}),
 			{
 				field: 'IBAN',
 				message: "'IBAN' does not apply to payment method ACH",
