@@ -1,12 +1,12 @@
 /**
- * Unit and integration tests: real HTTP against the in-process sandbox. `npm run test:e2e` runs
- * test/e2e and `npm run test:editor` test/editor, each with its own config.
+ * Unit and integration tests: real HTTP against the in-process sandbox. test/e2e, test/e2e-queue
+ * and test/editor have their own configs (`npm run test:e2e`, `test:e2e:queue`, `test:editor`).
  */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/editor/'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e', '<rootDir>/test/editor/'],
 	// n8n's logger silent unless BF_N8N_LOG_LEVEL asks for it.
 	setupFiles: ['<rootDir>/test/helpers/n8n-log-level.ts'],
 	transform: {
