@@ -42,12 +42,11 @@ export class EditorPage {
 	}
 
 	/** Names and types of the nodes on the canvas. */
-	async canvasNodes(): Promise<Array<{ name: string; type: string; text: string }>> {
+	async canvasNodes(): Promise<Array<{ name: string; type: string }>> {
 		return await this.page.locator(byTestId('canvas-node')).evaluateAll((elements) =>
 			elements.map((e) => ({
 				name: e.getAttribute('data-node-name') ?? '',
 				type: e.getAttribute('data-node-type') ?? '',
-				text: (e as { innerText: string }).innerText,
 			})),
 		);
 	}
@@ -215,13 +214,18 @@ export class EditorPage {
 		});
 		if (expected === 'success') return (await success.innerText()).trim();
 		await failure.click();
-		const retry = this.credentialDialog.locator('button[title="Retry credential test"]:visible');
+		const retry = this.retryButton;
 		return (await retry.locator('xpath=../..').innerText()).trim();
+	}
+
+	/** The Retry button of the test result shown (the other outcome's banner stays in the page). */
+	private get retryButton(): Locator {
+		return this.credentialDialog.locator('button[title="Retry credential test"]:visible');
 	}
 
 	/** The dialog's Retry button: tests the saved credential again. */
 	async retestCredential(): Promise<void> {
-		await this.credentialDialog.getByRole('button', { name: /Retry/ }).first().click();
+		await this.retryButton.click();
 	}
 
 	/** Types into one of the credential's fields (by its label) and saves, which tests it. */

@@ -174,9 +174,12 @@ it('finds vendors in the vendor picker: the search goes to the sandbox', async (
 	const search = 'co';
 	const { vendors: expected } = await sandboxVendors(`search=${search}&limit=100`);
 	expect(expected.length).toBeGreaterThan(1);
+	await sandbox.admin.clearRequests();
 	const shown = await editor.searchList('vendorId', search);
 	expect(shown).toHaveLength(expected.length);
 	shown.forEach((entry, i) => expect(entry.startsWith(expected[i].name)).toBe(true));
+	const searches = (await sandbox.admin.getRequests()).filter((r) => r.path === '/v1/vendors');
+	expect(searches.map((r) => r.query.search)).toContain(search);
 	await editor.screenshot('editor-vendor-picker', 'parameters');
 	await browser.page.keyboard.press('Escape');
 });
@@ -184,7 +187,12 @@ it('finds vendors in the vendor picker: the search goes to the sandbox', async (
 it('tests the credential: accepted, then a wrong key refused with the service’s reason', async () => {
 	await editor.openCredential();
 	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
+	// A result stays up while the next test runs: the sandbox shows that Retry tested again.
+	await sandbox.admin.clearRequests();
 	await editor.retestCredential();
+	await environment.n8n.waitFor('the credential test to reach the sandbox', async () =>
+		(await sandbox.admin.getRequests()).some((r) => r.path === '/v1/vendors' && r.status === 200),
+	);
 	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
 	await editor.screenshot('editor-credential', editor.credentialDialog);
 

@@ -33,7 +33,7 @@ export const ACTION_PANELS: PanelExpectation[] = [
 	{
 		resource: 'treasury',
 		operation: 'getTransactions',
-		parameters: ['returnAll', 'limit', 'filters', 'options'],
+		parameters: ['returnAll', 'limit', 'simplify', 'filters', 'options'],
 	},
 	{
 		resource: 'vendor',
@@ -48,9 +48,9 @@ export const ACTION_PANELS: PanelExpectation[] = [
 ];
 
 /** The trigger's panel. */
-export const TRIGGER_PANEL = {
+export const TRIGGER_PANEL: { parameters: string[]; notices: string[] } = {
 	parameters: ['webhookEndpointId', 'events', 'options'],
-	notices: ['setupNotice', 'secretNotice'],
+	notices: [],
 };
 
 const actionProperties = new BusinessFinance().description.properties;
