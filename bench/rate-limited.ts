@@ -4,11 +4,12 @@
  * transport's memory of the key is wiped before each scenario, as in a freshly started n8n.
  * Rounds 1..REPEAT are "warm": nothing is reset between runs (as in a long-running n8n that used
  * the key before); the bench only waits for the sandbox's current window to end so that each run
- * starts a new one. Also the timing-proxy diagnostic of how much of each wait was lost.
+ * starts a new one. Each run also records the CPU time and run-queue wait of this process and
+ * the sandbox's (bench/sched.ts). Also the timing-proxy diagnostic of how much of each wait was
+ * lost.
  */
 import { setTimeout as sleep } from 'timers/promises';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import type { RunningSandbox } from '../sandbox';
 import {
 	createItems,
 	createParams,
@@ -19,13 +20,15 @@ import {
 	runTheNode,
 } from './clients';
 import type { PerRequestMs } from './overhead';
-import { runCorrect, toRow, type Row } from './report';
+import { toRow, type Row } from './report';
+import type { SandboxProcess } from './sandbox-process';
+import { schedDuring } from './sched';
 import { listRequests, type Settings } from './settings';
 import { lostAfterFullWindows, startTimeline } from './timeline';
 import { forgetRateLimitState, sleptDuring } from './transport-hooks';
 
 interface Bench {
-	sb: RunningSandbox;
+	sb: SandboxProcess;
 	s: Settings;
 	getMs: PerRequestMs;
 	postMs: PerRequestMs;
@@ -60,11 +63,17 @@ async function startRun({ sb, s }: Bench, cold: boolean): Promise<void> {
 	await sb.admin.clearRequests();
 }
 
+/** Runs `work` and says how long the transport waited and what the scheduler did meanwhile. */
+async function observed<T>({ sb }: Bench, work: () => Promise<T>) {
+	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(work));
+	return { result: result.result, sleptMs: result.sleptMs, sched };
+}
+
 /** Scenario 1: list all N vendors (returnAll). */
 async function listAll(bench: Bench, cold: boolean): Promise<Row> {
 	const { sb, s } = bench;
 	await startRun(bench, cold);
-	const { result, sleptMs } = await sleptDuring(() => runTheNode(sb, listParams, [{}]));
+	const { result, sleptMs, sched } = await observed(bench, () => runTheNode(sb, listParams, [{}]));
 	const { ms, res } = result;
 	const measured = {
 		scenario: `list ${s.n} vendors`,
@@ -76,6 +85,8 @@ async function listAll(bench: Bench, cold: boolean): Promise<Row> {
 		outputItems: res.items.length,
 		correct: distinctIds(res) === s.n && res.items.length === s.n,
 		waitedMs: sleptMs,
+		sched,
+		targetRatio: 1.03,
 	};
 	return toRow(measured, s);
 }
@@ -85,7 +96,7 @@ async function twoListsAtOnce(bench: Bench, cold: boolean): Promise<Row> {
 	const { sb, s } = bench;
 	await startRun(bench, cold);
 	const started = performance.now();
-	const { result, sleptMs } = await sleptDuring(() =>
+	const { result, sleptMs, sched } = await observed(bench, () =>
 		Promise.all([runTheNode(sb, listParams, [{}]), runTheNode(sb, listParams, [{}])]),
 	);
 	const ms = performance.now() - started;
@@ -102,6 +113,7 @@ async function twoListsAtOnce(bench: Bench, cold: boolean): Promise<Row> {
 		correct: complete,
 		notes: `each finished after ${Math.round(a.ms)} ms and ${Math.round(b.ms)} ms`,
 		waitedMs: sleptMs, // both executions' sleeps, added up
+		sched,
 	};
 	return toRow(measured, s);
 }
@@ -111,7 +123,7 @@ async function createAll(bench: Bench, cold: boolean): Promise<Row> {
 	const { sb, s } = bench;
 	await sb.admin.reset('none');
 	await startRun(bench, cold);
-	const { result, sleptMs } = await sleptDuring(() =>
+	const { result, sleptMs, sched } = await observed(bench, () =>
 		runTheNode(sb, createParams, createItems(s.m)),
 	);
 	const { ms, res } = result;
@@ -128,36 +140,9 @@ async function createAll(bench: Bench, cold: boolean): Promise<Row> {
 		correct: total === s.m && res.items.length === s.m && paired,
 		notes: `vendors on the service afterwards: ${total}`,
 		waitedMs: sleptMs,
+		sched,
 	};
 	return toRow(measured, s);
-}
-
-/**
- * Per scenario: the cold run, and the fastest warm run (the same statistic as the per-request
- * costs of the overhead scenario). Correctness targets (requests, 429s, failures, complete
- * output) must hold in every run for either row to count as met.
- */
-export function coldAndFastestWarm(runs: Row[]): Row[] {
-	const allCorrect = runs.every(runCorrect);
-	const warm = runs.slice(1);
-	const fastest = warm.reduce((x, y) => (y.wallMs < x.wallMs ? y : x));
-	const cold = runs[0];
-	return [
-		{
-			...cold,
-			scenario: `${cold.scenario} (cold)`,
-			ok: cold.ok && allCorrect,
-			allRunsCorrect: allCorrect,
-		},
-		{
-			...fastest,
-			scenario: `${fastest.scenario} (warm)`,
-			ok: fastest.ok && allCorrect,
-			allRunsCorrect: allCorrect,
-			wallMsAllRuns: warm.map((row) => row.wallMs),
-			ratioAllRuns: warm.map((row) => row.ratio),
-		},
-	];
 }
 
 /**

@@ -1,33 +1,39 @@
 /**
  * `npm run bench`: how close the node comes to the limits the service's rate limit sets.
  *
- * In-process: the real node runs through n8n-core's WorkflowExecute (test/helpers/n8n.ts) with
- * real HTTP against the sandbox, started with a short window (LIMIT requests per WINDOW_S
- * seconds) so a run takes seconds. Scenarios:
+ * Scenarios 1-4 in this process: the real node runs through n8n-core's WorkflowExecute
+ * (test/helpers/n8n.ts) with real HTTP against the sandbox, which runs in its own process
+ * (bench/sandbox-process.ts) with a short window (LIMIT requests per WINDOW_S seconds) so a run
+ * takes seconds:
  *   1. list all of N vendors (seeded through the admin route), returnAll;
  *   2. create M vendors from M input items;
  *   3. per-item overhead with the rate limit off: the node against a plain keep-alive axios loop
  *      over the same requests;
  *   4. two executions listing at once on one key.
- * Requests, 429 answers and failures come from the sandbox's request log and the node's output.
- * Prints a table and writes bench/results/latest.json. Environment overrides: BENCH_N, BENCH_M,
- * BENCH_LIMIT, BENCH_WINDOW_S, BENCH_REPEAT, BENCH_OUT.
+ * Scenario 5 in n8n's queue mode (bench/queue-listing.ts): two workers listing at once on one key.
+ * Every scenario runs cold once, then REPEAT (default 5) times warm; the table shows the cold run
+ * and the warm runs' median with their spread, the JSON every run. Requests, 429 answers and
+ * failures come from the sandbox's request log and the node's output. Writes
+ * bench/results/latest.json. Environment overrides: BENCH_N, BENCH_M, BENCH_LIMIT,
+ * BENCH_WINDOW_S, BENCH_REPEAT, BENCH_OUT, BENCH_QUEUE (0: leave scenario 5 out), BENCH_QUEUE_N,
+ * BENCH_QUEUE_LIMIT, BENCH_QUEUE_WINDOW_S.
  */
 import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
-import { startSandbox } from '../sandbox';
 import { measureOverhead, type OverheadResult } from './overhead';
-import { coldAndFastestWarm, measureWindowGaps, runRateLimited } from './rate-limited';
-import { machine, printOverhead, printTable, type Row } from './report';
+import { queuePrerequisites, runQueueListing } from './queue-listing';
+import { measureWindowGaps, runRateLimited } from './rate-limited';
+import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
+import { startSandboxProcess } from './sandbox-process';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
 
 const FLOOR_FORMULA =
-	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's own time per request with the rate limit off (floorMs) or the plain loop's (strictFloorMs)";
+	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's own time per request with the rate limit off (floorMs) or the plain loop's (strictFloorMs), the median of the unthrottled rounds; queue mode: t = 0 (not measurable inside a worker)";
 const TARGETS = {
-	ratioToFloor: '<= 1.05',
+	ratioToFloor: '<= 1.05 (median of the warm runs); single listing <= 1.03; queue mode <= 1.10',
 	requests: '= minimum (429 answers counted apart)',
-	rateLimited429: '<= 1 per window',
+	rateLimited429: '<= 1 per window per process with its own rate-limit state',
 	failedItems: 0,
 	overheadRatio: '>= 0.8',
 };
@@ -35,13 +41,12 @@ const TARGETS = {
 async function main(): Promise<void> {
 	const startedLoad = os.loadavg()[0];
 	const configured = readSettings();
-	const sb = await startSandbox({
-		port: 0,
-		host: '127.0.0.1',
-		seed: 'none',
-		rateLimit: configured.limit,
-		rateWindowSeconds: 60,
-	});
+	const sb = await startSandboxProcess([
+		'--seed',
+		'none',
+		'--rate-limit',
+		String(configured.limit),
+	]);
 	try {
 		await sb.admin.seedVendors(configured.n);
 		// The overhead first: its per-request costs with the rate limit off are the floor's "work".
@@ -50,37 +55,61 @@ async function main(): Promise<void> {
 		const s = { ...configured, windowS: chooseWindowS(configured, nodeMsPerRequest) };
 		const bench = { sb, s, getMs: measured.getMs, postMs: measured.postMs };
 		const runs = await runRateLimited(bench);
-		const rows = [runs.list, runs.twoListsAtOnce, runs.create].flatMap(coldAndFastestWarm);
 		const gaps = await measureWindowGaps(bench);
-
-		printTable(rows, s);
-		printOverhead(measured.overhead);
-		console.log(
-			`\nms from the end of each used-up window to the next request (warm, through a timing proxy): list ${JSON.stringify(gaps.lost.list)}, create ${JSON.stringify(gaps.lost.create)}`,
-		);
-		console.log(
-			`ms from the last request's arrival to the end of the execution: list ${gaps.tail.list}, create ${gaps.tail.create}`,
-		);
-		const result = {
-			machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
-			settings: settingsRecord(s),
-			floorFormula: FLOOR_FORMULA,
-			targets: TARGETS,
-			scenarios: rows,
-			everyRun: runs,
-			msLostAfterEachFullWindow: gaps.lost,
-			msFromLastRequestToEndOfExecution: gaps.tail,
-			overhead: measured.overhead,
-			allTargetsMet: allTargetsMet(rows, measured),
-		};
-		mkdirSync(path.dirname(s.out), { recursive: true });
-		writeFileSync(s.out, `${JSON.stringify(result, null, 2)}\n`);
-		console.log(
-			`\nwritten ${path.relative(process.cwd(), s.out)}; all targets met: ${result.allTargetsMet}`,
-		);
+		await sb.close();
+		const queue = await queueRuns(s);
+		const summaries = [runs.list, runs.twoListsAtOnce, runs.create, queue.runs];
+		const rows = summaries.filter((r) => r.length).flatMap(coldAndMedianWarm);
+		report({ startedLoad, s, rows, runs: { ...runs, queueMode: queue.runs }, gaps, measured });
+		if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
 	} finally {
 		await sb.close();
 	}
+}
+
+/** Scenario 5, unless switched off or queue mode is not provisioned here. */
+async function queueRuns(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
+	if (!s.queue.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };
+	const prerequisites = queuePrerequisites();
+	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
+	return { runs: await runQueueListing(prerequisites, s.queue, s) };
+}
+
+interface Outcome {
+	startedLoad: number;
+	s: Settings;
+	rows: Row[];
+	runs: Record<string, Row[]>;
+	gaps: Awaited<ReturnType<typeof measureWindowGaps>>;
+	measured: OverheadResult;
+}
+
+function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
+	printTable(rows, s);
+	printOverhead(measured.overhead);
+	console.log(
+		`\nms from the end of each used-up window to the next request (warm, through a timing proxy): list ${JSON.stringify(gaps.lost.list)}, create ${JSON.stringify(gaps.lost.create)}`,
+	);
+	console.log(
+		`ms from the last request's arrival to the end of the execution: list ${gaps.tail.list}, create ${gaps.tail.create}`,
+	);
+	const result = {
+		machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
+		settings: settingsRecord(s),
+		floorFormula: FLOOR_FORMULA,
+		targets: TARGETS,
+		scenarios: rows,
+		everyRun: runs,
+		msLostAfterEachFullWindow: gaps.lost,
+		msFromLastRequestToEndOfExecution: gaps.tail,
+		overhead: measured.overhead,
+		allTargetsMet: allTargetsMet(rows, measured),
+	};
+	mkdirSync(path.dirname(s.out), { recursive: true });
+	writeFileSync(s.out, `${JSON.stringify(result, null, 2)}\n`);
+	console.log(
+		`\nwritten ${path.relative(process.cwd(), s.out)}; all targets met: ${result.allTargetsMet}`,
+	);
 }
 
 function settingsRecord(s: Settings) {
@@ -94,6 +123,8 @@ function settingsRecord(s: Settings) {
 			: 'auto: max(2, 2 x a full window of work)',
 		pageSize: PAGE,
 		repeat: s.repeat,
+		sandbox: 'in its own process (the emitted JS of npm run sandbox)',
+		queueMode: s.queue.enabled ? { ...s.queue, workers: 2, concurrency: 1 } : 'left out',
 	};
 }
 

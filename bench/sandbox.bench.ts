@@ -13,56 +13,31 @@
  * machine is busy. The rate limit is raised for the run. Environment overrides:
  * BENCH_CONCURRENCY, BENCH_DURATION_S, BENCH_VENDORS, BENCH_MEMORY_VENDORS.
  */
-import { spawn, type ChildProcess } from 'child_process';
-import { existsSync, readFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import * as http from 'http';
 import * as os from 'os';
-import * as path from 'path';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbox/cli.js');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const VENDORS = Number(process.env.BENCH_VENDORS ?? 10_000);
 const MEMORY_VENDORS = Number(process.env.BENCH_MEMORY_VENDORS ?? 100_000);
 let apiKey = '';
 
-interface Server {
-	proc: ChildProcess;
-	baseUrl: string;
-}
+type Server = SandboxProcess;
 
-function startServer(): Promise<Server> {
-	if (!existsSync(CLI))
-		throw new Error(`${CLI} is missing: run npm run bench:sandbox (it builds the sandbox first)`);
-	const proc = spawn(
-		process.execPath,
-		['--expose-gc', CLI, '--port', '0', '--seed', 'none', '--rate-limit', '1000000000'],
-		{
-			cwd: ROOT,
-			stdio: ['ignore', 'pipe', 'inherit'],
-		},
+/** The sandbox in its own process, the rate limit out of the way, --expose-gc for /_admin/stats. */
+async function startServer(): Promise<Server> {
+	const server = await startSandboxProcess(
+		['--seed', 'none', '--rate-limit', '1000000000'],
+		['--expose-gc'],
 	);
-	return new Promise((resolve, reject) => {
-		let out = '';
-		proc.stdout!.on('data', (chunk) => {
-			out += chunk;
-			const url = /listening on (http:\/\/\S+)/.exec(out);
-			const key = /API key:\s+(\S+)/.exec(out);
-			if (url && key) {
-				apiKey = key[1];
-				resolve({ proc, baseUrl: url[1] });
-			}
-		});
-		proc.on('exit', (code) => reject(new Error(`sandbox exited early (${code}): ${out}`)));
-	});
+	apiKey = server.apiKey;
+	return server;
 }
 
-function stopServer(server: Server): Promise<void> {
-	return new Promise((resolve) => {
-		server.proc.once('exit', () => resolve());
-		server.proc.kill('SIGTERM');
-	});
+async function stopServer(server: Server): Promise<void> {
+	await server.close();
 }
 
 /** User + system CPU seconds of a process so far (Linux /proc; undefined elsewhere). */
@@ -156,7 +131,7 @@ async function load(
 	const latencies: number[] = [];
 	let errors = 0;
 	const end = Date.now() + seconds * 1000;
-	const cpu0 = cpuSeconds(server.proc.pid);
+	const cpu0 = cpuSeconds(server.pid);
 	const started = process.hrtime.bigint();
 	await Promise.all(
 		Array.from({ length: CONCURRENCY }, async () => {
@@ -169,7 +144,7 @@ async function load(
 		}),
 	);
 	const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-	const cpu1 = cpuSeconds(server.proc.pid);
+	const cpu1 = cpuSeconds(server.pid);
 	latencies.sort((a, b) => a - b);
 	const q = (p: number) =>
 		latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;

@@ -12,10 +12,12 @@ export interface Settings {
 	limit: number;
 	/** Window length (BENCH_WINDOW_S); 0 = chosen from this machine's speed (see chooseWindow). */
 	windowS: number;
-	/** Timed rounds after the warm-up (BENCH_REPEAT). */
+	/** Warm runs per scenario after the cold one, and overhead rounds (BENCH_REPEAT, default 5). */
 	repeat: number;
 	/** The result file (BENCH_OUT). */
 	out: string;
+	/** The queue-mode scenario (BENCH_QUEUE=0 leaves it out). */
+	queue: { enabled: boolean; n: number; limit: number; windowS: number };
 }
 
 /** The node's page size: what listing N vendors costs in requests. */
@@ -29,8 +31,14 @@ export function readSettings(): Settings {
 		m: Number(process.env.BENCH_M ?? 500),
 		limit: Number(process.env.BENCH_LIMIT ?? 100),
 		windowS: Number(process.env.BENCH_WINDOW_S ?? 0),
-		repeat: Number(process.env.BENCH_REPEAT ?? 3),
+		repeat: Number(process.env.BENCH_REPEAT ?? 5),
 		out: process.env.BENCH_OUT ?? path.join(__dirname, 'results', 'latest.json'),
+		queue: {
+			enabled: process.env.BENCH_QUEUE !== '0',
+			n: Number(process.env.BENCH_QUEUE_N ?? 10_000),
+			limit: Number(process.env.BENCH_QUEUE_LIMIT ?? 20),
+			windowS: Number(process.env.BENCH_QUEUE_WINDOW_S ?? 5),
+		},
 	};
 }
 

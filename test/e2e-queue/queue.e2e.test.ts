@@ -40,13 +40,13 @@ import {
 	workerThatRan,
 } from './evidence';
 import { signedHeaders } from '../helpers/standardWebhooks';
+import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
 import {
 	DEDUPE_WEBHOOK_ID,
 	DEDUPE_WORKFLOW_ID,
 	LISTING_CREDENTIAL,
-	LISTING_WORKFLOW_ID,
 	dedupeWorkflow,
 	listingWorkflow,
 } from './workflows';
@@ -491,55 +491,25 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 
 describe('two listings at once on one key, on two workers (the rate limit is per process)', () => {
 	it('each returns every vendor once, with the fewest page requests and at most one 429 per window per worker', async () => {
-		await listingSandbox.admin.clearRequests();
-		// Counters reset: the listings start a fresh window.
-		await listingSandbox.admin.setRateLimit({
-			limit: LISTING.limit,
-			windowSeconds: LISTING.windowSeconds,
-		});
-		const ids = await Promise.all([1, 2].map(() => startManualRun(env.main, LISTING_WORKFLOW_ID)));
-		const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id, 150_000)));
-
-		const figures = listingFigures(executions, await listingSandbox.admin.getRequests());
+		const rate = { limit: LISTING.limit, windowSeconds: LISTING.windowSeconds };
+		const { executions, workers, vendors, figures } = await runTwoListings(
+			env,
+			listingSandbox,
+			rate,
+		);
 		console.log(`queue-mode listing: ${JSON.stringify(figures, null, 1)}`);
 		expect((await listingSandbox.admin.getStats()).counts.vendors).toBe(LISTING.vendors);
-		for (const execution of executions) {
-			expect(execution.status).toBe('success');
-			const vendors = output(execution, 'List vendors');
-			expect(vendors).toHaveLength(LISTING.vendors);
-			expect(new Set(vendors.map((v) => v.id)).size).toBe(LISTING.vendors);
+		expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+		for (const listed of vendors) {
+			expect(listed).toHaveLength(LISTING.vendors);
+			expect(new Set(listed.map((v) => v.id)).size).toBe(LISTING.vendors);
 		}
-		expect(new Set(ids.map((id) => workerThatRan(env, id))).size).toBe(2);
+		expect(new Set(workers).size).toBe(2);
 		expect(figures.overlapMs).toBeGreaterThan(0);
 		expect(figures.pageRequests).toBe(2 * Math.ceil(LISTING.vendors / LISTING.pageSize));
 		expect(figures.throttled).toBeLessThanOrEqual(2 * figures.windows);
 	});
 });
-
-/** Requests, 429s and timing of the two listings, from the sandbox's log and n8n's run data. */
-function listingFigures(executions: any[], requests: Array<{ path: string; status: number }>) {
-	const runs = executions.map((e) => e.data.resultData.runData['List vendors'][0]);
-	const starts = runs.map((r) => r.startTime as number);
-	const ends = runs.map((r) => (r.startTime as number) + (r.executionTime as number));
-	const spanMs = Math.max(...ends) - Math.min(...starts);
-	const listing = requests.filter((r) => r.path === '/v1/vendors');
-	const pageRequests = listing.filter((r) => r.status !== 429).length;
-	const windowMs = LISTING.windowSeconds * 1000;
-	// The sandbox opens a window at the first request after the last one ended: over the span at
-	// most this many windows were opened.
-	const windows = Math.floor(spanMs / windowMs) + 1;
-	// All the page requests together need ⌈R / limit⌉ windows; the last one cannot start sooner.
-	const floorMs = (Math.ceil(pageRequests / LISTING.limit) - 1) * windowMs;
-	return {
-		pageRequests,
-		throttled: listing.length - pageRequests,
-		windows,
-		spanMs,
-		floorMs,
-		spanToFloor: Number((spanMs / floorMs).toFixed(3)),
-		overlapMs: Math.min(...ends) - Math.max(...starts),
-	};
-}
 
 describe('duplicates across webhook processors: the README’s remedy (Remove Duplicates on the event id)', () => {
 	const hookPath = `/webhook/${DEDUPE_WEBHOOK_ID}/webhook`;

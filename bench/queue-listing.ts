@@ -1,0 +1,113 @@
+/**
+ * Scenario 5, in n8n's queue mode (scripts/queue, as `npm run test:e2e:queue` runs it): two
+ * executions listing all QUEUE_N vendors at the same time on one key, each on its own worker (two
+ * workers at concurrency 1), against the sandbox in its own process with QUEUE_LIMIT requests per
+ * QUEUE_WINDOW_S. Each worker keeps its own rate-limit state, so each may get a 429 per window.
+ * The span (first page to last, from n8n's run data) is compared with the floor the limit sets for
+ * all their requests together, (⌈R / limit⌉ − 1) × window: the node's own time per request is not
+ * known inside a worker, so this floor charges none. Run 0 is on freshly started workers (cold).
+ */
+import { setTimeout as sleep } from 'timers/promises';
+import {
+	build,
+	importCredentials,
+	importWorkflows,
+	requireRuntime,
+	type Runtime,
+} from '../scripts/n8n';
+import {
+	QueueEnvironment,
+	requireQueueServices,
+	type QueueServicePrograms,
+} from '../scripts/queue';
+import { runTwoListings, type ListingLimit } from '../test/e2e-queue/listing';
+import { LISTING_CREDENTIAL, listingWorkflow } from '../test/e2e-queue/workflows';
+import { toRow, type Row } from './report';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
+import { schedDuring } from './sched';
+import { minimumRequests } from './floor';
+import { PAGE, type Settings } from './settings';
+
+export interface QueueSettings {
+	n: number;
+	limit: number;
+	windowS: number;
+}
+
+/** The programs queue mode needs, or why the scenario cannot run here. */
+export function queuePrerequisites():
+	{ runtime: Runtime; programs: QueueServicePrograms } | { missing: string } {
+	try {
+		return { runtime: requireRuntime(), programs: requireQueueServices() };
+	} catch (error) {
+		return { missing: (error as Error).message };
+	}
+}
+
+/** Every run (cold first), on one environment started for the scenario and stopped after it. */
+export async function runQueueListing(
+	prerequisites: { runtime: Runtime; programs: QueueServicePrograms },
+	q: QueueSettings,
+	s: Settings,
+): Promise<Row[]> {
+	const sb = await startSandboxProcess([
+		...['--seed', 'none', '--api-key', 'svc_bench_queue_listing'],
+		...['--rate-limit', String(q.limit), '--rate-window', String(q.windowS)],
+	]);
+	let env: QueueEnvironment | undefined;
+	try {
+		await sb.admin.seedVendors(q.n);
+		build();
+		env = await QueueEnvironment.start(prerequisites.runtime, prerequisites.programs);
+		await importListing(env, sb);
+		const rows: Row[] = [];
+		for (let round = 0; round <= s.repeat; round++) rows.push(await queueRun(env, sb, q, s));
+		return rows;
+	} finally {
+		await env?.stop();
+		await sb.close();
+	}
+}
+
+async function importListing(env: QueueEnvironment, sb: SandboxProcess): Promise<void> {
+	await env.main.setupOwner();
+	const cli = env.cliOptions();
+	const credential = { ...LISTING_CREDENTIAL, apiKey: sb.apiKey, baseUrl: sb.baseUrl };
+	await importCredentials(env.main.runtime, cli, [credential]);
+	await importWorkflows(env.main.runtime, cli, [listingWorkflow()]);
+}
+
+async function queueRun(
+	env: QueueEnvironment,
+	sb: SandboxProcess,
+	q: QueueSettings,
+	s: Settings,
+): Promise<Row> {
+	await sleep(q.windowS * 1000 + 250); // the previous run's window is over
+	const rate: ListingLimit = { limit: q.limit, windowSeconds: q.windowS };
+	const pids = [sb.pid, ...env.workers.map((w) => w.process.child.pid!)];
+	const { result, sched } = await schedDuring(pids, () => runTwoListings(env, sb, rate));
+	const { executions, workers, vendors, requests, figures } = result;
+	const complete = vendors.every(
+		(v) => v.length === q.n && new Set(v.map((x) => x.id)).size === q.n,
+	);
+	const failed = executions.filter((e) => e.status !== 'success').length;
+	return toRow(
+		{
+			scenario: `queue mode: 2 workers × list ${q.n} at once`,
+			wallMs: figures.spanMs,
+			requests: requests.filter((r) => r.path === '/v1/vendors'),
+			minimum: 2 * minimumRequests(q.n, PAGE),
+			perRequestMs: { node: 0, plain: 0 },
+			failedItems: failed,
+			outputItems: vendors.reduce((sum, v) => sum + v.length, 0),
+			correct: complete && new Set(workers).size === 2,
+			notes: `run by ${workers.join(' and ')}; windows spanned ${figures.windows}`,
+			sched,
+			rateLimitStates: 2,
+			targetRatio: 1.1,
+			limit: { requests: q.limit, windowS: q.windowS },
+		},
+		s,
+	);
+}

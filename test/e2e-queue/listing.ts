@@ -1,0 +1,75 @@
+/**
+ * The shared-key listing in queue mode, used by the suite (correctness) and by `npm run bench`
+ * (figures over several runs): two executions of the listing workflow started at once, so that
+ * the two workers (concurrency 1) each run one; their requests from the sandbox's log, their
+ * times from n8n's run data, which worker ran each from the workers' logs.
+ */
+import type { RunningSandbox } from '../../sandbox';
+import type { QueueEnvironment } from '../../scripts/queue';
+import { finishedExecution, output, startManualRun, workerThatRan } from './evidence';
+import { LISTING_WORKFLOW_ID } from './workflows';
+
+export interface ListingLimit {
+	/** Requests per window. */
+	limit: number;
+	windowSeconds: number;
+}
+
+export interface TwoListings {
+	executions: any[];
+	/** The worker that ran each execution. */
+	workers: string[];
+	/** The vendors each execution returned. */
+	vendors: any[][];
+	requests: Array<{ method: string; path: string; status: number }>;
+	figures: ReturnType<typeof listingFigures>;
+}
+
+/** Starts a fresh window (the sandbox's counters reset), then both listings at once. */
+export async function runTwoListings(
+	env: QueueEnvironment,
+	sandbox: Pick<RunningSandbox, 'admin'>,
+	rate: ListingLimit,
+): Promise<TwoListings> {
+	await sandbox.admin.clearRequests();
+	await sandbox.admin.setRateLimit({ limit: rate.limit, windowSeconds: rate.windowSeconds });
+	const ids = await Promise.all([1, 2].map(() => startManualRun(env.main, LISTING_WORKFLOW_ID)));
+	const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id, 300_000)));
+	const requests = await sandbox.admin.getRequests();
+	return {
+		executions,
+		workers: ids.map((id) => workerThatRan(env, id)),
+		vendors: executions.map((e) => output(e, 'List vendors')),
+		requests,
+		figures: listingFigures(executions, requests, rate),
+	};
+}
+
+/** Requests, 429s and timing of the two listings, from the sandbox's log and n8n's run data. */
+function listingFigures(
+	executions: any[],
+	requests: Array<{ path: string; status: number }>,
+	rate: ListingLimit,
+) {
+	const runs = executions.map((e) => e.data.resultData.runData['List vendors'][0]);
+	const starts = runs.map((r) => r.startTime as number);
+	const ends = runs.map((r) => (r.startTime as number) + (r.executionTime as number));
+	const spanMs = Math.max(...ends) - Math.min(...starts);
+	const listing = requests.filter((r) => r.path === '/v1/vendors');
+	const pageRequests = listing.filter((r) => r.status !== 429).length;
+	const windowMs = rate.windowSeconds * 1000;
+	// The sandbox opens a window at the first request after the last one ended: over the span at
+	// most this many windows were opened.
+	const windows = Math.floor(spanMs / windowMs) + 1;
+	// All the page requests together need ⌈R / limit⌉ windows; the last one cannot start sooner.
+	const floorMs = (Math.ceil(pageRequests / rate.limit) - 1) * windowMs;
+	return {
+		pageRequests,
+		throttled: listing.length - pageRequests,
+		windows,
+		spanMs,
+		floorMs,
+		spanToFloor: Number((spanMs / floorMs).toFixed(3)),
+		overlapMs: Math.min(...ends) - Math.max(...starts),
+	};
+}
