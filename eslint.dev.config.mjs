@@ -13,8 +13,6 @@ export default [
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'@n8n/community-nodes/no-restricted-globals': 'off',
 			'@n8n/community-nodes/no-dangerous-functions': 'off', // child processes: CLI tests, e2e n8n, benchmarks
-			// NodeApiError / NodeOperationError need a node; scripts that start services have none.
-			'@n8n/community-nodes/require-node-api-error': 'off',
 			'@n8n/community-nodes/require-node-api-error': 'off', // NodeApiError is for node code
 			'no-console': 'off',
 			'@typescript-eslint/no-explicit-any': 'off',
