@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Provision a real n8n and a Node >= 24 to run it, for `npm run dev` and the e2e suites.
-#   bash scripts/provision-n8n.sh [VERSION]   (default 2.40.7; 1.123.81 is the 1.x line we test)
+#   bash scripts/provision-n8n.sh [VERSION]   (default: package.json's config.n8nVersion; its
+#   config.n8nVersion1x is the 1.x line we test)
 #
 # Idempotent: everything goes into a cache folder outside the repository
 # (${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}); a marker file makes a second run
@@ -19,7 +20,8 @@
 #   headers.
 set -euo pipefail
 
-N8N_VERSION="${1:-${BF_N8N_VERSION:-2.40.7}}"
+DEFAULT_N8N_VERSION=$(node -p "require('$(cd "$(dirname "$0")/.." && pwd)/package.json').config.n8nVersion")
+N8N_VERSION="${1:-${BF_N8N_VERSION:-$DEFAULT_N8N_VERSION}}"
 NODE_MAJOR=24
 CACHE="${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
