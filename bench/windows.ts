@@ -9,7 +9,8 @@
  * A 60 s window would make a real-time run take many minutes per case, so the real transport
  * (createTransport, learning on and off) runs on a virtual clock against a model of each service,
  * with a one-way latency of 10–40 ms (seeded; WINDOWS_ONE_WAY_MS). Each case lists WINDOWS_PAGES pages one after another
- * from RUNS different starting points within a window. Measured: the time lost after each used-up
+ * from RUNS different starting points within a window, by one n8n process or shared by two (each with
+ * its own per-key state, as two workers in queue mode). Measured: the time lost after each used-up
  * window (from its end to the arrival of the next request), 429 answers, total time.
  * Environment: WINDOWS_PAGES (500), WINDOWS_RUNS (10), WINDOWS_S (60; 2 is bench/run.ts's window),
  * WINDOWS_ONE_WAY_MS (10-40).
@@ -132,21 +133,26 @@ class WindowService {
 interface CaseResult {
 	mode: Mode;
 	learn: boolean;
+	processes: number;
 	meanLostMs: number;
 	maxLostMs: number;
 	rateLimited: number;
 	meanElapsedMs: number;
 }
 
+/**
+ * One case's run: `processes` n8n processes (each its own transport, so its own per-key state, as
+ * n8n workers in queue mode) list PAGES pages between them at the same time on one key.
+ */
 async function oneRun(
 	mode: Mode,
 	learn: boolean,
+	processes: number,
 	startOffsetMs: number,
 ): Promise<{ service: WindowService; elapsedMs: number }> {
 	const virtual = new VirtualClock();
 	virtual.nowMs += startOffsetMs;
 	const service = new WindowService(mode, WINDOW_MS);
-	const transport = createTransport({ clock: virtual.clock, learnWindows: learn });
 	const oneWayMs = () =>
 		ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * virtual.random());
 	const ctx = {
@@ -171,35 +177,33 @@ async function oneRun(
 			},
 		},
 	};
+	const listing = async (pages: number) => {
+		const transport = createTransport({ clock: virtual.clock, learnWindows: learn });
+		for (let page = 1; page <= pages; page++) {
+			await transport.apiRequest.call(
+				ctx as never,
+				'GET',
+				'/v1/vendors',
+				undefined,
+				{ page } as IDataObject,
+				{ waitBudgetMs: 10 * WINDOW_MS },
+			);
+		}
+	};
 	const started = virtual.nowMs;
-	await virtual.run(
-		(async () => {
-			for (let page = 1; page <= PAGES; page++) {
-				await transport.apiRequest.call(
-					ctx as never,
-					'GET',
-					'/v1/vendors',
-					undefined,
-					{ page } as IDataObject,
-					{ waitBudgetMs: 10 * WINDOW_MS },
-				);
-			}
-		})(),
-	);
+	const share = Math.ceil(PAGES / processes);
+	await virtual.run(Promise.all(Array.from({ length: processes }, () => listing(share))));
 	return { service, elapsedMs: virtual.nowMs - started };
 }
 
-async function measure(mode: Mode, learn: boolean): Promise<CaseResult> {
+async function measure(mode: Mode, learn: boolean, processes: number): Promise<CaseResult> {
 	const lost: number[] = [];
 	let rateLimited = 0;
 	let elapsed = 0;
 	for (let run = 0; run < RUNS; run++) {
 		// Starting points spread over a window (and off the whole second).
-		const { service, elapsedMs } = await oneRun(
-			mode,
-			learn,
-			Math.round(((run + 0.37) * WINDOW_MS) / RUNS),
-		);
+		const offsetMs = Math.round(((run + 0.37) * WINDOW_MS) / RUNS);
+		const { service, elapsedMs } = await oneRun(mode, learn, processes, offsetMs);
 		lost.push(...service.lostAfterFullWindows());
 		rateLimited += service.rateLimited;
 		elapsed += elapsedMs;
@@ -208,6 +212,7 @@ async function measure(mode: Mode, learn: boolean): Promise<CaseResult> {
 	return {
 		mode,
 		learn,
+		processes,
 		meanLostMs: mean(lost),
 		maxLostMs: lost.length ? Math.max(...lost) : 0,
 		rateLimited,
@@ -217,27 +222,31 @@ async function measure(mode: Mode, learn: boolean): Promise<CaseResult> {
 
 async function main(): Promise<void> {
 	const rows: CaseResult[] = [];
-	for (const mode of ['first request', 'clock-aligned'] as const) {
-		for (const learn of [false, true]) rows.push(await measure(mode, learn));
+	for (const processes of [1, 2]) {
+		for (const mode of ['first request', 'clock-aligned'] as const) {
+			for (const learn of [false, true]) rows.push(await measure(mode, learn, processes));
+		}
 	}
 	console.log(
 		`\n${LIMIT} requests per ${WINDOW_MS / 1000} s; ${PAGES} pages in a row, ${RUNS} runs per case (virtual clock, one-way latency ${ONE_WAY_MIN_MS}–${ONE_WAY_MAX_MS} ms)\n`,
 	);
 	console.log(
-		'| service | window learning | ms lost per used-up window (mean / max) | 429s in all runs | mean total time |',
+		'| processes on the key | service | window learning | ms lost per used-up window (mean / max) | 429s in all runs | mean total time |',
 	);
-	console.log('|---|---|---|---|---|');
+	console.log('|---|---|---|---|---|---|');
 	for (const r of rows) {
 		console.log(
-			`| ${r.mode} | ${r.learn ? 'on' : 'off'} | ${r.meanLostMs} / ${r.maxLostMs} | ${r.rateLimited} | ${(r.meanElapsedMs / 1000).toFixed(1)} s |`,
+			`| ${r.processes} | ${r.mode} | ${r.learn ? 'on' : 'off'} | ${r.meanLostMs} / ${r.maxLostMs} | ${r.rateLimited} | ${(r.meanElapsedMs / 1000).toFixed(1)} s |`,
 		);
 	}
-	for (const mode of ['first request', 'clock-aligned'] as const) {
-		const [off, on] = rows.filter((r) => r.mode === mode);
-		const gain = ((off.meanElapsedMs - on.meanElapsedMs) / off.meanElapsedMs) * 100;
-		console.log(
-			`\n${mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`,
-		);
+	for (const processes of [1, 2]) {
+		for (const mode of ['first request', 'clock-aligned'] as const) {
+			const [off, on] = rows.filter((r) => r.mode === mode && r.processes === processes);
+			const gain = ((off.meanElapsedMs - on.meanElapsedMs) / off.meanElapsedMs) * 100;
+			console.log(
+				`\n${processes} process(es), ${mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`,
+			);
+		}
 	}
 }
 

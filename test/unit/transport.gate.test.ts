@@ -48,12 +48,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('what one answer can do to a key at most', () => {
 	it('a 429 asking for a day blocks the key for at most MAX_KEY_BLOCK_MS', async () => {
-		gate.rateLimited(fake.now + 86_400_000, fake.now);
+		gate.rateLimited(fake.now + 86_400_000, fake.now, { sentAtMs: fake.now });
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
 	it('a wait longer than the budget fails at once, without sleeping', async () => {
-		gate.rateLimited(fake.now + 30_000, fake.now);
+		gate.rateLimited(fake.now + 30_000, fake.now, { sentAtMs: fake.now });
 		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).neededMs).toBe(30_000);
@@ -111,7 +111,7 @@ describe('what one answer can do to a key at most', () => {
 				fake = new FakeClock();
 				gate = new KeyGate(fake.clock, true);
 				for (const e of events) {
-					if (e.kind === '429') gate.rateLimited(fake.now + e.ms, fake.now);
+					if (e.kind === '429') gate.rateLimited(fake.now + e.ms, fake.now, { sentAtMs: fake.now });
 					else gate.record(e.headers as Record<string, string>, timing());
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
@@ -197,6 +197,60 @@ describe('queueing behind the first request on a key', () => {
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
 		await pass(0);
 		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+});
+
+describe('a 429 in a window, with a learnt window length (several processes on one key)', () => {
+	const LIMIT = '5';
+	let openedAtMs: number;
+	let resetMs: number;
+	beforeEach(async () => {
+		// This process opens a 2 s window 0.3 s after a whole second: it ends at 2.3 s, and its
+		// whole-second X-RateLimit-Reset says 3 s.
+		fake.now += 300;
+		openedAtMs = fake.now;
+		resetMs = Math.ceil((openedAtMs + 2_000) / 1000) * 1000;
+		const headers = {
+			'x-ratelimit-limit': LIMIT,
+			'x-ratelimit-remaining': '4',
+			'x-ratelimit-reset': String(resetMs / 1000),
+		};
+		await pass(0, headers);
+		expect(gate.learner.learntLengthMs).toBe(2_000);
+	});
+
+	it('used up early by another process: held until the learnt end, not the reset, and the length is kept', async () => {
+		fake.now += 500;
+		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
+			sentAtMs: fake.now - 3,
+			windowResetAtMs: resetMs,
+		});
+		expect(endMs).toBe(openedAtMs + 2_000 + 5);
+		expect(gate.learner.learntLengthMs).toBe(2_000);
+		expect(fake.now + (await pass())).toBe(endMs);
+	});
+
+	it('a 429 to a request sent after the learnt end, in the same window, disproves the length', async () => {
+		fake.now = openedAtMs + 2_005;
+		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
+			sentAtMs: fake.now,
+			windowResetAtMs: resetMs,
+		});
+		expect(endMs).toBe(resetMs + 50);
+		expect(gate.learner.learntLengthMs).toBeUndefined();
+	});
+
+	it('a 429 with Retry-After, or naming a window another process opened, waits as asked', async () => {
+		fake.now += 500;
+		expect(gate.rateLimited(fake.now + 7_000, fake.now, { sentAtMs: fake.now })).toBe(
+			fake.now + 7_000,
+		);
+		fake.now += 1_600;
+		const next = resetMs + 2_000;
+		expect(
+			gate.rateLimited(next + 50, fake.now, { sentAtMs: fake.now, windowResetAtMs: next }),
+		).toBe(next + 50);
+		expect(gate.learner.learntLengthMs).toBe(2_000);
 	});
 });
 

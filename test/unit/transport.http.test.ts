@@ -184,6 +184,34 @@ describe('every wait has a deadline', () => {
 		}
 	}, 10_000);
 
+	it('a call with a deadline ends there, requests and retries included, against a server that never answers', async () => {
+		const held: Array<() => void> = [];
+		server = await scriptedServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json', ...okHeaders() });
+			held.push(() => res.end());
+		});
+		const { t } = transportWithShiftableClock(); // each attempt alone could take 60 s
+		try {
+			const { ms, result } = await timed(
+				failure(
+					t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors', undefined, undefined, {
+						waitBudgetMs: 1_500,
+						deadlineMs: 1_500,
+					}),
+				),
+			);
+			expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
+			expect(ms).toBeGreaterThanOrEqual(1_400);
+			expect(ms).toBeLessThan(2_500);
+			// A GET is retried after a timeout, but only within the deadline: here, not at all.
+			expect(server.hits).toHaveLength(1);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			expect(server.open()).toBe(0);
+		} finally {
+			held.forEach((end) => end());
+		}
+	}, 10_000);
+
 	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
 		server = await scriptedServer((_req, res) =>
 			answer(

@@ -10,13 +10,18 @@ import {
 	type HttpMethod,
 	MAX_ATTEMPTS,
 	MAX_SERVER_RETRY_AFTER_MS,
+	nextRateLimitStreak,
 	type Outcome,
 	RATE_BACKOFF_CAP_MS,
-	rateLimitedWaitMs,
+	rateLimitedWait,
 	RETRY_CAP_MS,
 } from '../../nodes/BusinessFinance/transport/retry';
 
 const NOW = 1_800_000_000_000;
+
+/** The wait alone, as most cases below check it. */
+const rateLimitedWaitMs = (...args: Parameters<typeof rateLimitedWait>): number =>
+	rateLimitedWait(...args).waitMs;
 const HOUR_MS = 3_600_000;
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
 
@@ -168,5 +173,69 @@ describe('rateLimitedWaitMs (what a 429 asks for)', () => {
 		expect(
 			rateLimitedWaitMs({ 'retry-after': 'soon', 'x-ratelimit-reset': 'later' }, NOW, 1, 0),
 		).toBe(500);
+	});
+});
+
+describe("a call's 429s in a row (nextRateLimitStreak)", () => {
+	const reset = (s: number) => ({ 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + s) });
+
+	it('starts again at 1 when a 429 names a later window (another worker took the one waited for)', () => {
+		const first = nextRateLimitStreak(undefined, reset(2), NOW);
+		expect(first.times).toBe(1);
+		expect(nextRateLimitStreak(first, reset(4), NOW + 2_100).times).toBe(1);
+	});
+
+	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
+		const first = nextRateLimitStreak(undefined, reset(2), NOW);
+		expect(nextRateLimitStreak(first, reset(2), NOW + 100).times).toBe(2);
+		expect(nextRateLimitStreak(first, {}, NOW + 100).times).toBe(2);
+		const ms = nextRateLimitStreak(undefined, { 'x-ratelimit-reset': String(NOW + 20) }, NOW);
+		const next = nextRateLimitStreak(ms, { 'x-ratelimit-reset': String(NOW + 90) }, NOW + 70);
+		expect(next.times).toBe(2);
+		expect(nextRateLimitStreak(next, { 'retry-after': '0.01' }, NOW + 900).times).toBe(3);
+	});
+
+	// Mostly just ahead of now (where hammering would start), sometimes anywhere in a window.
+	const resetOffsetMs = fc.oneof(
+		{ arbitrary: fc.integer({ min: -100, max: 300 }), weight: 4 },
+		{ arbitrary: fc.integer({ min: -5_000, max: 70_000 }), weight: 1 },
+	);
+
+	it('however a hostile service moves its reset, in a 429 storm any two gaps in a row between requests take at least 0.55 s', () => {
+		fc.assert(
+			fc.property(
+				fc.array(resetOffsetMs, { minLength: 2, maxLength: 40 }),
+				fc.boolean(),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				(offsetsMs, inSeconds, random) => {
+					let nowMs = NOW;
+					let streak: ReturnType<typeof nextRateLimitStreak> | undefined;
+					const gapsMs: number[] = [];
+					for (const offsetMs of offsetsMs) {
+						const atMs = nowMs + offsetMs;
+						const headers = {
+							'x-ratelimit-reset': String(inSeconds ? Math.ceil(atMs / 1000) : atMs),
+						};
+						streak = nextRateLimitStreak(streak, headers, nowMs);
+						gapsMs.push(rateLimitedWaitMs(headers, nowMs, streak.times, random));
+						nowMs += gapsMs[gapsMs.length - 1];
+					}
+					// A streak starts again only for a window at least a second after the last one,
+					// and otherwise waits at least 0.5 s: any two gaps in a row take at least 0.55 s.
+					for (let i = 1; i < gapsMs.length; i++) {
+						expect(gapsMs[i - 1] + gapsMs[i]).toBeGreaterThanOrEqual(550);
+					}
+				},
+			),
+		);
+	});
+
+	it('only the first 429 of a streak, without Retry-After, leaves the wait to X-RateLimit-Reset', () => {
+		const windowReset = (headers: Record<string, string>, times: number) =>
+			rateLimitedWait(headers, NOW, times, 0.5).windowResetAtMs;
+		expect(windowReset(reset(2), 1)).toBe((Math.floor(NOW / 1000) + 2) * 1000);
+		expect(windowReset(reset(2), 2)).toBeUndefined();
+		expect(windowReset({ ...reset(2), 'retry-after': '1' }, 1)).toBeUndefined();
+		expect(windowReset(reset(-1), 1)).toBeUndefined();
 	});
 });

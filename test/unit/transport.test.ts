@@ -229,7 +229,11 @@ describe('error mapping', () => {
 			expect(error.description).toContain(ERROR_CODE_HINTS[code]);
 			expect(error.httpCode).toBe(String(status));
 			expect(error.context.itemIndex).toBe(2);
-			expect(getApiErrorInfo(error)).toEqual({ status, code });
+			expect(getApiErrorInfo(error)).toEqual({
+				status,
+				code,
+				serviceMessage: `the service says ${code.toLowerCase()}`,
+			});
 			expect(ctx.calls).toHaveLength(1);
 		},
 	);
@@ -261,7 +265,12 @@ describe('error mapping', () => {
 		expect(a.httpCode).toBe('418');
 		const b = await failure(call(ctx, 'PATCH', '/v1/vendors/1', { name: 'x' }));
 		expect(b.message).toMatch(/HTTP 422/);
-		expect(getApiErrorInfo(b)).toEqual({ status: 422, code: undefined });
+		expect(getApiErrorInfo(b)).toEqual({ status: 422 });
+		expect(getApiErrorInfo(a)).toEqual({
+			status: 418,
+			code: 'TEAPOT',
+			serviceMessage: 'short and stout',
+		});
 	});
 
 	it('an HTML error page from a proxy gives a clear error with the status', async () => {
@@ -762,6 +771,42 @@ describe('proactive waiting and per-key sharing', () => {
 		expect(server.rateLimited).toBeLessThanOrEqual(1);
 		if (server.rateLimited === 1) expect(t.gates.for(KEY).learner.learntLengthMs).toBeUndefined();
 	});
+
+	it.each([
+		['first request', 'firstRequest'],
+		['the clock', 'aligned'],
+	] as const)(
+		'two processes on one key (windows start with %s): ≤ one 429 per window each, little time lost',
+		async (_, mode) => {
+			// Two n8n workers: two transports, each with its own per-key state, one service.
+			fake.now += 300; // windows start off the second boundary
+			const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', mode);
+			const respond = async () => {
+				const answer = server.handle(ok); // counted on arrival
+				await fake.clock.sleep(3); // then 3 ms on the way back
+				return answer;
+			};
+			const workers = [t, createTransport({ clock: fake.clock })];
+			const start = fake.now;
+			const listing = async (worker: Transport) => {
+				const ctx = fakeContext(fake, respond);
+				for (let i = 0; i < 50; i++)
+					await worker.apiRequest.call(ctx as never, 'GET', '/v1/vendors');
+			};
+			await fake.run(Promise.all(workers.map(listing)));
+			const elapsed = fake.now - start;
+			// 100 requests at 5 per 2 s: 20 windows, the last opens at least 38 s after the first
+			// (aligned to the clock: after the first window's 1.7 s left).
+			const windows = 20;
+			const floor = (windows - 1) * 2_000 - (mode === 'aligned' ? 300 : 0);
+			expect(server.served).toBe(100);
+			expect(server.rateLimited).toBeLessThanOrEqual(windows * workers.length);
+			expect(elapsed).toBeGreaterThanOrEqual(floor);
+			// A worker that opened a window and knows its length waits for its end, not for the
+			// whole-second reset (which cost up to a second per window: 1.21 × the floor here before it did).
+			expect(elapsed / floor).toBeLessThan(mode === 'firstRequest' ? 1.05 : 1.1);
+		},
+	);
 
 	it('after a 429 from another process, all waiting callers hold off until the reset', async () => {
 		const server = new FakeWindowServer(fake, 3, 2_000, 'seconds', 'firstRequest');

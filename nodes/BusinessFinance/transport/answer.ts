@@ -10,8 +10,10 @@ import type { FullResponse } from './request';
 import {
 	type FailReason,
 	type HttpMethod,
+	nextRateLimitStreak,
 	type Outcome,
-	rateLimitedWaitMs,
+	type RateLimitStreak,
+	rateLimitedWait,
 	serverRetryAfterMs,
 } from './retry';
 
@@ -41,8 +43,8 @@ export type Reading = { kind: 'data'; data: IDataObject } | { kind: 'outcome'; o
 
 export interface ReadingContext {
 	nowMs: number;
-	/** 429s this call has had, this one included (grows the backoff of a bare 429). */
-	timesRateLimited: number;
+	/** This call's 429s so far (grows the backoff of a 429 that names no new window). */
+	rateLimitStreak?: RateLimitStreak;
 	random: number;
 }
 
@@ -66,8 +68,10 @@ export function readAnswer(response: FullResponse, at: ReadingContext): Reading 
 		};
 	}
 	if (status === 429) {
-		const waitMs = rateLimitedWaitMs(response.headers, at.nowMs, at.timesRateLimited, at.random);
-		return outcome({ kind: 'rateLimited', waitMs });
+		const { headers } = response;
+		const streak = nextRateLimitStreak(at.rateLimitStreak, headers, at.nowMs);
+		const wait = rateLimitedWait(headers, at.nowMs, streak.times, at.random);
+		return outcome({ kind: 'rateLimited', ...wait, streak });
 	}
 	if (status >= 500) {
 		return outcome({

@@ -1,7 +1,9 @@
 /**
  * The time one call (one request, or one whole listing) may spend waiting: for a window, behind
  * another request on the key, and between retries. Every wait is charged to it, fails at once
- * when it does not fit in what is left, and ends as soon as the execution is cancelled.
+ * when it does not fit in what is left, and ends as soon as the execution is cancelled. A call
+ * may also have a deadline for everything, requests included: then nothing waits past it and no
+ * request runs past it (send.ts).
  */
 import type { Clock } from './clock';
 
@@ -34,10 +36,17 @@ export class Budget {
 		readonly budgetMs: number,
 		readonly cancelSignal: AbortSignal | undefined,
 		private readonly onWaited: (ms: number) => void = () => undefined,
+		/** When the whole call must be over (epoch ms on `clock`); none by default. */
+		private readonly deadlineAtMs = Number.POSITIVE_INFINITY,
 	) {}
 
 	get leftMs(): number {
-		return Math.max(0, this.budgetMs - this.waitedMs);
+		return Math.max(0, Math.min(this.budgetMs - this.waitedMs, this.untilDeadlineMs));
+	}
+
+	/** Time left before the call's deadline (infinite without one). */
+	get untilDeadlineMs(): number {
+		return this.deadlineAtMs - this.clock.now();
 	}
 
 	throwIfCancelled(): void {

@@ -60,6 +60,8 @@ const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
 export interface ApiErrorInfo {
 	status?: number;
 	code?: string;
+	/** The service's own message (truncated, redacted), not the node's wording around it. */
+	serviceMessage?: string;
 }
 
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
@@ -149,7 +151,9 @@ export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 	error.description = description;
 	error.messages = [];
 	if (status !== undefined) error.httpCode = String(status);
-	if (args.apiAnswer !== false) (error as unknown as WithInfo)[API_INFO] = { status, code };
+	if (args.apiAnswer !== false) {
+		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
+	}
 	return error;
 }
 

@@ -142,15 +142,27 @@ export class KeyGate {
 		return nowMs + backoffMs(step, NO_RESET_BACKOFF_BASE_MS, SPEC_WINDOW_MS, this.clock.random());
 	}
 
-	/** A 429: nobody on this key sends before `untilMs`, capped at MAX_KEY_BLOCK_MS from now. */
-	rateLimited(untilMs: number, nowMs: number): void {
-		this.learner.rateLimited();
+	/**
+	 * A 429 to a request sent at `sentAtMs` that asks to wait until `untilMs`. When
+	 * `windowResetAtMs` (the 429's reset, which alone set `untilMs`) is a window this process
+	 * opened, its learnt end comes sooner. Nobody on this key sends before that end, capped at
+	 * MAX_KEY_BLOCK_MS from now. Returns the end (uncapped: the caller's budget decides on it).
+	 */
+	rateLimited(
+		untilMs: number,
+		nowMs: number,
+		answered: { sentAtMs: number; windowResetAtMs?: number },
+	): number {
+		const { sentAtMs, windowResetAtMs } = answered;
+		this.learner.rateLimited(windowResetAtMs, sentAtMs);
+		const endMs =
+			windowResetAtMs === undefined
+				? untilMs
+				: Math.min(untilMs, this.learner.endOf(windowResetAtMs));
 		this.untracked = false;
 		this.window = undefined;
-		this.blockedUntilMs = Math.max(
-			this.blockedUntilMs,
-			Math.min(untilMs, nowMs + MAX_KEY_BLOCK_MS),
-		);
+		this.blockedUntilMs = Math.max(this.blockedUntilMs, Math.min(endMs, nowMs + MAX_KEY_BLOCK_MS));
+		return endMs;
 	}
 }
 

@@ -34,11 +34,19 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 	/** Total time this call may spend waiting; default DEFAULT_WAIT_BUDGET_MS. */
 	waitBudgetMs?: number;
+	/**
+	 * Total time this call may take, waits and requests together (default: none; each attempt
+	 * then has the transport's own deadline). For callers someone is waiting on, such as a
+	 * webhook delivery that needs a secret: a service that hangs cannot hold them longer.
+	 */
+	deadlineMs?: number;
 }
 
 export interface ListOptions extends ApiRequestOptions {
 	returnAll: boolean;
 	limit?: number;
+	/** What each item becomes, applied as its page arrives (default: the item as it came). */
+	shapeItem?: (item: IDataObject) => IDataObject;
 }
 
 export interface TransportOptions {
@@ -49,10 +57,17 @@ export interface TransportOptions {
 	learnWindows?: boolean;
 }
 
+const isDuration = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
 function waitBudgetOf(options: ApiRequestOptions | undefined): number {
 	const value = options?.waitBudgetMs;
-	const valid = typeof value === 'number' && Number.isFinite(value) && value >= 0;
-	return valid ? value : DEFAULT_WAIT_BUDGET_MS;
+	return isDuration(value) ? value : DEFAULT_WAIT_BUDGET_MS;
+}
+
+function deadlineAtOf(options: ApiRequestOptions | undefined, clock: Clock): number {
+	const value = options?.deadlineMs;
+	return isDuration(value) ? clock.now() + value : Number.POSITIVE_INFINITY;
 }
 
 function cancelSignalOf(ctx: ApiContext): AbortSignal | undefined {
@@ -98,7 +113,13 @@ async function openCall(
 		throw buildOperationError(ctx.getNode(), credential.problem, itemIndex, [credential.secret]);
 	}
 	const { clock, requestTimeoutMs, gates, onWaited } = state;
-	const budget = new Budget(clock, waitBudgetOf(options), cancelSignalOf(ctx), onWaited);
+	const budget = new Budget(
+		clock,
+		waitBudgetOf(options),
+		cancelSignalOf(ctx),
+		onWaited,
+		deadlineAtOf(options, clock),
+	);
 	const gate = gates.for(credential.apiKey);
 	const node = ctx.getNode();
 	return { ctx, node, ...credential, gate, budget, clock, requestTimeoutMs, itemIndex };
@@ -138,7 +159,8 @@ export function createTransport(options: TransportOptions = {}) {
 		options: ListOptions,
 	): Promise<IDataObject[]> {
 		const limit = listLimit(this, options);
-		return await listAll(await openCall(state, this, options), path, qs, limit);
+		const call = await openCall(state, this, options);
+		return await listAll(call, path, qs, limit, options.shapeItem);
 	}
 
 	/** `waitedMs`: total time every call of this transport has waited (the benchmark reads it). */

@@ -24,7 +24,10 @@ class Listing {
 	private readonly firstIds = new Set<string>();
 	private readonly emitted = new Set<string>();
 
-	constructor(readonly limit: number) {}
+	constructor(
+		readonly limit: number,
+		private readonly shape: (item: IDataObject) => IDataObject,
+	) {}
 
 	get full(): boolean {
 		return this.items.length >= this.limit;
@@ -49,7 +52,7 @@ class Listing {
 				if (this.emitted.has(id)) continue;
 				this.emitted.add(id);
 			}
-			this.items.push(item);
+			this.items.push(this.shape(item));
 		}
 	}
 }
@@ -121,18 +124,23 @@ function pageCap(meta: PageMeta, pageSize: number, received: number, current: nu
 	);
 }
 
-/** Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit`. */
+/**
+ * Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit`, each
+ * passed through `shape` as its page arrives: while the listing waits for the rate limit, not all
+ * at the end of it.
+ */
 export async function listAll(
 	call: Call,
 	path: string,
 	qs: IDataObject | undefined,
 	limit: number,
+	shape: (item: IDataObject) => IDataObject = (item) => item,
 ): Promise<IDataObject[]> {
 	const pageSize = Math.min(API_MAX_PAGE_SIZE, limit);
 	const filters: IDataObject = { ...(qs ?? {}) };
 	delete filters.page;
 	delete filters.limit;
-	const listing = new Listing(limit);
+	const listing = new Listing(limit, shape);
 	let maxPages = MAX_PAGES;
 	for (let page = 1; !listing.full; page++) {
 		if (page > maxPages) {

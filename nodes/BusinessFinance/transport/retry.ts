@@ -19,8 +19,12 @@ const RATE_BACKOFF_BASE_MS = 1_000;
 export const RATE_BACKOFF_CAP_MS = SPEC_WINDOW_MS;
 
 export type Outcome =
-	/** 429; `waitMs` is what the service asked for (or a backoff). */
-	| { kind: 'rateLimited'; waitMs: number }
+	/**
+	 * 429; `waitMs` is what the service asked for (or a backoff). `windowResetAtMs`: the window's
+	 * X-RateLimit-Reset, when that alone set the wait (the gate may know the window ends sooner);
+	 * `streak`: the call's 429s so far, for the next one (nextRateLimitStreak).
+	 */
+	| { kind: 'rateLimited'; waitMs: number; windowResetAtMs?: number; streak?: RateLimitStreak }
 	/** 5xx, with the wait its Retry-After asked for. */
 	| { kind: 'serverError'; retryAfterMs?: number }
 	/** A 2xx answer whose body is not JSON. */
@@ -70,26 +74,60 @@ function retryWithin(waitMs: number, timeLeftMs: number): Decision {
 
 /**
  * How long to wait after a 429: until Retry-After, else until X-RateLimit-Reset (plus a margin),
- * else a backoff growing with `timesRateLimited` (how many 429s this call has had, from 1). From
- * the second 429 of a call on, never less than a backoff one step behind: a service that keeps
- * answering 429 with a tiny Retry-After is not hammered.
+ * else a backoff growing with `timesRateLimited` (the call's 429s in a row for one window, from 1:
+ * nextRateLimitStreak). From the second on, never less than a backoff one step behind: a service
+ * that keeps answering 429 with a tiny Retry-After is not hammered. `windowResetAtMs`: the reset,
+ * when it alone set the wait (the first 429 of a streak, without Retry-After); the gate may know
+ * that window ends sooner.
  */
-export function rateLimitedWaitMs(
+export function rateLimitedWait(
 	headers: Headers | undefined,
 	nowMs: number,
 	timesRateLimited: number,
 	random: number,
-): number {
+): { waitMs: number; windowResetAtMs?: number } {
 	const backoff = (step: number) =>
 		backoffMs(step, RATE_BACKOFF_BASE_MS, RATE_BACKOFF_CAP_MS, random);
 	const floorMs = timesRateLimited > 1 ? backoff(timesRateLimited - 2) : 0;
 	const retryAtMs = retryAfterAtMs(headers, nowMs);
-	if (retryAtMs !== undefined && retryAtMs > nowMs) return Math.max(floorMs, retryAtMs - nowMs);
+	if (retryAtMs !== undefined && retryAtMs > nowMs) {
+		return { waitMs: Math.max(floorMs, retryAtMs - nowMs) };
+	}
 	const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
 	if (resetAtMs !== undefined && resetAtMs > nowMs) {
-		return Math.max(floorMs, resetAtMs + RESET_MARGIN_MS - nowMs);
+		const waitMs = Math.max(floorMs, resetAtMs + RESET_MARGIN_MS - nowMs);
+		return timesRateLimited > 1 ? { waitMs } : { waitMs, windowResetAtMs: resetAtMs };
 	}
-	return backoff(timesRateLimited - 1);
+	return { waitMs: backoff(timesRateLimited - 1) };
+}
+
+/** A new window's X-RateLimit-Reset is at least this much later than the last one's. */
+const MIN_WINDOW_STEP_MS = 1_000;
+
+/**
+ * A call's 429s in a row for one window (`times`, from 1) and the last one's reset. A 429 whose
+ * reset names a later window starts again at 1: another process on the key (an n8n worker) took
+ * the window this call waited for, which is no reason to back off further. A service that keeps
+ * naming the same window, a past one, none, or one a few ms on, gets the growing backoff.
+ */
+export interface RateLimitStreak {
+	times: number;
+	resetAtMs?: number;
+}
+
+export function nextRateLimitStreak(
+	previous: RateLimitStreak | undefined,
+	headers: Headers | undefined,
+	nowMs: number,
+): RateLimitStreak {
+	const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
+	if (!previous) return { times: 1, resetAtMs };
+	const laterWindow =
+		resetAtMs !== undefined &&
+		resetAtMs > nowMs &&
+		previous.resetAtMs !== undefined &&
+		resetAtMs >= previous.resetAtMs + MIN_WINDOW_STEP_MS;
+	return { times: laterWindow ? 1 : previous.times + 1, resetAtMs };
 }
 
 /** A 5xx answer's Retry-After as a wait, if it asks for one. */

@@ -24,7 +24,14 @@ import {
 	isSafePath,
 	sendOnce,
 } from './request';
-import { decideRetry, type FailReason, type HttpMethod, type Outcome } from './retry';
+import {
+	decideRetry,
+	type FailReason,
+	type HttpMethod,
+	type Outcome,
+	type RateLimitStreak,
+} from './retry';
+import type { Timing } from './window';
 
 /** Everything one call works with. */
 export interface Call {
@@ -39,8 +46,12 @@ export interface Call {
 	itemIndex: number | undefined;
 }
 
+/** The call's deadline came before a request could be sent (nothing was sent). */
+const DEADLINE_REACHED: NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
+
 type Exchange =
-	{ kind: 'answer'; response: FullResponse } | { kind: 'failure'; failure: NetworkFailure };
+	| { kind: 'answer'; response: FullResponse; timing: Timing }
+	| { kind: 'failure'; failure: NetworkFailure };
 
 const secretsOf = (call: Call) => [call.apiKey];
 
@@ -80,15 +91,21 @@ function failureOf(call: Call, error: unknown): NetworkFailure {
 	return failure;
 }
 
-/** Wait for the gate, send once, record the answer's rate-limit headers, release the gate. */
+/**
+ * Wait for the gate, send once, record the answer's rate-limit headers, release the gate. With
+ * the call's deadline already reached nothing is sent: a timeout that cost no request.
+ */
 async function exchange(call: Call, request: ReturnType<typeof buildRequest>): Promise<Exchange> {
 	const ticket = await acquire(call);
 	const sentAtMs = call.clock.now();
 	try {
-		const { ctx, clock, requestTimeoutMs, budget } = call;
-		const response = await sendOnce(ctx, request, clock, requestTimeoutMs, budget.cancelSignal);
-		call.gate.record(response.headers, { sentAtMs, receivedAtMs: clock.now() });
-		return { kind: 'answer', response };
+		const { ctx, clock, budget } = call;
+		const timeoutMs = Math.min(call.requestTimeoutMs, budget.untilDeadlineMs);
+		if (timeoutMs <= 0) return { kind: 'failure', failure: DEADLINE_REACHED };
+		const response = await sendOnce(ctx, request, clock, timeoutMs, budget.cancelSignal);
+		const timing = { sentAtMs, receivedAtMs: clock.now() };
+		call.gate.record(response.headers, timing);
+		return { kind: 'answer', response, timing };
 	} catch (error) {
 		return { kind: 'failure', failure: failureOf(call, error) };
 	} finally {
@@ -121,16 +138,19 @@ function unsafePathError(call: Call, path: unknown): Error {
 	return buildOperationError(call.node, problem, call.itemIndex, secretsOf(call));
 }
 
-/** Data, or what happened; a 429 also holds the key back for every caller (capped by the gate). */
-function read(call: Call, last: Exchange, timesRateLimited: number): Reading {
+/**
+ * Data, or what happened; a 429 also holds the key back for every caller (capped by the gate).
+ * Read on the clock of the answer's arrival, as the gate recorded it, so its reset is the same.
+ */
+function read(call: Call, last: Exchange, rateLimitStreak?: RateLimitStreak): Reading {
 	if (last.kind === 'failure') return { kind: 'outcome', outcome: { kind: 'network' } };
-	const nowMs = call.clock.now();
+	const { sentAtMs, receivedAtMs: nowMs } = last.timing;
 	const random = call.clock.random();
-	const reading = readAnswer(last.response, { nowMs, timesRateLimited, random });
-	if (reading.kind === 'outcome' && reading.outcome.kind === 'rateLimited') {
-		call.gate.rateLimited(nowMs + reading.outcome.waitMs, nowMs);
-	}
-	return reading;
+	const reading = readAnswer(last.response, { nowMs, rateLimitStreak, random });
+	if (reading.kind !== 'outcome' || reading.outcome.kind !== 'rateLimited') return reading;
+	const { waitMs, windowResetAtMs } = reading.outcome;
+	const endMs = call.gate.rateLimited(nowMs + waitMs, nowMs, { sentAtMs, windowResetAtMs });
+	return { kind: 'outcome', outcome: { ...reading.outcome, waitMs: Math.max(0, endMs - nowMs) } };
 }
 
 async function waitBeforeRetry(call: Call, waitMs: number): Promise<void> {
@@ -152,13 +172,13 @@ export async function send(
 	if (!isSafePath(path)) throw unsafePathError(call, path);
 	const request = buildRequest(method, `${call.baseUrl}${path}`, body, qs);
 	let attempts = 0; // failed attempts other than 429, which only the budget bounds
-	let timesRateLimited = 0;
+	let rateLimitStreak: RateLimitStreak | undefined;
 	for (;;) {
 		const last = await exchange(call, request);
-		const reading = read(call, last, timesRateLimited + 1);
+		const reading = read(call, last, rateLimitStreak);
 		if (reading.kind === 'data') return reading.data;
 		const { outcome } = reading;
-		if (outcome.kind === 'rateLimited') timesRateLimited += 1;
+		if (outcome.kind === 'rateLimited') rateLimitStreak = outcome.streak;
 		else attempts += 1;
 		const { leftMs } = call.budget;
 		const decision = decideRetry(outcome, method, attempts, leftMs, call.clock.random());

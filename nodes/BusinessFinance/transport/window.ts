@@ -6,9 +6,11 @@
  * sandbox), the answer showing `remaining = limit − 1` came from the request that opened the
  * window, so the window runs from about then for its length W, and W lies in
  * (reset − 1 s − receivedAt, reset − sentAt]. When exactly one whole number of seconds lies there,
- * W is taken as that. A 429 while a learnt length is in use disproves it for the key: learning
- * stops there (so a service with windows aligned to the clock costs at most one 429).
- * Measured in bench/windows.ts (docs/transport.md).
+ * W is taken as that. The process that opened a window then knows when it ends, also after a 429
+ * (in queue mode, where another worker's requests use the window up, that saves up to a second per
+ * window). A 429 to a request sent after the learnt end of the window it was answered in disproves
+ * the length for the key: learning stops there (so a service with windows aligned to the clock
+ * costs at most one 429). Measured in bench/windows.ts (docs/transport.md).
  */
 
 const MS_PER_SECOND = 1_000;
@@ -59,10 +61,19 @@ export class WindowLearner {
 		return Math.min(fromHeaderMs, this.openedAtMs + this.lengthMs + LEARNT_MARGIN_MS);
 	}
 
-	/** A 429 arrived: a learnt length in use was wrong for this service. */
-	rateLimited(): void {
-		if (this.lengthMs !== undefined) this.disproved = true;
-		this.lengthMs = undefined;
+	/**
+	 * A 429 to a request sent at `sentAtMs`, in the window whose reset is `resetMs` (undefined: not
+	 * known). It disproves the learnt length only if that request went after the learnt end of the
+	 * window it was answered in: a 429 earlier in the window means another process (another n8n
+	 * worker on the same key) used the window up, which says nothing about its length.
+	 */
+	rateLimited(resetMs: number | undefined, sentAtMs: number): void {
+		if (this.lengthMs === undefined || this.openedAtMs === undefined) return;
+		const sameWindow = resetMs === undefined || resetMs === this.openedResetMs;
+		if (sameWindow && sentAtMs >= this.openedAtMs + this.lengthMs) {
+			this.disproved = true;
+			this.lengthMs = undefined;
+		}
 	}
 
 	/** The learnt length (tests and the measurement read it). */
