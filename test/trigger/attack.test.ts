@@ -187,12 +187,15 @@ describe('floods: nothing unproven costs an API call', () => {
 	it('40 requests without signature headers, or that cannot be genuine, cost no request at all', async () => {
 		forgetAllSecrets(); // a restarted n8n: nothing cached
 		const body = eventBody();
+		// Far enough outside the 300 s tolerance that the clock's next second, which may pass
+		// while the burst is served, cannot bring a timestamp back inside it.
+		const outsideSeconds = 300 + 60;
 		const hopeless: Array<Record<string, string>> = [
 			{},
 			{ 'webhook-id': newId(), 'webhook-timestamp': String(now()) },
 			{ 'svix-id': newId(), 'svix-timestamp': String(now()) },
-			signedHeaders(newSecret(), body, { id: newId(), ts: now() - 301 }),
-			signedHeaders(newSecret(), body, { id: newId(), ts: now() + 301 }),
+			signedHeaders(newSecret(), body, { id: newId(), ts: now() - outsideSeconds }),
+			signedHeaders(newSecret(), body, { id: newId(), ts: now() + outsideSeconds }),
 			{
 				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
 				'webhook-signature': 'v1,AAAA',
@@ -375,6 +378,28 @@ describe('the secret route failing under a burst', () => {
 			expect(a.served.staticDataWrites).toBe(0);
 		},
 	);
+
+	it('a secret route that hangs holds a burst for at most the 5 s receive deadline, with one fetch', async () => {
+		forgetAllSecrets();
+		await admin.delete('/_admin/requests');
+		await admin.post('/_admin/faults', {
+			kind: 'latency',
+			latencyMs: 9_000, // the transport's own per-attempt deadline alone would wait for it
+			count: 1000,
+			method: 'GET',
+			pathPrefix: `/v1/webhooks/${a.endpointId}/secret`,
+		});
+		const started = Date.now();
+		const burst = await mixedBurst();
+		const tookMs = Date.now() - started;
+		expect(burst.credential).toEqual(Array(20).fill(200));
+		expect(burst.endpoint).toEqual(Array(20).fill(401));
+		expect(burst.forged).toEqual(Array(20).fill(401));
+		expect(tookMs).toBeLessThan(8_000);
+		expect(await secretFetches(a.endpointId)).toBe(1);
+		await admin.delete('/_admin/faults');
+		await new Promise((resolve) => setTimeout(resolve, 9_000 - tookMs)); // the held answer ends
+	}, 30_000);
 
 	it('404 (the service no longer hands out the secret): one fetch, credential-signed deliveries run', async () => {
 		const mini = await startMiniService(sb.apiKey, {

@@ -5,7 +5,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, getApiErrorInfo } from '../transport';
+import { apiRequest, type ApiRequestOptions, getApiErrorInfo } from '../transport';
 import { ALL_EVENTS } from '../descriptions/events';
 import { createdWithoutId, createUnsupported } from './errors';
 
@@ -42,6 +42,9 @@ export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject 
 	throw got.error;
 }
 
+/** How long a secret fetch may wait, and take in all (the transport's defaults when unset). */
+export type SecretFetchLimits = Pick<ApiRequestOptions, 'waitBudgetMs' | 'deadlineMs'>;
+
 /**
  * The endpoint's signing secret from the service, or undefined when the service does not hand it
  * out (no such route, or an answer without a secret). Other errors are thrown.
@@ -49,13 +52,18 @@ export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject 
 export async function fetchEndpointSecret(
 	this: Ctx,
 	id: string,
-	waitBudgetMs?: number,
+	limits?: SecretFetchLimits,
 ): Promise<string | undefined> {
 	const got = await attempt(
 		async () =>
-			await apiRequest.call(this, 'GET', `${endpointPath(id)}/secret`, undefined, undefined, {
-				waitBudgetMs,
-			}),
+			await apiRequest.call(
+				this,
+				'GET',
+				`${endpointPath(id)}/secret`,
+				undefined,
+				undefined,
+				limits,
+			),
 	);
 	if (!got.ok) {
 		if (isMissingRoute(got.status)) return undefined;

@@ -14,7 +14,7 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../transport';
-import { fetchEndpointSecret } from './endpoints';
+import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import type { SecretSource } from './state';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
@@ -23,8 +23,15 @@ type Ctx = IHookFunctions | IWebhookFunctions;
 export const REFRESH_INTERVAL_MS = 60_000;
 /** After a failed fetch (and nothing cached), no new fetch for this long. */
 export const FAILURE_MEMORY_MS = 30_000;
-/** Most a delivery waits for a rate-limit window before its secret fetch gives up. */
-const RECEIVE_WAIT_BUDGET_MS = 5_000;
+/**
+ * Most a delivery's secret fetch takes, rate-limit waits and requests together: the service is
+ * waiting for the delivery's answer, and a secret route that hangs must not hold it.
+ */
+const RECEIVE_DEADLINE_MS = 5_000;
+const RECEIVE_LIMITS: SecretFetchLimits = {
+	waitBudgetMs: RECEIVE_DEADLINE_MS,
+	deadlineMs: RECEIVE_DEADLINE_MS,
+};
 /** Most endpoints whose secret is kept; the least recently used is dropped first. */
 const MAX_ENDPOINTS = 1000;
 
@@ -73,13 +80,13 @@ function fetchOnce(
 	ctx: Ctx,
 	entry: EndpointSecret,
 	endpointId: string,
-	waitBudgetMs?: number,
+	limits?: SecretFetchLimits,
 ): Promise<FetchOutcome> {
 	if (entry.inFlight) return entry.inFlight;
 	entry.lastFetchMs = clock.nowMs();
 	const run = async (): Promise<FetchOutcome> => {
 		try {
-			const secret = await fetchEndpointSecret.call(ctx, endpointId, waitBudgetMs);
+			const secret = await fetchEndpointSecret.call(ctx, endpointId, limits);
 			entry.failed = secret === undefined;
 			if (secret !== undefined) entry.secret = secret;
 			return { secret };
@@ -117,7 +124,7 @@ async function endpointSecret(
 	if (entry.inFlight) return (await entry.inFlight).secret ?? entry.secret;
 	const wanted = afterMismatch || entry.secret === undefined;
 	if (!wanted || clock.nowMs() < nextFetchAtMs(entry)) return entry.secret;
-	return (await fetchOnce(ctx, entry, endpointId, RECEIVE_WAIT_BUDGET_MS)).secret ?? entry.secret;
+	return (await fetchOnce(ctx, entry, endpointId, RECEIVE_LIMITS)).secret ?? entry.secret;
 }
 
 /** The credential's "Webhook Signing Secret", when set. */
