@@ -102,25 +102,18 @@ describe('answerMeansNoRoute', () => {
 	it.each([
 		[
 			'405 (the path exists with other methods)',
-			{ status: 405, code: 'METHOD_NOT_ALLOWED', message: 'x' },
+			{ status: 405, code: 'METHOD_NOT_ALLOWED', serviceMessage: 'x' },
 		],
-		['501', { status: 501, message: 'The service answered HTTP 501' }],
-		[
-			'404 with an HTML page',
-			{ status: 404, message: 'The service answered HTTP 404 with an HTML page' },
-		],
-		['404 with an empty body', { status: 404, message: 'The service answered HTTP 404' }],
+		['501', { status: 501 }],
+		['404 with an HTML page or an empty body (no API error shape)', { status: 404 }],
 		[
 			'404 NOT_FOUND naming a route',
-			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: No route GET /v1/vendors/x' },
+			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'No route GET /v1/vendors/x' },
 		],
-		[
-			'404 with a route code',
-			{ status: 404, code: 'ROUTE_NOT_FOUND', message: 'ROUTE_NOT_FOUND: nope' },
-		],
+		['404 with a route code', { status: 404, code: 'ROUTE_NOT_FOUND', serviceMessage: 'nope' }],
 		[
 			'404 Express-style',
-			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: Cannot GET /v1/vendors/x' },
+			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'Cannot GET /v1/vendors/x' },
 		],
 	])('no route: %s', (_name, answer) => {
 		expect(answerMeansNoRoute(answer)).toBe(true);
@@ -129,14 +122,15 @@ describe('answerMeansNoRoute', () => {
 	it.each([
 		[
 			'404 naming the vendor',
-			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: No vendor with id x' },
+			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'No vendor with id x' },
 		],
 		[
 			'404 NOT_FOUND without words',
-			{ status: 404, code: 'NOT_FOUND', message: 'NOT_FOUND: Resource not found' },
+			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'Resource not found' },
 		],
-		['400', { status: 400, code: 'VALIDATION_ERROR', message: 'VALIDATION_ERROR: route' }],
-		['500', { status: 500, message: 'The service answered HTTP 500' }],
+		['404 NOT_FOUND without a message', { status: 404, code: 'NOT_FOUND' }],
+		['400', { status: 400, code: 'VALIDATION_ERROR', serviceMessage: 'route' }],
+		['500', { status: 500 }],
 	])('not a missing route: %s', (_name, answer) => {
 		expect(answerMeansNoRoute(answer)).toBe(false);
 	});

@@ -12,8 +12,8 @@ export interface FailedAnswer {
 	status?: number;
 	/** The service's error code, when the body had the API's `{error: {code, message}}` shape. */
 	code?: string;
-	/** The error message as the transport built it (code and the service's message). */
-	message: string;
+	/** The service's own message, if it sent one. */
+	serviceMessage?: string;
 }
 
 /**
@@ -23,9 +23,9 @@ export interface FailedAnswer {
  * message speaks of a route, path or endpoint. Any other 404 means the record was not found.
  */
 export function answerMeansNoRoute(answer: FailedAnswer): boolean {
-	const { status, code, message } = answer;
+	const { status, code, serviceMessage } = answer;
 	if (status === 405 || status === 501) return true;
 	if (status !== 404) return false;
 	if (!code) return true;
-	return ROUTE_WORDS.test(code.replace(/_/g, ' ')) || ROUTE_WORDS.test(message);
+	return ROUTE_WORDS.test(code.replace(/_/g, ' ')) || ROUTE_WORDS.test(serviceMessage ?? '');
 }

@@ -126,13 +126,15 @@ export function withStableColumns<T>(resource: ResourceName, value: T): T | IDat
 	}
 	for (const [key, field] of Object.entries(value)) {
 		if (Object.prototype.hasOwnProperty.call(out, key)) continue;
-		// defineProperty: a field named `__proto__` stays a field instead of replacing the prototype.
-		Object.defineProperty(out, key, {
-			value: field,
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
+		if (key === '__proto__') {
+			// A field named `__proto__` stays a field instead of replacing the prototype.
+			Object.defineProperty(out, key, {
+				value: field,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		} else out[key] = field;
 	}
 	return out;
 }

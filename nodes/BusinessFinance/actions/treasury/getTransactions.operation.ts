@@ -70,11 +70,11 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
 	const { qs, paging } = sendable(this, checked, i);
-	const transactions = await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return await apiRequestAllItems.call(this, '/v1/treasury/transactions', qs, {
 		...paging,
 		itemIndex: i,
 		waitBudgetMs,
+		shapeItem: (transaction) => shaped('transaction', transaction, simplify) as IDataObject,
 	});
-	const simplify = this.getNodeParameter('simplify', i, false) === true;
-	return transactions.map((transaction) => shaped('transaction', transaction, simplify));
 }

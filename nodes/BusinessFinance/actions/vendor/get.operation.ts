@@ -42,7 +42,7 @@ function explainNotFound(
 	}
 	const info = getApiErrorInfo(caught);
 	if (!info) return caught;
-	if (answerMeansNoRoute({ ...info, message: caught.message })) {
+	if (answerMeansNoRoute(info)) {
 		caught.message = `This service does not offer getting one vendor by ID (GET /v1/vendors/{id} answered HTTP ${info.status})`;
 		caught.description =
 			'Getting a single vendor is an optional route that this service lacks. Use Vendor → Get Many with a Search (the vendor’s name or email) instead, and keep the item whose "id" matches.';

@@ -56,11 +56,11 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const checked = checkParameters(readPaging(this, i), readCollection(this, 'filters', i));
 	const { qs, paging } = sendable(this, checked, i);
-	const vendors = await apiRequestAllItems.call(this, '/v1/vendors', qs, {
+	const simplify = this.getNodeParameter('simplify', i, false) === true;
+	return await apiRequestAllItems.call(this, '/v1/vendors', qs, {
 		...paging,
 		itemIndex: i,
 		waitBudgetMs,
+		shapeItem: (vendor) => shaped('vendor', vendor, simplify) as IDataObject,
 	});
-	const simplify = this.getNodeParameter('simplify', i, false) === true;
-	return vendors.map((vendor) => shaped('vendor', vendor, simplify));
 }
