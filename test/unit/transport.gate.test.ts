@@ -10,7 +10,7 @@ import {
 	CancelledError,
 	OverBudgetError,
 } from '../../nodes/BusinessFinance/transport/budget';
-import { KeyGate, MAX_KEY_BLOCK_MS } from '../../nodes/BusinessFinance/transport/gate';
+import { KeyGate, MAX_KEY_BLOCK_MS, type Ticket } from '../../nodes/BusinessFinance/transport/gate';
 import { SPEC_WINDOW_MS } from '../../nodes/BusinessFinance/transport/window';
 import { FakeClock } from './transport-fakes';
 
@@ -32,7 +32,7 @@ async function pass(
 ): Promise<number> {
 	const started = fake.now;
 	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
-	if (headers) gate.record(headers, timing());
+	if (headers) ticket.answered(headers, timing());
 	ticket.release();
 	return fake.now - started;
 }
@@ -128,7 +128,7 @@ describe('queueing behind the first request on a key', () => {
 		const probe = await fake.run(gate.acquire(budget(0)));
 		const waiter = gate.acquire(budget(60_000));
 		void fake.clock.sleep(2_000).then(() => {
-			gate.record(
+			probe.answered(
 				{
 					'x-ratelimit-limit': '100',
 					'x-ratelimit-remaining': '99',
@@ -169,7 +169,7 @@ describe('queueing behind the first request on a key', () => {
 
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
 		const first = await fake.run(gate.acquire(budget(0)));
-		gate.record({}, timing());
+		first.answered({}, timing());
 		first.release();
 		const tickets = await fake.run(
 			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
@@ -184,7 +184,7 @@ describe('queueing behind the first request on a key', () => {
 			'x-ratelimit-reset': seconds(10_000),
 		});
 		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
-		gate.record(
+		a.answered(
 			{
 				'x-ratelimit-limit': '5',
 				'x-ratelimit-remaining': '2',
@@ -193,10 +193,163 @@ describe('queueing behind the first request on a key', () => {
 			timing(),
 		);
 		a.release();
-		b.release();
+		b.release(); // no answer (a connection reset, say): it may have been counted
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
 		await pass(0);
 		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+
+	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
+		const answer = (remaining: number) => ({
+			'x-ratelimit-limit': '5',
+			'x-ratelimit-remaining': String(remaining),
+			'x-ratelimit-reset': seconds(10_000),
+		});
+		await pass(0, answer(4));
+		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		a.answered(answer(2), timing()); // the service had counted `b` too before it answered `a`
+		a.release();
+		const a2 = await fake.run(gate.acquire(budget(0))); // assuming `b` uncounted: the last slot
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		b.answered(answer(2), timing()); // `b`'s answer: it was among the 3 already counted
+		b.release();
+		a2.answered(answer(1), timing());
+		a2.release();
+		// 4 requests counted, one left: it is admitted, and then nothing more.
+		await pass(0);
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+
+	it('a caller waiting for a slot is admitted as soon as an answer gives one back, not at the end of the window', async () => {
+		const answer = (remaining: number) => ({
+			'x-ratelimit-limit': '5',
+			'x-ratelimit-remaining': String(remaining),
+			'x-ratelimit-reset': seconds(10_000),
+		});
+		await pass(0, answer(4));
+		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		a.answered(answer(2), timing()); // `b` counted too
+		a.release();
+		const a2 = await fake.run(gate.acquire(budget(0)));
+		const waiter = gate.acquire(budget(60_000));
+		void fake.clock.sleep(300).then(() => {
+			b.answered(answer(2), timing()); // `b`'s answer: one slot is left after `a2`
+			b.release();
+		});
+		(await fake.run(waiter)).release();
+		expect(fake.now).toBe(1_800_000_000_300);
+		a2.release();
+	});
+});
+
+describe('a service that counts concurrent requests in any order', () => {
+	interface InFlight {
+		ticket: Ticket;
+		countedAs?: number;
+	}
+
+	/**
+	 * Callers on one key against a service that counts each request at some moment while it is on
+	 * its way and reports the count as of counting or of answering: a random schedule of sends,
+	 * countings and answers (with `failures`, also requests that get no answer, counted or not),
+	 * then every request left is counted and answered.
+	 */
+	async function schedule(
+		limit: number,
+		callers: number,
+		steps: number[],
+		asAnswered: boolean,
+		failures = false,
+	) {
+		fake = new FakeClock();
+		gate = new KeyGate(fake.clock, true);
+		let count = 1; // the request that opened the window
+		let mostCounted = count;
+		let failed = 0;
+		const said = (n: number) => ({
+			'x-ratelimit-limit': String(limit),
+			'x-ratelimit-remaining': String(limit - n),
+			'x-ratelimit-reset': seconds(10_000),
+		});
+		await pass(0, said(count));
+		const onTheirWay: InFlight[] = [];
+		const tryToSend = async () => {
+			try {
+				onTheirWay.push({ ticket: await fake.run(gate.acquire(budget(0))) });
+			} catch (error) {
+				expect(error).toBeInstanceOf(OverBudgetError);
+			}
+		};
+		const countOne = (r: InFlight) => {
+			count += 1;
+			mostCounted = Math.max(mostCounted, count);
+			r.countedAs = count;
+		};
+		const answer = (index: number) => {
+			const [r] = onTheirWay.splice(index, 1);
+			if (r.countedAs === undefined) countOne(r);
+			r.ticket.answered(said(asAnswered ? count : (r.countedAs as number)), timing());
+			r.ticket.release();
+		};
+		const fail = (index: number) => {
+			const [r] = onTheirWay.splice(index, 1);
+			failed += 1;
+			r.ticket.release(); // a timeout or a reset: no answer, whether counted or not
+		};
+		for (const step of steps) {
+			const uncounted = onTheirWay.filter((r) => r.countedAs === undefined);
+			if (failures && step % 7 === 6 && onTheirWay.length > 0) {
+				fail(step % onTheirWay.length);
+				continue;
+			}
+			if (step % 3 === 0 && onTheirWay.length < callers) await tryToSend();
+			else if (step % 3 === 1 && uncounted.length > 0) countOne(uncounted[step % uncounted.length]);
+			else if (onTheirWay.length > 0) answer(step % onTheirWay.length);
+		}
+		while (onTheirWay.length > 0) answer(0);
+		// Now alone on the key: it sends while the gate admits.
+		for (let sent = true; sent;) {
+			const before = onTheirWay.length;
+			await tryToSend();
+			sent = onTheirWay.length > before;
+			if (sent) answer(0);
+		}
+		return { mostCounted, count, failed };
+	}
+
+	it('property: the count never passes the limit, and no slot of the window is left unused', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 2, max: 12 }),
+				fc.integer({ min: 1, max: 4 }),
+				fc.array(fc.nat({ max: 1000 }), { minLength: 0, maxLength: 120 }),
+				fc.boolean(),
+				async (limit, callers, steps, asAnswered) => {
+					const { mostCounted, count } = await schedule(limit, callers, steps, asAnswered);
+					expect(mostCounted).toBeLessThanOrEqual(limit);
+					expect(count).toBe(limit);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('property: with requests that get no answer, the count still never passes the limit', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 2, max: 12 }),
+				fc.integer({ min: 1, max: 4 }),
+				fc.array(fc.nat({ max: 1000 }), { minLength: 0, maxLength: 120 }),
+				fc.boolean(),
+				async (limit, callers, steps, asAnswered) => {
+					const run = await schedule(limit, callers, steps, asAnswered, true);
+					expect(run.mostCounted).toBeLessThanOrEqual(limit);
+					// each one unanswered may cost its slot, whether the service counted it or not
+					expect(run.count).toBeGreaterThanOrEqual(limit - run.failed);
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
 

@@ -53,12 +53,15 @@ export class Budget {
 		if (this.cancelSignal?.aborted) throw new CancelledError();
 	}
 
-	/** Wait `ms`, or throw OverBudgetError at once (without waiting) when it does not fit. */
-	async wait(ms: number): Promise<void> {
+	/**
+	 * Wait `ms` (or until woken through `register`, when given), or throw OverBudgetError at once
+	 * (without waiting) when `ms` does not fit.
+	 */
+	async wait(ms: number, register?: WakeRegistration): Promise<void> {
 		this.throwIfCancelled();
 		if (ms <= 0) return;
 		if (ms > this.leftMs) throw new OverBudgetError(ms);
-		await this.sleep(ms);
+		await this.sleep(ms, register);
 	}
 
 	/** Wait until woken, for at most what is left; OverBudgetError when that runs out first. */

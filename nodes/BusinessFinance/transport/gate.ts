@@ -8,7 +8,7 @@
  */
 import { createHash } from 'crypto';
 
-import type { Budget } from './budget';
+import type { Budget, WakeRegistration } from './budget';
 import type { Clock } from './clock';
 import { type Headers, readRateHeaders } from './headers';
 import { backoffMs } from './retry';
@@ -21,17 +21,30 @@ const NO_RESET_BACKOFF_BASE_MS = 1_000;
 
 /** The current window as the service described it. */
 interface KnownWindow {
-	remaining: number;
+	/**
+	 * The lowest X-RateLimit-Remaining of the window's answers: the service's count is at least
+	 * that high. This process's requests still on their way come off it when admitting (they may
+	 * not be counted yet); each is in the count once answered, so its slot is not lost for good
+	 * when the service had counted it before another answer.
+	 */
+	lowestRemaining: number;
+	/** Requests that got no answer in this window: the service may have counted them. */
+	unanswered: number;
 	/** When this knowledge ends (the window's end, or a backoff): then one request probes. */
 	endsAtMs: number;
 	/** X-RateLimit-Reset of the window, to recognise the next one. */
 	resetAtMs?: number;
 }
 
-type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number };
+type Admission =
+	| { go: true; probe: boolean }
+	/** Wait until `untilMs` (or, without it, to be woken); `orWoken`: an answer may free a slot. */
+	| { go: false; untilMs?: number; orWoken?: boolean };
 
 export interface Ticket {
-	/** Call once the answer has been recorded (or the request failed). */
+	/** Record the answer's rate-limit headers (before the release). */
+	answered(headers: Headers | undefined, timing: Timing): void;
+	/** Call once the answer has been recorded, or the request failed. */
 	release(): void;
 }
 
@@ -65,8 +78,12 @@ export class KeyGate {
 		for (;;) {
 			const admission = this.admit(this.clock.now());
 			if (admission.go) return this.ticket(admission.probe);
-			if (admission.untilMs !== undefined) await budget.wait(admission.untilMs - this.clock.now());
-			else await budget.waitForWake((wake) => this.register(wake));
+			const register: WakeRegistration = (wake) => this.register(wake);
+			if (admission.untilMs === undefined) await budget.waitForWake(register);
+			else {
+				const waitMs = admission.untilMs - this.clock.now();
+				await budget.wait(waitMs, admission.orWoken ? register : undefined);
+			}
 		}
 	}
 
@@ -79,8 +96,10 @@ export class KeyGate {
 			this.probing = true;
 			return { go: true, probe: true };
 		}
-		if (this.window.remaining === 0) return { go: false, untilMs: this.window.endsAtMs };
-		this.window.remaining -= 1;
+		const { lowestRemaining, unanswered } = this.window;
+		if (lowestRemaining - unanswered - this.inFlight <= 0) {
+			return { go: false, untilMs: this.window.endsAtMs, orWoken: this.inFlight > 0 };
+		}
 		return { go: true, probe: false };
 	}
 
@@ -92,19 +111,28 @@ export class KeyGate {
 	private ticket(probe: boolean): Ticket {
 		this.inFlight += 1;
 		let released = false;
+		let answered = false;
 		return {
+			answered: (headers, timing) => {
+				if (released || answered) return;
+				answered = true;
+				this.record(headers, timing);
+			},
 			release: () => {
 				if (released) return;
 				released = true;
 				this.inFlight -= 1;
-				if (!probe) return;
-				this.probing = false;
+				if (!answered && this.window) this.window.unanswered += 1;
+				if (probe) this.probing = false;
 				for (const wake of [...this.wakers]) wake();
 			},
 		};
 	}
 
-	/** Record an answer's rate-limit headers (before its ticket is released). */
+	/**
+	 * An answer's rate-limit headers, recorded while its request still counts as in flight (a
+	 * request's ticket records its own answer through `answered`).
+	 */
 	record(headers: Headers | undefined, timing: Timing): void {
 		const nowMs = timing.receivedAtMs;
 		const rate = readRateHeaders(headers, nowMs);
@@ -118,16 +146,15 @@ export class KeyGate {
 		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
 			this.learner.opened(resetAtMs, rate.resetInWholeSeconds, timing);
 		}
-		// Requests still in flight were counted by the service but are not in this answer.
-		const remaining = Math.max(0, rate.remaining - (this.inFlight - 1));
-		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
+		const remaining = Math.max(0, rate.remaining);
+		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
 		const current = this.window;
 		const newWindow = resetAtMs !== undefined && resetAtMs > (current?.resetAtMs ?? -Infinity);
 		if (!current || newWindow) {
-			this.window = { remaining, endsAtMs, resetAtMs };
+			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return;
 		}
-		current.remaining = Math.min(current.remaining, remaining);
+		current.lowestRemaining = Math.min(current.lowestRemaining, remaining);
 		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
 	}
 

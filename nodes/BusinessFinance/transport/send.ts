@@ -104,7 +104,7 @@ async function exchange(call: Call, request: ReturnType<typeof buildRequest>): P
 		if (timeoutMs <= 0) return { kind: 'failure', failure: DEADLINE_REACHED };
 		const response = await sendOnce(ctx, request, clock, timeoutMs, budget.cancelSignal);
 		const timing = { sentAtMs, receivedAtMs: clock.now() };
-		call.gate.record(response.headers, timing);
+		ticket.answered(response.headers, timing);
 		return { kind: 'answer', response, timing };
 	} catch (error) {
 		return { kind: 'failure', failure: failureOf(call, error) };
