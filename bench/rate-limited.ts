@@ -85,6 +85,7 @@ async function listAll(bench: Bench, cold: boolean): Promise<Row> {
 		outputItems: res.items.length,
 		correct: distinctIds(res) === s.n && res.items.length === s.n,
 		waitedMs: sleptMs,
+		oneStream: true,
 		sched,
 		targetRatio: 1.03,
 	};
@@ -140,6 +141,7 @@ async function createAll(bench: Bench, cold: boolean): Promise<Row> {
 		correct: total === s.m && res.items.length === s.m && paired,
 		notes: `vendors on the service afterwards: ${total}`,
 		waitedMs: sleptMs,
+		oneStream: true,
 		sched,
 	};
 	return toRow(measured, s);

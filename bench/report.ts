@@ -12,9 +12,17 @@ import type { Settings } from './settings';
 export interface Row {
 	scenario: string;
 	wallMs: number;
-	/** Floor with the node's own time per request (rate limit off): the cost of waiting alone. */
+	/**
+	 * The floor the ratio is judged on: with the time per request the node took in this run when
+	 * that is known (one execution: the run's time not spent sleeping, per request), else with
+	 * the overhead rounds' (rate limit off). Either way it leaves the cost of waiting alone.
+	 */
 	floorMs: number;
 	ratio: number;
+	/** Where the floor's time per request came from. */
+	floorT: 'this run' | 'overhead rounds' | 'none (queue mode)';
+	/** The ratio to the floor with the overhead rounds' time per request (for comparison). */
+	overheadTRatio: number;
 	/** Floor with the plain loop's time per request: also charges the node's overhead. */
 	strictFloorMs: number;
 	strictRatio: number;
@@ -62,6 +70,11 @@ export interface Measured {
 	notes?: string;
 	/** Time the transport slept (unknown inside n8n workers). */
 	waitedMs?: number;
+	/**
+	 * The run's requests went one after another (one execution in this process): its time not
+	 * spent sleeping, per request, is the node's time per request in this run.
+	 */
+	oneStream?: boolean;
 	sched?: SchedDelta;
 	/** Default 1 (one process). */
 	rateLimitStates?: number;
@@ -71,11 +84,24 @@ export interface Measured {
 	limit?: { requests: number; windowS: number };
 }
 
+const ratioOf = (wallMs: number, floor: number) => Math.round((wallMs / floor) * 1000) / 1000;
+
+/** The time per request the floor uses, and where it came from. */
+function floorT(run: Measured): { t: number; from: Row['floorT'] } {
+	if (run.oneStream && run.waitedMs !== undefined) {
+		return { t: Math.max(0, run.wallMs - run.waitedMs) / run.minimum, from: 'this run' };
+	}
+	if (run.perRequestMs.node === 0) return { t: 0, from: 'none (queue mode)' };
+	return { t: run.perRequestMs.node, from: 'overhead rounds' };
+}
+
 export function toRow(run: Measured, s: Settings): Row {
 	const { minimum, wallMs } = run;
 	const limit = run.limit?.requests ?? s.limit;
 	const windowMs = (run.limit?.windowS ?? s.windowS) * 1000;
-	const floor = floorMs(minimum, limit, windowMs, run.perRequestMs.node);
+	const t = floorT(run);
+	const floor = floorMs(minimum, limit, windowMs, t.t);
+	const overheadFloor = floorMs(minimum, limit, windowMs, run.perRequestMs.node);
 	const strict = floorMs(minimum, limit, windowMs, run.perRequestMs.plain);
 	const rateLimited429 = run.requests.filter((r) => r.status === 429).length;
 	const windows = windowsNeeded(minimum, limit);
@@ -83,9 +109,11 @@ export function toRow(run: Measured, s: Settings): Row {
 		scenario: run.scenario,
 		wallMs: Math.round(wallMs),
 		floorMs: Math.round(floor),
-		ratio: Math.round((wallMs / floor) * 1000) / 1000,
+		ratio: ratioOf(wallMs, floor),
+		floorT: t.from,
+		overheadTRatio: ratioOf(wallMs, overheadFloor),
 		strictFloorMs: Math.round(strict),
-		strictRatio: Math.round((wallMs / strict) * 1000) / 1000,
+		strictRatio: ratioOf(wallMs, strict),
 		requests: run.requests.length,
 		requestsOther429: run.requests.length - rateLimited429,
 		minimumRequests: minimum,
@@ -98,7 +126,7 @@ export function toRow(run: Measured, s: Settings): Row {
 		correct: run.correct,
 		ok: false,
 	};
-	row.necessaryWaitMs = Math.max(0, Math.round(floor - minimum * run.perRequestMs.node));
+	row.necessaryWaitMs = Math.max(0, Math.round(floor - minimum * t.t));
 	if (run.notes !== undefined) row.notes = run.notes;
 	row.waitedMs = run.waitedMs;
 	if (run.sched) row.sched = run.sched;
@@ -175,6 +203,8 @@ const TABLE_HEAD = [
 	'floor ms',
 	'ratio',
 	'spread',
+	'floor t from',
+	'ratio, overhead t',
 	'strict ratio',
 	'requests (non-429)',
 	'minimum',
@@ -198,6 +228,8 @@ function tableCells(r: Row): string[] {
 		String(r.floorMs),
 		r.ratio.toFixed(3),
 		spread,
+		r.floorT,
+		r.overheadTRatio.toFixed(3),
 		r.strictRatio.toFixed(3),
 		String(r.requestsOther429),
 		String(r.minimumRequests),

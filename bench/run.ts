@@ -29,7 +29,7 @@ import { startSandboxProcess } from './sandbox-process';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
 
 const FLOOR_FORMULA =
-	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's own time per request with the rate limit off (floorMs) or the plain loop's (strictFloorMs), the median of the unthrottled rounds; queue mode: t = 0 (not measurable inside a worker)";
+	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's time per request: in a one-execution run (list, create) that run's own, (wall - slept) / R (floorT 'this run'), else the median of the unthrottled overhead rounds (floorT 'overhead rounds'; overheadTRatio uses it for every row); strictFloorMs: the plain loop's t; queue mode: t = 0 (not measurable inside a worker)";
 const TARGETS = {
 	ratioToFloor: '<= 1.05 (median of the warm runs); single listing <= 1.03; queue mode <= 1.10',
 	requests: '= minimum (429 answers counted apart)',
