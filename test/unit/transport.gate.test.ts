@@ -241,6 +241,46 @@ describe('queueing behind the first request on a key', () => {
 		expect(fake.now).toBe(1_800_000_000_300);
 		a2.release();
 	});
+	it('a caller whose budget ends before the window still takes a slot an answer gives back', async () => {
+		const { b, a2 } = await bCountedBeforeAWasAnswered();
+		const waiter = gate.acquire(budget(1_000)); // the window ends in 10 s
+		void fake.clock.sleep(300).then(() => {
+			b.answered(limitFive(2), timing());
+			b.release();
+		});
+		(await fake.run(waiter)).release();
+		expect(fake.now).toBe(1_800_000_000_300);
+		a2.release();
+	});
+
+	it('with no answer giving a slot back, such a caller fails at the end of its budget', async () => {
+		const { b, a2 } = await bCountedBeforeAWasAnswered();
+		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		expect(error).toBeInstanceOf(OverBudgetError);
+		expect(fake.now).toBe(1_800_000_001_000);
+		expect(gate.waiting).toBe(0);
+		b.release();
+		a2.release();
+	});
+
+	it('an answer that does not tell the count (a gateway 504, say) keeps its slot taken', async () => {
+		await pass(0, limitFive(4));
+		await pass(0, {}); // counted by the service, perhaps: the gateway does not say
+		for (let i = 0; i < 3; i++) await pass(0);
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+
+	it('a late answer from an earlier window says nothing about the current one', async () => {
+		const earlierReset = seconds(10_000);
+		await pass(0, limitFive(4));
+		const late = await fake.run(gate.acquire(budget(0)));
+		fake.now += 11_000; // that window is over; the next one opens
+		await pass(0, limitFive(4));
+		late.answered({ ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
+		late.release();
+		for (let i = 0; i < 4; i++) await pass(0);
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
 });
 
 describe('a service that counts concurrent requests in any order', () => {
@@ -252,7 +292,8 @@ describe('a service that counts concurrent requests in any order', () => {
 	/**
 	 * Callers on one key against a service that counts each request at some moment while it is on
 	 * its way and reports the count as of counting or of answering: a random schedule of sends,
-	 * countings and answers (with `failures`, also requests that get no answer, counted or not),
+	 * countings and answers (with `failures`, also requests that get no answer or one without the
+	 * count, counted or not),
 	 * then every request left is counted and answered.
 	 */
 	async function schedule(
@@ -292,15 +333,17 @@ describe('a service that counts concurrent requests in any order', () => {
 			r.ticket.answered(said(asAnswered ? count : (r.countedAs as number)), timing());
 			r.ticket.release();
 		};
-		const fail = (index: number) => {
+		const fail = (index: number, withoutCount: boolean) => {
 			const [r] = onTheirWay.splice(index, 1);
 			failed += 1;
-			r.ticket.release(); // a timeout or a reset: no answer, whether counted or not
+			// a gateway's answer without the count, or a timeout or a reset: counted or not
+			if (withoutCount) r.ticket.answered({}, timing());
+			r.ticket.release();
 		};
 		for (const step of steps) {
 			const uncounted = onTheirWay.filter((r) => r.countedAs === undefined);
 			if (failures && step % 7 === 6 && onTheirWay.length > 0) {
-				fail(step % onTheirWay.length);
+				fail(step % onTheirWay.length, step % 2 === 0);
 				continue;
 			}
 			if (step % 3 === 0 && onTheirWay.length < callers) await tryToSend();

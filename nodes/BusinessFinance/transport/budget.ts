@@ -54,14 +54,21 @@ export class Budget {
 	}
 
 	/**
-	 * Wait `ms` (or until woken through `register`, when given), or throw OverBudgetError at once
-	 * (without waiting) when `ms` does not fit.
+	 * Wait `ms`, or throw OverBudgetError at once (without waiting) when it does not fit. With
+	 * `register`, a wake-up ends the wait early; then a wait that does not fit waits for one for
+	 * what is left, and throws only when none comes.
 	 */
 	async wait(ms: number, register?: WakeRegistration): Promise<void> {
 		this.throwIfCancelled();
 		if (ms <= 0) return;
-		if (ms > this.leftMs) throw new OverBudgetError(ms);
-		await this.sleep(ms, register);
+		const leftMs = this.leftMs;
+		if (ms <= leftMs) {
+			await this.sleep(ms, register);
+			return;
+		}
+		if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
+			throw new OverBudgetError(ms);
+		}
 	}
 
 	/** Wait until woken, for at most what is left; OverBudgetError when that runs out first. */

@@ -115,8 +115,8 @@ export class KeyGate {
 		return {
 			answered: (headers, timing) => {
 				if (released || answered) return;
-				answered = true;
-				this.record(headers, timing);
+				// an answer that does not tell the count (a gateway's 504, say) proves nothing either
+				answered = this.record(headers, timing);
 			},
 			release: () => {
 				if (released) return;
@@ -131,16 +131,21 @@ export class KeyGate {
 
 	/**
 	 * An answer's rate-limit headers, recorded while its request still counts as in flight (a
-	 * request's ticket records its own answer through `answered`).
+	 * request's ticket records its own answer through `answered`). True when it told the count.
 	 */
-	record(headers: Headers | undefined, timing: Timing): void {
+	record(headers: Headers | undefined, timing: Timing): boolean {
 		const nowMs = timing.receivedAtMs;
 		const rate = readRateHeaders(headers, nowMs);
 		if (rate.remaining === undefined) {
 			if (!this.window) this.untracked = true;
-			return;
+			return false;
 		}
 		this.untracked = false;
+		const current = this.window;
+		// A late answer from an earlier window says nothing about this one.
+		if (rate.resetAtMs !== undefined && rate.resetAtMs < (current?.resetAtMs ?? -Infinity)) {
+			return true;
+		}
 		const resetAtMs =
 			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
 		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
@@ -148,14 +153,14 @@ export class KeyGate {
 		}
 		const remaining = Math.max(0, rate.remaining);
 		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
-		const current = this.window;
 		const newWindow = resetAtMs !== undefined && resetAtMs > (current?.resetAtMs ?? -Infinity);
 		if (!current || newWindow) {
 			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
-			return;
+			return true;
 		}
 		current.lowestRemaining = Math.min(current.lowestRemaining, remaining);
 		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
+		return true;
 	}
 
 	/** Until when an answer's counts hold: the window's end, capped; else a bounded backoff. */
