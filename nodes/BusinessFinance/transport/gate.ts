@@ -68,7 +68,7 @@ export class KeyGate {
 		this.learner = new WindowLearner(learnWindows);
 	}
 
-	/** Callers waiting for the request that probes the key (tests: none may be left behind). */
+	/** Callers waiting to be woken by an answer (tests: none may be left behind). */
 	get waiting(): number {
 		return this.wakers.size;
 	}
