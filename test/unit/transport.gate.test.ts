@@ -270,6 +270,29 @@ describe('queueing behind the first request on a key', () => {
 		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
+	const fromNow = (remaining: number, seconds: number) => ({
+		'x-ratelimit-limit': '5',
+		'x-ratelimit-remaining': String(remaining),
+		'x-ratelimit-reset': String(seconds),
+	});
+
+	it('a reset sent as seconds from now, a little earlier on a later answer, is still the same window', async () => {
+		await pass(0, fromNow(4, 60));
+		fake.now += 500;
+		await pass(0, fromNow(0, 59)); // 500 ms earlier than the first answer's, same window
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+
+	it('a reset sent as seconds from now, a little later on a later answer, is still the same window', async () => {
+		await pass(0, fromNow(4, 60));
+		(await fake.run(gate.acquire(budget(0)))).release(); // no answer: it may be counted yet
+		fake.now += 500;
+		await pass(0, fromNow(3, 60)); // 500 ms later than the first answer's; the other not counted
+		// 3 remained, less the one that got no answer, less nothing on its way: 2.
+		for (let i = 0; i < 2; i++) await pass(0);
+		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+	});
+
 	it('a late answer from an earlier window says nothing about the current one', async () => {
 		const earlierReset = seconds(10_000);
 		await pass(0, limitFive(4));

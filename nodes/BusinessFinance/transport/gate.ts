@@ -16,6 +16,12 @@ import { SPEC_WINDOW_MS, type Timing, WindowLearner } from './window';
 
 /** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
 export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
+/**
+ * Two answers' resets at least this far apart name different windows. Less may be the same
+ * window: a reset sent as seconds from now, or corrected by the Date header, moves by up to a
+ * second (and the latency) from one answer to the next.
+ */
+const WINDOW_STEP_MS = 2_000;
 /** Without a usable reset, what an answer says holds from 1 s, doubling, up to a window. */
 const NO_RESET_BACKOFF_BASE_MS = 1_000;
 
@@ -143,7 +149,8 @@ export class KeyGate {
 		this.untracked = false;
 		const current = this.window;
 		// A late answer from an earlier window says nothing about this one.
-		if (rate.resetAtMs !== undefined && rate.resetAtMs < (current?.resetAtMs ?? -Infinity)) {
+		const currentResetMs = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
+		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentResetMs - WINDOW_STEP_MS) {
 			return true;
 		}
 		const resetAtMs =
@@ -153,7 +160,8 @@ export class KeyGate {
 		}
 		const remaining = Math.max(0, rate.remaining);
 		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
-		const newWindow = resetAtMs !== undefined && resetAtMs > (current?.resetAtMs ?? -Infinity);
+		const newWindow =
+			resetAtMs !== undefined && resetAtMs >= (current?.resetAtMs ?? -Infinity) + WINDOW_STEP_MS;
 		if (!current || newWindow) {
 			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return true;
