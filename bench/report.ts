@@ -87,7 +87,7 @@ export interface Measured {
 const ratioOf = (wallMs: number, floor: number) => Math.round((wallMs / floor) * 1000) / 1000;
 
 /** The time per request the floor uses, and where it came from. */
-function floorT(run: Measured): { t: number; from: Row['floorT'] } {
+function floorTimePerRequest(run: Measured): { t: number; from: Row['floorT'] } {
 	if (run.oneStream && run.waitedMs !== undefined) {
 		return { t: Math.max(0, run.wallMs - run.waitedMs) / run.minimum, from: 'this run' };
 	}
@@ -99,7 +99,7 @@ export function toRow(run: Measured, s: Settings): Row {
 	const { minimum, wallMs } = run;
 	const limit = run.limit?.requests ?? s.limit;
 	const windowMs = (run.limit?.windowS ?? s.windowS) * 1000;
-	const t = floorT(run);
+	const t = floorTimePerRequest(run);
 	const floor = floorMs(minimum, limit, windowMs, t.t);
 	const overheadFloor = floorMs(minimum, limit, windowMs, run.perRequestMs.node);
 	const strict = floorMs(minimum, limit, windowMs, run.perRequestMs.plain);
