@@ -75,6 +75,17 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+/**
+ * The logger n8n-core's contexts hand a node as `this.logger` (spy on it to see what a node
+ * logs). n8n-core has its own copies of @n8n/di and @n8n/backend-common: resolved from there.
+ */
+export function n8nLogger(): { warn(message: string): void } {
+	const fromCore = (name: string) => require(require.resolve(name, { paths: [coreDir] }));
+	const { Container } = fromCore('@n8n/di');
+	return Container.get(fromCore('@n8n/backend-common').Logger);
+}
+const coreDir = require('path').dirname(require.resolve('n8n-core'));
+
 /** Name of the harness's start node type. */
 export const ITEMS_NODE_TYPE = 'harness.items';
 

@@ -13,7 +13,9 @@
  * Static data as n8n handles it: the harness keeps it as "saved"; every activation, deactivation
  * and webhook request runs on a new Workflow built from that copy and writes it back only when the
  * run changed it (n8n's saveStaticData), so a delivery during an activation sees what was saved
- * before it, and a write by a delivery would overwrite what the activation saves.
+ * before it, and a write by a delivery would overwrite what the activation saves. A test listener
+ * ("Listen for test event") has static data of its own, as n8n's test-webhook registration keeps
+ * it: it starts empty, never reaches the database, and the active workflow never sees it.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -83,6 +85,11 @@ export class TriggerHarness {
 	readonly workflowId: string;
 	/** The workflow's static data as n8n's database holds it. */
 	private persisted: IDataObject = {};
+	/**
+	 * The static data of a running test listener, as n8n's test-webhook registration keeps it:
+	 * apart from the database's (it starts empty, and is never saved there).
+	 */
+	private testRegistration: IDataObject | undefined;
 
 	constructor(options: TriggerOptions) {
 		this.workflowId = options.workflowId ?? `wf${++counter}`;
@@ -110,7 +117,8 @@ export class TriggerHarness {
 	 * A Workflow as n8n builds one for each activation, deactivation and webhook request: from the
 	 * static data as last saved (so concurrent runs do not see each other's changes).
 	 */
-	private loadWorkflow(): Workflow {
+	private loadWorkflow(mode: WorkflowExecuteMode = 'webhook'): Workflow {
+		const saved = mode === 'manual' ? (this.testRegistration ?? {}) : this.persisted;
 		return new Workflow({
 			id: this.workflowId,
 			name: `Trigger test ${this.workflowId}`,
@@ -118,7 +126,7 @@ export class TriggerHarness {
 			connections: {},
 			active: true,
 			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData: JSON.parse(JSON.stringify(this.persisted)),
+			staticData: JSON.parse(JSON.stringify(saved)),
 			settings: { executionOrder: 'v1' },
 		});
 	}
@@ -208,6 +216,7 @@ export class TriggerHarness {
 	 * (`clearWebhooks`: delete on the static data as saved), then reports the error.
 	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
+		if (mode === 'manual') return await this.listenForTestEvent();
 		const methods = this.nodeType.webhookMethods.default;
 		const workflow = this.loadWorkflow();
 		try {
@@ -218,6 +227,28 @@ export class TriggerHarness {
 		} catch (error) {
 			await this.deactivate(mode).catch(() => undefined);
 			return await Promise.reject(error); // the activation's own error, as n8n reports it
+		}
+	}
+
+	/**
+	 * "Listen for test event" as n8n 2.40's TestWebhooks does it: a Workflow with empty static data,
+	 * checkExists and create in mode 'manual', the static data kept with the registration. On
+	 * failure, delete runs on that same Workflow (deactivateWebhooks), then the error is reported.
+	 */
+	private async listenForTestEvent(): Promise<{ existed: boolean }> {
+		const methods = this.nodeType.webhookMethods.default;
+		this.testRegistration = undefined;
+		const workflow = this.loadWorkflow('manual');
+		try {
+			const existed = await methods.checkExists.call(this.hookContext(workflow, 'manual'));
+			if (!existed) await methods.create.call(this.hookContext(workflow, 'manual'));
+			this.testRegistration = JSON.parse(JSON.stringify(workflow.staticData));
+			return { existed };
+		} catch (error) {
+			await methods.delete
+				.call(this.hookContext(workflow, 'internal', 'update', true))
+				.catch(() => undefined);
+			return await Promise.reject(error);
 		}
 	}
 
@@ -247,11 +278,13 @@ export class TriggerHarness {
 	 * on the static data as saved, which is saved again afterwards.
 	 */
 	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		const workflow = this.loadWorkflow();
+		const test = mode === 'manual';
+		const workflow = this.loadWorkflow(mode);
 		const deleted = await this.nodeType.webhookMethods.default.delete.call(
-			this.hookContext(workflow, 'internal', 'update', mode === 'manual'),
+			this.hookContext(workflow, 'internal', 'update', test),
 		);
-		this.saveIfChanged(workflow);
+		if (test) this.testRegistration = undefined;
+		else this.saveIfChanged(workflow);
 		return deleted;
 	}
 
@@ -303,7 +336,7 @@ export class TriggerHarness {
 					const send = (status: number, body: unknown) => {
 						if (!res.headersSent) response.status(status).json(body);
 					};
-					const workflow = this.loadWorkflow();
+					const workflow = this.loadWorkflow(mode);
 					try {
 						const ctx = new WebhookContext(
 							workflow,
@@ -327,7 +360,7 @@ export class TriggerHarness {
 					} catch (error) {
 						send(500, { message: (error as Error).message });
 					}
-					if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
+					if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
 					if (answered) answers.push(answered);
 				})();
 			});
@@ -377,7 +410,23 @@ export interface MiniService {
 	requests: Array<{ method: string; path: string; body: any }>;
 	/** Endpoint secrets the service hands out (`GET .../secret`); an endpoint without one: 404. */
 	secrets: Map<string, string>;
+	/** Faults for the next matching requests, in order (tests push to it). */
+	faults: MiniFault[];
 	close(): Promise<void>;
+}
+
+/**
+ * The next `count` requests with this method whose path matches: held `delayMs`, then answered
+ * `status` (503 SERVICE_UNAVAILABLE by default) without being processed, or, with `applied`,
+ * processed first (a gateway timing out in front of a backend that did the work).
+ */
+export interface MiniFault {
+	method: string;
+	path: RegExp;
+	count: number;
+	delayMs?: number;
+	status?: number;
+	applied?: boolean;
 }
 
 /**
@@ -400,7 +449,56 @@ export async function startMiniService(
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
 	const requests: MiniService['requests'] = [];
+	const faults: MiniFault[] = [];
 	let next = 1;
+
+	type Answer = { status: number; payload?: unknown };
+	const error = (status: number, code: string): Answer => ({
+		status,
+		payload: { error: { code, message: code } },
+	});
+
+	/** What the service does with one authenticated request. */
+	function handle(method: string, path: string, body: any): Answer {
+		if (path === '/v1/webhooks') {
+			if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
+			const status = options.createStatus ?? 404;
+			if (status === 404) return error(404, 'NOT_FOUND');
+			if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
+			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
+			Object.assign(ep, body);
+			endpoints.set(ep.id, ep);
+			return { status: 201, payload: { data: ep } };
+		}
+		const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
+		if (!match) return error(404, 'NOT_FOUND');
+		const ep = endpoints.get(decodeURIComponent(match[1]));
+		if (!ep) return error(404, 'NOT_FOUND');
+		if (match[2]) {
+			const secret = secrets.get(ep.id as string);
+			return secret && method === 'GET'
+				? { status: 200, payload: { data: { secret } } }
+				: error(404, 'NOT_FOUND');
+		}
+		if (method === 'GET') return { status: 200, payload: { data: { ...ep } } };
+		if (method === 'PATCH') {
+			Object.assign(ep, body);
+			return { status: 200, payload: { data: { ...ep } } };
+		}
+		if (method === 'DELETE' && options.createStatus === 201) {
+			endpoints.delete(ep.id as string);
+			return { status: 204 };
+		}
+		return error(405, 'METHOD_NOT_ALLOWED');
+	}
+
+	/** The request's answer, with the first matching fault applied. */
+	function respond(fault: MiniFault | undefined, method: string, path: string, body: any): Answer {
+		if (fault?.status === undefined) return handle(method, path, body);
+		if (fault.applied) handle(method, path, body);
+		return error(fault.status, 'SERVICE_UNAVAILABLE');
+	}
+
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -410,53 +508,20 @@ export async function startMiniService(
 			const path = (req.url ?? '').split('?')[0];
 			const method = req.method ?? 'GET';
 			requests.push({ method, path, body });
-			const answer = (status: number, payload?: unknown): void => {
+			const send = ({ status, payload }: Answer): void => {
 				res.statusCode = status;
-				if (payload === undefined) {
-					res.end();
-					return;
-				}
-				res.setHeader('content-type', 'application/json');
-				res.end(JSON.stringify(payload));
+				if (payload !== undefined) res.setHeader('content-type', 'application/json');
+				res.end(payload === undefined ? undefined : JSON.stringify(payload));
 			};
-			const error = (status: number, code: string): void =>
-				answer(status, { error: { code, message: code } });
-			if (req.headers.authorization !== `Bearer ${apiKey}`) return error(401, 'INVALID_API_KEY');
-			if (path === '/v1/webhooks') {
-				if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
-				const status = options.createStatus ?? 404;
-				if (status === 404) return error(404, 'NOT_FOUND');
-				if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
-				const ep = {
-					id: `ep_mini${next++}`,
-					description: '',
-					filter_types: [],
-					disabled: false,
-					...body,
-				};
-				endpoints.set(ep.id, ep);
-				return answer(201, { data: ep });
+			if (req.headers.authorization !== `Bearer ${apiKey}`) {
+				send(error(401, 'INVALID_API_KEY'));
+				return;
 			}
-			const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
-			if (!match) return error(404, 'NOT_FOUND');
-			const ep = endpoints.get(decodeURIComponent(match[1]));
-			if (!ep) return error(404, 'NOT_FOUND');
-			if (match[2]) {
-				const secret = secrets.get(ep.id as string);
-				return secret && method === 'GET'
-					? answer(200, { data: { secret } })
-					: error(404, 'NOT_FOUND');
-			}
-			if (method === 'GET') return answer(200, { data: ep });
-			if (method === 'PATCH') {
-				Object.assign(ep, body);
-				return answer(200, { data: ep });
-			}
-			if (method === 'DELETE' && options.createStatus === 201) {
-				endpoints.delete(ep.id as string);
-				return answer(204);
-			}
-			return error(405, 'METHOD_NOT_ALLOWED');
+			const fault = faults.find((f) => f.count > 0 && f.method === method && f.path.test(path));
+			if (fault) fault.count--;
+			const answer = () => send(respond(fault, method, path, body));
+			if (fault?.delayMs) setTimeout(answer, fault.delayMs);
+			else answer();
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -466,6 +531,7 @@ export async function startMiniService(
 		endpoints,
 		requests,
 		secrets,
+		faults,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

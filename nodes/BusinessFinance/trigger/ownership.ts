@@ -1,0 +1,173 @@
+/**
+ * An endpoint the user owns ("Webhook Endpoint ID" given): who holds it, where its own settings
+ * are kept while the trigger holds it, and how they come back.
+ *
+ * The rules:
+ * - Only the user's own settings are ever recorded as the endpoint's original: never a webhook
+ *   URL of this n8n (this trigger's, in either mode, or another workflow's).
+ * - They are recorded before the endpoint is changed, in the slot (saved by n8n with the static
+ *   data) and in this process's memory, which outlives a failed activation: n8n saves no static
+ *   data from one, but its clean-up calls `delete`, whose static data it does save.
+ * - An endpoint is put back only while it still points at the caller: when the active workflow
+ *   took it over from the test listener, or the user pointed it elsewhere, it is left alone.
+ * - The active workflow wins over the test listener; another workflow's endpoint is refused.
+ */
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+
+import { attempt, fetchEndpoint, patchEndpoint, pickSettings, restoreEndpoint } from './endpoints';
+import {
+	adoptionFailed,
+	heldByActiveWorkflow,
+	heldByAnotherWorkflow,
+	originalUnknown,
+} from './errors';
+import { slotName, type SlotState } from './state';
+
+/** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
+export type Holder = 'user' | 'self' | 'sibling' | 'other';
+
+/**
+ * `self`: the caller's own URL; `sibling`: the same trigger node in its other mode (production or
+ * test); `other`: another Business Finance Trigger of this n8n (same origin and URL layout, path
+ * `<prefix>/<webhook-endpoint>/<webhookId>/webhook`); `user`: anything else.
+ */
+export function holderOf(url: unknown, ownUrl: string, webhookId: string | undefined): Holder {
+	if (typeof url !== 'string' || !url) return 'user';
+	if (url === ownUrl) return 'self';
+	const theirs = parseUrl(url);
+	const ours = parseUrl(ownUrl);
+	if (!theirs || !ours || theirs.origin !== ours.origin) return 'user';
+	const a = theirs.pathname.split('/');
+	const b = ours.pathname.split('/');
+	const sameLayout =
+		a.length === b.length &&
+		a[a.length - 1] === b[b.length - 1] &&
+		a.slice(0, -3).join('/') === b.slice(0, -3).join('/');
+	if (!sameLayout) return 'user';
+	return webhookId && a[a.length - 2] === webhookId ? 'sibling' : 'other';
+}
+
+function parseUrl(url: string): URL | undefined {
+	try {
+		return new URL(url);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Most endpoints whose original settings this process keeps; the oldest are dropped first. */
+const MAX_ORIGINALS = 500;
+/** The user's own settings of adopted endpoints, per workflow, trigger node and endpoint. */
+const originals = new Map<string, IDataObject>();
+
+const originalKey = (ctx: IHookFunctions, id: string) =>
+	`${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${id}`;
+
+function rememberOriginal(ctx: IHookFunctions, id: string, settings: IDataObject): void {
+	const key = originalKey(ctx, id);
+	originals.delete(key);
+	originals.set(key, settings);
+	while (originals.size > MAX_ORIGINALS) originals.delete(originals.keys().next().value as string);
+}
+
+/** Forgets what this process learned, as a restart of n8n does (tests). */
+export function forgetAllOriginals(): void {
+	originals.clear();
+}
+
+/** The endpoint's own settings as the slot or this process recorded them. */
+function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {
+	if (slot.originalOf === id && slot.original) return slot.original;
+	return originals.get(originalKey(ctx, id));
+}
+
+/**
+ * The endpoint's own settings before this trigger points it here: read from the endpoint when
+ * the user holds it, else recorded earlier. Throws when they cannot be known, or when the
+ * endpoint belongs to another workflow (or to the active workflow, for the test listener).
+ */
+export function originalBeforeAdopting(
+	ctx: IHookFunctions,
+	slot: SlotState,
+	id: string,
+	endpoint: IDataObject,
+	ownUrl: string,
+): IDataObject {
+	const node = ctx.getNode();
+	const holder = holderOf(endpoint.url, ownUrl, node.webhookId);
+	if (holder === 'user') return pickSettings(endpoint);
+	if (holder === 'other') throw heldByAnotherWorkflow(node, id);
+	if (holder === 'sibling' && slotName(ctx) === 'test') throw heldByActiveWorkflow(node, id);
+	const original = knownOriginal(ctx, slot, id);
+	if (!original) throw originalUnknown(node, id);
+	return original;
+}
+
+/** Records the original in the slot and in memory: from here on, nothing can lose it. */
+export function recordOriginal(
+	ctx: IHookFunctions,
+	slot: SlotState,
+	id: string,
+	original: IDataObject,
+	ownUrl: string,
+): void {
+	rememberOriginal(ctx, id, original);
+	Object.assign(slot, {
+		endpointId: id,
+		created: false,
+		original,
+		originalOf: id,
+		webhookUrl: ownUrl,
+	});
+}
+
+/**
+ * PATCHes the endpoint to point here. When that fails (the service may have applied it and
+ * answered 503), the original is put back at once; failing that, it stays recorded for the
+ * clean-up n8n runs next (`delete`), and for the next activation or deactivation.
+ */
+export async function pointHere(
+	ctx: IHookFunctions,
+	id: string,
+	settings: IDataObject,
+	original: IDataObject,
+): Promise<void> {
+	const patched = await attempt(async () => await patchEndpoint.call(ctx, id, settings));
+	if (patched.ok) return;
+	const putBack = await attempt(async () => await restoreEndpoint.call(ctx, id, original));
+	if (putBack.ok) originals.delete(originalKey(ctx, id));
+	throw adoptionFailed(ctx.getNode(), id, patched.error, putBack.ok);
+}
+
+/**
+ * Deactivation (and n8n's clean-up after a failed activation): puts the endpoint's own settings
+ * back if it still points at the caller. True when nothing is left to put back; false when the
+ * service could not be reached or refused: then the original is kept in the slot (n8n saves it)
+ * and in memory, and n8n's log says so.
+ */
+export async function releaseAdopted(
+	ctx: IHookFunctions,
+	slot: SlotState,
+	id: string,
+): Promise<boolean> {
+	const original = knownOriginal(ctx, slot, id);
+	if (!original) return true;
+	const ownUrl = ctx.getNodeWebhookUrl('default') ?? slot.webhookUrl ?? '';
+	const released = await attempt(async () => {
+		const endpoint = await fetchEndpoint.call(ctx, id);
+		if (endpoint && holderOf(endpoint.url, ownUrl, ctx.getNode().webhookId) === 'self') {
+			await restoreEndpoint.call(ctx, id, original);
+		}
+	});
+	if (released.ok) {
+		originals.delete(originalKey(ctx, id));
+		return true;
+	}
+	recordOriginal(ctx, slot, id, original, ownUrl);
+	ctx.logger.warn(
+		`Business Finance Trigger "${ctx.getNode().name}": could not put back the settings of webhook endpoint ${id}; they are kept and put back on the next activation or deactivation of the workflow (${errorText(released.error)})`,
+	);
+	return false;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,200 @@
+/**
+ * An endpoint the user owns ("Webhook Endpoint ID" given) is never lost, and no delivery can
+ * decide an activation: through n8n-core's real hook and webhook contexts (support.ts), against a
+ * service that applies a change and then answers 503, or answers slowly.
+ */
+import { randomBytes } from 'crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { forgetAllOriginals } from '../../nodes/BusinessFinance/trigger/ownership';
+import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
+import { signedHeaders } from '../helpers/standardWebhooks';
+import { deliver, startMiniService, TriggerHarness, until, type MiniService } from './support';
+
+const API_KEY = 'svc_ownership_test_key';
+const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+/** The user's own system, where the endpoint points before any workflow adopts it. */
+const ERP = {
+	url: 'https://erp.example.com/hooks/finance',
+	description: 'ERP receiver',
+	filter_types: ['vendor.created'],
+	disabled: false,
+};
+
+let mini: MiniService;
+const open: Array<{ close(): Promise<void> }> = [];
+
+beforeEach(async () => {
+	forgetAllSecrets();
+	forgetAllOriginals();
+	mini = await startMiniService(API_KEY, {
+		endpoints: [{ id: 'ep_erp', ...ERP }],
+		secrets: { ep_erp: SECRET },
+	});
+	open.push(mini);
+});
+
+afterEach(async () => {
+	await Promise.all(open.splice(0).map((o) => o.close()));
+});
+
+function trigger(): TriggerHarness {
+	return new TriggerHarness({
+		parameters: { webhookEndpointId: 'ep_erp', events: ['*'], options: {} },
+		credentials: { apiKey: API_KEY, baseUrl: mini.baseUrl },
+	});
+}
+
+const endpoint = () => mini.endpoints.get('ep_erp')!;
+const settings = (ep: IDataObject) => ({
+	url: ep.url,
+	description: ep.description,
+	filter_types: ep.filter_types,
+	disabled: ep.disabled,
+});
+const patches = () => mini.requests.filter((r) => r.method === 'PATCH');
+const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
+const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
+
+describe('a failed activation never loses the endpoint', () => {
+	it('a PATCH the service applies but answers 503: activation fails and the ERP settings are put back at once', async () => {
+		mini.faults.push({ method: 'PATCH', path: PATCH_EP, count: 4, status: 503, applied: true });
+		const t = trigger();
+		const failed = await t.activate().catch((error: Error & { description?: string }) => error);
+		expect(failed).toBeInstanceOf(Error);
+		expect((failed as Error).message).toMatch(/Could not point webhook endpoint "ep_erp"/);
+		expect((failed as { description?: string }).description).toMatch(/were put back/);
+		expect(settings(endpoint())).toEqual(ERP);
+
+		await t.activate();
+		expect(endpoint().url).toBe(t.webhookUrl());
+		await t.deactivate();
+		expect(settings(endpoint())).toEqual(ERP);
+	}, 30_000);
+
+	it('when putting back fails too, n8n’s clean-up saves the ERP settings; after a restart the next activation and deactivation give them back', async () => {
+		// Pointing here: applied, answered 503 (every attempt); then the put-back and the clean-up's
+		// put-back are refused.
+		mini.faults.push({ method: 'PATCH', path: PATCH_EP, count: 4, status: 503, applied: true });
+		mini.faults.push({ method: 'PATCH', path: PATCH_EP, count: 2, status: 409 });
+		const t = trigger();
+		await expect(t.activate()).rejects.toThrow(/Could not point webhook endpoint "ep_erp"/);
+		expect(endpoint().url).toBe(t.webhookUrl()); // the service kept the change
+		expect(t.staticData().production).toMatchObject({
+			endpointId: 'ep_erp',
+			originalOf: 'ep_erp',
+			original: ERP,
+		});
+
+		forgetAllSecrets(); // n8n restarts: only the saved static data is left
+		forgetAllOriginals();
+		await t.activate();
+		expect(endpoint().url).toBe(t.webhookUrl());
+		expect(t.staticData().production).toMatchObject({ original: ERP });
+		await t.deactivate();
+		expect(settings(endpoint())).toEqual(ERP);
+		expect(t.staticData()).toEqual({ production: {} });
+	}, 30_000);
+
+	it('an endpoint already pointing at this trigger with nothing recorded is refused, not adopted with its own URL as the original', async () => {
+		const t = trigger();
+		endpoint().url = t.webhookUrl();
+		await expect(t.activate()).rejects.toThrow(
+			'Webhook endpoint "ep_erp" already points at this trigger, but the settings it had before are not recorded',
+		);
+		expect(patches()).toEqual([]);
+	});
+});
+
+describe('the active workflow wins over the test listener', () => {
+	it('listener first: activation takes the endpoint over, the listener’s end leaves it, deactivation gives the ERP back', async () => {
+		const t = trigger();
+		await t.activate('manual');
+		expect(endpoint().url).toBe(t.webhookUrl('manual'));
+		await t.activate('webhook');
+		expect(endpoint().url).toBe(t.webhookUrl('webhook'));
+		expect(JSON.stringify(t.staticData())).not.toContain('/webhook-test/');
+
+		await t.deactivate('manual');
+		expect(endpoint().url).toBe(t.webhookUrl('webhook'));
+		await t.deactivate('webhook');
+		expect(settings(endpoint())).toEqual(ERP);
+	});
+
+	it('listener first, workflow deactivated before the listener ends: the ERP gets its settings back and keeps them', async () => {
+		const t = trigger();
+		await t.activate('manual');
+		await t.activate('webhook');
+		await t.deactivate('webhook');
+		expect(settings(endpoint())).toEqual(ERP);
+		await t.deactivate('manual');
+		expect(settings(endpoint())).toEqual(ERP);
+	});
+
+	it('a second workflow given the endpoint an active workflow holds is refused, naming it; nothing changes', async () => {
+		const first = trigger();
+		const second = trigger();
+		await first.activate();
+		const before = patches().length;
+		await expect(second.activate()).rejects.toThrow(
+			'Webhook endpoint "ep_erp" already points at another workflow\'s Business Finance Trigger in this n8n',
+		);
+		await expect(second.activate('manual')).rejects.toThrow(/another workflow's/);
+		expect(patches()).toHaveLength(before);
+		expect(endpoint().url).toBe(first.webhookUrl());
+		await first.deactivate();
+		expect(settings(endpoint())).toEqual(ERP);
+	});
+});
+
+describe('deliveries and activation keep their own limits', () => {
+	const forgedDelivery = (url: string) => {
+		const body = JSON.stringify({ id: 'evt_1', type: 'vendor.created', created_at: '', data: {} });
+		const anySecret = `whsec_${randomBytes(24).toString('base64')}`;
+		const ts = Math.floor(Date.now() / 1000);
+		return deliver(url, body, signedHeaders(anySecret, body, { id: `msg_${ts}`, ts }));
+	};
+
+	it('an anonymous delivery just before activation cannot make it fail (secret route answering in 6 s)', async () => {
+		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 6_000 });
+		const t = trigger();
+		const served = await t.serve();
+		open.push(served);
+		t.webhookBaseUrl = served.baseUrl;
+		const started = Date.now();
+		const delivery = forgedDelivery(t.webhookUrl()).then((answer) => ({
+			...answer,
+			tookMs: Date.now() - started,
+		}));
+		await until('the delivery to fetch the secret', () =>
+			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
+		);
+		await expect(t.activate()).resolves.toEqual({ existed: false });
+		expect(endpoint().url).toBe(t.webhookUrl());
+		const answered = await delivery;
+		expect(answered.status).toBe(503); // no secret within its deadline: the service retries
+		expect(answered.tookMs).toBeLessThan(5_900);
+		expect(served.executions).toEqual([]);
+		await t.deactivate();
+	}, 30_000);
+
+	it('a delivery during an activation whose secret takes 8 s is answered within its own 5 s', async () => {
+		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 8_000 });
+		const t = trigger();
+		const served = await t.serve();
+		open.push(served);
+		t.webhookBaseUrl = served.baseUrl;
+		const activation = t.activate();
+		await until('activation to fetch the secret', () =>
+			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
+		);
+		const started = Date.now();
+		const answered = await forgedDelivery(t.webhookUrl());
+		expect(Date.now() - started).toBeLessThan(5_900);
+		expect(answered.status).toBe(503);
+		await expect(activation).resolves.toEqual({ existed: false });
+		await t.deactivate();
+		expect(settings(endpoint())).toEqual(ERP);
+	}, 30_000);
+});
