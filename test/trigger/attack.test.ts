@@ -16,6 +16,7 @@ import {
 	REFRESH_INTERVAL_MS,
 } from '../../nodes/BusinessFinance/trigger/secrets';
 import type { HttpClient } from '../helpers/http';
+import { n8nLogger } from '../helpers/n8n';
 import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
 import {
 	deliver,
@@ -341,9 +342,10 @@ describe('the secret route failing under a burst', () => {
 		['503', 'status503'],
 		['a connection reset', 'reset'],
 	])(
-		'%s: a bounded number of fetches, credential-signed deliveries run, the rest get 401',
+		'%s: a bounded number of fetches, every delivery 503 (no other secret stands in), n8n’s log says why',
 		async (_name, kind) => {
 			forgetAllSecrets(); // a restarted n8n: the first delivery must fetch
+			const warnings = jest.spyOn(n8nLogger(), 'warn');
 			await admin.delete('/_admin/requests');
 			await admin.post('/_admin/faults', {
 				kind,
@@ -353,19 +355,24 @@ describe('the secret route failing under a burst', () => {
 			});
 			const before = a.served.executions.length;
 
+			// The credential's secret may belong to another endpoint: its deliveries must not run.
 			const first = await mixedBurst();
-			expect(first.credential).toEqual(Array(20).fill(200));
-			expect(first.endpoint).toEqual(Array(20).fill(401));
-			expect(first.forged).toEqual(Array(20).fill(401));
-			expect(a.served.executions.length - before).toBe(20);
+			expect(first.credential).toEqual(Array(20).fill(503));
+			expect(first.endpoint).toEqual(Array(20).fill(503));
+			expect(first.forged).toEqual(Array(20).fill(503));
+			expect(a.served.executions.length - before).toBe(0);
 			// One fetch, which the transport may retry (GET on 5xx or a reset): at most 4 attempts.
 			const afterFirst = await secretFetches(a.endpointId);
 			expect(afterFirst).toBeGreaterThanOrEqual(1);
 			expect(afterFirst).toBeLessThanOrEqual(4);
+			const unavailable = () =>
+				warnings.mock.calls.filter(([m]) => /answered 503.*signing secret is unavailable/.test(m));
+			expect(unavailable()).toHaveLength(1); // once, not once per request of the flood
+			expect(unavailable()[0][0]).toContain(a.endpointId);
 
 			// The failure is remembered: a second burst costs nothing.
 			const second = await mixedBurst();
-			expect(second.credential).toEqual(Array(20).fill(200));
+			expect(second.credential).toEqual(Array(20).fill(503));
 			expect(await secretFetches(a.endpointId)).toBe(afterFirst);
 
 			// Once the service is back and the failure has been remembered long enough: one fetch.
@@ -374,6 +381,7 @@ describe('the secret route failing under a burst', () => {
 			const third = await mixedBurst();
 			expect(third.endpoint).toEqual(Array(20).fill(200));
 			expect(third.credential).toEqual(Array(20).fill(401));
+			expect(third.forged).toEqual(Array(20).fill(401));
 			expect(await secretFetches(a.endpointId)).toBe(afterFirst + 1);
 			expect(a.served.staticDataWrites).toBe(0);
 		},
@@ -392,16 +400,16 @@ describe('the secret route failing under a burst', () => {
 		const started = Date.now();
 		const burst = await mixedBurst();
 		const tookMs = Date.now() - started;
-		expect(burst.credential).toEqual(Array(20).fill(200));
-		expect(burst.endpoint).toEqual(Array(20).fill(401));
-		expect(burst.forged).toEqual(Array(20).fill(401));
+		expect(burst.credential).toEqual(Array(20).fill(503));
+		expect(burst.endpoint).toEqual(Array(20).fill(503));
+		expect(burst.forged).toEqual(Array(20).fill(503));
 		expect(tookMs).toBeLessThan(8_000);
 		expect(await secretFetches(a.endpointId)).toBe(1);
 		await admin.delete('/_admin/faults');
 		await new Promise((resolve) => setTimeout(resolve, 9_000 - tookMs)); // the held answer ends
 	}, 30_000);
 
-	it('404 (the service no longer hands out the secret): one fetch, credential-signed deliveries run', async () => {
+	it('404 (the service no longer hands out the secret): one fetch, 503 for all, the log says to reactivate', async () => {
 		const mini = await startMiniService(sb.apiKey, {
 			endpoints: [
 				{
@@ -414,13 +422,20 @@ describe('the secret route failing under a burst', () => {
 			],
 		});
 		open.push(mini);
+		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const credential = newSecret();
 		const t = new TriggerHarness({
 			parameters: { webhookEndpointId: 'ep_gone_secret', events: ['*'], options: {} },
 			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
 			// Saved by an activation at a time the service still handed out the secret.
 			staticData: {
-				production: { endpointId: 'ep_gone_secret', created: false, secretSource: 'endpoint' },
+				production: {
+					endpointId: 'ep_gone_secret',
+					created: false,
+					secretSource: 'endpoint',
+					originalOf: 'ep_gone_secret',
+					original: { url: 'http://127.0.0.1:1/x' },
+				},
 			},
 		});
 		const served = await t.serve();
@@ -432,15 +447,16 @@ describe('the secret route failing under a burst', () => {
 				body,
 				signedHeaders(secret, body, { id: newId(), ts: now() }),
 			);
-		const other = newSecret();
 		const answers = await Promise.all([
 			...Array.from({ length: 20 }, () => send(credential)),
-			...Array.from({ length: 20 }, () => send(other)),
+			...Array.from({ length: 20 }, () => send(newSecret())),
 		]);
-		expect(answers.slice(0, 20).map((r) => r.status)).toEqual(Array(20).fill(200));
-		expect(answers.slice(20).map((r) => r.status)).toEqual(Array(20).fill(401));
+		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(503));
 		expect(mini.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
-		expect(served.executions).toHaveLength(20);
+		expect(served.executions).toHaveLength(0);
+		const said = warnings.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('503'));
+		expect(said).toHaveLength(1);
+		expect(said[0]).toMatch(/no longer hands it out.*deactivate and activate/);
 	});
 });
 

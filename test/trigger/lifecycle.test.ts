@@ -156,15 +156,16 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(await t.checkExists()).toBe(false);
 	});
 
-	it('keeps a test run ("Listen for test event") apart from the active workflow', async () => {
+	it('refuses a test listener on an endpoint the active workflow holds, and changes nothing', async () => {
 		const before = await createEndpoint({ url: 'http://127.0.0.1:1/orig', description: 'Orig' });
 		const t = trigger({ webhookEndpointId: before.id });
 		await t.activate('webhook');
 		const productionUrl = t.webhookUrl('webhook');
-		await t.activate('manual');
-		expect((await getEndpoint(before.id as string)).data!.url).toBe(t.webhookUrl('manual'));
-		expect(t.webhookUrl('manual')).toContain('/webhook-test/');
-		await t.deactivate('manual');
+		await admin.delete('/_admin/requests');
+		await expect(t.activate('manual')).rejects.toThrow(
+			`Webhook endpoint "${before.id}" is in use by this workflow's active version`,
+		);
+		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
 		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));

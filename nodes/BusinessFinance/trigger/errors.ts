@@ -34,3 +34,55 @@ export const secretFailedWithOrphan = (node: INode, orphan: string) =>
 
 export const orphanNotice = (endpointId: string) =>
 	`The endpoint ${endpointId} was registered and could not be removed again: delete it in the service's dashboard.`;
+
+export const heldByAnotherWorkflow = (node: INode, id: string) =>
+	new NodeOperationError(
+		node,
+		`Webhook endpoint "${id}" already points at another workflow's Business Finance Trigger in this n8n`,
+		{
+			description:
+				"An endpoint serves one workflow at a time. Deactivate the workflow that uses it, or give this trigger another endpoint (or none, to let it create one). If no workflow uses it any more, set its URL back to your own system in the service's dashboard.",
+		},
+	);
+
+export const heldByActiveWorkflow = (node: INode, id: string) =>
+	new NodeOperationError(
+		node,
+		`Webhook endpoint "${id}" is in use by this workflow's active version, which keeps it while you listen for a test event`,
+		{
+			description:
+				'Deactivate the workflow to test with this endpoint, or clear the Webhook Endpoint ID to test with an endpoint the trigger creates.',
+		},
+	);
+
+export const originalUnknown = (node: INode, id: string) =>
+	new NodeOperationError(
+		node,
+		`Webhook endpoint "${id}" already points at this trigger, but the settings it had before are not recorded`,
+		{
+			description:
+				"Without them, deactivating could not give the endpoint back to your own system. Set its URL back to your system in the service's dashboard, then activate again.",
+		},
+	);
+
+/** Pointing a given endpoint here failed; `putBack`: its own settings were restored already. */
+export const adoptionFailed = (node: INode, id: string, cause: unknown, putBack: boolean) =>
+	new NodeOperationError(
+		node,
+		`Could not point webhook endpoint "${id}" at this workflow: ${cause instanceof Error ? cause.message : String(cause)}`,
+		{
+			description: putBack
+				? 'Its own settings were put back. Activate the workflow again to retry.'
+				: 'The service may have applied the change. Its own settings are kept and put back on the next activation or deactivation of this workflow.',
+		},
+	);
+
+export const previousNotReleased = (node: INode, id: string) =>
+	new NodeOperationError(
+		node,
+		`Could not put back the settings of webhook endpoint "${id}", which this workflow used before`,
+		{
+			description:
+				'They are kept and put back on the next activation or deactivation. Check that the service is reachable, then activate again.',
+		},
+	);

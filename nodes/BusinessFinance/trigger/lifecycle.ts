@@ -1,7 +1,8 @@
 /**
  * The trigger's webhook methods: n8n calls `checkExists` and, when it answers false, `create` on
- * activation, and `delete` on deactivation. The service calls are in endpoints.ts; where the
- * signing secret comes from is decided in secrets.ts.
+ * activation, and `delete` on deactivation (and to clean up after a failed activation). The
+ * service calls are in endpoints.ts; what happens to an endpoint the user owns is decided in
+ * ownership.ts; where the signing secret comes from, in secrets.ts.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
@@ -9,16 +10,22 @@ import {
 	attempt,
 	deleteEndpoint,
 	fetchEndpoint,
+	givenEndpointId,
 	patchEndpoint,
-	pickSettings,
 	pointsHere,
 	postEndpoint,
-	restoreEndpoint,
 	target,
 	targetSettings,
 	type Target,
 } from './endpoints';
-import { endpointNotFound, noSecret, orphanNotice, secretFailedWithOrphan } from './errors';
+import {
+	endpointNotFound,
+	noSecret,
+	orphanNotice,
+	previousNotReleased,
+	secretFailedWithOrphan,
+} from './errors';
+import { originalBeforeAdopting, pointHere, recordOriginal, releaseAdopted } from './ownership';
 import { forgetSecret, secretKey, secretSourceAtActivation } from './secrets';
 import {
 	clearSlot,
@@ -34,6 +41,11 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const slot = getSlot(this);
 	const id = want.givenId || (slot.created ? slot.endpointId : undefined);
 	if (!id) return false;
+	// A given endpoint counts as registered only while its own settings are recorded: otherwise
+	// create() runs and records them (or refuses), so that deactivation can put them back.
+	if (want.givenId && (slot.endpointId !== id || slot.originalOf !== id || !slot.secretSource)) {
+		return false;
+	}
 	const endpoint = await fetchEndpoint.call(this, id);
 	if (!endpoint) {
 		// Deleted on the service side: nothing left to restore or delete.
@@ -50,7 +62,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// A registration from an earlier, different set-up (another endpoint id, or automatic before):
 	// undo it first so that no second registration is left behind.
 	if (slot.endpointId && (want.givenId ? slot.endpointId !== want.givenId : !slot.created)) {
-		await release.call(this, slot);
+		const previous = slot.endpointId;
+		if (!(await release.call(this, slot))) throw previousNotReleased(this.getNode(), previous);
 	}
 	return want.givenId
 		? await adoptEndpoint.call(this, want, slot)
@@ -64,7 +77,10 @@ export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** Points an endpoint the user created at this workflow, saving its settings to restore later. */
+/**
+ * Points an endpoint the user owns at this workflow; its own settings are recorded first
+ * (ownership.ts says where, and when the endpoint is refused).
+ */
 async function adoptEndpoint(
 	this: IHookFunctions,
 	want: Target,
@@ -73,21 +89,14 @@ async function adoptEndpoint(
 	const id = want.givenId;
 	const endpoint = await fetchEndpoint.call(this, id);
 	if (!endpoint) throw endpointNotFound(this.getNode(), id);
+	const original = originalBeforeAdopting(this, slot, id, endpoint, want.url);
 	// Check the secret before changing anything on the service.
 	const source = await secretSourceAtActivation(this, id);
 	if (source === 'none' && !want.allowUnsigned) throw noSecret(this.getNode());
-	if (slot.originalOf !== id) {
-		// Only the first activation saves: a second one must not save our own values.
-		slot.original = pickSettings(endpoint);
-		slot.originalOf = id;
-	}
-	Object.assign(slot, {
-		endpointId: id,
-		created: false,
-		webhookUrl: want.url,
-		secretSource: source,
-	});
-	await patchEndpoint.call(this, id, targetSettings(want));
+	recordOriginal(this, slot, id, original, want.url);
+	slot.secretSource = source;
+	rememberRegistration(this, { endpointId: id, secretSource: source });
+	await pointHere(this, id, targetSettings(want), original);
 	return true;
 }
 
@@ -159,18 +168,16 @@ async function rollback(
 
 /**
  * Undoes what an earlier activation did to the endpoint in `slot`: deletes an endpoint the trigger
- * created, or restores a given endpoint's earlier settings. An endpoint already gone is fine.
- * On any other error the slot is kept, so a later deactivation can finish the job.
+ * created, or puts a given endpoint's own settings back (also after a failed activation, whose
+ * slot n8n did not save: the parameters name the endpoint). An endpoint already gone is fine.
+ * False when a given endpoint's settings could not be put back: they stay in the slot.
  */
-async function release(this: IHookFunctions, slot: SlotState): Promise<void> {
-	const id = slot.endpointId;
-	if (id) {
-		if (slot.created) await deleteEndpoint.call(this, id);
-		else if (slot.originalOf === id && slot.original) {
-			await restoreEndpoint.call(this, id, slot.original);
-		}
-		forgetSecret(secretKey(this, id));
-	}
+async function release(this: IHookFunctions, slot: SlotState): Promise<boolean> {
+	const id = slot.endpointId ?? (givenEndpointId(this) || undefined);
+	if (id && slot.created) await deleteEndpoint.call(this, id);
+	else if (id && !(await releaseAdopted(this, slot, id))) return false;
+	if (id) forgetSecret(secretKey(this, id));
 	forgetRegistration(this);
 	clearSlot(slot);
+	return true;
 }

@@ -6,7 +6,7 @@
  *    well-formed `v1,` signature (under any header alias), a body that is an event object. A
  *    request that fails here is answered without any network call.
  * 2. The signature, with the secret secrets.ts hands out (that may cost one fetch per endpoint,
- *    bounded there).
+ *    bounded there). When the registration's secret cannot be had, 503: the service retries.
  * 3. Duplicates, by the identity that was verified; only verified deliveries are recorded.
  *
  * Receiving never writes the workflow's static data (see `readSlot` in state.ts).
@@ -73,6 +73,13 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		registrationOf(this, givenEndpointId(this)),
 		(secret) => signatureMatches(secret, read.message, rawBody),
 	);
+	if (verdict === 'unavailable') {
+		// Not checked with any other secret (secrets.ts): answered so that the service retries.
+		return respond(this, 503, {
+			error: 'secret_unavailable',
+			message: 'The signing secret to verify this delivery is not available now; retry later',
+		});
+	}
 	if (verdict === 'mismatch') {
 		return refuse(this, 'invalid_signature', 'Webhook signature verification failed');
 	}

@@ -1,17 +1,21 @@
 /**
  * Where the trigger gets the secret to verify a delivery with: the endpoint's secret from the
- * service (cached in the n8n process's memory, fetched by one request at a time per endpoint, a
- * failure remembered for a while), else the credential's "Webhook Signing Secret".
+ * service (cached in the n8n process's memory, fetched by one delivery at a time per endpoint, a
+ * failure remembered for a while), or the credential's "Webhook Signing Secret", as decided at
+ * activation. A registration that verifies with the endpoint's secret is never checked with
+ * another one: that secret may belong to another endpoint, whose deliveries would then verify.
  *
  * Every delivery to the webhook URL may be an attacker's, so what one can cost is bounded here:
- * at most one fetch in flight per endpoint (concurrent deliveries wait for it), after a signature
- * mismatch a new fetch only when the last one is `REFRESH_INTERVAL_MS` old (secret rotation),
- * and after a failed fetch none for `FAILURE_MEMORY_MS`.
+ * at most one delivery fetch in flight per endpoint (concurrent deliveries join it, each for no
+ * longer than its own deadline), after a signature mismatch a new fetch only when the last one is
+ * `REFRESH_INTERVAL_MS` old (secret rotation), and after a failed fetch none for
+ * `FAILURE_MEMORY_MS`. Activation fetches on its own and joins nothing: no delivery's deadline
+ * or failure can decide an activation, and no activation can hold a delivery.
  *
  * The secret is deliberately not written to the workflow's static data (n8n stores that
  * unencrypted with the workflow and shows it in exports); after a restart it is fetched again.
  */
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../transport';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
@@ -24,24 +28,16 @@ export const REFRESH_INTERVAL_MS = 60_000;
 /** After a failed fetch (and nothing cached), no new fetch for this long. */
 export const FAILURE_MEMORY_MS = 30_000;
 /**
- * Most a delivery's secret fetch takes, rate-limit waits and requests together: the service is
- * waiting for the delivery's answer, and a secret route that hangs must not hold it.
+ * Most a delivery waits for the secret, in its own fetch (rate-limit waits and requests together)
+ * or in one it joins: the service is waiting for the answer, and a secret route that hangs must
+ * not hold it.
  */
 const RECEIVE_DEADLINE_MS = 5_000;
-const RECEIVE_LIMITS: SecretFetchLimits = {
-	waitBudgetMs: RECEIVE_DEADLINE_MS,
-	deadlineMs: RECEIVE_DEADLINE_MS,
-};
 /** Most endpoints whose secret is kept; the least recently used is dropped first. */
 const MAX_ENDPOINTS = 1000;
 
 /** The clock of this module (tests move it instead of waiting a minute). */
 export const clock = { nowMs: (): number => Date.now() };
-
-interface FetchOutcome {
-	secret?: string;
-	error?: unknown;
-}
 
 interface EndpointSecret {
 	secret?: string;
@@ -49,7 +45,12 @@ interface EndpointSecret {
 	lastFetchMs?: number;
 	/** The last fetch brought no secret (error, or the service has no such route). */
 	failed?: boolean;
-	inFlight?: Promise<FetchOutcome>;
+	/** The service answered that it hands out no secret for this endpoint (404/405, none). */
+	unsupported?: boolean;
+	/** A delivery's fetch in flight (activation's are never joined). */
+	inFlight?: Promise<void>;
+	/** When n8n's log last said that deliveries are answered 503 for lack of this secret. */
+	lastUnavailableLogMs?: number;
 }
 
 const endpoints = new Map<string, EndpointSecret>();
@@ -75,33 +76,40 @@ function entryFor(key: string): EndpointSecret {
 	return entry;
 }
 
-/** Starts a fetch, or joins the one in flight: never two at a time for one endpoint. */
-function fetchOnce(
-	ctx: Ctx,
-	entry: EndpointSecret,
-	endpointId: string,
-	limits?: SecretFetchLimits,
-): Promise<FetchOutcome> {
-	if (entry.inFlight) return entry.inFlight;
+/** What one fetch learned, written to the entry. */
+function learn(entry: EndpointSecret, secret: string | undefined): void {
+	entry.failed = secret === undefined;
+	entry.unsupported = secret === undefined;
+	if (secret !== undefined) entry.secret = secret;
+}
+
+/** Starts a delivery's fetch, with what is left of its deadline for every wait and request. */
+function startFetch(ctx: Ctx, entry: EndpointSecret, endpointId: string, deadlineAtMs: number) {
 	entry.lastFetchMs = clock.nowMs();
-	const run = async (): Promise<FetchOutcome> => {
+	const leftMs = Math.max(0, deadlineAtMs - Date.now());
+	const limits: SecretFetchLimits = { waitBudgetMs: leftMs, deadlineMs: leftMs };
+	const run = async (): Promise<void> => {
 		try {
-			const secret = await fetchEndpointSecret.call(ctx, endpointId, limits);
-			entry.failed = secret === undefined;
-			if (secret !== undefined) entry.secret = secret;
-			return { secret };
+			learn(entry, await fetchEndpointSecret.call(ctx, endpointId, limits));
 		} catch (error) {
 			entry.failed = true;
 			ctx.logger.warn(
 				`Business Finance Trigger: could not fetch the signing secret of webhook endpoint ${endpointId}: ${error instanceof Error ? error.message : String(error)}`,
 			);
-			return { error };
 		} finally {
 			entry.inFlight = undefined;
 		}
 	};
 	entry.inFlight = run();
-	return entry.inFlight;
+}
+
+/** Waits for `work`, but no longer than `ms`. */
+async function within(work: Promise<void>, ms: number): Promise<void> {
+	if (ms <= 0) return;
+	const timer = new AbortController();
+	const timeout = sleep(ms, timer.signal).catch(() => undefined);
+	await Promise.race([work, timeout]);
+	timer.abort();
 }
 
 /** When a new fetch may start for this endpoint (an attacker's mismatch included). */
@@ -112,19 +120,23 @@ function nextFetchAtMs(entry: EndpointSecret): number {
 }
 
 /**
- * The endpoint's secret for a delivery: cached, else fetched within the bounds above.
- * `afterMismatch`: the cached one did not match; fetch again if the bounds allow (rotation).
+ * The endpoint's secret for a delivery: cached, else fetched (or joined) within the bounds above
+ * and before `deadlineAtMs`. `afterMismatch`: the cached one did not match; fetch again if the
+ * bounds allow (rotation).
  */
 async function endpointSecret(
 	ctx: Ctx,
 	endpointId: string,
 	afterMismatch: boolean,
-): Promise<string | undefined> {
+	deadlineAtMs: number,
+): Promise<EndpointSecret> {
 	const entry = entryFor(secretKey(ctx, endpointId));
-	if (entry.inFlight) return (await entry.inFlight).secret ?? entry.secret;
 	const wanted = afterMismatch || entry.secret === undefined;
-	if (!wanted || clock.nowMs() < nextFetchAtMs(entry)) return entry.secret;
-	return (await fetchOnce(ctx, entry, endpointId, RECEIVE_LIMITS)).secret ?? entry.secret;
+	if (!entry.inFlight && wanted && clock.nowMs() >= nextFetchAtMs(entry)) {
+		startFetch(ctx, entry, endpointId, deadlineAtMs);
+	}
+	if (entry.inFlight) await within(entry.inFlight, deadlineAtMs - Date.now());
+	return entry;
 }
 
 /** The credential's "Webhook Signing Secret", when set. */
@@ -139,26 +151,35 @@ export async function credentialSecret(ctx: Ctx): Promise<string | undefined> {
 }
 
 /**
- * Activation: fetches the endpoint's secret now (joining a fetch in flight) and tells where
- * deliveries will be verified from. Throws what the service answered when that is an error other
- * than "no such route" (404/405), so that activation can report it.
+ * Activation: fetches the endpoint's secret now, on its own, and tells where deliveries will be
+ * verified from. Throws what the service answered when that is an error other than "no such
+ * route" (404/405), so that activation can report it.
  */
 export async function secretSourceAtActivation(
 	ctx: IHookFunctions,
 	endpointId: string,
 ): Promise<SecretSource> {
+	const startedMs = clock.nowMs();
+	const secret = await fetchEndpointSecret.call(ctx, endpointId);
+	// Learned only once answered: a delivery meanwhile fetches on its own (with its deadline).
 	const entry = entryFor(secretKey(ctx, endpointId));
-	const outcome = await fetchOnce(ctx, entry, endpointId);
-	if (outcome.error !== undefined) throw outcome.error;
-	if (outcome.secret) return 'endpoint';
+	if (!entry.inFlight) entry.lastFetchMs = startedMs;
+	learn(entry, secret);
+	if (secret) return 'endpoint';
 	return (await credentialSecret(ctx)) ? 'credential' : 'none';
 }
 
-export type SecretVerdict = 'verified' | 'mismatch' | 'no_secret';
+/**
+ * `unavailable`: the registration verifies with the endpoint's secret and it cannot be had now
+ * (the delivery is answered so that the service retries it).
+ */
+export type SecretVerdict = 'verified' | 'mismatch' | 'no_secret' | 'unavailable';
 
 /**
  * Checks a delivery with the secret its registration calls for. `matches` is the signature check
- * (synchronous, no network). The credential's secret is used when the endpoint's cannot be had.
+ * (synchronous, no network). Without a recorded source (a delivery while activation is still
+ * running), the endpoint's secret is used, and the credential's only when the service says it
+ * hands out none.
  */
 export async function checkWithSecret(
 	ctx: IWebhookFunctions,
@@ -166,15 +187,45 @@ export async function checkWithSecret(
 	matches: (secret: string) => boolean,
 ): Promise<SecretVerdict> {
 	const { endpointId, secretSource } = registration;
-	if (endpointId && secretSource !== 'credential' && secretSource !== 'none') {
-		const cached = await endpointSecret(ctx, endpointId, false);
-		if (cached !== undefined) {
-			if (matches(cached)) return 'verified';
-			const fresh = await endpointSecret(ctx, endpointId, true);
-			return fresh !== undefined && fresh !== cached && matches(fresh) ? 'verified' : 'mismatch';
-		}
+	if (!endpointId || secretSource === 'credential' || secretSource === 'none') {
+		return await checkWithCredential(ctx, matches);
 	}
-	const fallback = await credentialSecret(ctx);
-	if (fallback === undefined) return 'no_secret';
-	return matches(fallback) ? 'verified' : 'mismatch';
+	const deadlineAtMs = Date.now() + RECEIVE_DEADLINE_MS;
+	const entry = await endpointSecret(ctx, endpointId, false, deadlineAtMs);
+	const cached = entry.secret;
+	if (cached !== undefined) {
+		if (matches(cached)) return 'verified';
+		const fresh = (await endpointSecret(ctx, endpointId, true, deadlineAtMs)).secret;
+		return fresh !== undefined && fresh !== cached && matches(fresh) ? 'verified' : 'mismatch';
+	}
+	if (secretSource === undefined && entry.unsupported)
+		return await checkWithCredential(ctx, matches);
+	logUnavailable(ctx, entry, endpointId);
+	return 'unavailable';
+}
+
+async function checkWithCredential(
+	ctx: IWebhookFunctions,
+	matches: (secret: string) => boolean,
+): Promise<SecretVerdict> {
+	const secret = await credentialSecret(ctx);
+	if (secret === undefined) return 'no_secret';
+	return matches(secret) ? 'verified' : 'mismatch';
+}
+
+/** Says why deliveries get 503, at most once per `FAILURE_MEMORY_MS` per endpoint (floods). */
+function logUnavailable(ctx: IWebhookFunctions, entry: EndpointSecret, endpointId: string): void {
+	const nowMs = clock.nowMs();
+	if (
+		entry.lastUnavailableLogMs !== undefined &&
+		nowMs < entry.lastUnavailableLogMs + FAILURE_MEMORY_MS
+	)
+		return;
+	entry.lastUnavailableLogMs = nowMs;
+	const why = entry.unsupported
+		? "the service no longer hands it out (deactivate and activate the workflow to verify with the credential's Webhook Signing Secret instead)"
+		: 'it could not be fetched from the service in time';
+	ctx.logger.warn(
+		`Business Finance Trigger "${ctx.getNode().name}": deliveries to webhook endpoint ${endpointId} are answered 503, so that the service retries them, because its signing secret is unavailable: ${why}`,
+	);
 }
