@@ -372,6 +372,20 @@ describe('redaction', () => {
 		expect(leakedPiece(text, forms)).toBeUndefined();
 		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
 	});
+	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
+		// The cut falls 3 characters before the end of the encoded header: the rest of it would
+		// still decode to most of the key if the message were cut before it is redacted.
+		server = await scriptedServer((req, res) => {
+			const encoded = Buffer.from(`Authorization: ${req.headers.authorization}`).toString('base64');
+			const message = `${'Invalid API key.'.padEnd(300 - encoded.length + 3 - 1, '.')} ${encoded}`;
+			answer(res, 401, { error: { code: 'INVALID_API_KEY', message } }, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		const error = await failure(getVendors(t));
+		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
+		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+	});
 });
 
 describe('what is sent where', () => {

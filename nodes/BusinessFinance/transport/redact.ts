@@ -65,3 +65,17 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 	out = out.replace(/whsec_[A-Za-z0-9+/=_%-]{4,}/g, `whsec_${REDACTED}`);
 	return out.replace(/svc_[A-Za-z0-9_\-.~+/=%]{4,}/g, `svc_${REDACTED}`);
 }
+
+/**
+ * At most `max` characters of `text`, redacted before the cut and again after it: a cut through
+ * an encoded key leaves a piece that no pattern matches any more but that still decodes to most
+ * of the key.
+ */
+export function redactedExcerpt(
+	text: string,
+	max: number,
+	secrets: Array<string | undefined>,
+): string {
+	const whole = redact(text, secrets);
+	return redact(whole.length > max ? `${whole.slice(0, max)}…` : whole, secrets);
+}

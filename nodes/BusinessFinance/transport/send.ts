@@ -24,6 +24,7 @@ import {
 	isSafePath,
 	sendOnce,
 } from './request';
+import { redactedExcerpt } from './redact';
 import {
 	decideRetry,
 	type FailReason,
@@ -131,7 +132,7 @@ function finalError(
 
 function unsafePathError(call: Call, path: unknown): Error {
 	const problem = {
-		message: `Invalid API path "${String(path).slice(0, 200)}"`,
+		message: `Invalid API path "${redactedExcerpt(String(path), 200, secretsOf(call))}"`,
 		description:
 			'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
 	};
