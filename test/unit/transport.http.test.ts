@@ -386,6 +386,50 @@ describe('redaction', () => {
 		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
 		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
 	});
+
+	/** Every byte of `text` as %XX; `literal(i)` keeps character i as it is. */
+	const percentEncoded = (
+		text: string,
+		hex: (h: string, i: number) => string,
+		literal: (i: number) => boolean = () => false,
+	) =>
+		[...Buffer.from(text)]
+			.map((byte, i) =>
+				literal(i) ? String.fromCharCode(byte) : `%${hex(byte.toString(16).padStart(2, '0'), i)}`,
+			)
+			.join('');
+
+	it.each([
+		['upper-case hex', () => percentEncoded(KEY, (h) => h.toUpperCase())],
+		['lower-case hex', () => percentEncoded(KEY, (h) => h)],
+		[
+			'mixed case, some characters literal',
+			() =>
+				percentEncoded(
+					KEY,
+					(h, i) => (i % 2 ? h : h.toUpperCase()),
+					(i) => i % 3 === 0,
+				),
+		],
+	])(
+		'a redirect whose Location carries the key with every byte percent-encoded (%s) never reaches the error',
+		async (_, encoded) => {
+			server = await scriptedServer((_req, res) => {
+				res.writeHead(302, {
+					location: `https://login.example.com/?key=${encoded()}`,
+					...okHeaders(),
+				});
+				res.end();
+			});
+			const { t } = transportWithShiftableClock();
+			const error = await failure(getVendors(t));
+			expect(error.message).toMatch(
+				/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
+			);
+			const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+			expect(leakedPiece(decodeURIComponent(text), [KEY])).toBeUndefined();
+		},
+	);
 });
 
 describe('what is sent where', () => {

@@ -1,8 +1,8 @@
 /**
  * Removing secrets from text: the key as is, URL-encoded (any mix of encoded and plain characters,
- * either case of hex) and inside base64 (standard or URL-safe, at any of the three alignments a
- * longer encoded text such as "Authorization: Bearer <key>" can give it), plus anything that looks
- * like a key or a webhook secret.
+ * every byte encoded or none, either case of hex) and inside base64 (standard or URL-safe, at any
+ * of the three alignments a longer encoded text such as "Authorization: Bearer <key>" can give
+ * it), plus anything that looks like a key or a webhook secret.
  */
 
 const REDACTED = '[redacted]';
@@ -20,14 +20,13 @@ function percentPattern(byte: number): string {
 	return `%${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('')}`;
 }
 
-/** Matches the secret with each reserved character either as is or percent-encoded. */
+/**
+ * Matches the secret with each character either as is or percent-encoded: encoding every byte,
+ * unreserved ones included, is valid URL encoding too.
+ */
 function urlEncodedPattern(secret: string): string {
 	let pattern = '';
 	for (const char of secret) {
-		if (/[A-Za-z0-9_.~-]/.test(char)) {
-			pattern += char === '.' ? '\\.' : char;
-			continue;
-		}
 		const encoded = [...Buffer.from(char, 'utf8')].map(percentPattern).join('');
 		pattern += `(?:${escapeRegExp(char)}|${encoded})`;
 	}
