@@ -162,6 +162,25 @@ describe('every wait has a deadline', () => {
 		expect(server.hits).toHaveLength(1);
 	});
 
+	it("a wait budget beyond Node's timer limit (30 days) waits behind a slow first request instead of giving up at once", async () => {
+		server = await scriptedServer((_req, res, i) => {
+			if (i === 0) setTimeout(() => answer(res, 200, LIST, okHeaders()), 500);
+			else answer(res, 200, LIST, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		const probe = getVendors(t);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		// A timer longer than 2^31 - 1 ms fires after 1 ms: the wait would end before the probe's answer.
+		const [behind] = await Promise.all([
+			timed(getVendors(t, 30 * 86_400).catch((error: Error) => error.message)),
+			probe,
+		]);
+		expect(behind.result).toEqual(LIST);
+		expect(behind.ms).toBeGreaterThanOrEqual(300);
+		expect(server.hits).toHaveLength(2);
+		expect(t.gates.for(KEY).waiting).toBe(0);
+	});
+
 	it('an answer trickled a byte at a time ends at the total deadline, and its connection is closed', async () => {
 		let trickle: NodeJS.Timeout | undefined;
 		server = await scriptedServer((_req, res) => {
