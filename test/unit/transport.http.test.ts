@@ -475,6 +475,29 @@ describe('what is sent where', () => {
 		expect(server.hits).toHaveLength(0);
 	});
 
+	it.each([
+		['has_more: true, total: 250', { has_more: true, total: 250 }],
+		['no has_more, total: 250', { has_more: undefined, total: 250 }],
+	])(
+		'Return All: an empty page 2 whose answer says more remain (%s) is an error, not 100 items',
+		async (_, meta) => {
+			server = await scriptedServer((_req, res, i) => {
+				const data = i === 0 ? Array.from({ length: 100 }, (__, n) => ({ id: `v${n}` })) : [];
+				answer(res, 200, { data, meta: { page: i + 1, limit: 100, ...meta } }, okHeaders());
+			});
+			const { t } = transportWithShiftableClock();
+			const error = await failure(
+				t.apiRequestAllItems.call(realContext(creds()), '/v1/vendors', {}, { returnAll: true }),
+			);
+			expect(error.message).toBe(
+				`The service answered page 2 of /v1/vendors with no items but said more remain (has_more: ${String(meta.has_more)}, total: 250; 100 received before it)`,
+			);
+			expect(
+				server.hits.map((h) => new URL(h.url, server!.baseUrl).searchParams.get('page')),
+			).toEqual(['1', '2']);
+		},
+	);
+
 	it('a list whose elements are not objects is an error, not items', async () => {
 		server = await scriptedServer((_req, res) =>
 			answer(
