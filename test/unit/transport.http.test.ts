@@ -94,7 +94,7 @@ describe('one answer cannot lock a key', () => {
 			const { t, later } = transportWithShiftableClock();
 			const first = await timed(failure(getVendors(t, 300)));
 			expect(first.result.message).toMatch(
-				/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 86\d{3}/,
+				/^RATE_LIMITED: still rate limited after waiting 0(\.\d)?s \(wait budget 300s; the next window opens in 86\d{3}/,
 			);
 			expect(first.ms).toBeLessThan(1_000);
 
@@ -230,6 +230,27 @@ describe('every wait has a deadline', () => {
 			held.forEach((end) => end());
 		}
 	}, 10_000);
+
+	it('the time a 429 takes to arrive is charged to the budget: 429s that take 5 s each end a 1 s call after the first', async () => {
+		const { t, later } = transportWithShiftableClock();
+		server = await scriptedServer((_req, res) => {
+			later(5_000); // the answer takes 5 s, on the transport's clock
+			res.sendDate = false; // no Date header: the shifted clock is not corrected as skew
+			// A reset a fraction of a second ahead: each 429 names a new window.
+			const reset = String(Date.now() + 5_000 * server!.hits.length + 300);
+			answer(
+				res,
+				429,
+				{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
+				{ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+			);
+		});
+		const error = await failure(getVendors(t, 1));
+		expect(error.message).toMatch(
+			/^RATE_LIMITED: still rate limited after waiting 5(\.\d)?s \(wait budget 1s; the next window opens in 0\.[34]s\)$/,
+		);
+		expect(server.hits).toHaveLength(1);
+	});
 
 	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
 		server = await scriptedServer((_req, res) =>

@@ -183,7 +183,8 @@ export interface WaitErrorArgs {
 	node: INode;
 	itemIndex: number | undefined;
 	secrets: Array<string | undefined>;
-	waitedMs: number;
+	/** The call's whole time so far, which the budget is charged with. */
+	spentMs: number;
 	budgetMs: number;
 }
 
@@ -191,7 +192,7 @@ export interface WaitErrorArgs {
 export function rateLimitedError(
 	args: WaitErrorArgs & { neededMs: number; behindProbe: boolean },
 ): NodeApiError {
-	const waited = `after waiting ${formatSeconds(args.waitedMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
+	const waited = `after waiting ${formatSeconds(args.spentMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
 	const message = args.behindProbe
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;

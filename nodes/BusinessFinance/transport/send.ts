@@ -66,7 +66,7 @@ function waitError(call: Call, error: unknown): Error {
 		node,
 		itemIndex,
 		secrets: secretsOf(call),
-		waitedMs: budget.waitedMs,
+		spentMs: budget.spentMs,
 		budgetMs: budget.budgetMs,
 		neededMs: error.neededMs,
 		behindProbe: error.untilWoken,
