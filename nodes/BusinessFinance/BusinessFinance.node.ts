@@ -14,6 +14,7 @@ import * as webhookEndpoint from './actions/webhookEndpoint';
 import {
 	CREDENTIAL_NAME,
 	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+	MAX_RATE_LIMIT_WAIT_SECONDS,
 	RATE_LIMIT_TEXT,
 } from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
@@ -80,9 +81,9 @@ export class BusinessFinance implements INodeType {
 						displayName: 'Max Wait for Rate Limits (Seconds)',
 						name: 'rateLimitWaitSeconds',
 						type: 'number',
-						typeOptions: { minValue: 0 },
+						typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
 						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
-						description: `How long in total the node may wait for each item when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached, before it fails. 0 fails at once.`,
+						description: `How long in total each item may take, its requests included, when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached or a request has to be retried; once it is used up, the next wait or retry fails. 0 fails at once. At most ${MAX_RATE_LIMIT_WAIT_SECONDS} seconds (one day).`,
 					},
 					{
 						displayName: 'Validate All Before Sending',

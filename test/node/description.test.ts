@@ -196,6 +196,9 @@ it('vendorId is a resource locator with list (searchVendors) and id modes; limit
 		(o) => o.name === 'rateLimitWaitSeconds',
 	)!;
 	expect(wait.default).toBe(300);
+	// A longer wait would pass Node's timer limit (about 24.8 days); the editor states the maximum.
+	expect(wait.typeOptions?.maxValue).toBe(86_400);
+	expect(wait.description).toMatch(/At most 86400 seconds \(one day\)/);
 });
 
 it('the editor shows a notice that the customer is emailed: on Send, and on Create with Send Immediately on', () => {

@@ -291,6 +291,11 @@ const cases: Array<[string, INodeParameters, string]> = [
 		{ resource: 'treasury', operation: 'getBalance', options: { rateLimitWaitSeconds: -1 } },
 		'Max Wait for Rate Limits',
 	],
+	[
+		'rate-limit wait above the maximum of one day',
+		{ resource: 'treasury', operation: 'getBalance', options: { rateLimitWaitSeconds: 86_401 } },
+		'Max Wait for Rate Limits',
+	],
 ];
 
 describe.each(cases)('%s', (_name, parameters, field) => {

@@ -94,7 +94,7 @@ describe('one answer cannot lock a key', () => {
 			const { t, later } = transportWithShiftableClock();
 			const first = await timed(failure(getVendors(t, 300)));
 			expect(first.result.message).toMatch(
-				/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 86\d{3}/,
+				/^RATE_LIMITED: still rate limited after waiting 0(\.\d)?s \(wait budget 300s; the next window opens in 86\d{3}/,
 			);
 			expect(first.ms).toBeLessThan(1_000);
 
@@ -162,6 +162,25 @@ describe('every wait has a deadline', () => {
 		expect(server.hits).toHaveLength(1);
 	});
 
+	it("a wait budget beyond Node's timer limit (30 days) waits behind a slow first request instead of giving up at once", async () => {
+		server = await scriptedServer((_req, res, i) => {
+			if (i === 0) setTimeout(() => answer(res, 200, LIST, okHeaders()), 500);
+			else answer(res, 200, LIST, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		const probe = getVendors(t);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		// A timer longer than 2^31 - 1 ms fires after 1 ms: the wait would end before the probe's answer.
+		const [behind] = await Promise.all([
+			timed(getVendors(t, 30 * 86_400).catch((error: Error) => error.message)),
+			probe,
+		]);
+		expect(behind.result).toEqual(LIST);
+		expect(behind.ms).toBeGreaterThanOrEqual(300);
+		expect(server.hits).toHaveLength(2);
+		expect(t.gates.for(KEY).waiting).toBe(0);
+	});
+
 	it('an answer trickled a byte at a time ends at the total deadline, and its connection is closed', async () => {
 		let trickle: NodeJS.Timeout | undefined;
 		server = await scriptedServer((_req, res) => {
@@ -211,6 +230,27 @@ describe('every wait has a deadline', () => {
 			held.forEach((end) => end());
 		}
 	}, 10_000);
+
+	it('the time a 429 takes to arrive is charged to the budget: 429s that take 5 s each end a 1 s call after the first', async () => {
+		const { t, later } = transportWithShiftableClock();
+		server = await scriptedServer((_req, res) => {
+			later(5_000); // the answer takes 5 s, on the transport's clock
+			res.sendDate = false; // no Date header: the shifted clock is not corrected as skew
+			// A reset a fraction of a second ahead: each 429 names a new window.
+			const reset = String(Date.now() + 5_000 * server!.hits.length + 300);
+			answer(
+				res,
+				429,
+				{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
+				{ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+			);
+		});
+		const error = await failure(getVendors(t, 1));
+		expect(error.message).toMatch(
+			/^RATE_LIMITED: still rate limited after waiting 5(\.\d)?s \(wait budget 1s; the next window opens in 0\.[34]s\)$/,
+		);
+		expect(server.hits).toHaveLength(1);
+	});
 
 	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
 		server = await scriptedServer((_req, res) =>
@@ -372,6 +412,64 @@ describe('redaction', () => {
 		expect(leakedPiece(text, forms)).toBeUndefined();
 		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
 	});
+	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
+		// The cut falls 3 characters before the end of the encoded header: the rest of it would
+		// still decode to most of the key if the message were cut before it is redacted.
+		server = await scriptedServer((req, res) => {
+			const encoded = Buffer.from(`Authorization: ${req.headers.authorization}`).toString('base64');
+			const message = `${'Invalid API key.'.padEnd(300 - encoded.length + 3 - 1, '.')} ${encoded}`;
+			answer(res, 401, { error: { code: 'INVALID_API_KEY', message } }, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		const error = await failure(getVendors(t));
+		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
+		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+	});
+
+	/** Every byte of `text` as %XX; `literal(i)` keeps character i as it is. */
+	const percentEncoded = (
+		text: string,
+		hex: (h: string, i: number) => string,
+		literal: (i: number) => boolean = () => false,
+	) =>
+		[...Buffer.from(text)]
+			.map((byte, i) =>
+				literal(i) ? String.fromCharCode(byte) : `%${hex(byte.toString(16).padStart(2, '0'), i)}`,
+			)
+			.join('');
+
+	it.each([
+		['upper-case hex', () => percentEncoded(KEY, (h) => h.toUpperCase())],
+		['lower-case hex', () => percentEncoded(KEY, (h) => h)],
+		[
+			'mixed case, some characters literal',
+			() =>
+				percentEncoded(
+					KEY,
+					(h, i) => (i % 2 ? h : h.toUpperCase()),
+					(i) => i % 3 === 0,
+				),
+		],
+	])(
+		'a redirect whose Location carries the key with every byte percent-encoded (%s) never reaches the error',
+		async (_, encoded) => {
+			server = await scriptedServer((_req, res) => {
+				res.writeHead(302, {
+					location: `https://login.example.com/?key=${encoded()}`,
+					...okHeaders(),
+				});
+				res.end();
+			});
+			const { t } = transportWithShiftableClock();
+			const error = await failure(getVendors(t));
+			expect(error.message).toMatch(
+				/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
+			);
+			const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+			expect(leakedPiece(decodeURIComponent(text), [KEY])).toBeUndefined();
+		},
+	);
 });
 
 describe('what is sent where', () => {
@@ -397,6 +495,29 @@ describe('what is sent where', () => {
 		expect(error.message).toMatch(/Refusing to send the API key over plain http:\/\//);
 		expect(server.hits).toHaveLength(0);
 	});
+
+	it.each([
+		['has_more: true, total: 250', { has_more: true, total: 250 }],
+		['no has_more, total: 250', { has_more: undefined, total: 250 }],
+	])(
+		'Return All: an empty page 2 whose answer says more remain (%s) is an error, not 100 items',
+		async (_, meta) => {
+			server = await scriptedServer((_req, res, i) => {
+				const data = i === 0 ? Array.from({ length: 100 }, (__, n) => ({ id: `v${n}` })) : [];
+				answer(res, 200, { data, meta: { page: i + 1, limit: 100, ...meta } }, okHeaders());
+			});
+			const { t } = transportWithShiftableClock();
+			const error = await failure(
+				t.apiRequestAllItems.call(realContext(creds()), '/v1/vendors', {}, { returnAll: true }),
+			);
+			expect(error.message).toBe(
+				`The service answered page 2 of /v1/vendors with no items but said more remain (has_more: ${String(meta.has_more)}, total: 250; 100 received before it)`,
+			);
+			expect(
+				server.hits.map((h) => new URL(h.url, server!.baseUrl).searchParams.get('page')),
+			).toEqual(['1', '2']);
+		},
+	);
 
 	it('a list whose elements are not objects is an error, not items', async () => {
 		server = await scriptedServer((_req, res) =>

@@ -18,6 +18,14 @@ const encodings: Array<[string, (s: string) => string]> = [
 		'URL-encoded, lower-case hex',
 		(s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
 	],
+	[
+		'with every byte percent-encoded, hex in mixed case',
+		(s) =>
+			[...Buffer.from(s)]
+				.map((b) => `%${b.toString(16).padStart(2, '0')}`)
+				.map((e, i) => (i % 2 ? e.toUpperCase() : e))
+				.join(''),
+	],
 	['base64', (s) => Buffer.from(s).toString('base64')],
 	['base64url', (s) => Buffer.from(s).toString('base64url')],
 ];

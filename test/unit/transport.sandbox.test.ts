@@ -310,7 +310,7 @@ describe('over real HTTP (sandbox)', () => {
 		);
 		expect(Date.now() - started).toBeLessThan(1_000);
 		expect(error.message).toMatch(
-			/^RATE_LIMITED: still rate limited after waiting 0s \(wait budget 1s/,
+			/^RATE_LIMITED: still rate limited after waiting 0(\.\d)?s \(wait budget 1s/,
 		);
 	});
 });

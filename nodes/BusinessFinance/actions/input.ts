@@ -6,7 +6,10 @@
  * problems into one NodeOperationError with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
+import {
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+	MAX_RATE_LIMIT_WAIT_SECONDS,
+} from '../helpers/constants';
 import {
 	quoted,
 	validateLimit,
@@ -118,6 +121,7 @@ export function checkWaitBudget(ctx: IExecuteFunctions, i: number): Checked<numb
 			options.rateLimitWaitSeconds ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS,
 			'Max Wait for Rate Limits (Seconds)',
 			DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+			MAX_RATE_LIMIT_WAIT_SECONDS,
 		),
 	);
 	return check.result(Math.round((seconds ?? 0) * 1000));

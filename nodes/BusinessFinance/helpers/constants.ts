@@ -18,6 +18,9 @@ export const RATE_LIMIT_TEXT = '100 requests per minute per API key';
  */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
 
+/** The option's largest value: one day, well below Node's longest timer (about 24.8 days). */
+export const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
+
 /**
  * A UUID in its canonical 8-4-4-4-12 hex form, any version, any case: as a regex source, because
  * n8n's resource-locator validation takes a string.

@@ -187,12 +187,19 @@ export function validateLimit(value: unknown): Validated<number> {
 	return ok(value);
 }
 
-/** A duration in seconds: a finite number, 0 or more. */
-export function validateSeconds(value: unknown, field: string, example: number): Validated<number> {
-	if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return ok(value);
+/** A duration in seconds: a finite number from 0 to `max`. */
+export function validateSeconds(
+	value: unknown,
+	field: string,
+	example: number,
+	max: number,
+): Validated<number> {
+	if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= max) {
+		return ok(value);
+	}
 	return fail(
 		field,
-		`${quoted(field)} must be 0 or more seconds`,
+		`${quoted(field)} must be 0 to ${max} seconds`,
 		`Set ${quoted(field)} to a number such as ${example}`,
 	);
 }

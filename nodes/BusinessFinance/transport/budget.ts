@@ -1,8 +1,10 @@
 /**
- * The time one call (one request, or one whole listing) may spend waiting: for a window, behind
- * another request on the key, and between retries. Every wait is charged to it, fails at once
- * when it does not fit in what is left, and ends as soon as the execution is cancelled. A call
- * may also have a deadline for everything, requests included: then nothing waits past it and no
+ * The time one call (one request, or one whole listing) may take before a wait or a retry is no
+ * longer allowed. All of the call's time since it started is charged to it, its attempts
+ * included, not only its waits: otherwise answers that are slow to come (a 429 that takes 5 s)
+ * cost nothing and a call with a 1 s budget could go on for as many of them as it likes. A wait
+ * fails at once when it does not fit in what is left, and ends as soon as the execution is
+ * cancelled. A call may also have a deadline for everything: then nothing waits past it and no
  * request runs past it (send.ts).
  */
 import type { Clock } from './clock';
@@ -29,7 +31,9 @@ export class CancelledError extends Error {
 export type WakeRegistration = (wake: () => void) => () => void;
 
 export class Budget {
+	/** Time spent sleeping (what the benchmark subtracts); `spentMs` is what is charged. */
 	waitedMs = 0;
+	private readonly startedAtMs: number;
 
 	constructor(
 		private readonly clock: Clock,
@@ -38,10 +42,17 @@ export class Budget {
 		private readonly onWaited: (ms: number) => void = () => undefined,
 		/** When the whole call must be over (epoch ms on `clock`); none by default. */
 		private readonly deadlineAtMs = Number.POSITIVE_INFINITY,
-	) {}
+	) {
+		this.startedAtMs = clock.now();
+	}
+
+	/** The call's whole time so far: waits, attempts and everything between them. */
+	get spentMs(): number {
+		return Math.max(0, this.clock.now() - this.startedAtMs);
+	}
 
 	get leftMs(): number {
-		return Math.max(0, Math.min(this.budgetMs - this.waitedMs, this.untilDeadlineMs));
+		return Math.max(0, Math.min(this.budgetMs - this.spentMs, this.untilDeadlineMs));
 	}
 
 	/** Time left before the call's deadline (infinite without one). */

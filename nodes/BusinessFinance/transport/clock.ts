@@ -13,8 +13,14 @@ export interface Clock {
 	random(): number;
 }
 
+/**
+ * Node's longest timer (about 24.8 days): a longer one fires after 1 ms, which would end a wait
+ * at once instead of never.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleep(ms, signal),
+	sleep: async (ms, signal) => await sleep(Math.min(ms, MAX_TIMER_MS), signal),
 	random: () => Math.random(),
 };

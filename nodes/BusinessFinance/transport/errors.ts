@@ -3,7 +3,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, RATE_LIMIT_TEXT } from '../helpers/constants';
-import { redact } from './redact';
+import { redact, redactedExcerpt } from './redact';
 
 /** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
 export const ERROR_CODE_HINTS: Record<string, string> = {
@@ -75,9 +75,9 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 	return undefined;
 }
 
-function truncate(text: string, max = 300): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
-	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+/** The service's message on one line, at most 300 characters, without the key. */
+function serviceExcerpt(text: string, secrets: Array<string | undefined>): string {
+	return redactedExcerpt(text.replace(/\s+/g, ' ').trim(), 300, secrets);
 }
 
 /** The `{error:{code,message}}` of a body, if it has that shape. */
@@ -116,7 +116,7 @@ export interface BuildApiErrorArgs {
 export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 	const { node, status, code, itemIndex, secrets } = args;
 	const serviceMessage = args.serviceMessage
-		? redact(truncate(args.serviceMessage), secrets)
+		? serviceExcerpt(args.serviceMessage, secrets)
 		: undefined;
 	let message = args.message;
 	if (!message) {
@@ -183,7 +183,8 @@ export interface WaitErrorArgs {
 	node: INode;
 	itemIndex: number | undefined;
 	secrets: Array<string | undefined>;
-	waitedMs: number;
+	/** The call's whole time so far, which the budget is charged with. */
+	spentMs: number;
 	budgetMs: number;
 }
 
@@ -191,7 +192,7 @@ export interface WaitErrorArgs {
 export function rateLimitedError(
 	args: WaitErrorArgs & { neededMs: number; behindProbe: boolean },
 ): NodeApiError {
-	const waited = `after waiting ${formatSeconds(args.waitedMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
+	const waited = `after waiting ${formatSeconds(args.spentMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
 	const message = args.behindProbe
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;

@@ -115,6 +115,24 @@ function effectivePageSize(meta: PageMeta, pageSize: number, received: number): 
 	return Math.max(1, Math.min(pageSize, received));
 }
 
+/**
+ * Whether an empty page contradicts what the same answer says: more remain (`has_more`), or,
+ * without it, fewer elements came than its `total`. Ending there would be a short success.
+ */
+function saysMoreRemain(meta: PageMeta, received: number): boolean {
+	if (typeof meta.has_more === 'boolean') return meta.has_more;
+	return typeof meta.total === 'number' && received < meta.total;
+}
+
+function emptyPageError(call: Call, path: string, page: number, meta: PageMeta, received: number) {
+	const said = [`has_more: ${String(meta.has_more)}`, `total: ${String(meta.total)}`].join(', ');
+	return stop(
+		call,
+		`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
+		'The list ended early, so the listing was stopped instead of returning part of it. Try again later or report this to the service provider.',
+	);
+}
+
 /** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
 function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return current;
@@ -142,6 +160,7 @@ export async function listAll(
 	delete filters.limit;
 	const listing = new Listing(limit, shape);
 	let maxPages = MAX_PAGES;
+	let received = 0; // elements of every page so far, repeats included, as the service counts
 	for (let page = 1; !listing.full; page++) {
 		if (page > maxPages) {
 			throw stop(
@@ -165,6 +184,10 @@ export async function listAll(
 		}
 		listing.add(items);
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
+		if (items.length === 0 && saysMoreRemain(meta, received)) {
+			throw emptyPageError(call, path, page, meta, received);
+		}
+		received += items.length;
 		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;
 		maxPages = pageCap(meta, pageSize, items.length, maxPages);
 	}

@@ -1,8 +1,8 @@
 /**
  * Removing secrets from text: the key as is, URL-encoded (any mix of encoded and plain characters,
- * either case of hex) and inside base64 (standard or URL-safe, at any of the three alignments a
- * longer encoded text such as "Authorization: Bearer <key>" can give it), plus anything that looks
- * like a key or a webhook secret.
+ * every byte encoded or none, either case of hex) and inside base64 (standard or URL-safe, at any
+ * of the three alignments a longer encoded text such as "Authorization: Bearer <key>" can give
+ * it), plus anything that looks like a key or a webhook secret.
  */
 
 const REDACTED = '[redacted]';
@@ -20,14 +20,13 @@ function percentPattern(byte: number): string {
 	return `%${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('')}`;
 }
 
-/** Matches the secret with each reserved character either as is or percent-encoded. */
+/**
+ * Matches the secret with each character either as is or percent-encoded: encoding every byte,
+ * unreserved ones included, is valid URL encoding too.
+ */
 function urlEncodedPattern(secret: string): string {
 	let pattern = '';
 	for (const char of secret) {
-		if (/[A-Za-z0-9_.~-]/.test(char)) {
-			pattern += char === '.' ? '\\.' : char;
-			continue;
-		}
 		const encoded = [...Buffer.from(char, 'utf8')].map(percentPattern).join('');
 		pattern += `(?:${escapeRegExp(char)}|${encoded})`;
 	}
@@ -64,4 +63,18 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 	out = out.replace(/Bearer\s+[A-Za-z0-9_\-.~+/=%]+/g, `Bearer ${REDACTED}`);
 	out = out.replace(/whsec_[A-Za-z0-9+/=_%-]{4,}/g, `whsec_${REDACTED}`);
 	return out.replace(/svc_[A-Za-z0-9_\-.~+/=%]{4,}/g, `svc_${REDACTED}`);
+}
+
+/**
+ * At most `max` characters of `text`, redacted before the cut and again after it: a cut through
+ * an encoded key leaves a piece that no pattern matches any more but that still decodes to most
+ * of the key.
+ */
+export function redactedExcerpt(
+	text: string,
+	max: number,
+	secrets: Array<string | undefined>,
+): string {
+	const whole = redact(text, secrets);
+	return redact(whole.length > max ? `${whole.slice(0, max)}…` : whole, secrets);
 }

@@ -24,6 +24,7 @@ import {
 	isSafePath,
 	sendOnce,
 } from './request';
+import { redactedExcerpt } from './redact';
 import {
 	decideRetry,
 	type FailReason,
@@ -65,7 +66,7 @@ function waitError(call: Call, error: unknown): Error {
 		node,
 		itemIndex,
 		secrets: secretsOf(call),
-		waitedMs: budget.waitedMs,
+		spentMs: budget.spentMs,
 		budgetMs: budget.budgetMs,
 		neededMs: error.neededMs,
 		behindProbe: error.untilWoken,
@@ -131,7 +132,7 @@ function finalError(
 
 function unsafePathError(call: Call, path: unknown): Error {
 	const problem = {
-		message: `Invalid API path "${String(path).slice(0, 200)}"`,
+		message: `Invalid API path "${redactedExcerpt(String(path), 200, secretsOf(call))}"`,
 		description:
 			'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
 	};
