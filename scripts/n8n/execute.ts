@@ -1,12 +1,12 @@
 /**
  * Running workflows: a manual one with `n8n execute --id=<id> --rawOutput` (its start node is a
- * Manual Trigger), a trigger one by activating it through the public API; their executions read
- * back through the public API.
+ * Manual Trigger) or in the server as the editor's "Execute workflow" does, a trigger one by
+ * activating it through the public API; their executions read back through the public API.
  */
 import { pollUntil } from '../poll';
 import { runCli, type CliResult } from './cli';
 import type { N8nOptions } from './environment';
-import { publicApi, type N8nSession } from './http';
+import { publicApi, rest, type N8nSession } from './http';
 import type { Runtime } from './runtime';
 
 export interface ExecuteResult extends CliResult {
@@ -63,6 +63,40 @@ function parseRawOutput(stdout: string): any {
 		}
 	}
 	return null;
+}
+
+/**
+ * Runs a saved workflow in the server from its trigger `triggerName`, as the editor's "Execute
+ * workflow" button does, and resolves with the finished execution and its data. Needed for nodes
+ * that use n8n's modules (the Data Table node): `n8n execute` runs in a CLI process that does not
+ * load them. 2.x takes only the trigger's name and runs the saved workflow; 1.x takes the workflow.
+ */
+export async function runInServer(
+	session: N8nSession,
+	major: number,
+	workflowId: string,
+	triggerName: string,
+	timeoutMs = 600_000,
+): Promise<any> {
+	const triggerToStartFrom = { name: triggerName };
+	const body =
+		major >= 2
+			? { triggerToStartFrom }
+			: {
+					workflowData: await rest(session, 'GET', `/workflows/${workflowId}`),
+					triggerToStartFrom,
+				};
+	const started = await rest(session, 'POST', `/workflows/${workflowId}/run`, body);
+	const executionId = started?.executionId;
+	if (!executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
+	// Polled without its data: a run over thousands of items has megabytes of it.
+	await pollUntil(
+		`execution ${executionId} of workflow ${workflowId} to finish`,
+		async () => Boolean((await publicApi(session, 'GET', `/executions/${executionId}`))?.stoppedAt),
+		timeoutMs,
+		500,
+	);
+	return await publicApi(session, 'GET', `/executions/${executionId}?includeData=true`);
 }
 
 /**

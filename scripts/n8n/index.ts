@@ -9,10 +9,19 @@
  * import.ts             credentials and workflows imported with the CLI; examples/
  * process.ts            the `n8n start` process
  * http.ts               n8n's REST and public APIs as the owner
+ * data-tables.ts        n8n's data tables through its REST API
  * execute.ts            running workflows and reading their executions
  * server.ts             N8nServer: the above behind one handle
  */
 export { build, installPackage } from './community-package';
+export {
+	createDataTable,
+	dataTableRows,
+	findDataTable,
+	type DataTable,
+	type DataTableColumnType,
+	type DataTableRow,
+} from './data-tables';
 export type { N8nOptions } from './environment';
 export type { ExecuteResult } from './execute';
 export { DEV_OWNER } from './http';

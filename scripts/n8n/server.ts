@@ -11,6 +11,7 @@ import {
 	deactivateWorkflow,
 	executeAndReadBack,
 	listExecutions,
+	runInServer,
 	waitForExecutions,
 	type ExecuteResult,
 } from './execute';
@@ -107,6 +108,14 @@ export class N8nServer {
 	/** `n8n execute --id=<id> --rawOutput`; a failed run's data is read back from the API. */
 	async execute(workflowId: string): Promise<ExecuteResult> {
 		return await executeAndReadBack(this.runtime, this.options, this.session, workflowId);
+	}
+
+	/**
+	 * Runs a saved workflow in the server from `triggerName` (the editor's "Execute workflow"),
+	 * where n8n's modules are loaded (data tables); resolves with the finished execution.
+	 */
+	async runInServer(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any> {
+		return await runInServer(this.session, this.runtime.major, workflowId, triggerName, timeoutMs);
 	}
 
 	/** Polls `check` until it returns a value other than undefined/false. */

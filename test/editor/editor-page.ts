@@ -188,6 +188,75 @@ export class EditorPage {
 		return { columns, rows };
 	}
 
+	/** Clicks the canvas's "Execute workflow" (a Schedule Trigger then fires once). */
+	async executeWorkflow(): Promise<void> {
+		await this.page.locator(byTestId('execute-workflow-button')).click();
+	}
+
+	/** Opens a data table in n8n's Data table view and waits for its grid. */
+	async openDataTable(projectId: string, tableId: string): Promise<void> {
+		await this.page.goto(`${this.baseUrl}/projects/${projectId}/datatables/${tableId}`);
+		await this.dataTableView.locator('.ag-row').first().waitFor();
+	}
+
+	get dataTableView(): Locator {
+		return this.page.locator(byTestId('data-table-details-view'));
+	}
+
+	/**
+	 * "Total N" in the pagination under the grid: the row count of a table that has rows (1.x
+	 * shows "Total 0" until its count has loaded, after the first rows).
+	 */
+	async dataTableTotal(): Promise<number> {
+		const pagination = this.dataTableView.locator(byTestId('data-table-content-pagination'));
+		let text = '';
+		return await pollUntil(
+			() => `a row count in the pagination (shows "${text}")`,
+			async () => {
+				text = await pagination.innerText();
+				const total = Number(/Total\s+(\d+)/.exec(text)?.[1] ?? 0);
+				return total > 0 && total;
+			},
+			STEP_TIMEOUT_MS,
+		);
+	}
+
+	/**
+	 * The grid's column headers and rows as shown (the grid renders only the columns in view, and
+	 * one page of rows); cells by header, rows in the grid's order.
+	 */
+	async dataTableGrid(): Promise<{ columns: string[]; rows: Array<Record<string, string>> }> {
+		const grid = this.dataTableView.locator(byTestId('data-table-grid'));
+		return await grid.evaluate((element) => {
+			const headers = [...element.querySelectorAll('.ag-header-cell[col-id]')]
+				.map((h) => {
+					// A column of the table's own has its name in an inline editor (shown twice in
+					// the text) and in the title; n8n's row number has only the text.
+					const label = h.querySelector('.ag-header-cell-text');
+					const text = label?.getAttribute('title') ?? label?.textContent ?? '';
+					const at = Number(h.getAttribute('aria-colindex'));
+					return { id: h.getAttribute('col-id') ?? '', text: text.trim(), at };
+				})
+				.filter((h) => h.text)
+				.sort((a, b) => a.at - b.at);
+			const rows = new Map<number, Record<string, string>>();
+			for (const row of element.querySelectorAll('.ag-row[row-index]')) {
+				// Pinned rows (the "+" that adds a row) have indexes such as "b-0".
+				const rowIndex = row.getAttribute('row-index') ?? '';
+				if (!/^\d+$/.test(rowIndex)) continue;
+				const index = Number(rowIndex);
+				const cells = rows.get(index) ?? {};
+				for (const header of headers) {
+					const cell = row.querySelector(`.ag-cell[col-id="${header.id}"]`);
+					if (cell) cells[header.text] = (cell.textContent ?? '').trim();
+				}
+				rows.set(index, cells);
+			}
+			const ordered = [...rows].sort(([a], [b]) => a - b).map(([, cells]) => cells);
+			return { columns: headers.map((h) => h.text), rows: ordered };
+		});
+	}
+
 	/** The credential dialog, opened from the panel's credential field. */
 	get credentialDialog(): Locator {
 		return this.page.locator(byTestId('editCredential-modal'));

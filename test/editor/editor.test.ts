@@ -14,11 +14,15 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	DEV_OWNER,
 	REPO_ROOT,
+	createDataTable,
+	findDataTable,
+	importWorkflows,
 	loadExamples,
 	type Runtime,
 	type WorkflowJson,
 } from '../../scripts/n8n';
 import { startN8nWithPackage, type PackageInN8n } from '../e2e/environment';
+import { nodeNamed, withTableCreatedByHand } from '../e2e/workflows';
 import { launchBrowser, type EditorBrowser } from './browser';
 import { EditorPage } from './editor-page';
 import {
@@ -50,6 +54,10 @@ function example(file: string): WorkflowJson & { id: string } {
 }
 const VENDORS_EXAMPLE = example('01-sync-vendors-to-spreadsheet.json');
 const TRIGGER_EXAMPLE = example('03-notify-when-receivable-paid.json');
+const DATA_TABLE_EXAMPLE = example('01d-sync-vendors-to-data-table.json');
+/** Example 01d's node that creates (2.x) the table, and the table's name and columns. */
+const TABLE_NODE = 'Vendors table';
+const TABLE = nodeNamed(DATA_TABLE_EXAMPLE, TABLE_NODE).parameters;
 const nodeOfType = (workflow: WorkflowJson, type: string): string => {
 	const node = workflow.nodes.find((n) => n.type === type);
 	if (!node) throw new Error(`${workflow.name} has no ${type} node`);
@@ -222,6 +230,44 @@ it('opens the trigger’s panel with its fields, hints and notices', async () =>
 	await editor.screenshot('editor-trigger', 'parameters');
 	await editor.closeNode();
 });
+
+it('runs example 01d from the canvas and shows its vendors in n8n’s Data table view', async () => {
+	const workflowId = await dataTableSyncOfThisLine();
+	const before = (await environment.n8n.executions(workflowId, false)).length;
+	await editor.openWorkflow(workflowId);
+	await editor.executeWorkflow();
+	const runs = await environment.n8n.waitForExecutions(workflowId, before);
+	const newest = runs.reduce((a, b) => (Number(b.id) > Number(a.id) ? b : a));
+	expect(newest.status).toBe('success');
+
+	const table = await findDataTable(environment.n8n, TABLE.tableName);
+	if (!table) throw new Error(`no data table "${TABLE.tableName}" after the run`);
+	await editor.openDataTable(table.projectId, table.id);
+	const { vendors, total } = await sandboxVendors('limit=100');
+	expect(await editor.dataTableTotal()).toBe(total);
+	const grid = await editor.dataTableGrid();
+	// n8n's row number first, then the example's columns, as many as the view has room for.
+	const columns = ['id', ...TABLE.columns.column.map((c: { name: string }) => c.name)];
+	expect(grid.columns.length).toBeGreaterThan(3);
+	expect(grid.columns).toEqual(columns.slice(0, grid.columns.length));
+	expect(grid.rows.length).toBeGreaterThan(0);
+	const shown = grid.rows.map((row) => [row.vendor_id, row.name]);
+	expect(shown).toEqual(vendors.slice(0, shown.length).map((v) => [v.id, v.name]));
+	await editor.screenshot('editor-data-table');
+});
+
+/**
+ * Example 01d on 2.x; on 1.x, whose Data table node cannot create tables, the table made by hand
+ * and the example without its first Data table node (examples/README.md).
+ */
+async function dataTableSyncOfThisLine(): Promise<string> {
+	if (environment.runtime.major >= 2) return DATA_TABLE_EXAMPLE.id;
+	const made = await createDataTable(environment.n8n, TABLE.tableName, TABLE.columns.column);
+	const byHand = withTableCreatedByHand(DATA_TABLE_EXAMPLE, 'bfEditor01dBy1x', TABLE_NODE, made.id);
+	const cli = { userFolder: environment.userFolder, port: 0 };
+	await importWorkflows(environment.runtime, cli, [byHand]);
+	return byHand.id;
+}
 
 it('leaves no browser console error besides n8n’s own known ones', () => {
 	const probe = browser.problems.filter((p) => p.text.includes(CONSOLE_PROBE));
