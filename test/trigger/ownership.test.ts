@@ -7,7 +7,7 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllOriginals } from '../../nodes/BusinessFinance/trigger/ownership';
+import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { signedHeaders } from '../helpers/standardWebhooks';
 import { deliver, startMiniService, TriggerHarness, until, type MiniService } from './support';
@@ -56,6 +56,36 @@ const settings = (ep: IDataObject) => ({
 const patches = () => mini.requests.filter((r) => r.method === 'PATCH');
 const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
 const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
+
+describe('holderOf: whose URL an endpoint points at', () => {
+	const own = 'https://n8n.example.com/hooks/webhook/3f2a-uuid/webhook';
+	it.each([
+		['its own URL', own, 'self'],
+		[
+			'its own URL as a service normalised it',
+			'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook',
+			'self',
+		],
+		['its test URL', 'https://n8n.example.com/hooks/webhook-test/3f2a-uuid/webhook', 'sibling'],
+		[
+			'another trigger of this n8n',
+			'https://n8n.example.com/hooks/webhook/9c1b-uuid/webhook',
+			'other',
+		],
+		[
+			"another trigger's test URL",
+			'https://n8n.example.com/hooks/webhook-test/9c1b-uuid/webhook',
+			'other',
+		],
+		['the ERP', 'https://erp.example.com/hooks/webhook/3f2a-uuid/webhook', 'user'],
+		['a path of another shape on the same host', 'https://n8n.example.com/erp/finance', 'user'],
+		['another prefix on the same host', 'https://n8n.example.com/erp/webhook/x/webhook', 'user'],
+		['no URL', undefined, 'user'],
+		['not a URL', 'not a url', 'user'],
+	])('%s: %s', (_name, url, holder) => {
+		expect(holderOf(url, own, '3f2a-uuid')).toBe(holder);
+	});
+});
 
 describe('a failed activation never loses the endpoint', () => {
 	it('a PATCH the service applies but answers 503: activation fails and the ERP settings are put back at once', async () => {

@@ -159,7 +159,7 @@ export function targetSettings(want: Target): IDataObject {
 
 export function pointsHere(endpoint: IDataObject, want: Target): boolean {
 	return (
-		endpoint.url === want.url &&
+		sameUrl(endpoint.url, want.url) &&
 		sameTypes(endpoint.filter_types, want.filterTypes) &&
 		endpoint.disabled !== true
 	);
@@ -174,6 +174,17 @@ export function selectedEventTypes(events: unknown): string[] {
 			: [];
 	if (list.length === 0 || list.includes(ALL_EVENTS)) return [];
 	return [...new Set(list)].sort();
+}
+
+/** The same URL, also when the service hands it back normalised (host case, escapes). */
+function sameUrl(url: unknown, wanted: string): boolean {
+	if (typeof url !== 'string') return false;
+	if (url === wanted) return true;
+	try {
+		return new URL(url).href === new URL(wanted).href;
+	} catch {
+		return false;
+	}
 }
 
 function sameTypes(a: unknown, b: string[]): boolean {

@@ -44,7 +44,9 @@ export function holderOf(url: unknown, ownUrl: string, webhookId: string | undef
 		a[a.length - 1] === b[b.length - 1] &&
 		a.slice(0, -3).join('/') === b.slice(0, -3).join('/');
 	if (!sameLayout) return 'user';
-	return webhookId && a[a.length - 2] === webhookId ? 'sibling' : 'other';
+	if (!webhookId || a[a.length - 2] !== webhookId) return 'other';
+	// A service may hand the URL back normalised (host case, escapes): compared by its parts.
+	return a[a.length - 3] === b[b.length - 3] ? 'self' : 'sibling';
 }
 
 function parseUrl(url: string): URL | undefined {
