@@ -22,7 +22,11 @@ export class BusinessFinanceTrigger implements INodeType {
 			dark: 'file:../../icons/businessFinance.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: the same parameters and behaviour. n8n 2.x evaluates an expression for every delivery
+		// to a start node at typeVersion 1 (a Webhook v1 leftover); new workflows get 2, saved
+		// workflows keep 1 (docs/trigger.md, "What n8n charges a delivery").
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: eventsSubtitle('events'),
 		description: 'Starts the workflow when the Business Finance service sends a verified event',
 		defaults: {

@@ -34,7 +34,7 @@ export function dedupeWorkflow(endpointId: string): WorkflowJson {
 			id: '7b1e9d63-2222-4c1a-9e01-0000000000a1',
 			name: 'On receivable overdue',
 			type: TRIGGER,
-			typeVersion: 1,
+			typeVersion: 2,
 			position: [0, 0],
 			webhookId: DEDUPE_WEBHOOK_ID,
 			parameters: { webhookEndpointId: endpointId, events: ['receivable.overdue'], options: {} },

@@ -231,8 +231,10 @@ export function expiredKeyWorkflow(): WorkflowJson {
 
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
 
+/** At typeVersion 2, as a new workflow has it (the early one stays at 1, as saved workflows). */
 export function triggerWorkflow(endpointId: string): WorkflowJson {
 	return triggerThenKeep(
+		2,
 		IDS.triggerExisting,
 		'e2e: trigger on an existing endpoint',
 		'On receivable paid',
@@ -250,6 +252,7 @@ export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
 /** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
 export function triggerEarlyWorkflow(): WorkflowJson {
 	return triggerThenKeep(
+		1,
 		IDS.triggerEarly,
 		'e2e: trigger that creates its endpoint',
 		'On vendor created',
@@ -263,6 +266,7 @@ export function triggerEarlyWorkflow(): WorkflowJson {
 }
 
 function triggerThenKeep(
+	typeVersion: 1 | 2,
 	id: string,
 	name: string,
 	triggerName: string,
@@ -277,7 +281,7 @@ function triggerThenKeep(
 				id: nodeId(),
 				name: triggerName,
 				type: TRIGGER,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters,

@@ -13,7 +13,8 @@ describe('businessFinanceTrigger description', () => {
 		expect(description).toMatchObject({
 			displayName: 'Business Finance Trigger',
 			name: 'businessFinanceTrigger',
-			version: 1,
+			version: [1, 2],
+			defaultVersion: 2,
 			group: ['trigger'],
 			inputs: [],
 			icon: {
