@@ -50,6 +50,7 @@ import {
 	dedupeWorkflow,
 	listingWorkflow,
 } from './workflows';
+import { createHttpClient } from '../helpers/http';
 
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
@@ -86,18 +87,11 @@ const triggerEndpointBefore = {
 	disabled: true,
 };
 
-async function v1(method: string, urlPath: string, body?: unknown) {
-	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${sandbox.apiKey}`,
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
+/** The sandbox's API with its key (never throws on a status). */
+const v1 = (method: string, urlPath: string, body?: unknown) =>
+	createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey }).request(method, urlPath, {
+		body,
 	});
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function createEndpoint(fields: Record<string, unknown>): Promise<string> {
 	const created = await v1('POST', '/webhooks', fields);

@@ -27,6 +27,7 @@ import {
 } from '../../scripts/n8n';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { exampleCopy, nodeNamed, withTableCreatedByHand } from './workflows';
+import { createHttpClient } from '../helpers/http';
 
 const FULL = '01d-sync-vendors-to-data-table.json';
 const CHANGED_ONLY = '01e-sync-changed-vendors-to-data-table.json';
@@ -67,17 +68,11 @@ const syncOf = (workflow: { id: string; nodes: any[] }): Sync => ({
 });
 
 async function v1(method: string, urlPath: string, body?: unknown): Promise<any> {
-	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${sandbox.apiKey}`,
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-	});
-	const answer = await res.json();
+	const res = await createHttpClient(`${sandbox.baseUrl}/v1`, {
+		apiKey: sandbox.apiKey,
+	}).request(method, urlPath, { body });
 	if (res.status >= 300) throw new Error(`${method} ${urlPath} -> ${res.status}`);
-	return answer;
+	return res.body;
 }
 
 /** Every vendor, as the service lists them. */

@@ -33,6 +33,7 @@ import {
 } from './workflows';
 import { REFRESH_INTERVAL_MS } from '../../nodes/BusinessFinance/trigger/secrets';
 import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
+import { createHttpClient } from '../helpers/http';
 
 const TAG = Date.now().toString(36);
 
@@ -92,22 +93,11 @@ const triggerEndpointBefore = {
 	disabled: true,
 };
 
-async function v1(
-	method: string,
-	urlPath: string,
-	body?: unknown,
-): Promise<{ status: number; body: any }> {
-	const res = await fetch(`${sandbox.baseUrl}/v1${urlPath}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${sandbox.apiKey}`,
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
+/** The sandbox's API with its key (never throws on a status). */
+const v1 = (method: string, urlPath: string, body?: unknown) =>
+	createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey }).request(method, urlPath, {
+		body,
 	});
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function admin(method: string, urlPath: string, body?: unknown): Promise<any> {
 	const res = await fetch(`${sandbox.baseUrl}/_admin${urlPath}`, {
