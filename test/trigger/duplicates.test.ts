@@ -98,6 +98,17 @@ describe('recordVerified', () => {
 		expect(recordVerified('wf-dup-4|n|production', 'msg_b', 400, 11)).toBe(true);
 	});
 
+	it('a long id (kept as a digest) suppresses its own copies only', () => {
+		const node = 'wf-dup-8|n|production';
+		const long = 'msg_' + 'x'.repeat(251);
+		const other = long.slice(0, -1) + 'y';
+		expect(recordVerified(node, long, 400, 10)).toBe(false);
+		expect(recordVerified(node, other, 400, 10)).toBe(false);
+		expect(recordVerified(node, long, 400, 11)).toBe(true);
+		expect(wasSeen(node, other, 11)).toBe(true);
+		expect(wasSeen(node, long.slice(0, 32), 11)).toBe(false);
+	});
+
 	it('wasSeen records nothing', () => {
 		expect(wasSeen('wf-dup-6|n|production', 'msg_c', 10)).toBe(false);
 		expect(recordVerified('wf-dup-6|n|production', 'msg_c', 400, 10)).toBe(false);

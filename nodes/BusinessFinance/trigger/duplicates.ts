@@ -12,6 +12,8 @@
  * (bytes per id measured by bench/duplicates-memory.ts, see docs/trigger.md); an id that still
  * could be retried is forgotten only beyond a bound, and n8n's log then says so.
  */
+import { createHash } from 'crypto';
+
 import type { Logger } from 'n8n-workflow';
 
 /** Ids per tolerance window per trigger that are all kept until they can no longer verify. */
@@ -45,7 +47,7 @@ interface Warnings {
 }
 
 interface NodeMemory extends Warnings {
-	/** Webhook-id → Unix second until which a copy of it may still verify; insertion order. */
+	/** Webhook-id (`keyOf`) → Unix second until which a copy of it may still verify; insertion order. */
 	ids: Map<string, number>;
 	/**
 	 * Walks `ids` in insertion order, and is kept: a Map leaves the slots of deleted entries in
@@ -191,6 +193,21 @@ function sweepOne(currentKey: string, nowSeconds: number): void {
 	}
 }
 
+/** Ids up to this length are kept as they are: the service's `msg_…` ids have 31 characters. */
+const LONGEST_ID_KEPT = 32;
+
+/**
+ * What the memory keeps for an id: the id itself, or for a longer one (the trigger accepts up to
+ * 256 characters, see helpers/standardWebhooks.ts) its digest, so that no id costs much more than
+ * the service's own (measured by bench/duplicates-memory.ts). A digest (44 characters) is longer
+ * than any id kept as it is, so an id and another's digest cannot meet.
+ */
+function keyOf(webhookId: string): string {
+	if (webhookId.length <= LONGEST_ID_KEPT) return webhookId;
+	// Not prefixed: a concatenation would keep two strings per id.
+	return createHash('sha256').update(webhookId).digest('base64');
+}
+
 /** How many webhook-ids the process holds, all nodes together (for tests and bench/). */
 export function idsHeld(): number {
 	return held;
@@ -207,7 +224,7 @@ export function replayableUntil(
 
 /** True when `webhookId` was recorded for the node and may still be replayed. Records nothing. */
 export function wasSeen(nodeKey: string, webhookId: string, nowSeconds: number): boolean {
-	const until = seen.get(nodeKey)?.ids.get(webhookId);
+	const until = seen.get(nodeKey)?.ids.get(keyOf(webhookId));
 	return until !== undefined && until >= nowSeconds;
 }
 
@@ -225,12 +242,13 @@ export function recordVerified(
 ): boolean {
 	const memory = memoryOf(nodeKey, trigger, nowSeconds);
 	const ids = memory.ids;
+	const key = keyOf(webhookId);
 	dropExpired(memory, nowSeconds);
-	const earlier = ids.get(webhookId);
+	const earlier = ids.get(key);
 	const duplicate = earlier !== undefined && earlier >= nowSeconds;
 	if (earlier === undefined) held++;
-	ids.delete(webhookId);
-	ids.set(webhookId, Math.max(keepUntilSeconds, duplicate ? earlier : 0));
+	ids.delete(key);
+	ids.set(key, Math.max(keepUntilSeconds, duplicate ? earlier : 0));
 	if (ids.size > MAX_SEEN_PER_NODE) {
 		forgetOldest(memory, `${MAX_SEEN_PER_NODE} ids per trigger`, nowSeconds, trigger);
 	}
