@@ -9,7 +9,8 @@
  *      window (flat when cleanup is amortised O(1)), and the heap once every id has expired.
  * Each figure is the heap after a full collection minus the heap before, divided by the ids held.
  * Writes bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
- * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5), DUP_OUT.
+ * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5),
+ * DUP_STREAM_ID_LENGTH (31), DUP_OUT.
  */
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -19,6 +20,7 @@ import * as duplicates from '../nodes/BusinessFinance/trigger/duplicates';
 const PER_S = Number(process.env.DUP_STREAM_PER_S ?? 1500);
 const TOLERANCE_S = Number(process.env.DUP_STREAM_TOLERANCE_S ?? 60);
 const WINDOWS = Number(process.env.DUP_STREAM_WINDOWS ?? 5);
+const STREAM_ID_LENGTH = Number(process.env.DUP_STREAM_ID_LENGTH ?? 31);
 const OUT = process.env.DUP_OUT ?? path.join(__dirname, 'results', 'duplicates-memory.json');
 
 const gc = (global as { gc?: () => void }).gc;
@@ -86,6 +88,7 @@ function measureFill(name: string, idLength: number, perTrigger: number[]): Fill
 }
 
 interface StreamResult {
+	idLength: number;
 	perSecond: number;
 	toleranceS: number;
 	windows: number;
@@ -108,7 +111,7 @@ function measureStream(): StreamResult {
 		let deliveries = 0;
 		for (let s = 0; s < TOLERANCE_S; s++) {
 			const now = start + w * TOLERANCE_S + s;
-			const ids = Array.from({ length: PER_S }, () => newId(31));
+			const ids = Array.from({ length: PER_S }, () => newId(STREAM_ID_LENGTH));
 			recent.push(ids);
 			const retried = recent.length > TOLERANCE_S / 2 ? recent.shift()! : [];
 			for (const id of ids) duplicates.recordVerified(node, id, now + TOLERANCE_S, now, loud);
@@ -123,6 +126,7 @@ function measureStream(): StreamResult {
 	const end = start + WINDOWS * TOLERANCE_S + TOLERANCE_S + 1;
 	duplicates.recordVerified(node, newId(31), end, end, log);
 	return {
+		idLength: STREAM_ID_LENGTH,
 		perSecond: PER_S,
 		toleranceS: TOLERANCE_S,
 		windows: WINDOWS,
