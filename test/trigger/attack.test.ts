@@ -9,6 +9,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../sandbox';
+import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 import {
 	clock,
 	FAILURE_MEMORY_MS,
@@ -170,6 +171,37 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 
 	it('no delivery wrote the static data', async () => {
 		expect(a.served.staticDataWrites).toBe(0);
+	});
+});
+
+describe("a burst beyond the duplicate memory: n8n's log names the trigger", () => {
+	it('a delivery that makes the trigger forget a still-replayable id is said in the log', async () => {
+		const a = await activeTrigger();
+		const recorded = jest.spyOn(duplicates, 'recordVerified');
+		const first = genuine(a);
+		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
+		// Fill this trigger's memory up to its bound, as a burst of verified deliveries would.
+		const [nodeKey] = recorded.mock.calls[0];
+		const quiet = { nodeName: 'filler', workflowId: 'filler', logger: { warn: jest.fn() } };
+		for (let i = 1; i < duplicates.MAX_SEEN_PER_NODE; i++) {
+			duplicates.recordVerified(nodeKey, `msg_fill_${i}`, now() + 600, now(), quiet);
+		}
+		const warnings = jest.spyOn(n8nLogger(), 'warn');
+		const next = genuine(a);
+		expect((await deliver(a.url, next.body, next.headers)).status).toBe(200);
+		expect(warnings).toHaveBeenCalledWith(
+			expect.stringMatching(
+				new RegExp(
+					`^Business Finance Trigger "Business Finance Trigger" \\(workflow ${a.t.workflowId}\\): the duplicate memory is full \\(${duplicates.MAX_SEEN_PER_NODE} ids per trigger\\), so 1 webhook-id`,
+				),
+			),
+		);
+		expect(quiet.logger.warn).not.toHaveBeenCalled();
+		// The first delivery's id was the one forgotten: its retry runs again, as the log says.
+		expect(a.served.executions).toHaveLength(2);
+		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
+		expect(a.served.executions).toHaveLength(3);
+		await a.t.deactivate();
 	});
 });
 

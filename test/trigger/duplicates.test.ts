@@ -1,10 +1,52 @@
 /** The per-process memory behind "every copy of a verified delivery runs the workflow once". */
-import {
+import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
+
+const {
+	IDS_PER_TOLERANCE_WINDOW,
+	MAX_NODES,
+	MAX_SEEN_IN_PROCESS,
 	MAX_SEEN_PER_NODE,
-	recordVerified,
+	WARNING_INTERVAL_SECONDS,
 	replayableUntil,
 	wasSeen,
-} from '../../nodes/BusinessFinance/trigger/duplicates';
+} = duplicates;
+
+type Memory = typeof duplicates;
+
+/** A module of its own: the bounds below fill the process's memory. */
+function freshMemory(): Memory {
+	let memory: Memory | undefined;
+	jest.isolateModules(() => {
+		memory = require('../../nodes/BusinessFinance/trigger/duplicates') as Memory;
+	});
+	return memory as Memory;
+}
+
+/** A trigger as receive.ts describes it, with a logger to spy on. */
+function triggerLog(nodeName = 'Business Finance Trigger', workflowId = 'wf-1') {
+	return { nodeName, workflowId, logger: { warn: jest.fn<void, [string]>() } };
+}
+
+const quiet = triggerLog();
+const recordVerified = (node: string, id: string, until: number, now: number) =>
+	duplicates.recordVerified(node, id, until, now, quiet);
+
+/** Records `count` new ids; returns how many were reported as duplicates (none should be). */
+function fill(
+	memory: Memory,
+	node: string,
+	count: number,
+	until: number,
+	now: number,
+	log = quiet,
+	prefix = node,
+) {
+	let duplicatesReported = 0;
+	for (let i = 0; i < count; i++) {
+		if (memory.recordVerified(node, `msg_${prefix}_${i}`, until, now, log)) duplicatesReported++;
+	}
+	return duplicatesReported;
+}
 
 describe('replayableUntil', () => {
 	it('is the later of arrival and timestamp, plus the tolerance', () => {
@@ -15,6 +57,8 @@ describe('replayableUntil', () => {
 });
 
 describe('recordVerified', () => {
+	afterAll(() => expect(quiet.logger.warn).not.toHaveBeenCalled());
+
 	it('reports a copy while it may still verify, and forgets it afterwards', () => {
 		const node = 'wf-dup-1|n|production';
 		expect(recordVerified(node, 'msg_a', 1_300, 1_000)).toBe(false);
@@ -54,18 +98,117 @@ describe('recordVerified', () => {
 		expect(recordVerified('wf-dup-4|n|production', 'msg_b', 400, 11)).toBe(true);
 	});
 
+	it('a long id (kept as a digest) suppresses its own copies only', () => {
+		const node = 'wf-dup-8|n|production';
+		const long = 'msg_' + 'x'.repeat(251);
+		const other = long.slice(0, -1) + 'y';
+		expect(recordVerified(node, long, 400, 10)).toBe(false);
+		expect(recordVerified(node, other, 400, 10)).toBe(false);
+		expect(recordVerified(node, long, 400, 11)).toBe(true);
+		expect(wasSeen(node, other, 11)).toBe(true);
+		expect(wasSeen(node, long.slice(0, 32), 11)).toBe(false);
+	});
+
 	it('wasSeen records nothing', () => {
 		expect(wasSeen('wf-dup-6|n|production', 'msg_c', 10)).toBe(false);
 		expect(recordVerified('wf-dup-6|n|production', 'msg_c', 400, 10)).toBe(false);
 	});
+});
 
-	it('is bounded: beyond MAX_SEEN_PER_NODE ids the oldest are dropped first', () => {
-		const node = 'wf-dup-7|n|production';
-		for (let i = 0; i <= MAX_SEEN_PER_NODE; i++) {
-			expect(recordVerified(node, `msg_${i}`, 350, 50)).toBe(false);
+describe('the bounds', () => {
+	it('keeps every id of 50,000 per tolerance window until it expires, even dated a whole tolerance ahead', () => {
+		const memory = freshMemory();
+		const log = triggerLog();
+		const node = 'wf-burst|n|production';
+		// The tightest case: a 1 s tolerance, so that 2 × tolerance + 1 s are three windows.
+		const tolerance = 1;
+		for (let now = 1_000; now < 1_006; now++) {
+			const until = replayableUntil(now + tolerance, tolerance, now);
+			expect(fill(memory, node, IDS_PER_TOLERANCE_WINDOW, until, now, log, `${now}`)).toBe(0);
+			// The ids of two seconds ago verify for the last second: a copy would be a duplicate.
+			if (now >= 1_002) {
+				const first = `msg_${now - 2}_0`;
+				const last = `msg_${now - 2}_${IDS_PER_TOLERANCE_WINDOW - 1}`;
+				expect(memory.wasSeen(node, first, now)).toBe(true);
+				expect(memory.wasSeen(node, last, now)).toBe(true);
+			}
 		}
-		expect(recordVerified(node, `msg_${MAX_SEEN_PER_NODE}`, 350, 50)).toBe(true);
-		expect(recordVerified(node, 'msg_1', 350, 50)).toBe(true);
-		expect(recordVerified(node, 'msg_0', 350, 50)).toBe(false); // evicted
+		expect(memory.idsHeld()).toBe(MAX_SEEN_PER_NODE);
+		expect(log.logger.warn).not.toHaveBeenCalled();
+	});
+
+	it('beyond MAX_SEEN_PER_NODE ids the oldest are dropped first, and the log names the trigger, once a minute', () => {
+		const memory = freshMemory();
+		const log = triggerLog('Payouts', 'wf-7');
+		const node = 'wf-7|n|production';
+		expect(fill(memory, node, MAX_SEEN_PER_NODE, 350, 50, log)).toBe(0);
+		expect(log.logger.warn).not.toHaveBeenCalled();
+		expect(memory.recordVerified(node, 'msg_extra', 350, 50, log)).toBe(false);
+		expect(memory.recordVerified(node, `msg_${node}_1`, 350, 50, log)).toBe(true);
+		expect(memory.recordVerified(node, `msg_${node}_0`, 350, 50, log)).toBe(false); // evicted
+		expect(log.logger.warn).toHaveBeenCalledTimes(1);
+		expect(log.logger.warn.mock.calls[0][0]).toMatch(
+			/^Business Finance Trigger "Payouts" \(workflow wf-7\): the duplicate memory is full \(150000 ids per trigger\), so 1 webhook-id\(s\) the service may still retry were forgotten/,
+		);
+		// A flood within the interval adds no line; the next line says how many were forgotten.
+		for (let i = 0; i < 1_000; i++) memory.recordVerified(node, `msg_flood_${i}`, 400, 100, log);
+		expect(log.logger.warn).toHaveBeenCalledTimes(1);
+		memory.recordVerified(node, 'msg_later', 400, 50 + WARNING_INTERVAL_SECONDS, log);
+		expect(log.logger.warn).toHaveBeenCalledTimes(2);
+		expect(log.logger.warn.mock.calls[1][0]).toMatch(/so 1002 webhook-id\(s\)/);
+		expect(memory.idsHeld()).toBe(MAX_SEEN_PER_NODE);
+	});
+
+	it('beyond MAX_SEEN_IN_PROCESS ids the least recently used trigger gives up its oldest, named in the log', () => {
+		const memory = freshMemory();
+		for (let n = 0; memory.idsHeld() < MAX_SEEN_IN_PROCESS; n++) {
+			const log = triggerLog(`Trigger ${n}`, `wf-p${n}`);
+			const count = Math.min(MAX_SEEN_PER_NODE, MAX_SEEN_IN_PROCESS - memory.idsHeld());
+			expect(fill(memory, `wf-p${n}|n|production`, count, 400, 100, log)).toBe(0);
+			expect(log.logger.warn).not.toHaveBeenCalled();
+		}
+		const log = triggerLog('Newcomer', 'wf-new');
+		expect(memory.recordVerified('wf-new|n|production', 'msg_new', 400, 100, log)).toBe(false);
+		expect(memory.idsHeld()).toBe(MAX_SEEN_IN_PROCESS);
+		expect(log.logger.warn).toHaveBeenCalledTimes(1);
+		expect(log.logger.warn.mock.calls[0][0]).toMatch(
+			/^Business Finance Trigger "Trigger 0" \(workflow wf-p0\): the duplicate memory is full \(500000 ids per n8n process\), so 1 webhook-id/,
+		);
+		expect(memory.wasSeen('wf-p0|n|production', 'msg_wf-p0|n|production_0', 100)).toBe(false);
+		expect(memory.wasSeen('wf-p0|n|production', 'msg_wf-p0|n|production_1', 100)).toBe(true);
+		// Once they expire, the ids are given back; no id is forgotten early, no line is logged.
+		const later = triggerLog('Newcomer', 'wf-new');
+		expect(fill(memory, 'wf-new|n|production', MAX_SEEN_PER_NODE, 1_000, 401, later)).toBe(0);
+		expect(later.logger.warn).not.toHaveBeenCalled();
+	});
+
+	it(`beyond MAX_NODES triggers the least recently used is forgotten, named in the log, once a minute`, () => {
+		const memory = freshMemory();
+		const log = triggerLog();
+		for (let n = 0; n < MAX_NODES; n++) {
+			memory.recordVerified(
+				`wf-n${n}|n|production`,
+				'msg_1',
+				400,
+				100,
+				triggerLog(`T${n}`, `wf-n${n}`),
+			);
+		}
+		memory.recordVerified('wf-n-last|n|production', 'msg_1', 400, 100, log);
+		expect(log.logger.warn).toHaveBeenCalledTimes(1);
+		expect(log.logger.warn.mock.calls[0][0]).toMatch(
+			/^Business Finance Trigger "T0" \(workflow wf-n0\): the duplicate memory is full \(500 triggers per n8n process\), so 1 webhook-id/,
+		);
+		memory.recordVerified('wf-n-later|n|production', 'msg_1', 400, 100, log);
+		expect(log.logger.warn).toHaveBeenCalledTimes(1);
+		expect(memory.idsHeld()).toBe(MAX_NODES);
+	});
+
+	it('an idle trigger gives its expired ids back as other triggers receive deliveries', () => {
+		const memory = freshMemory();
+		fill(memory, 'wf-idle|n|production', 1_000, 400, 100);
+		memory.recordVerified('wf-busy|n|production', 'msg_1', 900, 500, quiet);
+		memory.recordVerified('wf-busy|n|production', 'msg_2', 900, 500, quiet);
+		expect(memory.idsHeld()).toBe(2);
 	});
 });

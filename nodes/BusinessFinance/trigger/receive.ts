@@ -156,7 +156,12 @@ function acceptVerified(
 ): Answer {
 	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
 	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
-	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds)) {
+	const trigger = {
+		nodeName: ctx.getNode().name,
+		workflowId: String(ctx.getWorkflow().id ?? ''),
+		logger: ctx.logger,
+	};
+	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, trigger)) {
 		return ignored(ctx, 'duplicate delivery');
 	}
 	return start(settings, event);

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:duplicates`: what the trigger's duplicate memory (nodes/BusinessFinance/trigger/
+ * duplicates.ts) costs, measured on the V8 heap with `global.gc` (node --expose-gc):
+ *   1. bytes per id: one trigger filled to a burst's size and to its bound, and the process filled
+ *      to its bound, with ids as the service sends them (`msg_` and 27 characters, one byte each,
+ *      as n8n's HTTP server reads a header) and with the longest id the trigger accepts (256);
+ *      and bytes per trigger: the most triggers the process tracks, one id each;
+ *   2. a steady stream for several tolerance windows: heap per id held, time per delivery per
+ *      window (flat when cleanup is amortised O(1)), and the heap once every id has expired.
+ * Each figure is the heap after a full collection minus the heap before, divided by the ids held.
+ * Writes bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
+ * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5),
+ * DUP_STREAM_ID_LENGTH (31), DUP_OUT.
+ */
+import * as path from 'path';
+import { mkdirSync, writeFileSync } from 'fs';
+
+import * as duplicates from '../nodes/BusinessFinance/trigger/duplicates';
+
+const PER_S = Number(process.env.DUP_STREAM_PER_S ?? 1500);
+const TOLERANCE_S = Number(process.env.DUP_STREAM_TOLERANCE_S ?? 60);
+const WINDOWS = Number(process.env.DUP_STREAM_WINDOWS ?? 5);
+const STREAM_ID_LENGTH = Number(process.env.DUP_STREAM_ID_LENGTH ?? 31);
+const OUT = process.env.DUP_OUT ?? path.join(__dirname, 'results', 'duplicates-memory.json');
+
+const gc = (global as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc (npm run bench:duplicates)');
+
+const log = { nodeName: 'bench', workflowId: 'bench', logger: { warn: () => undefined } };
+const warnings: string[] = [];
+const loud = { ...log, logger: { warn: (message: string) => void warnings.push(message) } };
+
+function heapAfterGc(): number {
+	for (let i = 0; i < 3; i++) gc!();
+	return process.memoryUsage().heapUsed;
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+let serial = 0;
+/** A new id as a header value arrives: a flat one-byte string of its own, `length` characters. */
+function newId(length: number): string {
+	let n = serial++;
+	let tail = '';
+	for (let i = 0; i < 27; i++) {
+		tail += ALPHABET[n % 62];
+		n = Math.floor(n / 62);
+	}
+	const text = `msg_${tail}`.padEnd(length, 'x').slice(0, length);
+	return Buffer.from(text, 'latin1').toString('latin1');
+}
+
+interface FillResult {
+	case: string;
+	idLength: number;
+	triggers: number;
+	ids: number;
+	bytesPerId: number;
+	totalMB: number;
+	heapLeftAfterExpiryBytes: number;
+}
+
+/** Fills `perTrigger` ids into each of `triggers` triggers, measures, then lets them expire. */
+function measureFill(name: string, idLength: number, perTrigger: number[]): FillResult {
+	const now = Math.floor(Date.now() / 1000) + serial; // later than any earlier case's ids
+	const before = heapAfterGc();
+	perTrigger.forEach((count, t) => {
+		for (let i = 0; i < count; i++) {
+			duplicates.recordVerified(`bench-${name}-${t}`, newId(idLength), now + 1, now, log);
+		}
+	});
+	const ids = duplicates.idsHeld();
+	const filled = heapAfterGc();
+	// Every id expired; one delivery per trigger cleans it (and the sweep the others).
+	perTrigger.forEach((_, t) =>
+		duplicates.recordVerified(`bench-${name}-${t}`, newId(idLength), now + 3, now + 2, log),
+	);
+	const left = heapAfterGc() - before;
+	const bytesPerId = (filled - before) / ids;
+	return {
+		case: name,
+		idLength,
+		triggers: perTrigger.length,
+		ids,
+		bytesPerId: Math.round(bytesPerId),
+		totalMB: Math.round(((filled - before) / 1e6) * 10) / 10,
+		heapLeftAfterExpiryBytes: left,
+	};
+}
+
+interface StreamResult {
+	idLength: number;
+	perSecond: number;
+	toleranceS: number;
+	windows: number;
+	heldAtEnd: number;
+	bytesPerIdHeld: number;
+	microsPerDeliveryByWindow: number[];
+	heapLeftAfterExpiryBytes: number;
+	warnings: number;
+}
+
+/** A steady stream: PER_S new ids a second, each retried once half a tolerance later. */
+function measureStream(): StreamResult {
+	const node = 'bench-stream';
+	const start = Math.floor(Date.now() / 1000) + serial;
+	const before = heapAfterGc();
+	const micros: number[] = [];
+	const recent: string[][] = [];
+	for (let w = 0; w < WINDOWS; w++) {
+		const began = process.hrtime.bigint();
+		let deliveries = 0;
+		for (let s = 0; s < TOLERANCE_S; s++) {
+			const now = start + w * TOLERANCE_S + s;
+			const ids = Array.from({ length: PER_S }, () => newId(STREAM_ID_LENGTH));
+			recent.push(ids);
+			const retried = recent.length > TOLERANCE_S / 2 ? recent.shift()! : [];
+			for (const id of ids) duplicates.recordVerified(node, id, now + TOLERANCE_S, now, loud);
+			for (const id of retried) duplicates.recordVerified(node, id, now + TOLERANCE_S, now, loud);
+			deliveries += ids.length + retried.length;
+		}
+		micros.push(Number(process.hrtime.bigint() - began) / 1000 / deliveries);
+	}
+	recent.length = 0;
+	const held = duplicates.idsHeld();
+	const filled = heapAfterGc();
+	const end = start + WINDOWS * TOLERANCE_S + TOLERANCE_S + 1;
+	duplicates.recordVerified(node, newId(31), end, end, log);
+	return {
+		idLength: STREAM_ID_LENGTH,
+		perSecond: PER_S,
+		toleranceS: TOLERANCE_S,
+		windows: WINDOWS,
+		heldAtEnd: held,
+		bytesPerIdHeld: Math.round((filled - before) / held),
+		microsPerDeliveryByWindow: micros.map((m) => Math.round(m * 100) / 100),
+		heapLeftAfterExpiryBytes: heapAfterGc() - before,
+		warnings: warnings.length,
+	};
+}
+
+function main(): void {
+	const { MAX_SEEN_PER_NODE: perNode, MAX_SEEN_IN_PROCESS: inProcess } = duplicates;
+	const processFill = [perNode, perNode, perNode, inProcess - 3 * perNode];
+	measureFill('warm-up', 31, [duplicates.IDS_PER_TOLERANCE_WINDOW]); // JIT and heap settle first
+	const fills: FillResult[] = [];
+	// One id for each of the most triggers the process tracks: the cost of a trigger, about.
+	fills.push(measureFill('trigger-count-bound-31', 31, Array(duplicates.MAX_NODES).fill(1)));
+	for (const idLength of [31, 256]) {
+		fills.push(measureFill(`burst-${idLength}`, idLength, [duplicates.IDS_PER_TOLERANCE_WINDOW]));
+		fills.push(measureFill(`trigger-bound-${idLength}`, idLength, [perNode]));
+		fills.push(measureFill(`process-bound-${idLength}`, idLength, processFill));
+	}
+	console.table(fills);
+	const stream = measureStream();
+	console.log(stream);
+	const result = { node: process.version, date: new Date().toISOString(), fills, stream };
+	mkdirSync(path.dirname(OUT), { recursive: true });
+	writeFileSync(OUT, JSON.stringify(result, null, '\t') + '\n');
+	console.log(`written: ${OUT}`);
+}
+
+main();
