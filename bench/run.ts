@@ -11,12 +11,15 @@
  *      over the same requests;
  *   4. two executions listing at once on one key.
  * Scenario 5 in n8n's queue mode (bench/queue-listing.ts): two workers listing at once on one key.
+ * Scenario 6 (bench/trigger-burst.ts, alone: `npm run bench:trigger`): a burst of signed events
+ * through the trigger against n8n's Webhook node in a real n8n; its own table and JSON file.
  * Every scenario runs cold once, then REPEAT (default 5) times warm; the table shows the cold run
  * and the warm runs' median with their spread, the JSON every run. Requests, 429 answers and
  * failures come from the sandbox's request log and the node's output. Writes
  * bench/results/latest.json. Environment overrides: BENCH_N, BENCH_M, BENCH_LIMIT,
  * BENCH_WINDOW_S, BENCH_REPEAT, BENCH_OUT, BENCH_QUEUE (0: leave scenario 5 out), BENCH_QUEUE_N,
- * BENCH_QUEUE_LIMIT, BENCH_QUEUE_WINDOW_S.
+ * BENCH_QUEUE_LIMIT, BENCH_QUEUE_WINDOW_S, BENCH_TRIGGER (0: leave scenario 6 out) and the
+ * BENCH_BURST_* variables bench/trigger-burst.ts reads.
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -26,6 +29,7 @@ import { queuePrerequisites, runQueueListing } from './queue-listing';
 import { measureWindowGaps, runRateLimited } from './rate-limited';
 import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
 import { startSandboxProcess } from './sandbox-process';
+import { runTriggerBurst } from './trigger-burst';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
 
 const FLOOR_FORMULA =
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
 	} finally {
 		await sb.close();
 	}
+	if (process.env.BENCH_TRIGGER !== '0') await runTriggerBurst();
 }
 
 /** Scenario 5, unless switched off or queue mode is not provisioned here. */

@@ -26,7 +26,7 @@ export function listeners(groupIds: number[]): Listener[] {
 }
 
 /** pid → its group, for the processes whose group is one of groupIds. */
-function processesOf(groupIds: number[]): Map<number, number> {
+export function processesOf(groupIds: number[]): Map<number, number> {
 	const wanted = new Set(groupIds);
 	const found = new Map<number, number>();
 	for (const name of fs.readdirSync('/proc')) {

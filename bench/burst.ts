@@ -1,0 +1,255 @@
+/**
+ * The load side of the trigger-burst benchmark (bench/trigger-burst.ts): signed deliveries sent
+ * at a fixed concurrency, and a collector that each run reports to (the workflows end in an HTTP
+ * Request node posting `{ source, id }`), so a round ends when every event has run, and a second
+ * run of an event shows.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import { setTimeout as sleep } from 'timers/promises';
+import { createHttpClient } from '../test/helpers/http';
+import { signedHeaders } from '../test/helpers/standardWebhooks';
+import type { SandboxProcess } from './sandbox-process';
+import { schedDuring } from './sched';
+
+export interface Delivery {
+	id: string;
+	body: string;
+	headers: Record<string, string>;
+}
+
+export interface Collector {
+	url: string;
+	/** Runs reported per `source:id`. */
+	runs: Map<string, number>;
+	/** When each `source:id` first ran (ms, Date.now()). */
+	firstRunAt: Map<string, number>;
+	close(): Promise<void>;
+}
+
+export async function startCollector(): Promise<Collector> {
+	const runs = new Map<string, number>();
+	const firstRunAt = new Map<string, number>();
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			try {
+				const { source, id } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				const key = `${source}:${id}`;
+				runs.set(key, (runs.get(key) ?? 0) + 1);
+				if (!firstRunAt.has(key)) firstRunAt.set(key, Date.now());
+			} catch {
+				// not a run report: counted nowhere
+			}
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/runs`,
+		runs,
+		firstRunAt,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** `count` receivable.paid events, each signed with `secret` under its own message id. */
+export function signedDeliveries(secret: string, prefix: string, count: number): Delivery[] {
+	const ts = Math.floor(Date.now() / 1000);
+	return Array.from({ length: count }, (_, i) => {
+		const id = `evt_${prefix}_${i}`;
+		const body = JSON.stringify({
+			id,
+			type: 'receivable.paid',
+			created_at: new Date().toISOString(),
+			data: { id: `rcv_${prefix}_${i}`, status: 'paid', amount: 1250, currency: 'USD' },
+		});
+		return { id, body, headers: signedHeaders(secret, body, { id: `msg_${prefix}_${i}`, ts }) };
+	});
+}
+
+export interface Answer {
+	status: number;
+	ms: number;
+}
+
+/** POSTs every delivery to `url`, `concurrency` at a time; each answer's status and latency. */
+export async function send(
+	url: string,
+	deliveries: Delivery[],
+	concurrency: number,
+): Promise<Answer[]> {
+	const answers: Answer[] = [];
+	let next = 0;
+	const worker = async () => {
+		while (next < deliveries.length) {
+			const { body, headers } = deliveries[next++];
+			const started = performance.now();
+			let status = 0;
+			try {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', ...headers },
+					body,
+				});
+				await res.arrayBuffer();
+				status = res.status;
+			} catch {
+				status = 0; // no answer at all
+			}
+			answers.push({ status, ms: performance.now() - started });
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return answers;
+}
+
+/** The p-th percentile (0-100) of `values`, nearest rank. */
+export function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+	return sorted[rank - 1];
+}
+
+export interface BurstSettings {
+	/** Deliveries to each side. */
+	perSide: number;
+	/** Deliveries per round; the sides alternate round by round. */
+	round: number;
+	concurrency: number;
+}
+
+/** Where a burst goes: n8n's webhook base URL, and the processes whose CPU time it costs. */
+export interface BurstTarget {
+	baseUrl: string;
+	pids(): number[];
+}
+
+export type Side = 'trigger' | 'webhook';
+
+export interface SideResult {
+	side: Side;
+	deliveries: number;
+	/** The rounds' time, first send to last run, summed. */
+	totalMs: number;
+	roundsMs: number[];
+	p50Ms: number;
+	p90Ms: number;
+	cpuMsPerDelivery: number;
+	/** Time n8n's main threads were ready but waited for a CPU (the machine was busy). */
+	runQueueMs: number;
+	/** Answers other than 200 (none expected: every delivery is genuine). */
+	notAccepted: number;
+	runsPerEvent: { min: number; max: number; notOnce: number };
+	/** The trigger's secret fetches (every process's) from the warm-up to the end. */
+	secretFetches?: number;
+}
+
+/** The Webhook node's path and the trigger's webhook id in bench/burst-n8n.ts's workflows. */
+export const WEBHOOK_NODE_PATH = 'bench-burst';
+export const TRIGGER_WEBHOOK_ID = '8c2d4e61-3333-4c1a-9e01-00000000b0b0';
+
+export function urlOf(side: Side, baseUrl: string): string {
+	return side === 'trigger'
+		? `${baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`
+		: `${baseUrl}/webhook/${WEBHOOK_NODE_PATH}`;
+}
+
+interface Round {
+	ids: string[];
+	answers: Answer[];
+	wallMs: number;
+	cpuMs: number;
+	runQueueMs: number;
+}
+
+const RUNS_DEADLINE_MS = 120_000;
+
+/**
+ * A warm-up of one delivery per connection to each side, then the rounds, alternating which side
+ * goes first; each round ends when every event has run (or after RUNS_DEADLINE_MS).
+ */
+export async function measureBurst(
+	target: BurstTarget,
+	sb: SandboxProcess,
+	collector: Collector,
+	endpointId: string,
+	s: BurstSettings & { tag: string },
+): Promise<Record<Side, SideResult>> {
+	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
+	const secret: string = (await api.request('GET', `/webhooks/${endpointId}/secret`)).body.data
+		.secret;
+	const sides: Side[] = ['trigger', 'webhook'];
+	await sb.admin.clearRequests(); // the secret fetches from here on, the warm-up's included
+	for (const side of sides) {
+		await runRound(
+			target,
+			collector,
+			side,
+			signedDeliveries(secret, `${s.tag}_warm_${side}`, s.concurrency),
+			s.concurrency,
+		);
+	}
+	const rounds: Record<Side, Round[]> = { trigger: [], webhook: [] };
+	for (let r = 0; r * s.round < s.perSide; r++) {
+		const size = Math.min(s.round, s.perSide - r * s.round);
+		for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+			const deliveries = signedDeliveries(secret, `${s.tag}_${side}_${r}`, size);
+			rounds[side].push(await runRound(target, collector, side, deliveries, s.concurrency));
+		}
+	}
+	await sleep(2000); // a second run of an event would show by now
+	const secretPath = `/v1/webhooks/${endpointId}/secret`;
+	const secretFetches = (await sb.admin.getRequests()).filter((r) => r.path === secretPath).length;
+	return {
+		trigger: { ...summarise('trigger', rounds.trigger, collector), secretFetches },
+		webhook: summarise('webhook', rounds.webhook, collector),
+	};
+}
+
+async function runRound(
+	target: BurstTarget,
+	collector: Collector,
+	side: Side,
+	deliveries: Delivery[],
+	concurrency: number,
+): Promise<Round> {
+	const ids = deliveries.map((d) => d.id);
+	const started = Date.now();
+	const { result: answers, sched } = await schedDuring(target.pids(), async () => {
+		const answered = await send(urlOf(side, target.baseUrl), deliveries, concurrency);
+		const deadline = Date.now() + RUNS_DEADLINE_MS;
+		while (!ids.every((id) => collector.runs.has(`${side}:${id}`)) && Date.now() < deadline) {
+			await sleep(10);
+		}
+		return answered;
+	});
+	const ranAt = ids.map((id) => collector.firstRunAt.get(`${side}:${id}`) ?? Date.now());
+	return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
+}
+
+function summarise(side: Side, rounds: Round[], collector: Collector): SideResult {
+	const answers = rounds.flatMap((r) => r.answers);
+	const counts = rounds.flatMap((r) => r.ids).map((id) => collector.runs.get(`${side}:${id}`) ?? 0);
+	const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+	const ms = answers.map((a) => a.ms);
+	return {
+		side,
+		deliveries: counts.length,
+		totalMs: sum(rounds.map((r) => r.wallMs)),
+		roundsMs: rounds.map((r) => r.wallMs),
+		p50Ms: Math.round(percentile(ms, 50)),
+		p90Ms: Math.round(percentile(ms, 90)),
+		cpuMsPerDelivery: Math.round((10 * sum(rounds.map((r) => r.cpuMs))) / counts.length) / 10,
+		runQueueMs: Math.round(sum(rounds.map((r) => r.runQueueMs))),
+		notAccepted: answers.filter((a) => a.status !== 200).length,
+		runsPerEvent: {
+			min: Math.min(...counts),
+			max: Math.max(...counts),
+			notOnce: counts.filter((c) => c !== 1).length,
+		},
+	};
+}
