@@ -120,6 +120,9 @@ async function runConfiguration(
 		};
 	}
 	const { trigger, webhook } = measured;
+	console.log(
+		`[burst] ${configuration.name}: trigger ${trigger.totalMs} ms, Webhook node ${webhook.totalMs} ms (run-queue ${trigger.runQueueMs} / ${webhook.runQueueMs} ms)`,
+	);
 	return {
 		configuration,
 		trigger,
@@ -148,12 +151,12 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 		`\ntrigger burst: ${s.perSide} signed deliveries per side at concurrency ${s.concurrency}, rounds of ${s.round} alternating`,
 	);
 	console.log(
-		'| configuration | side | total s | answer p50 / p90 ms | CPU ms / delivery | runs per event | secret fetches | time ratio | target |',
+		'| configuration | side | total s | answer p50 / p90 ms | CPU ms / delivery | run-queue s | runs per event | secret fetches | time ratio | target |',
 	);
-	console.log('|---|---|---|---|---|---|---|---|---|');
+	console.log('|---|---|---|---|---|---|---|---|---|---|');
 	for (const r of results) {
 		if (r.skipped) {
-			console.log(`| ${r.configuration.name} | left out: ${r.skipped} | | | | | | | |`);
+			console.log(`| ${r.configuration.name} | left out: ${r.skipped} | | | | | | | | |`);
 			continue;
 		}
 		for (const side of [r.trigger, r.webhook]) {
@@ -163,7 +166,7 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 					: `${side.runsPerEvent.min}-${side.runsPerEvent.max}`;
 			const isTrigger = side === r.trigger;
 			console.log(
-				`| ${r.configuration.name} | ${side.side} | ${(side.totalMs / 1000).toFixed(1)} | ${side.p50Ms} / ${side.p90Ms} | ${side.cpuMsPerDelivery} | ${runs} | ${isTrigger ? side.secretFetches : ''} | ${isTrigger ? r.timeRatio : ''} | ${isTrigger ? (r.target ?? 'reported') : ''} |`,
+				`| ${r.configuration.name} | ${side.side} | ${(side.totalMs / 1000).toFixed(1)} | ${side.p50Ms} / ${side.p90Ms} | ${side.cpuMsPerDelivery} | ${(side.runQueueMs / 1000).toFixed(1)} | ${runs} | ${isTrigger ? side.secretFetches : ''} | ${isTrigger ? r.timeRatio : ''} | ${isTrigger ? (r.target ?? 'reported') : ''} |`,
 			);
 		}
 	}
