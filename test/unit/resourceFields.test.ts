@@ -5,7 +5,9 @@
  */
 import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedRoutes';
 import {
+	AGENT_FIELDS,
 	eventDataWithStableColumns,
+	forAgent,
 	RESOURCE_FIELDS,
 	SIMPLIFIED_FIELDS,
 	SIMPLIFY_MAX_FIELDS,
@@ -133,5 +135,55 @@ describe('answerMeansNoRoute', () => {
 		['500', { status: 500 }],
 	])('not a missing route: %s', (_name, answer) => {
 		expect(answerMeansNoRoute(answer)).toBe(false);
+	});
+});
+
+describe('forAgent (the answer when the node runs as an agent tool)', () => {
+	const vendor = {
+		id: 'vnd_1',
+		name: 'Acme',
+		email: null,
+		payment_method: 'ach',
+		bank_name: 'First Bank',
+		account_number_last4: '1234',
+		wallet_address: null,
+		updated_at: '2026-11-01T00:00:00.000Z',
+	};
+
+	it('keeps a vendor’s agent fields, in their order, and leaves out the null ones', () => {
+		expect(forAgent('vendor', vendor)).toEqual({
+			id: 'vnd_1',
+			name: 'Acme',
+			payment_method: 'ach',
+			updated_at: '2026-11-01T00:00:00.000Z',
+		});
+		expect(Object.keys(forAgent('vendor', vendor) as object)).toEqual(
+			AGENT_FIELDS.vendor!.filter((f) => f in vendor && (vendor as any)[f] !== null),
+		);
+	});
+
+	it('keeps every field of a record without agent fields, the service’s own included, but no null', () => {
+		const endpoint = {
+			id: 'ep_1',
+			url: 'https://x.example',
+			description: '',
+			filter_types: [],
+			extra: 1,
+			disabled: null,
+		};
+		expect(forAgent('webhookEndpoint', endpoint)).toEqual({
+			id: 'ep_1',
+			url: 'https://x.example',
+			description: '',
+			filter_types: [],
+			extra: 1,
+		});
+		expect(forAgent(undefined, { balances: [], updated_at: null })).toEqual({ balances: [] });
+	});
+
+	it('passes on what is not a record', () => {
+		expect(forAgent('vendor', 'text')).toBe('text');
+		expect(forAgent('vendor', null)).toBeNull();
+		expect(forAgent('vendor', [1])).toEqual([1]);
 	});
 });

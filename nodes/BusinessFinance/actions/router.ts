@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeConnectionTypes,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -12,6 +13,7 @@ import * as vendor from './vendor';
 import * as webhookEndpoint from './webhookEndpoint';
 import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
 import { checkWaitBudget, sendable } from './input';
+import { forAgent, type ResourceName } from '../helpers/resourceFields';
 import type { OperationExecute } from './utils';
 
 /**
@@ -40,6 +42,23 @@ const operations: Record<string, Record<string, Operation>> = {
 	},
 	webhookEndpoint: { get: webhookEndpoint.get, update: webhookEndpoint.update },
 };
+
+/** The record type each operation answers with, for the shape an agent gets. */
+function answerResource(resource: string, operation: string): ResourceName | undefined {
+	if (resource === 'treasury') return operation === 'getTransactions' ? 'transaction' : undefined;
+	return resource as ResourceName;
+}
+
+/**
+ * Whether n8n runs the node as an agent's tool (the "Business Finance Tool" n8n generates from
+ * `usableAsTool`, under an AI Agent or the MCP Server Trigger). n8n 2.x says so through
+ * `isToolExecution()` where it calls the node for a tool; every version gives the tool variant
+ * one output, the `ai_tool` connection, which is what `getNodeOutputs()` reports.
+ */
+function runsAsTool(ctx: IExecuteFunctions): boolean {
+	if (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution()) return true;
+	return ctx.getNodeOutputs().some((output) => output.type === NodeConnectionTypes.AiTool);
+}
 
 /**
  * The json of an error item under "On Error: Continue". n8n sends an item to the error output
@@ -92,6 +111,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
+	const asTool = runsAsTool(this);
+	const answerOf = answerResource(resource, operation);
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -99,7 +120,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const result = await op.execute.call(this, i, { waitBudgetMs });
 			const list = Array.isArray(result) ? result : [result];
 			for (const json of list) {
-				returnData.push({ json: json ?? {}, pairedItem: { item: i } });
+				const shaped = asTool ? (forAgent(answerOf, json) as IDataObject) : json;
+				returnData.push({ json: shaped ?? {}, pairedItem: { item: i } });
 			}
 		} catch (caught) {
 			const error =

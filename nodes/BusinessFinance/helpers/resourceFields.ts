@@ -158,6 +158,33 @@ export function shaped<T>(
 	return simplify ? simplified(resource, value) : withStableColumns(resource, value);
 }
 
+/**
+ * The fields an agent gets of a record when the node runs as its tool, where fewer than all
+ * (test/e2e/mcp.e2e.test.ts measures each read's answer against the normal output). A vendor is
+ * what an agent acts on by id (a payable names it): its banking details stay out.
+ */
+export const AGENT_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
+	vendor: ['id', 'name', 'email', 'payment_method', 'updated_at'],
+	transaction: SIMPLIFIED_FIELDS.transaction,
+};
+
+/**
+ * A record as an agent gets it: its agent fields where the resource has them, and no `null`
+ * fields (an agent pays for every character it reads, and an absent field tells it as much as
+ * `null`). Empty strings and lists stay: `filter_types: []` means "every event", not "unknown".
+ * Anything that is not an object is returned as it came.
+ */
+export function forAgent<T>(resource: ResourceName | undefined, value: T): T | IDataObject {
+	if (!isPlainObject(value)) return value;
+	const fields = (resource && AGENT_FIELDS[resource]) ?? Object.keys(value);
+	const out: IDataObject = {};
+	for (const field of fields) {
+		const kept = value[field];
+		if (kept !== null && kept !== undefined && field !== '__proto__') out[field] = kept;
+	}
+	return out;
+}
+
 /** The resource an event type's `data` holds (`vendor.updated` → vendor), if it is one of ours. */
 export function resourceOfEventType(type: unknown): ResourceName | undefined {
 	if (typeof type !== 'string') return undefined;

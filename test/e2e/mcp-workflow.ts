@@ -1,0 +1,216 @@
+/**
+ * The MCP suite's workflow (test/e2e/mcp.e2e.test.ts): n8n's MCP Server Trigger offering one
+ * Business Finance Tool per operation, every input an agent fills in through `$fromAI`, as a user
+ * builds it in the editor. Two more tools run on a revoked and an expired key.
+ */
+import type { WorkflowJson } from '../../scripts/n8n';
+import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../../scripts/n8n';
+
+export const MCP_WORKFLOW_ID = 'bfE2eMcpTools001';
+export const MCP_PATH = 'bf-e2e-mcp';
+export const REVOKED_CREDENTIAL = { id: 'bfMcpRevokedKey1', name: 'Business Finance revoked key' };
+export const EXPIRED_CREDENTIAL = { id: 'bfMcpExpiredKey1', name: 'Business Finance expired key' };
+/** A credential on a sandbox whose rate limit the suite narrows. */
+export const LIMITED_CREDENTIAL = { id: 'bfMcpLimitedKey1', name: 'Business Finance rate-limited' };
+
+const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
+export const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Tool name (the node's name as MCP shows it) → the node's parameters. */
+export const TOOLS: Record<string, Record<string, unknown>> = {
+	create_receivable: {
+		resource: 'receivable',
+		operation: 'create',
+		invoiceNumber: fromAI('invoice_number', 'Invoice number, unique per invoice'),
+		amount: fromAI('amount', 'Amount in USD, greater than 0', 'number'),
+		additionalFields: { customerEmail: fromAI('customer_email', 'Customer email address') },
+	},
+	update_receivable: {
+		resource: 'receivable',
+		operation: 'update',
+		receivableId: fromAI('receivable_id', 'Receivable id, rcv_...'),
+		updateFields: { notes: fromAI('notes', 'Notes to set') },
+	},
+	send_receivable: {
+		resource: 'receivable',
+		operation: 'send',
+		receivableId: fromAI('receivable_id', 'Receivable id, rcv_...'),
+	},
+	create_payable: {
+		resource: 'payable',
+		operation: 'create',
+		invoiceNumber: fromAI('invoice_number', 'The vendor invoice number'),
+		amount: fromAI('amount', 'Amount in USD, greater than 0', 'number'),
+		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
+		additionalFields: {},
+	},
+	update_payable: {
+		resource: 'payable',
+		operation: 'update',
+		payableId: fromAI('payable_id', 'Payable id, pay_...'),
+		updateFields: { notes: fromAI('notes', 'Notes to set') },
+	},
+	create_vendor: {
+		resource: 'vendor',
+		operation: 'create',
+		name: fromAI('name', 'Vendor name'),
+		paymentMethod: 'crypto',
+		additionalFields: {
+			walletAddress: fromAI('wallet_address', 'EVM wallet address, 0x and 40 hex digits'),
+			walletChain: 'base',
+		},
+	},
+	get_vendor: {
+		resource: 'vendor',
+		operation: 'get',
+		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
+	},
+	list_vendors: {
+		resource: 'vendor',
+		operation: 'getAll',
+		returnAll: false,
+		limit: fromAI('limit', 'How many vendors at most (1-100)', 'number'),
+		filters: { search: fromAI('search', 'Text in the vendor name or email') },
+	},
+	update_vendor: {
+		resource: 'vendor',
+		operation: 'update',
+		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
+		updateFields: { email: fromAI('email', 'The new email address') },
+	},
+	get_balance: { resource: 'treasury', operation: 'getBalance' },
+	get_deposit_instructions: { resource: 'treasury', operation: 'getDepositInstructions' },
+	get_transactions: {
+		resource: 'treasury',
+		operation: 'getTransactions',
+		returnAll: false,
+		limit: fromAI('limit', 'How many transactions at most (1-100)', 'number'),
+		filters: {},
+	},
+	get_webhook_endpoint: {
+		resource: 'webhookEndpoint',
+		operation: 'get',
+		webhookEndpointId: fromAI('endpoint_id', 'Webhook endpoint id, ep_...'),
+	},
+	update_webhook_endpoint: {
+		resource: 'webhookEndpoint',
+		operation: 'update',
+		webhookEndpointId: fromAI('endpoint_id', 'Webhook endpoint id, ep_...'),
+		updateFields: { description: fromAI('description', 'The new description') },
+	},
+};
+
+/** Tools on other credentials: name → [parameters, credential]. */
+const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
+	get_balance_revoked_key: [{ resource: 'treasury', operation: 'getBalance' }, REVOKED_CREDENTIAL],
+	get_balance_expired_key: [{ resource: 'treasury', operation: 'getBalance' }, EXPIRED_CREDENTIAL],
+	list_vendors_rate_limited: [
+		{
+			resource: 'vendor',
+			operation: 'getAll',
+			returnAll: true,
+			filters: {},
+			options: {
+				rateLimitWaitSeconds: fromAI('max_wait_seconds', 'Seconds to wait at most', 'number'),
+			},
+		},
+		LIMITED_CREDENTIAL,
+	],
+};
+
+let counter = 0;
+const nodeId = () => `5e1b3c70-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
+
+function toolNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+) {
+	return {
+		id: nodeId(),
+		name,
+		type: TOOL,
+		typeVersion: 1,
+		position: [counter * 200, 300],
+		parameters,
+		credentials: { businessFinanceApi: credential },
+	};
+}
+
+export function mcpWorkflow(): WorkflowJson {
+	const sandbox = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
+	const tools = [
+		...Object.entries(TOOLS).map(([name, parameters]) => toolNode(name, parameters, sandbox)),
+		...Object.entries(OTHER_KEYS).map(([name, [parameters, credential]]) =>
+			toolNode(name, parameters, credential),
+		),
+	];
+	const trigger = {
+		id: nodeId(),
+		name: 'MCP Server Trigger',
+		type: MCP_TRIGGER,
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: '5e1b3c70-1111-4000-8000-000000000001',
+		parameters: { path: MCP_PATH },
+	};
+	const connections: Record<string, unknown> = {};
+	for (const tool of tools) {
+		connections[tool.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
+	}
+	return {
+		id: MCP_WORKFLOW_ID,
+		name: 'e2e: Business Finance tools over MCP',
+		nodes: [trigger, ...tools],
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
+
+/**
+ * The same reads as the tools' calls in the suite, as a normal workflow runs them (Manual Trigger,
+ * then one action node per read): the node's normal output, to compare the tools' answers with.
+ */
+export function readsWorkflow(reads: Record<string, Record<string, unknown>>): WorkflowJson {
+	const sandbox = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
+	const manual = {
+		id: nodeId(),
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 600],
+		parameters: {},
+	};
+	const actions = Object.entries(reads).map(([name, parameters], index) => ({
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-business-finance.businessFinance',
+		typeVersion: 1,
+		position: [(index + 1) * 200, 600],
+		parameters,
+		credentials: { businessFinanceApi: sandbox },
+		executeOnce: true,
+	}));
+	const nodes = [manual, ...actions];
+	const connections: Record<string, unknown> = {};
+	nodes.slice(0, -1).forEach((node, index) => {
+		connections[node.name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	});
+	return {
+		id: READS_WORKFLOW_ID,
+		name: 'e2e: the tools’ reads as a workflow',
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}

@@ -1,0 +1,340 @@
+/**
+ * The Business Finance Tool over MCP, as an agent meets it: n8n's MCP Server Trigger (v2,
+ * streamable HTTP at <n8n>/mcp/<path>) in a real n8n (2.40.7, or 1.123.81 with
+ * BF_N8N_VERSION=1.123.81), driven by the official MCP TypeScript client against the sandbox.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { createHttpClient, type HttpClient } from '../helpers/http';
+import { startN8nWithPackage, type PackageInN8n } from './environment';
+import {
+	EXPIRED_CREDENTIAL,
+	LIMITED_CREDENTIAL,
+	MCP_PATH,
+	MCP_WORKFLOW_ID,
+	READS_WORKFLOW_ID,
+	REVOKED_CREDENTIAL,
+	TOOLS,
+	mcpWorkflow,
+	readsWorkflow,
+} from './mcp-workflow';
+
+let sandbox: RunningSandbox;
+let limited: RunningSandbox;
+let environment: PackageInN8n;
+let client: Client;
+let api: HttpClient;
+let endpointId: string;
+let acmeId: string;
+const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
+/** Every text an MCP answer carried, for the secrets check. */
+const answers: string[] = [];
+
+interface ToolAnswer {
+	isError: boolean;
+	text: string;
+	json: any;
+}
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+	const result: any = await client.callTool({ name, arguments: args });
+	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
+	answers.push(text);
+	let json: any;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { isError: result.isError === true, text, json };
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	limited = await startSandbox({ port: 0, seed: 'none' });
+	await limited.admin.seedVendors(250);
+	api = createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey });
+	const endpoint = await api.request('POST', '/webhooks', {
+		body: { url: ENDPOINT_URL, description: 'for the agent', filter_types: [], disabled: false },
+	});
+	endpointId = endpoint.body.data.id;
+	acmeId = (await api.request('GET', '/vendors', { query: { search: 'acme' } })).body.data[0].id;
+	environment = await startN8nWithPackage({
+		credentials: [
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
+			{ ...EXPIRED_CREDENTIAL, apiKey: sandbox.keys.expired, baseUrl: sandbox.baseUrl },
+			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
+		],
+		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow())],
+	});
+	await environment.n8n.activate(MCP_WORKFLOW_ID);
+	client = new Client({ name: 'bf-e2e', version: '1.0.0' });
+	const url = new URL(`${environment.n8n.baseUrl}/mcp/${MCP_PATH}`);
+	await environment.n8n.waitFor('the MCP endpoint to answer', async () => {
+		try {
+			await client.connect(new StreamableHTTPClientTransport(url));
+			return true;
+		} catch {
+			return false;
+		}
+	});
+}, 300_000);
+
+afterAll(async () => {
+	await client?.close();
+	await environment?.stop();
+	await sandbox?.close();
+	await limited?.close();
+});
+
+/** What an agent needs to act on a record: kept in every answer that has it. */
+const NEEDED = [
+	'id',
+	'name',
+	'invoice_number',
+	'amount',
+	'currency',
+	'status',
+	'type',
+	'due_date',
+	'balances',
+	'url',
+];
+/** ...and at least one of its dates. */
+const DATES = ['updated_at', 'created_at'];
+
+/** Each read the suite makes through a tool: [tool, its arguments]. */
+const READS = () => ({
+	list_vendors: { limit: 2, search: 'acme' },
+	get_vendor: { vendor_id: acmeId },
+	get_balance: {},
+	get_deposit_instructions: {},
+	get_transactions: { limit: 3 },
+	get_webhook_endpoint: { endpoint_id: endpointId },
+});
+
+/** The same reads as action nodes: each tool's parameters with its arguments put in. */
+function readsAsWorkflow(): Record<string, Record<string, unknown>> {
+	const fill = (value: unknown, args: Record<string, unknown>): unknown => {
+		if (typeof value === 'string') {
+			const key = /\$fromAI\('([^']+)'/.exec(value)?.[1];
+			return key ? args[key] : value;
+		}
+		if (value && typeof value === 'object') {
+			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, args)]));
+		}
+		return value;
+	};
+	return Object.fromEntries(
+		Object.entries(READS()).map(([tool, args]) => [
+			tool,
+			fill(TOOLS[tool], args) as Record<string, unknown>,
+		]),
+	);
+}
+
+const schemaOf = async (name: string) => {
+	const { tools } = await client.listTools();
+	return tools.find((t) => t.name === name)?.inputSchema as any;
+};
+const propertyTypes = (schema: any) =>
+	Object.fromEntries(Object.entries(schema.properties).map(([k, v]: [string, any]) => [k, v.type]));
+
+describe('tools/list', () => {
+	it('offers one tool per operation, and one per credential the workflow uses besides', async () => {
+		const { tools } = await client.listTools();
+		expect(tools.map((t) => t.name).sort()).toEqual(
+			[
+				...Object.keys(TOOLS),
+				'get_balance_revoked_key',
+				'get_balance_expired_key',
+				'list_vendors_rate_limited',
+			].sort(),
+		);
+	});
+
+	it.each([
+		['create_receivable', { invoice_number: 'string', amount: 'number', customer_email: 'string' }],
+		['create_payable', { invoice_number: 'string', amount: 'number', vendor_id: 'string' }],
+		['list_vendors', { limit: 'number', search: 'string' }],
+		['get_transactions', { limit: 'number' }],
+		['update_webhook_endpoint', { endpoint_id: 'string', description: 'string' }],
+	])('%s: its $fromAI inputs, typed and required', async (name, expected) => {
+		const schema = await schemaOf(name);
+		expect(propertyTypes(schema)).toEqual(expected);
+		expect([...schema.required].sort()).toEqual(Object.keys(expected).sort());
+	});
+});
+
+describe('reads', () => {
+	it('vendors: a search, then one vendor by its id', async () => {
+		const listed = await call('list_vendors', { limit: 2, search: 'acme' });
+		expect(listed.isError).toBe(false);
+		expect(listed.json).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
+		const one = await call('get_vendor', { vendor_id: listed.json[0].id });
+		expect(one.json).toEqual([expect.objectContaining({ id: listed.json[0].id })]);
+	});
+
+	it('treasury: balance, deposit instructions and transactions', async () => {
+		const balance = await call('get_balance');
+		const instructions = await call('get_deposit_instructions');
+		const transactions = await call('get_transactions', { limit: 3 });
+		for (const answer of [balance, instructions, transactions]) expect(answer.isError).toBe(false);
+		expect(balance.json).toEqual([(await api.request('GET', '/treasury/balance')).body.data]);
+		expect(transactions.json).toHaveLength(3);
+		expect(transactions.json[0]).toEqual(
+			expect.objectContaining({
+				id: expect.any(String),
+				amount: expect.anything(),
+				status: expect.any(String),
+			}),
+		);
+		expect(instructions.json).toEqual([
+			(await api.request('GET', '/treasury/deposit-instructions')).body.data,
+		]);
+	});
+
+	it('a webhook endpoint by its id', async () => {
+		const endpoint = await call('get_webhook_endpoint', { endpoint_id: endpointId });
+		expect(endpoint.json).toEqual([expect.objectContaining({ id: endpointId, url: ENDPOINT_URL })]);
+	});
+});
+
+describe('answers an agent can afford', () => {
+	it('each read answers in fewer characters as a tool than the node’s normal output, ids, names, amounts, statuses and dates kept', async () => {
+		const run = await environment.n8n.execute(READS_WORKFLOW_ID);
+		const runData = run.data.data.resultData.runData;
+		const rows: string[] = [];
+		for (const [tool, args] of Object.entries(READS())) {
+			const normal = runData[tool][0].data.main[0].map((item: any) => item.json);
+			const answer = await call(tool, args);
+			const normalChars = JSON.stringify(normal).length;
+			rows.push(
+				`${tool}: normal ${normalChars}, as a tool ${answer.text.length} (${Math.round((100 * answer.text.length) / normalChars)} %)`,
+			);
+			expect(answer.text.length).toBeLessThanOrEqual(normalChars);
+			for (const [record, full] of (answer.json as any[]).map((r, i) => [r, normal[i]])) {
+				for (const field of NEEDED) {
+					if (full[field] !== null && full[field] !== undefined)
+						expect(record[field]).toEqual(full[field]);
+				}
+				if (DATES.some((d) => full[d])) expect(DATES.some((d) => record[d] === full[d])).toBe(true);
+			}
+			if (tool === 'list_vendors' || tool === 'get_vendor') {
+				expect(answer.text.length).toBeLessThanOrEqual(normalChars / 2);
+			}
+		}
+		console.log(rows.join('\n'));
+	});
+});
+
+describe('writes', () => {
+	it('vendor: create, then update its email', async () => {
+		const created = await call('create_vendor', {
+			name: 'MCP Vendor',
+			wallet_address: '0x' + 'cd'.repeat(20),
+		});
+		expect(created.isError).toBe(false);
+		const id = created.json[0].id;
+		await call('update_vendor', { vendor_id: id, email: 'ap@mcp-vendor.example' });
+		expect((await api.request('GET', `/vendors/${id}`)).body.data).toMatchObject({
+			name: 'MCP Vendor',
+			email: 'ap@mcp-vendor.example',
+		});
+	});
+
+	it('receivable: create, update its notes, send it', async () => {
+		const created = await call('create_receivable', {
+			invoice_number: 'INV-MCP-1001',
+			amount: 250.5,
+			customer_email: 'ap@globex.example',
+		});
+		expect(created.isError).toBe(false);
+		const id = created.json[0].id;
+		const updated = await call('update_receivable', {
+			receivable_id: id,
+			notes: 'Agreed by phone',
+		});
+		const sent = await call('send_receivable', { receivable_id: id });
+		expect(created.json[0]).toMatchObject({ invoice_number: 'INV-MCP-1001', amount: 250.5 });
+		expect(updated.json[0]).toMatchObject({ id, notes: 'Agreed by phone' });
+		expect(sent.json[0]).toMatchObject({ id, status: 'sent' });
+	});
+
+	it('payable: create for a vendor, update its notes', async () => {
+		const vendors = (await api.request('GET', '/vendors')).body.data;
+		const created = await call('create_payable', {
+			invoice_number: 'BILL-MCP-7',
+			amount: 99,
+			vendor_id: vendors[0].id,
+		});
+		expect(created.isError).toBe(false);
+		const id = created.json[0].id;
+		const updated = await call('update_payable', { payable_id: id, notes: 'Checked by the agent' });
+		expect(created.json[0]).toMatchObject({ vendor_id: vendors[0].id, amount: 99 });
+		expect(updated.json[0]).toMatchObject({ id, notes: 'Checked by the agent' });
+	});
+
+	it('webhook endpoint: update its description', async () => {
+		const updated = await call('update_webhook_endpoint', {
+			endpoint_id: endpointId,
+			description: 'Edited over MCP',
+		});
+		expect(updated.isError).toBe(false);
+		expect((await api.request('GET', `/webhooks/${endpointId}`)).body.data.description).toBe(
+			'Edited over MCP',
+		);
+	});
+});
+
+describe('what an agent is told when a call cannot be done', () => {
+	it('a refused input names each field and its reason, and nothing is sent', async () => {
+		await sandbox.admin.clearRequests();
+		const refused = await call('create_receivable', {
+			invoice_number: 'INV-MCP-BAD',
+			amount: -5,
+			customer_email: 'not-an-email',
+		});
+		expect(refused.isError).toBe(true);
+		expect(refused.text).toMatch(/'Amount' must be at least 0\.01, got -5/);
+		expect(refused.text).toMatch(/'Customer Email' must be an email address/);
+		expect(await sandbox.admin.getRequests()).toEqual([]);
+	});
+
+	it.each([
+		['get_balance_revoked_key', /INVALID_API_KEY/],
+		['get_balance_expired_key', /API_KEY_EXPIRED/],
+	])('%s: the service’s code and what to do', async (name, code) => {
+		const answer = await call(name);
+		expect(answer.isError).toBe(true);
+		expect(answer.text).toMatch(code);
+		expect(answer.text).toMatch(/Create a new key in the dashboard/);
+	});
+
+	it('a rate-limited listing stops when its wait budget is spent, and says why; with room it waits and finishes', async () => {
+		await limited.admin.setRateLimit({ limit: 1, windowSeconds: 3 });
+		const stopped = await call('list_vendors_rate_limited', { max_wait_seconds: 1 });
+		expect(stopped.isError).toBe(true);
+		expect(stopped.text).toMatch(/RATE_LIMITED: .*wait budget 1s/);
+		expect(stopped.text).toMatch(/Max Wait for Rate Limits/);
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		const finished = await call('list_vendors_rate_limited', { max_wait_seconds: 30 });
+		expect(finished.isError).toBe(false);
+		expect(finished.json).toHaveLength(250);
+	});
+});
+
+describe('secrets', () => {
+	it('no API key appears in any answer or in n8n’s log, plain or base64', () => {
+		const keys = [sandbox.apiKey, sandbox.keys.revoked, sandbox.keys.expired, limited.apiKey];
+		const texts = [...answers, environment.n8n.log()];
+		for (const key of keys) {
+			for (const form of [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)]) {
+				for (const text of texts) expect(text.includes(form)).toBe(false);
+			}
+		}
+		expect(answers.length).toBeGreaterThan(15);
+	});
+});
