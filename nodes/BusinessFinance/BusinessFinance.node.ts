@@ -19,6 +19,7 @@ import {
 } from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credentialTest';
+import { toolDescriptionFields } from './descriptions/tool';
 
 export class BusinessFinance implements INodeType {
 	description: INodeTypeDescription = {
@@ -70,6 +71,7 @@ export class BusinessFinance implements INodeType {
 			...vendor.description,
 			...treasury.description,
 			...webhookEndpoint.description,
+			...toolDescriptionFields,
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -5,6 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
@@ -153,6 +154,18 @@ describe('tools/list', () => {
 				'list_vendors_rate_limited',
 			].sort(),
 		);
+	});
+
+	it('describes each tool by its operation: what it does, its inputs and their formats, its side effects', async () => {
+		const { tools } = await client.listTools();
+		for (const [name, parameters] of Object.entries(TOOLS)) {
+			const { resource, operation } = parameters as { resource: string; operation: string };
+			expect(tools.find((t) => t.name === name)?.description).toBe(
+				TOOL_DESCRIPTIONS[resource][operation],
+			);
+		}
+		const send = tools.find((t) => t.name === 'send_receivable')?.description;
+		expect(send).toMatch(/Emails a receivable to its customer/);
 	});
 
 	it.each([

@@ -14,6 +14,7 @@ import {
 	WALLET_CHAINS,
 } from '../../nodes/BusinessFinance/helpers/constants';
 import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
+import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 
 const node = new BusinessFinance();
 const d = node.description;
@@ -88,11 +89,15 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 	},
 };
 
-/** The properties n8n shows for a resource/operation (displayOptions.show on resource/operation). */
-function shown(resource: string, operation: string): INodeProperties[] {
+/**
+ * The properties n8n shows for a resource/operation (displayOptions.show on resource/operation),
+ * on the action node or, with `asTool`, on the tool n8n makes of it (`@tool`).
+ */
+function shown(resource: string, operation: string, asTool = false): INodeProperties[] {
 	return d.properties.filter((p) => {
 		const show = p.displayOptions?.show;
 		if (!show) return true;
+		if (show['@tool'] && !show['@tool'].includes(asTool)) return false;
 		if (show.resource && !show.resource.includes(resource)) return false;
 		if (show.operation && !show.operation.includes(operation)) return false;
 		return true;
@@ -144,6 +149,13 @@ describe.each(
 		const actual = props.filter((p) => p.type !== 'notice').map((p) => p.name);
 		expect(actual.sort()).toEqual(expected.sort());
 		for (const name of names) expect(names.filter((n) => n === name)).toHaveLength(1);
+	});
+
+	it('as a tool, also one Tool Description, the operation’s own', () => {
+		const asTool = shown(resource, operation, true).filter((p) => p.type !== 'notice');
+		const added = asTool.filter((p) => !props.includes(p));
+		expect(added.map((p) => p.name)).toEqual(['toolDescription']);
+		expect(added[0].default).toBe(TOOL_DESCRIPTIONS[resource][operation]);
 	});
 
 	if (collection) {
