@@ -1,27 +1,33 @@
 /**
- * The per-key rate-limit gate (gate.ts) and the budget its callers wait on (budget.ts), on an
- * injected fake clock: what one answer can do to a key at most, and that every wait is bounded,
- * cancellable and leaves nothing behind.
+ * The per-key rate limiter (limiter.ts), with the Deadline its callers wait on, on an injected
+ * fake clock: what one answer can do to a key at most, that every wait is bounded, cancellable and
+ * leaves nothing behind, and how long a 429 holds the key off.
  */
 import fc from 'fast-check';
 
 import {
-	Budget,
 	CancelledError,
+	Deadline,
 	OverBudgetError,
-} from '../../nodes/BusinessFinance/transport/budget';
-import { KeyGate, MAX_KEY_BLOCK_MS, type Ticket } from '../../nodes/BusinessFinance/transport/gate';
-import { SPEC_WINDOW_MS } from '../../nodes/BusinessFinance/transport/window';
+} from '../../nodes/BusinessFinance/transport/deadline';
+import {
+	KeyLimiter,
+	MAX_KEY_BLOCK_MS,
+	SPEC_WINDOW_MS,
+	type Ticket,
+} from '../../nodes/BusinessFinance/transport/limiter';
 import { FakeClock } from './transport-fakes';
 
 let fake: FakeClock;
-let gate: KeyGate;
+let gate: KeyLimiter;
 beforeEach(() => {
 	fake = new FakeClock();
-	gate = new KeyGate(fake.clock, true);
+	gate = new KeyLimiter(fake.clock);
 });
 
-const budget = (ms: number, cancel?: AbortSignal) => new Budget(fake.clock, ms, cancel);
+const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms, cancel);
+/** A 429 asking to wait `ms` (Retry-After), answered now. */
+const retryAfter = (ms: number) => ({ 'retry-after': (ms / 1000).toFixed(3) });
 const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
 const timing = () => ({ sentAtMs: fake.now, receivedAtMs: fake.now });
 
@@ -32,7 +38,7 @@ async function pass(
 ): Promise<number> {
 	const started = fake.now;
 	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
-	if (headers) ticket.answered(headers, timing());
+	if (headers) ticket.answered(200, headers, timing());
 	ticket.release();
 	return fake.now - started;
 }
@@ -48,12 +54,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('what one answer can do to a key at most', () => {
 	it('a 429 asking for a day blocks the key for at most MAX_KEY_BLOCK_MS', async () => {
-		gate.rateLimited(fake.now + 86_400_000, fake.now, { sentAtMs: fake.now });
+		gate.rateLimited(retryAfter(86_400_000), timing());
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
 	it('a wait longer than the budget fails at once, without sleeping', async () => {
-		gate.rateLimited(fake.now + 30_000, fake.now, { sentAtMs: fake.now });
+		gate.rateLimited(retryAfter(30_000), timing());
 		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).neededMs).toBe(30_000);
@@ -109,9 +115,9 @@ describe('what one answer can do to a key at most', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(event, { maxLength: 8 }), async (events) => {
 				fake = new FakeClock();
-				gate = new KeyGate(fake.clock, true);
+				gate = new KeyLimiter(fake.clock);
 				for (const e of events) {
-					if (e.kind === '429') gate.rateLimited(fake.now + e.ms, fake.now, { sentAtMs: fake.now });
+					if (e.kind === '429') gate.rateLimited(retryAfter(e.ms), timing());
 					else gate.record(e.headers as Record<string, string>, timing());
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
@@ -129,6 +135,7 @@ describe('queueing behind the first request on a key', () => {
 		const waiter = gate.acquire(budget(60_000));
 		void fake.clock.sleep(2_000).then(() => {
 			probe.answered(
+				200,
 				{
 					'x-ratelimit-limit': '100',
 					'x-ratelimit-remaining': '99',
@@ -169,7 +176,7 @@ describe('queueing behind the first request on a key', () => {
 
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
 		const first = await fake.run(gate.acquire(budget(0)));
-		first.answered({}, timing());
+		first.answered(200, {}, timing());
 		first.release();
 		const tickets = await fake.run(
 			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
@@ -185,6 +192,7 @@ describe('queueing behind the first request on a key', () => {
 		});
 		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
 		a.answered(
+			200,
 			{
 				'x-ratelimit-limit': '5',
 				'x-ratelimit-remaining': '2',
@@ -212,7 +220,7 @@ describe('queueing behind the first request on a key', () => {
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
 		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
-		a.answered(limitFive(2), timing());
+		a.answered(200, limitFive(2), timing());
 		a.release();
 		const a2 = await fake.run(gate.acquire(budget(0)));
 		return { b, a2 };
@@ -221,9 +229,9 @@ describe('queueing behind the first request on a key', () => {
 	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
 		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
-		b.answered(limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
+		b.answered(200, limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
 		b.release();
-		a2.answered(limitFive(1), timing());
+		a2.answered(200, limitFive(1), timing());
 		a2.release();
 		// 4 requests counted, one left: it is admitted, and then nothing more.
 		await pass(0);
@@ -234,7 +242,7 @@ describe('queueing behind the first request on a key', () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
 		const waiter = gate.acquire(budget(60_000));
 		void fake.clock.sleep(300).then(() => {
-			b.answered(limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
+			b.answered(200, limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
 			b.release();
 		});
 		(await fake.run(waiter)).release();
@@ -245,7 +253,7 @@ describe('queueing behind the first request on a key', () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
 		const waiter = gate.acquire(budget(1_000)); // the window ends in 10 s
 		void fake.clock.sleep(300).then(() => {
-			b.answered(limitFive(2), timing());
+			b.answered(200, limitFive(2), timing());
 			b.release();
 		});
 		(await fake.run(waiter)).release();
@@ -299,7 +307,7 @@ describe('queueing behind the first request on a key', () => {
 		const late = await fake.run(gate.acquire(budget(0)));
 		fake.now += 11_000; // that window is over; the next one opens
 		await pass(0, limitFive(4));
-		late.answered({ ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
+		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
 		late.release();
 		for (let i = 0; i < 4; i++) await pass(0);
 		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
@@ -327,7 +335,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		failures = false,
 	) {
 		fake = new FakeClock();
-		gate = new KeyGate(fake.clock, true);
+		gate = new KeyLimiter(fake.clock);
 		let count = 1; // the request that opened the window
 		let mostCounted = count;
 		let failed = 0;
@@ -353,14 +361,14 @@ describe('a service that counts concurrent requests in any order', () => {
 		const answer = (index: number) => {
 			const [r] = onTheirWay.splice(index, 1);
 			if (r.countedAs === undefined) countOne(r);
-			r.ticket.answered(said(asAnswered ? count : (r.countedAs as number)), timing());
+			r.ticket.answered(200, said(asAnswered ? count : (r.countedAs as number)), timing());
 			r.ticket.release();
 		};
 		const fail = (index: number, withoutCount: boolean) => {
 			const [r] = onTheirWay.splice(index, 1);
 			failed += 1;
 			// a gateway's answer without the count, or a timeout or a reset: counted or not
-			if (withoutCount) r.ticket.answered({}, timing());
+			if (withoutCount) r.ticket.answered(200, {}, timing());
 			r.ticket.release();
 		};
 		for (const step of steps) {
@@ -408,64 +416,165 @@ describe('a 429 in a window, with a learnt window length (several processes on o
 	const LIMIT = '5';
 	let openedAtMs: number;
 	let resetMs: number;
-	beforeEach(async () => {
-		// This process opens a 2 s window 0.3 s after a whole second: it ends at 2.3 s, and its
-		// whole-second X-RateLimit-Reset says 3 s.
-		fake.now += 300;
+	/** This process opens a 2 s window now: the answer to the window's first request. */
+	async function openWindow(): Promise<void> {
 		openedAtMs = fake.now;
 		resetMs = Math.ceil((openedAtMs + 2_000) / 1000) * 1000;
-		const headers = {
+		await pass(0, {
 			'x-ratelimit-limit': LIMIT,
 			'x-ratelimit-remaining': '4',
 			'x-ratelimit-reset': String(resetMs / 1000),
-		};
-		await pass(0, headers);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		});
+	}
+	const rateLimitedIn = (reset: number) => ({
+		'x-ratelimit-limit': LIMIT,
+		'x-ratelimit-remaining': '0',
+		'x-ratelimit-reset': String(reset / 1000),
+	});
+	const sentEarlier = (ms: number) => ({ sentAtMs: fake.now - ms, receivedAtMs: fake.now });
+	beforeEach(async () => {
+		// A 2 s window opened 0.3 s after a whole second: it ends at 2.3 s, and its whole-second
+		// X-RateLimit-Reset says 3 s.
+		fake.now += 300;
+		await openWindow();
 	});
 
 	it('used up early by another process: held until the learnt end, not the reset, and the length is kept', async () => {
 		fake.now += 500;
-		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
-			sentAtMs: fake.now - 3,
-			windowResetAtMs: resetMs,
-		});
+		const endMs = gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3));
 		expect(endMs).toBe(openedAtMs + 2_000 + 5);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		expect(resetMs + 50).toBeGreaterThan(endMs);
 		expect(fake.now + (await pass())).toBe(endMs);
+		// The next window this process opens is held until its learnt end too.
+		await openWindow();
+		fake.now += 500;
+		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(openedAtMs + 2_005);
 	});
 
 	it('a 429 to a request sent after the learnt end, in the same window, disproves the length', async () => {
 		fake.now = openedAtMs + 2_005;
-		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
-			sentAtMs: fake.now,
-			windowResetAtMs: resetMs,
-		});
+		const endMs = gate.rateLimited(rateLimitedIn(resetMs), timing());
 		expect(endMs).toBe(resetMs + 50);
-		expect(gate.learner.learntLengthMs).toBeUndefined();
+		// For good: in the next window this process opens, a 429 waits for the header's reset.
+		fake.now = endMs;
+		await openWindow();
+		fake.now += 500;
+		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 
 	it('a 429 with Retry-After, or naming a window another process opened, waits as asked', async () => {
 		fake.now += 500;
-		expect(gate.rateLimited(fake.now + 7_000, fake.now, { sentAtMs: fake.now })).toBe(
-			fake.now + 7_000,
-		);
+		expect(gate.rateLimited(retryAfter(7_000), timing())).toBe(fake.now + 7_000);
 		fake.now += 1_600;
 		const next = resetMs + 2_000;
-		expect(
-			gate.rateLimited(next + 50, fake.now, { sentAtMs: fake.now, windowResetAtMs: next }),
-		).toBe(next + 50);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		expect(gate.rateLimited(rateLimitedIn(next), timing())).toBe(next + 50);
+	});
+
+	it('only the first 429 in a row, without Retry-After, may end at the learnt end', async () => {
+		fake.now += 500;
+		const asked = { ...rateLimitedIn(resetMs), 'retry-after': '1' };
+		expect(gate.rateLimited(asked, sentEarlier(3))).toBe(fake.now + 1_000);
+		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 });
 
-describe('Budget', () => {
-	it('charges every wait and fails a wait that does not fit, without waiting', async () => {
-		const b = budget(5_000);
-		await fake.run(b.wait(3_000));
-		expect(b.waitedMs).toBe(3_000);
-		await expect(fake.run(b.wait(2_001))).rejects.toBeInstanceOf(OverBudgetError);
-		expect(b.waitedMs).toBe(3_000);
-		await fake.run(b.wait(2_000));
-		expect(b.leftMs).toBe(0);
+describe('the wait after a 429, decided by the limiter alone', () => {
+	const NOW = 1_800_000_000_000;
+	const seconds = (s: number) => String(Math.floor(NOW / 1000) + s);
+	/** Until when the key's `times`-th 429 in a row holds off (those before it named nothing), in ms from now. */
+	function waitMs(headers: Record<string, string>, times: number, random: number): number {
+		const limiter = new KeyLimiter(fake.clock);
+		fake.randomValue = random;
+		const at = { sentAtMs: NOW, receivedAtMs: NOW };
+		for (let i = 1; i < times; i++) limiter.rateLimited({}, at);
+		return limiter.rateLimited(headers, at) - NOW;
+	}
+
+	it('prefers Retry-After, then X-RateLimit-Reset plus a margin, then a backoff', () => {
+		expect(waitMs({ 'retry-after': '7', 'x-ratelimit-reset': seconds(2) }, 1, 0.5)).toBe(7_000);
+		expect(waitMs({ 'x-ratelimit-reset': seconds(2) }, 1, 0.5)).toBe(2_050);
+		expect(waitMs({}, 1, 0.5)).toBe(750);
+		expect(waitMs({}, 3, 0.5)).toBe(3_000);
+		expect(waitMs({}, 30, 1)).toBe(SPEC_WINDOW_MS);
+	});
+
+	it("from the key's second 429 in a row on, waits at least a backoff, however little the service asks", () => {
+		expect(waitMs({ 'retry-after': '0.01' }, 1, 0.5)).toBe(10);
+		expect(waitMs({ 'retry-after': '0.01' }, 2, 0.5)).toBe(750);
+		expect(waitMs({ 'x-ratelimit-reset': String(NOW + 20) }, 4, 0.5)).toBe(3_000);
+		expect(waitMs({ 'retry-after': '7' }, 4, 0.5)).toBe(7_000);
+	});
+
+	it('ignores a Retry-After or reset in the past, and garbage', () => {
+		const past = new Date(NOW - 5_000).toUTCString();
+		expect(waitMs({ 'retry-after': past, 'x-ratelimit-reset': seconds(3) }, 1, 0.5)).toBe(3_050);
+		expect(waitMs({ 'retry-after': 'soon', 'x-ratelimit-reset': 'later' }, 1, 0)).toBe(500);
+	});
+
+	it('an answer other than a 429 ends the run of 429s', async () => {
+		fake.randomValue = 0.5;
+		gate.rateLimited({}, timing());
+		fake.now += 10_000;
+		await pass(0, {}); // answered without a 429
+		expect(gate.rateLimited({}, timing()) - fake.now).toBe(750);
+	});
+
+	const reset = (s: number) => ({ 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + s) });
+
+	it('starts again at the first when a 429 names a later window (another worker took the one waited for)', () => {
+		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
+		fake.randomValue = 0.5;
+		gate.rateLimited(reset(2), at(NOW));
+		// as a first 429: until the reset and its margin, no backoff floor
+		expect(gate.rateLimited(reset(4), at(NOW + 2_100)) - NOW).toBe(4_050);
+	});
+
+	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
+		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
+		fake.randomValue = 0.5;
+		gate.rateLimited(reset(2), at(NOW));
+		// the second in a row: at least the first backoff (0.75 s) however soon the reset
+		expect(gate.rateLimited(reset(2), at(NOW + 1_900)) - (NOW + 1_900)).toBe(750);
+		const ms = new KeyLimiter(fake.clock);
+		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 20) }, at(NOW));
+		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 90) }, at(NOW + 70));
+		// the third in a row: at least the second backoff (1.5 s)
+		expect(ms.rateLimited({ 'retry-after': '0.01' }, at(NOW + 900)) - (NOW + 900)).toBe(1_500);
+	});
+
+	// Mostly just ahead of now (where hammering would start), sometimes anywhere in a window.
+	const resetOffsetMs = fc.oneof(
+		{ arbitrary: fc.integer({ min: -100, max: 300 }), weight: 4 },
+		{ arbitrary: fc.integer({ min: -5_000, max: 70_000 }), weight: 1 },
+	);
+
+	it('however a hostile service moves its reset, in a 429 storm any two gaps in a row between requests take at least 0.55 s', () => {
+		fc.assert(
+			fc.property(
+				fc.array(resetOffsetMs, { minLength: 2, maxLength: 40 }),
+				fc.boolean(),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				(offsetsMs, inSeconds, random) => {
+					const limiter = new KeyLimiter(fake.clock);
+					fake.randomValue = random;
+					let nowMs = NOW;
+					const gapsMs: number[] = [];
+					for (const offsetMs of offsetsMs) {
+						const atMs = nowMs + offsetMs;
+						const headers = {
+							'x-ratelimit-reset': String(inSeconds ? Math.ceil(atMs / 1000) : atMs),
+						};
+						const endMs = limiter.rateLimited(headers, { sentAtMs: nowMs, receivedAtMs: nowMs });
+						gapsMs.push(endMs - nowMs);
+						nowMs = endMs;
+					}
+					// A run starts again only for a window at least a second after the last one,
+					// and otherwise waits at least 0.5 s: any two gaps in a row take at least 0.55 s.
+					for (let i = 1; i < gapsMs.length; i++) {
+						expect(gapsMs[i - 1] + gapsMs[i]).toBeGreaterThanOrEqual(550);
+					}
+				},
+			),
+		);
 	});
 });
