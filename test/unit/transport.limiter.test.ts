@@ -19,10 +19,10 @@ import {
 import { FakeClock } from './transport-fakes';
 
 let fake: FakeClock;
-let gate: KeyLimiter;
+let limiter: KeyLimiter;
 beforeEach(() => {
 	fake = new FakeClock();
-	gate = new KeyLimiter(fake.clock);
+	limiter = new KeyLimiter(fake.clock);
 });
 
 const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms, cancel);
@@ -37,7 +37,7 @@ async function pass(
 	headers?: Record<string, string>,
 ): Promise<number> {
 	const started = fake.now;
-	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
+	const ticket = await fake.run(limiter.acquire(budget(waitBudgetMs)));
 	if (headers) ticket.answered(200, headers, timing());
 	ticket.release();
 	return fake.now - started;
@@ -54,13 +54,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('what one answer can do to a key at most', () => {
 	it('a 429 asking for a day blocks the key for at most MAX_KEY_BLOCK_MS', async () => {
-		gate.rateLimited(retryAfter(86_400_000), timing());
+		limiter.rateLimited(retryAfter(86_400_000), timing());
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
 	it('a wait longer than the budget fails at once, without sleeping', async () => {
-		gate.rateLimited(retryAfter(30_000), timing());
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		limiter.rateLimited(retryAfter(30_000), timing());
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).neededMs).toBe(30_000);
 		expect(fake.totalSlept).toBe(0);
@@ -115,13 +115,13 @@ describe('what one answer can do to a key at most', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(event, { maxLength: 8 }), async (events) => {
 				fake = new FakeClock();
-				gate = new KeyLimiter(fake.clock);
+				limiter = new KeyLimiter(fake.clock);
 				for (const e of events) {
-					if (e.kind === '429') gate.rateLimited(retryAfter(e.ms), timing());
-					else gate.record(e.headers as Record<string, string>, timing());
+					if (e.kind === '429') limiter.rateLimited(retryAfter(e.ms), timing());
+					else limiter.record(e.headers as Record<string, string>, timing());
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
-				const ticket = await fake.run(gate.acquire(budget(0)));
+				const ticket = await fake.run(limiter.acquire(budget(0)));
 				ticket.release();
 			}),
 			{ numRuns: 300 },
@@ -131,8 +131,8 @@ describe('what one answer can do to a key at most', () => {
 
 describe('queueing behind the first request on a key', () => {
 	it('while the count is unknown one request goes first and the others wait until it is answered', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
-		const waiter = gate.acquire(budget(60_000));
+		const probe = await fake.run(limiter.acquire(budget(0)));
+		const waiter = limiter.acquire(budget(60_000));
 		void fake.clock.sleep(2_000).then(() => {
 			probe.answered(
 				200,
@@ -148,38 +148,38 @@ describe('queueing behind the first request on a key', () => {
 		const second = await fake.run(waiter);
 		second.release();
 		expect(fake.now).toBe(1_800_000_002_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 	});
 
 	it('a caller whose budget ends first stops waiting at its budget and leaves no waiter or timer', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		const probe = await fake.run(limiter.acquire(budget(0)));
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).untilWoken).toBe(true);
 		expect(fake.now).toBe(1_800_000_001_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
 		probe.release();
 	});
 
 	it('a cancelled caller stops at once and leaves no waiter or timer', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
+		const probe = await fake.run(limiter.acquire(budget(0)));
 		const execution = new AbortController();
 		void fake.clock.sleep(300).then(() => execution.abort());
-		const error = await rejection(fake.run(gate.acquire(budget(60_000, execution.signal))));
+		const error = await rejection(fake.run(limiter.acquire(budget(60_000, execution.signal))));
 		expect(error).toBeInstanceOf(CancelledError);
 		expect(fake.now).toBe(1_800_000_000_300);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
 		probe.release();
 	});
 
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
-		const first = await fake.run(gate.acquire(budget(0)));
+		const first = await fake.run(limiter.acquire(budget(0)));
 		first.answered(200, {}, timing());
 		first.release();
 		const tickets = await fake.run(
-			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
+			Promise.all(Array.from({ length: 5 }, () => limiter.acquire(budget(0)))),
 		);
 		expect(tickets).toHaveLength(5);
 	});
@@ -190,7 +190,9 @@ describe('queueing behind the first request on a key', () => {
 			'x-ratelimit-remaining': '3',
 			'x-ratelimit-reset': seconds(10_000),
 		});
-		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		const [a, b] = await fake.run(
+			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
+		);
 		a.answered(
 			200,
 			{
@@ -204,7 +206,7 @@ describe('queueing behind the first request on a key', () => {
 		b.release(); // no answer (a connection reset, say): it may have been counted
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
 		await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const limitFive = (remaining: number) => ({
@@ -219,28 +221,30 @@ describe('queueing behind the first request on a key', () => {
 	 */
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
-		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		const [a, b] = await fake.run(
+			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
+		);
 		a.answered(200, limitFive(2), timing());
 		a.release();
-		const a2 = await fake.run(gate.acquire(budget(0)));
+		const a2 = await fake.run(limiter.acquire(budget(0)));
 		return { b, a2 };
 	}
 
 	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 		b.answered(200, limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
 		b.release();
 		a2.answered(200, limitFive(1), timing());
 		a2.release();
 		// 4 requests counted, one left: it is admitted, and then nothing more.
 		await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a caller waiting for a slot is admitted as soon as an answer gives one back, not at the end of the window', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const waiter = gate.acquire(budget(60_000));
+		const waiter = limiter.acquire(budget(60_000));
 		void fake.clock.sleep(300).then(() => {
 			b.answered(200, limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
 			b.release();
@@ -251,7 +255,7 @@ describe('queueing behind the first request on a key', () => {
 	});
 	it('a caller whose budget ends before the window still takes a slot an answer gives back', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const waiter = gate.acquire(budget(1_000)); // the window ends in 10 s
+		const waiter = limiter.acquire(budget(1_000)); // the window ends in 10 s
 		void fake.clock.sleep(300).then(() => {
 			b.answered(200, limitFive(2), timing());
 			b.release();
@@ -263,10 +267,10 @@ describe('queueing behind the first request on a key', () => {
 
 	it('with no answer giving a slot back, such a caller fails at the end of its budget', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect(fake.now).toBe(1_800_000_001_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		b.release();
 		a2.release();
 	});
@@ -275,7 +279,7 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, limitFive(4));
 		await pass(0, {}); // counted by the service, perhaps: the gateway does not say
 		for (let i = 0; i < 3; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const fromNow = (remaining: number, seconds: number) => ({
@@ -288,29 +292,29 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, fromNow(4, 60));
 		fake.now += 500;
 		await pass(0, fromNow(0, 59)); // 500 ms earlier than the first answer's, same window
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a reset sent as seconds from now, a little later on a later answer, is still the same window', async () => {
 		await pass(0, fromNow(4, 60));
-		(await fake.run(gate.acquire(budget(0)))).release(); // no answer: it may be counted yet
+		(await fake.run(limiter.acquire(budget(0)))).release(); // no answer: it may be counted yet
 		fake.now += 500;
 		await pass(0, fromNow(3, 60)); // 500 ms later than the first answer's; the other not counted
 		// 3 remained, less the one that got no answer, less nothing on its way: 2.
 		for (let i = 0; i < 2; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a late answer from an earlier window says nothing about the current one', async () => {
 		const earlierReset = seconds(10_000);
 		await pass(0, limitFive(4));
-		const late = await fake.run(gate.acquire(budget(0)));
+		const late = await fake.run(limiter.acquire(budget(0)));
 		fake.now += 11_000; // that window is over; the next one opens
 		await pass(0, limitFive(4));
 		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
 		late.release();
 		for (let i = 0; i < 4; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 });
 
@@ -335,7 +339,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		failures = false,
 	) {
 		fake = new FakeClock();
-		gate = new KeyLimiter(fake.clock);
+		limiter = new KeyLimiter(fake.clock);
 		let count = 1; // the request that opened the window
 		let mostCounted = count;
 		let failed = 0;
@@ -348,7 +352,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		const onTheirWay: InFlight[] = [];
 		const tryToSend = async () => {
 			try {
-				onTheirWay.push({ ticket: await fake.run(gate.acquire(budget(0))) });
+				onTheirWay.push({ ticket: await fake.run(limiter.acquire(budget(0))) });
 			} catch (error) {
 				expect(error).toBeInstanceOf(OverBudgetError);
 			}
@@ -382,7 +386,7 @@ describe('a service that counts concurrent requests in any order', () => {
 			else if (onTheirWay.length > 0) answer(step % onTheirWay.length);
 		}
 		while (onTheirWay.length > 0) answer(0);
-		// Now alone on the key: it sends while the gate admits.
+		// Now alone on the key: it sends while the limiter admits.
 		for (let sent = true; sent;) {
 			const before = onTheirWay.length;
 			await tryToSend();
@@ -441,40 +445,40 @@ describe('a 429 in a window, with a learnt window length (several processes on o
 
 	it('used up early by another process: held until the learnt end, not the reset, and the length is kept', async () => {
 		fake.now += 500;
-		const endMs = gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3));
+		const endMs = limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3));
 		expect(endMs).toBe(openedAtMs + 2_000 + 5);
 		expect(resetMs + 50).toBeGreaterThan(endMs);
 		expect(fake.now + (await pass())).toBe(endMs);
 		// The next window this process opens is held until its learnt end too.
 		await openWindow();
 		fake.now += 500;
-		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(openedAtMs + 2_005);
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(openedAtMs + 2_005);
 	});
 
 	it('a 429 to a request sent after the learnt end, in the same window, disproves the length', async () => {
 		fake.now = openedAtMs + 2_005;
-		const endMs = gate.rateLimited(rateLimitedIn(resetMs), timing());
+		const endMs = limiter.rateLimited(rateLimitedIn(resetMs), timing());
 		expect(endMs).toBe(resetMs + 50);
 		// For good: in the next window this process opens, a 429 waits for the header's reset.
 		fake.now = endMs;
 		await openWindow();
 		fake.now += 500;
-		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 
 	it('a 429 with Retry-After, or naming a window another process opened, waits as asked', async () => {
 		fake.now += 500;
-		expect(gate.rateLimited(retryAfter(7_000), timing())).toBe(fake.now + 7_000);
+		expect(limiter.rateLimited(retryAfter(7_000), timing())).toBe(fake.now + 7_000);
 		fake.now += 1_600;
 		const next = resetMs + 2_000;
-		expect(gate.rateLimited(rateLimitedIn(next), timing())).toBe(next + 50);
+		expect(limiter.rateLimited(rateLimitedIn(next), timing())).toBe(next + 50);
 	});
 
 	it('only the first 429 in a row, without Retry-After, may end at the learnt end', async () => {
 		fake.now += 500;
 		const asked = { ...rateLimitedIn(resetMs), 'retry-after': '1' };
-		expect(gate.rateLimited(asked, sentEarlier(3))).toBe(fake.now + 1_000);
-		expect(gate.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
+		expect(limiter.rateLimited(asked, sentEarlier(3))).toBe(fake.now + 1_000);
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 });
 
@@ -513,10 +517,10 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 
 	it('an answer other than a 429 ends the run of 429s', async () => {
 		fake.randomValue = 0.5;
-		gate.rateLimited({}, timing());
+		limiter.rateLimited({}, timing());
 		fake.now += 10_000;
 		await pass(0, {}); // answered without a 429
-		expect(gate.rateLimited({}, timing()) - fake.now).toBe(750);
+		expect(limiter.rateLimited({}, timing()) - fake.now).toBe(750);
 	});
 
 	const reset = (s: number) => ({ 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + s) });
@@ -524,17 +528,17 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 	it('starts again at the first when a 429 names a later window (another worker took the one waited for)', () => {
 		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
 		fake.randomValue = 0.5;
-		gate.rateLimited(reset(2), at(NOW));
+		limiter.rateLimited(reset(2), at(NOW));
 		// as a first 429: until the reset and its margin, no backoff floor
-		expect(gate.rateLimited(reset(4), at(NOW + 2_100)) - NOW).toBe(4_050);
+		expect(limiter.rateLimited(reset(4), at(NOW + 2_100)) - NOW).toBe(4_050);
 	});
 
 	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
 		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
 		fake.randomValue = 0.5;
-		gate.rateLimited(reset(2), at(NOW));
+		limiter.rateLimited(reset(2), at(NOW));
 		// the second in a row: at least the first backoff (0.75 s) however soon the reset
-		expect(gate.rateLimited(reset(2), at(NOW + 1_900)) - (NOW + 1_900)).toBe(750);
+		expect(limiter.rateLimited(reset(2), at(NOW + 1_900)) - (NOW + 1_900)).toBe(750);
 		const ms = new KeyLimiter(fake.clock);
 		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 20) }, at(NOW));
 		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 90) }, at(NOW + 70));

@@ -1140,7 +1140,7 @@ describe('more edges', () => {
 	});
 });
 
-describe('robustness of the per-key gate', () => {
+describe('robustness of the per-key limiter', () => {
 	it('a null body or a throwing helper never leaves the key locked', async () => {
 		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
 		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
