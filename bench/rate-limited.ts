@@ -1,9 +1,8 @@
 /**
  * Scenarios 1, 2 and 4, under the rate limit (LIMIT requests per window): list all N vendors,
- * two such listings at once on one key, create M vendors from M items. Round 0 is "cold": the
- * transport's memory of the key is wiped before each scenario, as in a freshly started n8n.
- * Rounds 1..REPEAT are "warm": nothing is reset between runs (as in a long-running n8n that used
- * the key before); the bench only waits for the sandbox's current window to end so that each run
+ * two such listings at once on one key, create M vendors from M items. Round 0 is "cold": each
+ * scenario's first run. Rounds 1..REPEAT are "warm" (as in a long-running n8n that used the key
+ * before). Before each run the bench waits for the sandbox's current window to end so that the run
  * starts a new one. Each run also records the CPU time and run-queue wait of this process and
  * the sandbox's (bench/sched.ts). Also the timing-proxy diagnostic of how much of each wait was
  * lost.
@@ -25,7 +24,7 @@ import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 import { listRequests, type Settings } from './settings';
 import { lostAfterFullWindows, startTimeline } from './timeline';
-import { forgetRateLimitState, sleptDuring } from './transport-hooks';
+import { sleptDuring } from './transport-hooks';
 
 interface Bench {
 	sb: SandboxProcess;
@@ -46,19 +45,20 @@ export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	await sb.admin.setRateLimit({ limit: s.limit, windowSeconds: s.windowS, retryAfter: false });
 	const runs: RateLimitedRuns = { list: [], twoListsAtOnce: [], create: [] };
 	for (let round = 0; round <= s.repeat; round++) {
-		const cold = round === 0;
 		await sb.admin.reset('none');
 		await sb.admin.seedVendors(s.n);
-		runs.list.push(await listAll(bench, cold));
-		runs.twoListsAtOnce.push(await twoListsAtOnce(bench, cold));
-		runs.create.push(await createAll(bench, cold));
+		runs.list.push(await listAll(bench));
+		runs.twoListsAtOnce.push(await twoListsAtOnce(bench));
+		runs.create.push(await createAll(bench));
 	}
 	return runs;
 }
 
-/** Waits for a new window; a cold start also forgets what the transport knew of the key. */
-async function startRun({ sb, s }: Bench, cold: boolean): Promise<void> {
-	if (cold) forgetRateLimitState();
+/**
+ * Waits for a new window. The transport keeps nothing of a key past its window but the learnt
+ * window length, which the window's first request learns anew.
+ */
+async function startRun({ sb, s }: Bench): Promise<void> {
 	await sleep(s.windowS * 1000 + 250);
 	await sb.admin.clearRequests();
 }
@@ -70,9 +70,9 @@ async function observed<T>({ sb }: Bench, work: () => Promise<T>) {
 }
 
 /** Scenario 1: list all N vendors (returnAll). */
-async function listAll(bench: Bench, cold: boolean): Promise<Row> {
+async function listAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
-	await startRun(bench, cold);
+	await startRun(bench);
 	const { result, sleptMs, sched } = await observed(bench, () => runTheNode(sb, listParams, [{}]));
 	const { ms, res } = result;
 	const measured = {
@@ -93,9 +93,9 @@ async function listAll(bench: Bench, cold: boolean): Promise<Row> {
 }
 
 /** Scenario 4: two executions listing all N vendors at once on one key. */
-async function twoListsAtOnce(bench: Bench, cold: boolean): Promise<Row> {
+async function twoListsAtOnce(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
-	await startRun(bench, cold);
+	await startRun(bench);
 	const started = performance.now();
 	const { result, sleptMs, sched } = await observed(bench, () =>
 		Promise.all([runTheNode(sb, listParams, [{}]), runTheNode(sb, listParams, [{}])]),
@@ -120,10 +120,10 @@ async function twoListsAtOnce(bench: Bench, cold: boolean): Promise<Row> {
 }
 
 /** Scenario 2: create M vendors from M input items. */
-async function createAll(bench: Bench, cold: boolean): Promise<Row> {
+async function createAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	await sb.admin.reset('none');
-	await startRun(bench, cold);
+	await startRun(bench);
 	const { result, sleptMs, sched } = await observed(bench, () =>
 		runTheNode(sb, createParams, createItems(s.m)),
 	);

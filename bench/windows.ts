@@ -1,13 +1,15 @@
 /**
  * `npm run bench:windows`: what learning the window length (nodes/BusinessFinance/transport/
- * window.ts) gains, with the service's real window (100 requests per 60 s), on two kinds of
+ * limiter.ts) gains, with the service's real window (100 requests per 60 s), on two kinds of
  * service the API allows:
  *   - "first request": a window starts with the first request after the previous one ended (the
  *     sandbox's rule), and X-RateLimit-Reset is its end rounded up to whole seconds;
  *   - "clock-aligned": windows start on multiples of 60 s of the clock, so the whole-second
  *     X-RateLimit-Reset is exact.
  * A 60 s window would make a real-time run take many minutes per case, so the real transport
- * (createTransport, learning on and off) runs on a virtual clock against a model of each service,
+ * (createTransport) runs on a virtual clock against a model of each service, with learning on,
+ * and off: the model then sends the same reset as an HTTP date, which the transport does not learn
+ * from,
  * with a one-way latency of 10–40 ms (seeded; WINDOWS_ONE_WAY_MS). Each case lists WINDOWS_PAGES pages one after another
  * from RUNS different starting points within a window, by one n8n process or shared by two (each with
  * its own per-key state, as two workers in queue mode). Measured: the time lost after each used-up
@@ -17,7 +19,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Clock, createTransport } from '../nodes/BusinessFinance/transport';
+import { createTransport } from '../nodes/BusinessFinance/transport';
+import type { Clock } from '../nodes/BusinessFinance/transport/deadline';
 
 const PAGES = Number(process.env.WINDOWS_PAGES ?? 500);
 const RUNS = Number(process.env.WINDOWS_RUNS ?? 10);
@@ -87,7 +90,13 @@ class WindowService {
 	constructor(
 		private readonly mode: Mode,
 		private readonly windowMs: number,
+		/** Send the reset as an HTTP date (the same whole second): the transport learns nothing. */
+		private readonly resetAsDate: boolean,
 	) {}
+
+	private resetHeader(seconds: number): string {
+		return this.resetAsDate ? new Date(seconds * 1000).toUTCString() : String(seconds);
+	}
 
 	answer(nowMs: number): { statusCode: number; headers: Record<string, string>; body: string } {
 		let w = this.windows[this.windows.length - 1];
@@ -101,7 +110,7 @@ class WindowService {
 		const headers = {
 			'x-ratelimit-limit': String(LIMIT),
 			'x-ratelimit-remaining': String(Math.max(0, LIMIT - w.count)),
-			'x-ratelimit-reset': String(Math.ceil((w.startMs + this.windowMs) / 1000)),
+			'x-ratelimit-reset': this.resetHeader(Math.ceil((w.startMs + this.windowMs) / 1000)),
 		};
 		if (w.count > LIMIT) {
 			this.rateLimited += 1;
@@ -152,7 +161,7 @@ async function oneRun(
 ): Promise<{ service: WindowService; elapsedMs: number }> {
 	const virtual = new VirtualClock();
 	virtual.nowMs += startOffsetMs;
-	const service = new WindowService(mode, WINDOW_MS);
+	const service = new WindowService(mode, WINDOW_MS, !learn);
 	const oneWayMs = () =>
 		ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * virtual.random());
 	const ctx = {
@@ -178,7 +187,7 @@ async function oneRun(
 		},
 	};
 	const listing = async (pages: number) => {
-		const transport = createTransport({ clock: virtual.clock, learnWindows: learn });
+		const transport = createTransport({ clock: virtual.clock });
 		for (let page = 1; page <= pages; page++) {
 			await transport.apiRequest.call(
 				ctx as never,

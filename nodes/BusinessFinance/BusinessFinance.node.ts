@@ -18,7 +18,7 @@ import {
 	RATE_LIMIT_TEXT,
 } from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
-import { businessFinanceApiTest } from './transport/credentialTest';
+import { businessFinanceApiTest } from './transport/credential';
 import { toolDescriptionFields } from './descriptions/tool';
 
 export class BusinessFinance implements INodeType {

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { eventsSubtitle } from './descriptions/events';
-import { businessFinanceApiTest } from './transport/credentialTest';
+import { businessFinanceApiTest } from './transport/credential';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, deleteWebhook } from './trigger/lifecycle';
 import { receive } from './trigger/receive';

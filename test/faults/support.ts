@@ -6,8 +6,35 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resetRateLimitState } from '../../nodes/BusinessFinance/transport';
+import type * as TransportModule from '../../nodes/BusinessFinance/transport';
 import { startEnv, VALID, type NodeTestEnv } from '../node/support';
+
+/**
+ * The nodes' transport, made anew by `fresh()`: one per n8n process would carry one test's rate
+ * limit into the next. The node imports it unchanged; only which transport answers is swapped.
+ */
+jest.mock('../../nodes/BusinessFinance/transport', () => {
+	const actual = jest.requireActual<typeof TransportModule>(
+		'../../nodes/BusinessFinance/transport',
+	);
+	let current = actual.createTransport();
+	return {
+		...actual,
+		apiRequest(this: never, ...args: Parameters<typeof current.apiRequest>) {
+			return current.apiRequest.apply(this, args);
+		},
+		apiRequestAllItems(this: never, ...args: Parameters<typeof current.apiRequestAllItems>) {
+			return current.apiRequestAllItems.apply(this, args);
+		},
+		renewTransport: () => (current = actual.createTransport()),
+	};
+});
+
+function renewTransport(): void {
+	(
+		jest.requireMock('../../nodes/BusinessFinance/transport') as { renewTransport: () => void }
+	).renewTransport();
+}
 
 export { VALID };
 export type { NodeTestEnv };
@@ -25,11 +52,11 @@ export async function startFaultEnv(): Promise<NodeTestEnv> {
 	return await startEnv();
 }
 
-/** No data, no faults, empty logs, fresh rate-limit counters on both sides. */
+/** No data, no faults, empty logs, fresh rate-limit counters on both sides (a new transport). */
 export async function fresh(env: NodeTestEnv): Promise<void> {
 	await env.sb.admin.reset('none');
 	await env.sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
-	resetRateLimitState();
+	renewTransport();
 	await env.sb.admin.clearRequests();
 }
 

@@ -8,7 +8,7 @@ import { resolve } from 'path';
 import type { ICredentialTestFunctions } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
-import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport';
+import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 
 const KEY = 'svc_dummy_credential_test_0123456789';
 

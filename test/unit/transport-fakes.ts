@@ -4,7 +4,7 @@
  * scripted. Real HTTP is tested in transport.sandbox.test.ts and transport.http.test.ts.
  */
 import type { IHttpRequestOptions, INode } from 'n8n-workflow';
-import type { Clock } from '../../nodes/BusinessFinance/transport';
+import type { Clock } from '../../nodes/BusinessFinance/transport/deadline';
 
 export const NODE: INode = {
 	id: 'node-1',

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
-import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/transport';
+import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { NODE } from './transport-fakes';
 
 // n8n-core keeps these behind its package entry; they are what a real execution uses.

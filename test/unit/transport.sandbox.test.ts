@@ -8,22 +8,27 @@ import { inspect } from 'util';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import {
-	businessFinanceApiTest,
-	createTransport,
-	CREDENTIAL_NAME,
-	getApiErrorInfo,
-	systemClock,
-} from '../../nodes/BusinessFinance/transport';
+import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
+import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
+import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
+import { getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
 import { startSandbox } from '../../sandbox';
 import { CredentialTestContext, failure, realContext } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 // The real clock, with the shortest backoff: these tests wait in real time.
-const transport = createTransport({ clock: { ...systemClock, random: () => 0 } });
-const { apiRequest, apiRequestAllItems } = transport;
-const resetRateLimitState = () => transport.gates.clear();
+const newTransport = () => createTransport({ clock: { ...systemClock, random: () => 0 } });
+let transport: Transport = newTransport();
+const apiRequest: Transport['apiRequest'] = async function (this, ...args) {
+	return await transport.apiRequest.apply(this, args);
+};
+const apiRequestAllItems: Transport['apiRequestAllItems'] = async function (this, ...args) {
+	return await transport.apiRequestAllItems.apply(this, args);
+};
+/** A transport of its own, as a freshly started n8n: it knows nothing of the key. */
+const resetRateLimitState = () => (transport = newTransport());
 let sb: Sandbox;
 
 beforeAll(async () => {

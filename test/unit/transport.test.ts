@@ -6,17 +6,14 @@ import { inspect } from 'util';
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import {
-	createTransport,
 	CREDENTIAL_NAME,
-	DEFAULT_WAIT_BUDGET_MS,
-	ERROR_CODE_HINTS,
-	getApiErrorInfo,
-	MAX_ATTEMPTS,
-	normaliseBaseUrl,
-	isLoopbackHost,
-	type Transport,
-} from '../../nodes/BusinessFinance/transport';
-import { parseResetHeader } from '../../nodes/BusinessFinance/transport/headers';
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+} from '../../nodes/BusinessFinance/helpers/constants';
+import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { isLoopbackHost, normaliseBaseUrl } from '../../nodes/BusinessFinance/transport/credential';
+import { ERROR_CODE_HINTS, getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
+import { type Limiters, parseResetHeader } from '../../nodes/BusinessFinance/transport/limiter';
+import { MAX_ATTEMPTS } from '../../nodes/BusinessFinance/transport/send';
 import {
 	apiError,
 	FakeClock,
@@ -31,11 +28,21 @@ import {
 
 let fake: FakeClock;
 let t: Transport;
+let limiters: Limiters;
+
+/** A transport of its own, as a freshly started n8n: it knows nothing of any key. */
+function freshTransport(): void {
+	limiters = new Map();
+	t = createTransport({ clock: fake.clock, limiters });
+}
 
 beforeEach(() => {
 	fake = new FakeClock();
-	t = createTransport({ clock: fake.clock });
+	freshTransport();
 });
+
+/** Callers waiting on any key's limiter (none may be left behind). */
+const waitingOnLimiters = () => [...limiters.values()].reduce((n, l) => n + l.waiting, 0);
 
 const ok = () => json(200, { data: { id: 'x' } });
 
@@ -319,7 +326,7 @@ describe('error mapping', () => {
 			{ statusCode: 500, headers: {}, body: `<html>Authorization: Bearer ${KEY}</html>` },
 		];
 		for (const response of responses) {
-			t.gates.clear();
+			freshTransport();
 			const ctx = fakeContext(fake, () => {
 				if (response instanceof Error) throw response;
 				return response;
@@ -574,7 +581,7 @@ describe('rate limits on 429', () => {
 			[0, 500],
 			[1, 1000],
 		] as const) {
-			t.gates.clear();
+			freshTransport();
 			fake.randomValue = random;
 			const ctx = fakeContext(fake, sequence(bare, ok()));
 			await call(ctx, 'GET', '/v1/vendors');
@@ -601,7 +608,7 @@ describe('rate limits on 429', () => {
 	});
 
 	it('the default budget is 5 minutes and a larger budget lets the call wait longer', async () => {
-		expect(DEFAULT_WAIT_BUDGET_MS).toBe(300_000);
+		expect(DEFAULT_RATE_LIMIT_WAIT_SECONDS * 1000).toBe(300_000);
 		const reset = nowSeconds() + 600;
 		const ctx = fakeContext(
 			fake,
@@ -700,7 +707,7 @@ describe('proactive waiting and per-key sharing', () => {
 	it('keys the shared state by a SHA-256 of the key, never the key', async () => {
 		const ctx = fakeContext(fake, ok);
 		await call(ctx, 'GET', '/v1/vendors');
-		const keys = t.gates.keyIds();
+		const keys = [...limiters.keys()];
 		expect(keys).toHaveLength(1);
 		expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
 		expect(keys.join()).not.toContain(KEY.slice(4));
@@ -749,7 +756,6 @@ describe('proactive waiting and per-key sharing', () => {
 		expect(server.served).toBe(60);
 		expect(elapsed).toBeGreaterThanOrEqual(floor);
 		expect(elapsed / floor).toBeLessThan(1.05);
-		expect(t.gates.for(KEY).learner.learntLengthMs).toBe(2_000);
 	});
 
 	it('without learning (ms resets are exact) it is equally close to the floor', async () => {
@@ -769,7 +775,6 @@ describe('proactive waiting and per-key sharing', () => {
 		for (let i = 0; i < 80; i++) await call(ctx, 'GET', '/v1/vendors');
 		expect(server.served).toBe(80);
 		expect(server.rateLimited).toBeLessThanOrEqual(1);
-		if (server.rateLimited === 1) expect(t.gates.for(KEY).learner.learntLengthMs).toBeUndefined();
 	});
 
 	it.each([
@@ -1135,7 +1140,7 @@ describe('more edges', () => {
 	});
 });
 
-describe('robustness of the per-key gate', () => {
+describe('robustness of the per-key limiter', () => {
 	it('a null body or a throwing helper never leaves the key locked', async () => {
 		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
 		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
@@ -1144,7 +1149,7 @@ describe('robustness of the per-key gate', () => {
 			data: { id: 'x' },
 		});
 		expect(ctx.calls[2].options.body).toBeUndefined();
-		expect(t.gates.for(KEY).waiting).toBe(0);
+		expect(waitingOnLimiters()).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
 	});
 });

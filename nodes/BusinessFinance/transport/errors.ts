@@ -1,4 +1,8 @@
-/** Turning service answers and network failures into clear n8n errors that never carry the key. */
+/**
+ * Every message the transport shows users, and errors that never carry the key: service answers,
+ * network failures, waits that do not fit, cancellations, refusals before sending and listings
+ * that go wrong.
+ */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -159,10 +163,8 @@ export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 
 /** A `NodeOperationError` for problems found before sending (bad credential, unsafe URL). */
 export function buildOperationError(
-	node: INode,
+	{ node, itemIndex, secrets }: Scope,
 	problem: { message: string; description: string },
-	itemIndex: number | undefined,
-	secrets: Array<string | undefined>,
 ): NodeOperationError {
 	const error = new NodeOperationError(node, redact(problem.message, secrets), {
 		description: redact(problem.description, secrets),
@@ -179,49 +181,335 @@ export function formatSeconds(ms: number): string {
 
 const RATE_LIMIT_ADVICE = `Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 
-export interface WaitErrorArgs {
+/** Where an error happens: its node and item, and the secrets to keep out of it. */
+export interface Scope {
 	node: INode;
 	itemIndex: number | undefined;
 	secrets: Array<string | undefined>;
-	/** The call's whole time so far, which the budget is charged with. */
-	spentMs: number;
-	budgetMs: number;
 }
+
+/** Why no retry follows a failure. */
+export type FailReason = 'final' | 'create' | 'attempts' | 'budget';
 
 /** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
 export function rateLimitedError(
-	args: WaitErrorArgs & { neededMs: number; behindProbe: boolean },
+	scope: Scope,
+	wait: { spentMs: number; budgetMs: number; neededMs: number; behindProbe: boolean },
 ): NodeApiError {
-	const waited = `after waiting ${formatSeconds(args.spentMs)} (wait budget ${formatSeconds(args.budgetMs)}`;
-	const message = args.behindProbe
+	const waited = `after waiting ${formatSeconds(wait.spentMs)} (wait budget ${formatSeconds(wait.budgetMs)}`;
+	const message = wait.behindProbe
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
-		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(args.neededMs)})`;
-	const description = args.behindProbe
+		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(wait.neededMs)})`;
+	const description = wait.behindProbe
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
 		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
-	return buildApiError({ ...args, status: 429, code: 'RATE_LIMITED', message, description });
+	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
 /** The execution was cancelled while this call waited or while its request was on its way. */
-export function cancelledError(
-	node: INode,
-	itemIndex: number | undefined,
-	secrets: Array<string | undefined>,
-	duringRequest: boolean,
-): NodeOperationError {
-	return buildOperationError(
-		node,
-		duringRequest
-			? {
-					message: 'The execution was cancelled while a request was on its way',
-					description:
-						'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.',
-				}
-			: {
-					message: 'The execution was cancelled while waiting for the rate limit',
-					description: 'No request was sent.',
-				},
-		itemIndex,
-		secrets,
-	);
+export function cancelledError(scope: Scope, duringRequest: boolean): NodeOperationError {
+	const problem = duringRequest
+		? {
+				message: 'The execution was cancelled while a request was on its way',
+				description:
+					'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.',
+			}
+		: {
+				message: 'The execution was cancelled while waiting for the rate limit',
+				description: 'No request was sent.',
+			};
+	return buildOperationError(scope, problem);
 }
+
+export function unsafePathError(scope: Scope, path: unknown): NodeOperationError {
+	return buildOperationError(scope, {
+		message: `Invalid API path "${redactedExcerpt(String(path), 200, scope.secrets)}"`,
+		description:
+			'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
+	});
+}
+
+export function limitError(scope: Scope, raw: unknown): NodeOperationError {
+	return buildOperationError(scope, {
+		message: `Limit must be a whole number of at least 1 (got ${String(raw)})`,
+		description: "Set 'Limit' to how many items to return, or turn on 'Return All'.",
+	});
+}
+
+// Failures without an HTTP answer (refused, reset, timed out), recognised in whatever the HTTP
+// layer threw.
+
+const NETWORK_CODES = new Set([
+	...['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE'],
+	...['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL'],
+	...[
+		'UND_ERR_SOCKET',
+		'UND_ERR_CONNECT_TIMEOUT',
+		'UND_ERR_HEADERS_TIMEOUT',
+		'UND_ERR_BODY_TIMEOUT',
+	],
+	...['ERR_SOCKET_CONNECTION_TIMEOUT', 'ERR_NETWORK', 'ETIMEOUT'],
+]);
+
+export interface NetworkFailure {
+	code: string;
+	/** True when the request certainly did not reach the server (nothing can have been processed). */
+	notSent: boolean;
+	kind: 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
+	/** Set when the transport's own total deadline ended the request. */
+	deadlineMs?: number;
+}
+
+function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
+	if (!error || typeof error !== 'object' || depth > 4) return out;
+	const e = error as Record<string, unknown>;
+	for (const key of ['code', 'errno']) {
+		if (typeof e[key] === 'string') out.push(e[key] as string);
+	}
+	const messages = [e.message, ...(Array.isArray(e.messages) ? e.messages : [])];
+	for (const message of messages.filter((m): m is string => typeof m === 'string')) {
+		const match = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
+		if (match) out.push(match[1]);
+		if (/socket hang up/i.test(message)) out.push('ECONNRESET');
+		if (/timeout of \d+ms exceeded|timed out/i.test(message)) out.push('ETIMEDOUT');
+	}
+	for (const key of ['cause', 'error', 'reason']) collectCodes(e[key], depth + 1, out);
+	if (Array.isArray(e.errors)) for (const inner of e.errors) collectCodes(inner, depth + 1, out);
+	return out;
+}
+
+function kindOf(code: string): NetworkFailure['kind'] {
+	if (code === 'ECONNREFUSED') return 'refused';
+	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'reset';
+	if (/TIMEDOUT|TIMEOUT|ECONNABORTED/.test(code)) return 'timeout';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+	if (/UNREACH|ENETDOWN|EADDRNOTAVAIL/.test(code)) return 'unreachable';
+	return 'other';
+}
+
+/** Recognises a connection-level failure (no HTTP answer) in whatever the helper threw. */
+export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
+	if (!error || typeof error !== 'object') return undefined;
+	const e = error as { response?: unknown; cause?: { response?: unknown } };
+	// An HTTP answer is not a network failure (with ignoreHttpStatusErrors this should not happen).
+	if (e.response && typeof e.response === 'object' && 'status' in e.response) return undefined;
+	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
+	const code = collectCodes(error)
+		.map((c) => c.toUpperCase())
+		.find((c) => NETWORK_CODES.has(c));
+	if (!code) return undefined;
+	const kind = kindOf(code);
+	const notSent =
+		['refused', 'dns', 'unreachable'].includes(kind) || code === 'UND_ERR_CONNECT_TIMEOUT';
+	return { code, notSent, kind };
+}
+
+export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string): string {
+	switch (failure.kind) {
+		case 'refused':
+			return `Nothing is listening at ${baseUrl}. Check the Base URL in the credential and that the service is running.`;
+		case 'dns':
+			return `The host of ${baseUrl} could not be resolved. Check the Base URL in the credential.`;
+		case 'unreachable':
+			return `The host of ${baseUrl} cannot be reached from n8n. Check the Base URL and the network.`;
+		case 'timeout':
+			return failure.deadlineMs === undefined
+				? `The service at ${baseUrl} did not answer in time.`
+				: `The service at ${baseUrl} did not finish answering within ${formatSeconds(failure.deadlineMs)}.`;
+		case 'reset':
+			return `The connection to ${baseUrl} was closed before the service answered.`;
+		default:
+			return `The connection to ${baseUrl} failed.`;
+	}
+}
+
+/** How a call that ends without data failed: method, attempts (429s not counted) and why no retry. */
+export interface Ending {
+	method: string;
+	/** Attempts made, this one included. */
+	attempts: number;
+	reason: FailReason;
+}
+
+const NOT_RETRIED =
+	'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
+
+export function networkFailureError(
+	scope: Scope,
+	ending: Ending,
+	failure: NetworkFailure,
+	baseUrl: string,
+): NodeApiError {
+	const extra: string[] = [];
+	if (ending.method === 'POST') {
+		extra.push(
+			failure.notSent
+				? 'The request did not reach the service, so nothing was created; it is safe to run again.'
+				: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).',
+		);
+	} else if (ending.attempts > 1) extra.push(`Tried ${ending.attempts} times.`);
+	if (ending.reason === 'budget') extra.push(NOT_RETRIED);
+	return buildApiError({
+		...scope,
+		code: failure.code,
+		message: `Could not reach the Business Finance service (${failure.code})`,
+		description: describeNetworkFailure(failure, baseUrl),
+		extra: extra.join(' '),
+		apiAnswer: false,
+	});
+}
+
+/** Whatever else the HTTP layer threw. */
+export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
+	const raw = error as { message?: unknown; description?: unknown } | undefined;
+	const message = typeof raw?.message === 'string' ? raw.message : 'unknown error';
+	const description =
+		typeof raw?.description === 'string' && raw.description
+			? raw.description
+			: 'Check the Business Finance API credential and the Base URL.';
+	return buildApiError({
+		...scope,
+		message: `The request to the Business Finance service failed: ${message}`,
+		description,
+		apiAnswer: false,
+	});
+}
+
+// Answers after which no retry follows.
+
+export type Parsed =
+	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
+
+/** An answer's body: nothing, JSON (parsed here or by the helper), or text that is not JSON. */
+export function parseBody(body: unknown): Parsed {
+	if (body === undefined || body === null) return { kind: 'empty' };
+	let text: string;
+	if (typeof body === 'string') text = body;
+	else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+		const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : (body as Uint8Array);
+		text = new TextDecoder().decode(bytes);
+	} else return { kind: 'json', value: body };
+	if (text.trim() === '') return { kind: 'empty' };
+	try {
+		return { kind: 'json', value: JSON.parse(text) as unknown };
+	} catch {
+		return { kind: 'invalid', text };
+	}
+}
+
+/** What a failed create, repeated tries or a used-up budget add to the description. */
+function afterwards(ending: Ending, status: number): string {
+	const sentences: string[] = [];
+	if (status >= 500 && ending.method === 'POST') {
+		sentences.push(
+			'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).',
+		);
+	}
+	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
+	if (ending.reason === 'budget') sentences.push(NOT_RETRIED);
+	return sentences.join(' ');
+}
+
+function htmlTitle(text: string): string | undefined {
+	const match = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text);
+	return match ? match[1].trim() : undefined;
+}
+
+/** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */
+function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
+	const text = parsed.kind === 'invalid' ? parsed.text : undefined;
+	const looksHtml = text !== undefined && /<html|<!doctype/i.test(text);
+	const title = looksHtml ? htmlTitle(text) : undefined;
+	let what = '';
+	if (looksHtml) what = ` with an HTML page${title ? ` ("${title}")` : ''}`;
+	else if (text !== undefined) what = ' with a body that is not JSON';
+	const proxy = looksHtml
+		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
+		: '';
+	return buildApiError({
+		...scope,
+		status,
+		message: `The service answered HTTP ${status || 'with no status'}${what}`,
+		extra: [proxy, afterwards(ending, status)].filter(Boolean).join(' '),
+	});
+}
+
+/** The error for an answer after which no retry follows; `location`: a redirect's target. */
+export function answerError(
+	scope: Scope,
+	ending: Ending,
+	answer: { status: number; body: unknown; location?: string },
+): NodeApiError {
+	const { status, location } = answer;
+	const isPost = ending.method === 'POST';
+	if (status >= 200 && status < 300) {
+		return buildApiError({
+			...scope,
+			status,
+			message: `The service answered HTTP ${status} with a body that is not valid JSON`,
+			description: isPost
+				? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
+				: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
+			extra: isPost ? undefined : afterwards(ending, status),
+		});
+	}
+	if (status >= 300 && status < 400) {
+		return buildApiError({
+			...scope,
+			status,
+			message: `The service answered HTTP ${status} (a redirect${location ? ` to ${location}` : ''}), which the node does not follow`,
+			description:
+				'Redirects are not followed so that the API key is never sent to another address. Set the Base URL in the credential to the final address of the service (for example with https:// instead of http://).',
+		});
+	}
+	const parsed = parseBody(answer.body);
+	const serviceError = parsed.kind === 'json' ? parseServiceError(parsed.value) : undefined;
+	if (!serviceError) return unknownAnswerError(scope, ending, status, parsed);
+	return buildApiError({
+		...scope,
+		status,
+		code: serviceError.code,
+		serviceMessage: serviceError.message,
+		extra: afterwards(ending, status) || undefined,
+	});
+}
+
+// Listings that go wrong: never a short or endless success.
+
+function listingError(scope: Scope, message: string, description: string): NodeApiError {
+	return buildApiError({ ...scope, message, description, apiAnswer: false });
+}
+
+export const listingErrors = {
+	notAList: (scope: Scope, path: string) =>
+		listingError(
+			scope,
+			`The service answered ${path} without a list in "data"`,
+			'Check that the Base URL points at the Business Finance API.',
+		),
+	notObjects: (scope: Scope, path: string, index: number, element: unknown) =>
+		listingError(
+			scope,
+			`The service answered ${path} with a list whose element ${index} is not an object (${element === null ? 'null' : typeof element})`,
+			'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
+		),
+	repeatedPage: (scope: Scope, path: string, page: number) =>
+		listingError(
+			scope,
+			`The service returned page ${page} of ${path} again (items already received)`,
+			'The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. Try again later or report this to the service provider.',
+		),
+	endless: (scope: Scope, page: number, maxPages: number) =>
+		listingError(
+			scope,
+			`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
+			'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
+		),
+	/** An empty page while the answer says more remain (`said`: what it said). */
+	endedEarly: (scope: Scope, path: string, page: number, said: string, received: number) =>
+		listingError(
+			scope,
+			`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
+			'The list ended early, so the listing was stopped instead of returning part of it. Try again later or report this to the service provider.',
+		),
+};

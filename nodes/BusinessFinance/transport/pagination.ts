@@ -2,11 +2,10 @@
  * Listing: GET a list endpoint page by page and return its `data` elements, guarded against a
  * service that repeats pages, never stops, or answers with something that is not a list of objects.
  */
-import type { IDataObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { buildApiError } from './errors';
-import { type Call, send } from './send';
+import { listingErrors, type Scope } from './errors';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
 export const MAX_PAGES = 10_000;
@@ -69,36 +68,12 @@ function idOf(item: IDataObject): string {
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function stop(call: Call, message: string, description: string): NodeApiError {
-	const { node, itemIndex } = call;
-	return buildApiError({
-		node,
-		message,
-		description,
-		itemIndex,
-		secrets: [call.apiKey],
-		apiAnswer: false,
-	});
-}
-
 /** The page's elements, if the answer holds a list of objects in `data`. */
-function pageItems(call: Call, path: string, response: IDataObject): IDataObject[] {
+function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
-	if (!Array.isArray(data)) {
-		throw stop(
-			call,
-			`The service answered ${path} without a list in "data"`,
-			'Check that the Base URL points at the Business Finance API.',
-		);
-	}
+	if (!Array.isArray(data)) throw listingErrors.notAList(scope, path);
 	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) {
-		throw stop(
-			call,
-			`The service answered ${path} with a list whose element ${bad} is not an object (${data[bad] === null ? 'null' : typeof data[bad]})`,
-			'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
-		);
-	}
+	if (bad >= 0) throw listingErrors.notObjects(scope, path, bad, data[bad]);
 	return data as IDataObject[];
 }
 
@@ -124,15 +99,6 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 	return typeof meta.total === 'number' && received < meta.total;
 }
 
-function emptyPageError(call: Call, path: string, page: number, meta: PageMeta, received: number) {
-	const said = [`has_more: ${String(meta.has_more)}`, `total: ${String(meta.total)}`].join(', ');
-	return stop(
-		call,
-		`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
-		'The list ended early, so the listing was stopped instead of returning part of it. Try again later or report this to the service provider.',
-	);
-}
-
 /** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
 function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return current;
@@ -143,13 +109,14 @@ function pageCap(meta: PageMeta, pageSize: number, received: number, current: nu
 }
 
 /**
- * Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit`, each
- * passed through `shape` as its page arrives: while the listing waits for the rate limit, not all
- * at the end of it.
+ * Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit` fetched
+ * by `getPage`, each passed through `shape` as its page arrives: while the listing waits for the
+ * rate limit, not all at the end of it.
  */
 export async function listAll(
-	call: Call,
+	scope: Scope,
 	path: string,
+	getPage: (query: IDataObject) => Promise<IDataObject>,
 	qs: IDataObject | undefined,
 	limit: number,
 	shape: (item: IDataObject) => IDataObject = (item) => item,
@@ -162,30 +129,15 @@ export async function listAll(
 	let maxPages = MAX_PAGES;
 	let received = 0; // elements of every page so far, repeats included, as the service counts
 	for (let page = 1; !listing.full; page++) {
-		if (page > maxPages) {
-			throw stop(
-				call,
-				`The service kept reporting more pages after page ${page - 1} (expected at most ${maxPages})`,
-				'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
-			);
-		}
-		const response = await send(call, 'GET', path, undefined, {
-			...filters,
-			page,
-			limit: pageSize,
-		});
-		const items = pageItems(call, path, response);
-		if (!listing.isNew(items)) {
-			throw stop(
-				call,
-				`The service returned page ${page} of ${path} again (items already received)`,
-				'The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. Try again later or report this to the service provider.',
-			);
-		}
+		if (page > maxPages) throw listingErrors.endless(scope, page - 1, maxPages);
+		const response = await getPage({ ...filters, page, limit: pageSize });
+		const items = pageItems(scope, path, response);
+		if (!listing.isNew(items)) throw listingErrors.repeatedPage(scope, path, page);
 		listing.add(items);
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
 		if (items.length === 0 && saysMoreRemain(meta, received)) {
-			throw emptyPageError(call, path, page, meta, received);
+			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;
+			throw listingErrors.endedEarly(scope, path, page, said, received);
 		}
 		received += items.length;
 		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;

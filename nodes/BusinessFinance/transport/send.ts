@@ -1,164 +1,294 @@
 /**
- * One API call: wait for the key's gate, send, read the answer, and retry or fail as retry.ts
- * decides, every wait charged to the call's budget.
+ * One API call: wait for the key's limiter, send once with a total deadline, read the answer, and
+ * retry or fail, every wait on the call's Deadline. After a 429 the limiter alone decides how long
+ * to hold off (limiter.ts); a 5xx, an unreadable 2xx body or a network failure is retried here.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
-import { answerError, readAnswer, type Reading } from './answer';
-import { Budget, CancelledError, OverBudgetError } from './budget';
-import type { Clock } from './clock';
-import { buildOperationError, cancelledError, formatSeconds, rateLimitedError } from './errors';
-import type { KeyGate, Ticket } from './gate';
+import { CREDENTIAL_NAME } from '../helpers/constants';
+import { backoffMs, CancelledError, type Deadline, OverBudgetError } from './deadline';
 import {
+	answerError,
+	cancelledError,
 	classifyNetworkError,
-	deadlineFailure,
+	type FailReason,
+	formatSeconds,
 	type NetworkFailure,
 	networkFailureError,
+	parseBody,
+	rateLimitedError,
 	requestFailedError,
-} from './network';
-import {
-	type ApiContext,
-	buildRequest,
-	DeadlineError,
-	type FullResponse,
-	isSafePath,
-	sendOnce,
-} from './request';
-import { redactedExcerpt } from './redact';
-import {
-	decideRetry,
-	type FailReason,
-	type HttpMethod,
-	type Outcome,
-	type RateLimitStreak,
-} from './retry';
-import type { Timing } from './window';
+	type Scope,
+	unsafePathError,
+} from './errors';
+import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type ApiContext =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+/** Total time one attempt may take, from sending to the last byte of the answer. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
+export const MAX_ATTEMPTS = 4;
+/** Backoff between those retries: from 0.5 s, doubling, up to 8 s (with jitter). */
+const RETRY_BASE_MS = 500;
+export const RETRY_CAP_MS = 8_000;
+/** A 5xx answer's Retry-After is honoured up to this. */
+export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 
 /** Everything one call works with. */
-export interface Call {
+export interface Call extends Scope {
 	ctx: ApiContext;
-	node: INode;
-	apiKey: string;
 	baseUrl: string;
-	gate: KeyGate;
-	budget: Budget;
-	clock: Clock;
+	limiter: KeyLimiter;
+	deadline: Deadline;
 	requestTimeoutMs: number;
-	itemIndex: number | undefined;
 }
 
-/** The call's deadline came before a request could be sent (nothing was sent). */
-const DEADLINE_REACHED: NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
+interface FullResponse {
+	body?: unknown;
+	headers?: Headers;
+	statusCode?: number;
+}
 
-type Exchange =
-	| { kind: 'answer'; response: FullResponse; timing: Timing }
-	| { kind: 'failure'; failure: NetworkFailure };
+/** What a failed attempt was, for the retry decision (a 429 is the limiter's). */
+export type Failure =
+	/** 5xx, with the wait its Retry-After asked for. */
+	| { kind: 'serverError'; retryAfterMs?: number }
+	/** A 2xx answer whose body is not JSON. */
+	| { kind: 'unreadable' }
+	/** No answer: refused, reset, timed out. */
+	| { kind: 'network' }
+	/** Anything else (4xx, a redirect): retrying cannot help. */
+	| { kind: 'final' };
 
-const secretsOf = (call: Call) => [call.apiKey];
+export type Decision = { action: 'retry'; waitMs: number } | { action: 'fail'; reason: FailReason };
 
-/** Turns the budget's own errors into what the user sees. */
-function waitError(call: Call, error: unknown): Error {
-	const { node, itemIndex, budget } = call;
-	if (error instanceof CancelledError)
-		return cancelledError(node, itemIndex, secretsOf(call), false);
-	if (!(error instanceof OverBudgetError)) return error as Error;
-	return rateLimitedError({
-		node,
-		itemIndex,
-		secrets: secretsOf(call),
-		spentMs: budget.spentMs,
-		budgetMs: budget.budgetMs,
-		neededMs: error.neededMs,
-		behindProbe: error.untilWoken,
+/**
+ * `attempt` counts the attempts that failed (1 after the first); 429s are bounded by the deadline
+ * alone. A POST is retried only on 429: a create that failed otherwise may have been processed.
+ */
+export function decideRetry(
+	failure: Failure,
+	method: HttpMethod,
+	attempt: number,
+	timeLeftMs: number,
+	random: number,
+): Decision {
+	if (failure.kind === 'final') return { action: 'fail', reason: 'final' };
+	if (method === 'POST') return { action: 'fail', reason: 'create' };
+	if (attempt >= MAX_ATTEMPTS) return { action: 'fail', reason: 'attempts' };
+	const askedMs = failure.kind === 'serverError' ? failure.retryAfterMs : undefined;
+	const waitMs =
+		askedMs !== undefined
+			? Math.min(askedMs, MAX_SERVER_RETRY_AFTER_MS)
+			: backoffMs(attempt - 1, RETRY_BASE_MS, RETRY_CAP_MS, random);
+	return waitMs <= timeLeftMs ? { action: 'retry', waitMs } : { action: 'fail', reason: 'budget' };
+}
+
+type Attempt =
+	| { kind: 'data'; data: IDataObject }
+	/** A 429: hold off until `untilMs` (the limiter's decision), then try again. */
+	| { kind: 'rateLimited'; untilMs: number }
+	| { kind: 'answer'; failure: Failure; status: number; response: FullResponse }
+	| { kind: 'failure'; failure: Failure; network: NetworkFailure };
+
+/** The request did not finish within its deadline. */
+class AttemptTimeout extends Error {
+	constructor(readonly timeoutMs: number) {
+		super(`the request did not finish within ${timeoutMs} ms`);
+	}
+}
+
+/** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
+export function isSafePath(path: unknown): path is string {
+	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) {
+		return false;
+	}
+	return path
+		.split('/')
+		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
+}
+
+export function buildRequest(
+	method: HttpMethod,
+	url: string,
+	body: IDataObject | undefined | null,
+	qs: IDataObject | undefined,
+): IHttpRequestOptions {
+	const hasBody = body !== undefined && body !== null;
+	const request: IHttpRequestOptions = {
+		method,
+		url,
+		headers: hasBody
+			? { Accept: 'application/json', 'Content-Type': 'application/json' }
+			: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		encoding: 'text',
+		json: false,
+		// A redirect could carry the Authorization header to another host (or to plain http):
+		// never follow one; it is reported instead (errors.ts).
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
+	const query = Object.entries(qs ?? {}).filter(
+		([, v]) => v !== undefined && v !== null && v !== '',
+	);
+	if (query.length) request.qs = Object.fromEntries(query);
+	// An empty object would be dropped by the HTTP layer, leaving a JSON Content-Type with no body.
+	if (hasBody) request.body = Object.keys(body).length ? body : '{}';
+	return request;
+}
+
+/** Rejects when `signal` aborts, even if the HTTP layer ignored the signal. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	let onAbort!: () => void;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(signal.reason as Error);
+		signal.addEventListener('abort', onAbort, { once: true });
 	});
+	promise.catch(() => undefined); // its rejection after the abort is of no interest
+	try {
+		return await Promise.race([promise, aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
 }
 
-async function acquire(call: Call): Promise<Ticket> {
+/**
+ * One attempt, ended by `timeoutMs` (from handing it over to the last byte: the HTTP layer's own
+ * timeout only notices a silent connection) or the execution's cancellation. Throws
+ * AttemptTimeout, CancelledError, or whatever the HTTP layer threw.
+ */
+async function sendOnce(
+	call: Call,
+	request: IHttpRequestOptions,
+	timeoutMs: number,
+): Promise<FullResponse> {
+	const { ctx, deadline } = call;
+	deadline.throwIfCancelled();
+	const stop = new AbortController();
+	const onCancel = () => stop.abort(new CancelledError());
+	deadline.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+	const timer = new AbortController();
+	deadline.clock.sleep(timeoutMs, timer.signal).then(
+		() => stop.abort(new AttemptTimeout(timeoutMs)),
+		() => undefined,
+	);
 	try {
-		return await call.gate.acquire(call.budget);
+		// A copy per attempt: the HTTP layer may change the options it is given.
+		const options = { ...request, headers: { ...request.headers }, abortSignal: stop.signal };
+		if (request.qs) options.qs = { ...request.qs };
+		// n8n's httpRequestWithAuthentication replaces `abortSignal` with the execution's cancel
+		// signal when the context has one: hand it ours, so the connection really is closed.
+		const scoped = Object.create(ctx, {
+			getExecutionCancelSignal: { value: () => stop.signal },
+		}) as ApiContext;
+		const sent = Promise.resolve().then(
+			async () =>
+				(await ctx.helpers.httpRequestWithAuthentication.call(
+					scoped,
+					CREDENTIAL_NAME,
+					options,
+				)) as FullResponse,
+		);
+		return (await untilAborted(sent, stop.signal)) ?? {};
+	} catch (error) {
+		throw stop.signal.aborted ? (stop.signal.reason as Error) : error;
+	} finally {
+		timer.abort();
+		deadline.cancelSignal?.removeEventListener('abort', onCancel);
+	}
+}
+
+/** A wait of the call, its Deadline's errors turned into what the user sees. */
+async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
+	try {
+		return await wait;
 	} catch (error) {
 		throw waitError(call, error);
 	}
 }
 
-/** What a failed attempt was; throws for a cancellation or a failure that is not the network's. */
-function failureOf(call: Call, error: unknown): NetworkFailure {
-	if (error instanceof DeadlineError) return deadlineFailure(error.timeoutMs);
-	if (error instanceof CancelledError) {
-		throw cancelledError(call.node, call.itemIndex, secretsOf(call), true);
+function waitError(call: Call, error: unknown): Error {
+	if (error instanceof CancelledError) return cancelledError(call, false);
+	if (!(error instanceof OverBudgetError)) return error as Error;
+	const { spentMs, budgetMs } = call.deadline;
+	const { neededMs, untilWoken: behindProbe } = error;
+	return rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
+}
+
+/** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
+function networkFailure(call: Call, error: unknown): Attempt {
+	if (error instanceof CancelledError) throw cancelledError(call, true);
+	const network: NetworkFailure | undefined =
+		error instanceof AttemptTimeout
+			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
+			: classifyNetworkError(error);
+	if (!network) throw requestFailedError(call, error);
+	return { kind: 'failure', failure: { kind: 'network' }, network };
+}
+
+/** Data for a 2xx answer that can be read; otherwise what happened. */
+function read(response: FullResponse, receivedAtMs: number): Attempt {
+	const status = Number(response.statusCode ?? 0);
+	const answer = (failure: Failure): Attempt => ({ kind: 'answer', failure, status, response });
+	if (status >= 200 && status < 300) {
+		const parsed = parseBody(response.body);
+		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
+		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
+		const { value } = parsed;
+		const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+		return {
+			kind: 'data',
+			data: isObject ? (value as IDataObject) : { data: value as IDataObject },
+		};
 	}
-	const failure = classifyNetworkError(error);
-	if (!failure) throw requestFailedError(call.node, error, call.itemIndex, secretsOf(call));
-	return failure;
+	if (status < 500) return answer({ kind: 'final' });
+	const retryAtMs = retryAfterAtMs(response.headers, receivedAtMs);
+	const retryAfterMs =
+		retryAtMs !== undefined && retryAtMs > receivedAtMs ? retryAtMs - receivedAtMs : undefined;
+	return answer({ kind: 'serverError', retryAfterMs });
 }
 
 /**
- * Wait for the gate, send once, record the answer's rate-limit headers, release the gate. With
- * the call's deadline already reached nothing is sent: a timeout that cost no request.
+ * Wait for the limiter, send once, record the answer on the key's ticket, release it. With the
+ * call's deadline already reached nothing is sent: a timeout that cost no request.
  */
-async function exchange(call: Call, request: ReturnType<typeof buildRequest>): Promise<Exchange> {
-	const ticket = await acquire(call);
-	const sentAtMs = call.clock.now();
+async function attempt(
+	call: Call,
+	request: IHttpRequestOptions,
+	notBeforeMs: number,
+): Promise<Attempt> {
+	const { limiter, deadline } = call;
+	const ticket = await waited(call, limiter.acquire(deadline, notBeforeMs));
+	const sentAtMs = deadline.clock.now();
 	try {
-		const { ctx, clock, budget } = call;
-		const timeoutMs = Math.min(call.requestTimeoutMs, budget.untilDeadlineMs);
-		if (timeoutMs <= 0) return { kind: 'failure', failure: DEADLINE_REACHED };
-		const response = await sendOnce(ctx, request, clock, timeoutMs, budget.cancelSignal);
-		const timing = { sentAtMs, receivedAtMs: clock.now() };
-		ticket.answered(response.headers, timing);
-		return { kind: 'answer', response, timing };
+		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
+		if (timeoutMs <= 0) {
+			const network: NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
+			return { kind: 'failure', failure: { kind: 'network' }, network };
+		}
+		const response = await sendOnce(call, request, timeoutMs);
+		const timing = { sentAtMs, receivedAtMs: deadline.clock.now() };
+		const status = Number(response.statusCode ?? 0);
+		const untilMs = ticket.answered(status, response.headers, timing);
+		return untilMs === undefined
+			? read(response, timing.receivedAtMs)
+			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
-		return { kind: 'failure', failure: failureOf(call, error) };
+		return networkFailure(call, error);
 	} finally {
 		ticket.release(); // always, or callers queued on this key would wait for nothing
-	}
-}
-
-/** The error when no retry follows; a 429 that does not fit in the budget is RATE_LIMITED. */
-function finalError(
-	call: Call,
-	method: HttpMethod,
-	last: Exchange,
-	outcome: Outcome,
-	attempts: number,
-	reason: FailReason,
-): Error {
-	if (outcome.kind === 'rateLimited') return waitError(call, new OverBudgetError(outcome.waitMs));
-	const { node, itemIndex } = call;
-	const common = { node, itemIndex, secrets: secretsOf(call), method, attempts, reason };
-	if (last.kind === 'answer') return answerError({ ...common, response: last.response });
-	return networkFailureError({ ...common, failure: last.failure, baseUrl: call.baseUrl });
-}
-
-function unsafePathError(call: Call, path: unknown): Error {
-	const problem = {
-		message: `Invalid API path "${redactedExcerpt(String(path), 200, secretsOf(call))}"`,
-		description:
-			'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
-	};
-	return buildOperationError(call.node, problem, call.itemIndex, secretsOf(call));
-}
-
-/**
- * Data, or what happened; a 429 also holds the key back for every caller (capped by the gate).
- * Read on the clock of the answer's arrival, as the gate recorded it, so its reset is the same.
- */
-function read(call: Call, last: Exchange, rateLimitStreak?: RateLimitStreak): Reading {
-	if (last.kind === 'failure') return { kind: 'outcome', outcome: { kind: 'network' } };
-	const { sentAtMs, receivedAtMs: nowMs } = last.timing;
-	const random = call.clock.random();
-	const reading = readAnswer(last.response, { nowMs, rateLimitStreak, random });
-	if (reading.kind !== 'outcome' || reading.outcome.kind !== 'rateLimited') return reading;
-	const { waitMs, windowResetAtMs } = reading.outcome;
-	const endMs = call.gate.rateLimited(nowMs + waitMs, nowMs, { sentAtMs, windowResetAtMs });
-	return { kind: 'outcome', outcome: { ...reading.outcome, waitMs: Math.max(0, endMs - nowMs) } };
-}
-
-async function waitBeforeRetry(call: Call, waitMs: number): Promise<void> {
-	try {
-		await call.budget.wait(waitMs);
-	} catch (error) {
-		throw waitError(call, error);
 	}
 }
 
@@ -172,23 +302,33 @@ export async function send(
 ): Promise<IDataObject> {
 	if (!isSafePath(path)) throw unsafePathError(call, path);
 	const request = buildRequest(method, `${call.baseUrl}${path}`, body, qs);
-	let attempts = 0; // failed attempts other than 429, which only the budget bounds
-	let rateLimitStreak: RateLimitStreak | undefined;
-	for (;;) {
-		const last = await exchange(call, request);
-		const reading = read(call, last, rateLimitStreak);
-		if (reading.kind === 'data') return reading.data;
-		const { outcome } = reading;
-		if (outcome.kind === 'rateLimited') rateLimitStreak = outcome.streak;
-		else attempts += 1;
-		const { leftMs } = call.budget;
-		const decision = decideRetry(outcome, method, attempts, leftMs, call.clock.random());
-		if (decision.action === 'fail') {
-			throw finalError(call, method, last, outcome, attempts, decision.reason);
-		}
+	const { deadline } = call;
+	const log = (what: string, waitMs: number) =>
 		call.ctx.logger?.debug?.(
-			`Business Finance: ${method} ${path} ${outcome.kind}; retrying in ${formatSeconds(decision.waitMs)}`,
+			`Business Finance: ${method} ${path} ${what}; retrying in ${formatSeconds(waitMs)}`,
 		);
-		await waitBeforeRetry(call, decision.waitMs);
+	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
+	let notBeforeMs = 0;
+	for (;;) {
+		const last = await attempt(call, request, notBeforeMs);
+		if (last.kind === 'data') return last.data;
+		if (last.kind === 'rateLimited') {
+			notBeforeMs = last.untilMs;
+			log('rateLimited', notBeforeMs - deadline.clock.now());
+			continue;
+		}
+		attempts += 1;
+		const random = deadline.clock.random();
+		const decision = decideRetry(last.failure, method, attempts, deadline.leftMs, random);
+		if (decision.action === 'fail') {
+			const ending = { method, attempts, reason: decision.reason };
+			if (last.kind === 'failure')
+				throw networkFailureError(call, ending, last.network, call.baseUrl);
+			const { status, response } = last;
+			const location = headerValue(response.headers, 'location');
+			throw answerError(call, ending, { status, body: response.body, location });
+		}
+		log(last.failure.kind, decision.waitMs);
+		await waited(call, deadline.wait(decision.waitMs));
 	}
 }

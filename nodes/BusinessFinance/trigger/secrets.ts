@@ -17,7 +17,7 @@
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../transport';
+import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import type { SecretSource } from './state';
 

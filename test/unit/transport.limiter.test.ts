@@ -1,27 +1,33 @@
 /**
- * The per-key rate-limit gate (gate.ts) and the budget its callers wait on (budget.ts), on an
- * injected fake clock: what one answer can do to a key at most, and that every wait is bounded,
- * cancellable and leaves nothing behind.
+ * The per-key rate limiter (limiter.ts), with the Deadline its callers wait on, on an injected
+ * fake clock: what one answer can do to a key at most, that every wait is bounded, cancellable and
+ * leaves nothing behind, and how long a 429 holds the key off.
  */
 import fc from 'fast-check';
 
 import {
-	Budget,
 	CancelledError,
+	Deadline,
 	OverBudgetError,
-} from '../../nodes/BusinessFinance/transport/budget';
-import { KeyGate, MAX_KEY_BLOCK_MS, type Ticket } from '../../nodes/BusinessFinance/transport/gate';
-import { SPEC_WINDOW_MS } from '../../nodes/BusinessFinance/transport/window';
+} from '../../nodes/BusinessFinance/transport/deadline';
+import {
+	KeyLimiter,
+	MAX_KEY_BLOCK_MS,
+	SPEC_WINDOW_MS,
+	type Ticket,
+} from '../../nodes/BusinessFinance/transport/limiter';
 import { FakeClock } from './transport-fakes';
 
 let fake: FakeClock;
-let gate: KeyGate;
+let limiter: KeyLimiter;
 beforeEach(() => {
 	fake = new FakeClock();
-	gate = new KeyGate(fake.clock, true);
+	limiter = new KeyLimiter(fake.clock);
 });
 
-const budget = (ms: number, cancel?: AbortSignal) => new Budget(fake.clock, ms, cancel);
+const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms, cancel);
+/** A 429 asking to wait `ms` (Retry-After), answered now. */
+const retryAfter = (ms: number) => ({ 'retry-after': (ms / 1000).toFixed(3) });
 const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
 const timing = () => ({ sentAtMs: fake.now, receivedAtMs: fake.now });
 
@@ -31,8 +37,8 @@ async function pass(
 	headers?: Record<string, string>,
 ): Promise<number> {
 	const started = fake.now;
-	const ticket = await fake.run(gate.acquire(budget(waitBudgetMs)));
-	if (headers) ticket.answered(headers, timing());
+	const ticket = await fake.run(limiter.acquire(budget(waitBudgetMs)));
+	if (headers) ticket.answered(200, headers, timing());
 	ticket.release();
 	return fake.now - started;
 }
@@ -48,13 +54,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('what one answer can do to a key at most', () => {
 	it('a 429 asking for a day blocks the key for at most MAX_KEY_BLOCK_MS', async () => {
-		gate.rateLimited(fake.now + 86_400_000, fake.now, { sentAtMs: fake.now });
+		limiter.rateLimited(retryAfter(86_400_000), timing());
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
 	it('a wait longer than the budget fails at once, without sleeping', async () => {
-		gate.rateLimited(fake.now + 30_000, fake.now, { sentAtMs: fake.now });
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		limiter.rateLimited(retryAfter(30_000), timing());
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).neededMs).toBe(30_000);
 		expect(fake.totalSlept).toBe(0);
@@ -109,13 +115,13 @@ describe('what one answer can do to a key at most', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(event, { maxLength: 8 }), async (events) => {
 				fake = new FakeClock();
-				gate = new KeyGate(fake.clock, true);
+				limiter = new KeyLimiter(fake.clock);
 				for (const e of events) {
-					if (e.kind === '429') gate.rateLimited(fake.now + e.ms, fake.now, { sentAtMs: fake.now });
-					else gate.record(e.headers as Record<string, string>, timing());
+					if (e.kind === '429') limiter.rateLimited(retryAfter(e.ms), timing());
+					else limiter.record(e.headers as Record<string, string>, timing());
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
-				const ticket = await fake.run(gate.acquire(budget(0)));
+				const ticket = await fake.run(limiter.acquire(budget(0)));
 				ticket.release();
 			}),
 			{ numRuns: 300 },
@@ -125,10 +131,11 @@ describe('what one answer can do to a key at most', () => {
 
 describe('queueing behind the first request on a key', () => {
 	it('while the count is unknown one request goes first and the others wait until it is answered', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
-		const waiter = gate.acquire(budget(60_000));
+		const probe = await fake.run(limiter.acquire(budget(0)));
+		const waiter = limiter.acquire(budget(60_000));
 		void fake.clock.sleep(2_000).then(() => {
 			probe.answered(
+				200,
 				{
 					'x-ratelimit-limit': '100',
 					'x-ratelimit-remaining': '99',
@@ -141,38 +148,38 @@ describe('queueing behind the first request on a key', () => {
 		const second = await fake.run(waiter);
 		second.release();
 		expect(fake.now).toBe(1_800_000_002_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 	});
 
 	it('a caller whose budget ends first stops waiting at its budget and leaves no waiter or timer', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		const probe = await fake.run(limiter.acquire(budget(0)));
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect((error as OverBudgetError).untilWoken).toBe(true);
 		expect(fake.now).toBe(1_800_000_001_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
 		probe.release();
 	});
 
 	it('a cancelled caller stops at once and leaves no waiter or timer', async () => {
-		const probe = await fake.run(gate.acquire(budget(0)));
+		const probe = await fake.run(limiter.acquire(budget(0)));
 		const execution = new AbortController();
 		void fake.clock.sleep(300).then(() => execution.abort());
-		const error = await rejection(fake.run(gate.acquire(budget(60_000, execution.signal))));
+		const error = await rejection(fake.run(limiter.acquire(budget(60_000, execution.signal))));
 		expect(error).toBeInstanceOf(CancelledError);
 		expect(fake.now).toBe(1_800_000_000_300);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		expect(fake.pendingTimers).toBe(0);
 		probe.release();
 	});
 
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
-		const first = await fake.run(gate.acquire(budget(0)));
-		first.answered({}, timing());
+		const first = await fake.run(limiter.acquire(budget(0)));
+		first.answered(200, {}, timing());
 		first.release();
 		const tickets = await fake.run(
-			Promise.all(Array.from({ length: 5 }, () => gate.acquire(budget(0)))),
+			Promise.all(Array.from({ length: 5 }, () => limiter.acquire(budget(0)))),
 		);
 		expect(tickets).toHaveLength(5);
 	});
@@ -183,8 +190,11 @@ describe('queueing behind the first request on a key', () => {
 			'x-ratelimit-remaining': '3',
 			'x-ratelimit-reset': seconds(10_000),
 		});
-		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
+		const [a, b] = await fake.run(
+			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
+		);
 		a.answered(
+			200,
 			{
 				'x-ratelimit-limit': '5',
 				'x-ratelimit-remaining': '2',
@@ -196,7 +206,7 @@ describe('queueing behind the first request on a key', () => {
 		b.release(); // no answer (a connection reset, say): it may have been counted
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
 		await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const limitFive = (remaining: number) => ({
@@ -211,30 +221,32 @@ describe('queueing behind the first request on a key', () => {
 	 */
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
-		const [a, b] = await fake.run(Promise.all([gate.acquire(budget(0)), gate.acquire(budget(0))]));
-		a.answered(limitFive(2), timing());
+		const [a, b] = await fake.run(
+			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
+		);
+		a.answered(200, limitFive(2), timing());
 		a.release();
-		const a2 = await fake.run(gate.acquire(budget(0)));
+		const a2 = await fake.run(limiter.acquire(budget(0)));
 		return { b, a2 };
 	}
 
 	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
-		b.answered(limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		b.answered(200, limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
 		b.release();
-		a2.answered(limitFive(1), timing());
+		a2.answered(200, limitFive(1), timing());
 		a2.release();
 		// 4 requests counted, one left: it is admitted, and then nothing more.
 		await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a caller waiting for a slot is admitted as soon as an answer gives one back, not at the end of the window', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const waiter = gate.acquire(budget(60_000));
+		const waiter = limiter.acquire(budget(60_000));
 		void fake.clock.sleep(300).then(() => {
-			b.answered(limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
+			b.answered(200, limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
 			b.release();
 		});
 		(await fake.run(waiter)).release();
@@ -243,9 +255,9 @@ describe('queueing behind the first request on a key', () => {
 	});
 	it('a caller whose budget ends before the window still takes a slot an answer gives back', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const waiter = gate.acquire(budget(1_000)); // the window ends in 10 s
+		const waiter = limiter.acquire(budget(1_000)); // the window ends in 10 s
 		void fake.clock.sleep(300).then(() => {
-			b.answered(limitFive(2), timing());
+			b.answered(200, limitFive(2), timing());
 			b.release();
 		});
 		(await fake.run(waiter)).release();
@@ -255,10 +267,10 @@ describe('queueing behind the first request on a key', () => {
 
 	it('with no answer giving a slot back, such a caller fails at the end of its budget', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const error = await rejection(fake.run(gate.acquire(budget(1_000))));
+		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect(fake.now).toBe(1_800_000_001_000);
-		expect(gate.waiting).toBe(0);
+		expect(limiter.waiting).toBe(0);
 		b.release();
 		a2.release();
 	});
@@ -267,7 +279,7 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, limitFive(4));
 		await pass(0, {}); // counted by the service, perhaps: the gateway does not say
 		for (let i = 0; i < 3; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const fromNow = (remaining: number, seconds: number) => ({
@@ -280,29 +292,29 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, fromNow(4, 60));
 		fake.now += 500;
 		await pass(0, fromNow(0, 59)); // 500 ms earlier than the first answer's, same window
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a reset sent as seconds from now, a little later on a later answer, is still the same window', async () => {
 		await pass(0, fromNow(4, 60));
-		(await fake.run(gate.acquire(budget(0)))).release(); // no answer: it may be counted yet
+		(await fake.run(limiter.acquire(budget(0)))).release(); // no answer: it may be counted yet
 		fake.now += 500;
 		await pass(0, fromNow(3, 60)); // 500 ms later than the first answer's; the other not counted
 		// 3 remained, less the one that got no answer, less nothing on its way: 2.
 		for (let i = 0; i < 2; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a late answer from an earlier window says nothing about the current one', async () => {
 		const earlierReset = seconds(10_000);
 		await pass(0, limitFive(4));
-		const late = await fake.run(gate.acquire(budget(0)));
+		const late = await fake.run(limiter.acquire(budget(0)));
 		fake.now += 11_000; // that window is over; the next one opens
 		await pass(0, limitFive(4));
-		late.answered({ ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
+		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
 		late.release();
 		for (let i = 0; i < 4; i++) await pass(0);
-		await expect(fake.run(gate.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
 	});
 });
 
@@ -327,7 +339,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		failures = false,
 	) {
 		fake = new FakeClock();
-		gate = new KeyGate(fake.clock, true);
+		limiter = new KeyLimiter(fake.clock);
 		let count = 1; // the request that opened the window
 		let mostCounted = count;
 		let failed = 0;
@@ -340,7 +352,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		const onTheirWay: InFlight[] = [];
 		const tryToSend = async () => {
 			try {
-				onTheirWay.push({ ticket: await fake.run(gate.acquire(budget(0))) });
+				onTheirWay.push({ ticket: await fake.run(limiter.acquire(budget(0))) });
 			} catch (error) {
 				expect(error).toBeInstanceOf(OverBudgetError);
 			}
@@ -353,14 +365,14 @@ describe('a service that counts concurrent requests in any order', () => {
 		const answer = (index: number) => {
 			const [r] = onTheirWay.splice(index, 1);
 			if (r.countedAs === undefined) countOne(r);
-			r.ticket.answered(said(asAnswered ? count : (r.countedAs as number)), timing());
+			r.ticket.answered(200, said(asAnswered ? count : (r.countedAs as number)), timing());
 			r.ticket.release();
 		};
 		const fail = (index: number, withoutCount: boolean) => {
 			const [r] = onTheirWay.splice(index, 1);
 			failed += 1;
 			// a gateway's answer without the count, or a timeout or a reset: counted or not
-			if (withoutCount) r.ticket.answered({}, timing());
+			if (withoutCount) r.ticket.answered(200, {}, timing());
 			r.ticket.release();
 		};
 		for (const step of steps) {
@@ -374,7 +386,7 @@ describe('a service that counts concurrent requests in any order', () => {
 			else if (onTheirWay.length > 0) answer(step % onTheirWay.length);
 		}
 		while (onTheirWay.length > 0) answer(0);
-		// Now alone on the key: it sends while the gate admits.
+		// Now alone on the key: it sends while the limiter admits.
 		for (let sent = true; sent;) {
 			const before = onTheirWay.length;
 			await tryToSend();
@@ -408,64 +420,165 @@ describe('a 429 in a window, with a learnt window length (several processes on o
 	const LIMIT = '5';
 	let openedAtMs: number;
 	let resetMs: number;
-	beforeEach(async () => {
-		// This process opens a 2 s window 0.3 s after a whole second: it ends at 2.3 s, and its
-		// whole-second X-RateLimit-Reset says 3 s.
-		fake.now += 300;
+	/** This process opens a 2 s window now: the answer to the window's first request. */
+	async function openWindow(): Promise<void> {
 		openedAtMs = fake.now;
 		resetMs = Math.ceil((openedAtMs + 2_000) / 1000) * 1000;
-		const headers = {
+		await pass(0, {
 			'x-ratelimit-limit': LIMIT,
 			'x-ratelimit-remaining': '4',
 			'x-ratelimit-reset': String(resetMs / 1000),
-		};
-		await pass(0, headers);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		});
+	}
+	const rateLimitedIn = (reset: number) => ({
+		'x-ratelimit-limit': LIMIT,
+		'x-ratelimit-remaining': '0',
+		'x-ratelimit-reset': String(reset / 1000),
+	});
+	const sentEarlier = (ms: number) => ({ sentAtMs: fake.now - ms, receivedAtMs: fake.now });
+	beforeEach(async () => {
+		// A 2 s window opened 0.3 s after a whole second: it ends at 2.3 s, and its whole-second
+		// X-RateLimit-Reset says 3 s.
+		fake.now += 300;
+		await openWindow();
 	});
 
 	it('used up early by another process: held until the learnt end, not the reset, and the length is kept', async () => {
 		fake.now += 500;
-		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
-			sentAtMs: fake.now - 3,
-			windowResetAtMs: resetMs,
-		});
+		const endMs = limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3));
 		expect(endMs).toBe(openedAtMs + 2_000 + 5);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		expect(resetMs + 50).toBeGreaterThan(endMs);
 		expect(fake.now + (await pass())).toBe(endMs);
+		// The next window this process opens is held until its learnt end too.
+		await openWindow();
+		fake.now += 500;
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(openedAtMs + 2_005);
 	});
 
 	it('a 429 to a request sent after the learnt end, in the same window, disproves the length', async () => {
 		fake.now = openedAtMs + 2_005;
-		const endMs = gate.rateLimited(resetMs + 50, fake.now, {
-			sentAtMs: fake.now,
-			windowResetAtMs: resetMs,
-		});
+		const endMs = limiter.rateLimited(rateLimitedIn(resetMs), timing());
 		expect(endMs).toBe(resetMs + 50);
-		expect(gate.learner.learntLengthMs).toBeUndefined();
+		// For good: in the next window this process opens, a 429 waits for the header's reset.
+		fake.now = endMs;
+		await openWindow();
+		fake.now += 500;
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 
 	it('a 429 with Retry-After, or naming a window another process opened, waits as asked', async () => {
 		fake.now += 500;
-		expect(gate.rateLimited(fake.now + 7_000, fake.now, { sentAtMs: fake.now })).toBe(
-			fake.now + 7_000,
-		);
+		expect(limiter.rateLimited(retryAfter(7_000), timing())).toBe(fake.now + 7_000);
 		fake.now += 1_600;
 		const next = resetMs + 2_000;
-		expect(
-			gate.rateLimited(next + 50, fake.now, { sentAtMs: fake.now, windowResetAtMs: next }),
-		).toBe(next + 50);
-		expect(gate.learner.learntLengthMs).toBe(2_000);
+		expect(limiter.rateLimited(rateLimitedIn(next), timing())).toBe(next + 50);
+	});
+
+	it('only the first 429 in a row, without Retry-After, may end at the learnt end', async () => {
+		fake.now += 500;
+		const asked = { ...rateLimitedIn(resetMs), 'retry-after': '1' };
+		expect(limiter.rateLimited(asked, sentEarlier(3))).toBe(fake.now + 1_000);
+		expect(limiter.rateLimited(rateLimitedIn(resetMs), sentEarlier(3))).toBe(resetMs + 50);
 	});
 });
 
-describe('Budget', () => {
-	it('charges every wait and fails a wait that does not fit, without waiting', async () => {
-		const b = budget(5_000);
-		await fake.run(b.wait(3_000));
-		expect(b.waitedMs).toBe(3_000);
-		await expect(fake.run(b.wait(2_001))).rejects.toBeInstanceOf(OverBudgetError);
-		expect(b.waitedMs).toBe(3_000);
-		await fake.run(b.wait(2_000));
-		expect(b.leftMs).toBe(0);
+describe('the wait after a 429, decided by the limiter alone', () => {
+	const NOW = 1_800_000_000_000;
+	const seconds = (s: number) => String(Math.floor(NOW / 1000) + s);
+	/** Until when the key's `times`-th 429 in a row holds off (those before it named nothing), in ms from now. */
+	function waitMs(headers: Record<string, string>, times: number, random: number): number {
+		const limiter = new KeyLimiter(fake.clock);
+		fake.randomValue = random;
+		const at = { sentAtMs: NOW, receivedAtMs: NOW };
+		for (let i = 1; i < times; i++) limiter.rateLimited({}, at);
+		return limiter.rateLimited(headers, at) - NOW;
+	}
+
+	it('prefers Retry-After, then X-RateLimit-Reset plus a margin, then a backoff', () => {
+		expect(waitMs({ 'retry-after': '7', 'x-ratelimit-reset': seconds(2) }, 1, 0.5)).toBe(7_000);
+		expect(waitMs({ 'x-ratelimit-reset': seconds(2) }, 1, 0.5)).toBe(2_050);
+		expect(waitMs({}, 1, 0.5)).toBe(750);
+		expect(waitMs({}, 3, 0.5)).toBe(3_000);
+		expect(waitMs({}, 30, 1)).toBe(SPEC_WINDOW_MS);
+	});
+
+	it("from the key's second 429 in a row on, waits at least a backoff, however little the service asks", () => {
+		expect(waitMs({ 'retry-after': '0.01' }, 1, 0.5)).toBe(10);
+		expect(waitMs({ 'retry-after': '0.01' }, 2, 0.5)).toBe(750);
+		expect(waitMs({ 'x-ratelimit-reset': String(NOW + 20) }, 4, 0.5)).toBe(3_000);
+		expect(waitMs({ 'retry-after': '7' }, 4, 0.5)).toBe(7_000);
+	});
+
+	it('ignores a Retry-After or reset in the past, and garbage', () => {
+		const past = new Date(NOW - 5_000).toUTCString();
+		expect(waitMs({ 'retry-after': past, 'x-ratelimit-reset': seconds(3) }, 1, 0.5)).toBe(3_050);
+		expect(waitMs({ 'retry-after': 'soon', 'x-ratelimit-reset': 'later' }, 1, 0)).toBe(500);
+	});
+
+	it('an answer other than a 429 ends the run of 429s', async () => {
+		fake.randomValue = 0.5;
+		limiter.rateLimited({}, timing());
+		fake.now += 10_000;
+		await pass(0, {}); // answered without a 429
+		expect(limiter.rateLimited({}, timing()) - fake.now).toBe(750);
+	});
+
+	const reset = (s: number) => ({ 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + s) });
+
+	it('starts again at the first when a 429 names a later window (another worker took the one waited for)', () => {
+		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
+		fake.randomValue = 0.5;
+		limiter.rateLimited(reset(2), at(NOW));
+		// as a first 429: until the reset and its margin, no backoff floor
+		expect(limiter.rateLimited(reset(4), at(NOW + 2_100)) - NOW).toBe(4_050);
+	});
+
+	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
+		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
+		fake.randomValue = 0.5;
+		limiter.rateLimited(reset(2), at(NOW));
+		// the second in a row: at least the first backoff (0.75 s) however soon the reset
+		expect(limiter.rateLimited(reset(2), at(NOW + 1_900)) - (NOW + 1_900)).toBe(750);
+		const ms = new KeyLimiter(fake.clock);
+		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 20) }, at(NOW));
+		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 90) }, at(NOW + 70));
+		// the third in a row: at least the second backoff (1.5 s)
+		expect(ms.rateLimited({ 'retry-after': '0.01' }, at(NOW + 900)) - (NOW + 900)).toBe(1_500);
+	});
+
+	// Mostly just ahead of now (where hammering would start), sometimes anywhere in a window.
+	const resetOffsetMs = fc.oneof(
+		{ arbitrary: fc.integer({ min: -100, max: 300 }), weight: 4 },
+		{ arbitrary: fc.integer({ min: -5_000, max: 70_000 }), weight: 1 },
+	);
+
+	it('however a hostile service moves its reset, in a 429 storm any two gaps in a row between requests take at least 0.55 s', () => {
+		fc.assert(
+			fc.property(
+				fc.array(resetOffsetMs, { minLength: 2, maxLength: 40 }),
+				fc.boolean(),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				(offsetsMs, inSeconds, random) => {
+					const limiter = new KeyLimiter(fake.clock);
+					fake.randomValue = random;
+					let nowMs = NOW;
+					const gapsMs: number[] = [];
+					for (const offsetMs of offsetsMs) {
+						const atMs = nowMs + offsetMs;
+						const headers = {
+							'x-ratelimit-reset': String(inSeconds ? Math.ceil(atMs / 1000) : atMs),
+						};
+						const endMs = limiter.rateLimited(headers, { sentAtMs: nowMs, receivedAtMs: nowMs });
+						gapsMs.push(endMs - nowMs);
+						nowMs = endMs;
+					}
+					// A run starts again only for a window at least a second after the last one,
+					// and otherwise waits at least 0.5 s: any two gaps in a row take at least 0.55 s.
+					for (let i = 1; i < gapsMs.length; i++) {
+						expect(gapsMs[i - 1] + gapsMs[i]).toBeGreaterThanOrEqual(550);
+					}
+				},
+			),
+		);
 	});
 });

@@ -1,0 +1,383 @@
+/**
+ * The per-key rate limiter: what the service said about the current window, shared by every call
+ * that uses the key in this process, so concurrent callers queue instead of stampeding; and the
+ * one decision of how long to hold off after a 429.
+ *
+ * Bounds, by construction: nothing stored here blocks the key for longer than MAX_KEY_BLOCK_MS
+ * after the answer that said so (every stored time is capped when it is stored), and every wait
+ * is a wait on the caller's Deadline (bounded, cancellable, leaving nothing behind).
+ */
+import { createHash } from 'crypto';
+
+import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './deadline';
+
+export type Headers = Record<string, unknown>;
+
+const MS_PER_SECOND = 1_000;
+/** The service's rate-limit window: 100 requests per minute per key. */
+export const SPEC_WINDOW_MS = 60_000;
+/** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
+export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
+/**
+ * Two answers' resets at least this far apart name different windows. Less may be the same
+ * window: a reset sent as seconds from now, or corrected by the Date header, moves by up to a
+ * second (and the latency) from one answer to the next.
+ */
+const WINDOW_STEP_MS = 2_000;
+/** A 429's reset at least this much after the last 429's names a later window. */
+const NEXT_WINDOW_STEP_MS = 1_000;
+/** Margin after a window end taken from X-RateLimit-Reset, and after a learnt one. */
+const RESET_MARGIN_MS = 50;
+const LEARNT_MARGIN_MS = 5;
+/** Without a usable reset (a 429, or "remaining 0"): from 1 s, doubling, up to a window. */
+const BACKOFF_BASE_MS = 1_000;
+/** A difference between the service's `Date` and our clock beyond this is corrected. */
+const CLOCK_SKEW_THRESHOLD_MS = 5_000;
+/** X-RateLimit-Reset at or above this is Unix milliseconds; at or above the next, Unix seconds. */
+const EPOCH_MS_THRESHOLD = 1e12;
+const EPOCH_SECONDS_THRESHOLD = 1e9;
+
+export interface Timing {
+	/** When the request was handed to the HTTP helper. */
+	sentAtMs: number;
+	/** When its answer came back. */
+	receivedAtMs: number;
+}
+
+/** The one conversion from (possibly fractional) seconds to milliseconds. */
+const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
+const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
+
+function parseDate(text: string): number | undefined {
+	const ms = Date.parse(text);
+	return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A header's value, whatever the case of its name; the first of a repeated header. */
+export function headerValue(headers: Headers | undefined, name: string): string | undefined {
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (key.toLowerCase() !== wanted) continue;
+		const first: unknown = Array.isArray(value) ? value[0] : value;
+		return first === undefined || first === null ? undefined : String(first);
+	}
+	return undefined;
+}
+
+/**
+ * X-RateLimit-Reset as epoch ms. Accepts Unix seconds (what the service sends), Unix milliseconds,
+ * an HTTP date and, for tolerance, a small number meaning "seconds from now".
+ */
+export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (!isPlainNumber(text)) return parseDate(text);
+	const n = Number(text);
+	if (n >= EPOCH_MS_THRESHOLD) return Math.round(n);
+	if (n >= EPOCH_SECONDS_THRESHOLD) return secondsToMs(n);
+	return nowMs + secondsToMs(n);
+}
+
+/** A non-negative whole count (X-RateLimit-Remaining, X-RateLimit-Limit). */
+function parseCount(value: string | undefined): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const n = Number(value.trim());
+	return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
+}
+
+/** How far the service's clock (its `Date` header) is ahead of ours, when clearly so. */
+function serverClockOffsetMs(headers: Headers | undefined, nowMs: number): number {
+	const date = parseDate(headerValue(headers, 'date') ?? '');
+	const offset = date === undefined ? 0 : date - nowMs;
+	return Math.abs(offset) > CLOCK_SKEW_THRESHOLD_MS ? offset : 0;
+}
+
+/** When the service says it may be called again (Retry-After: seconds or a date), on our clock. */
+export function retryAfterAtMs(headers: Headers | undefined, nowMs: number): number | undefined {
+	const value = headerValue(headers, 'retry-after')?.trim();
+	if (value === undefined) return undefined;
+	if (isPlainNumber(value)) return nowMs + secondsToMs(Number(value));
+	const at = parseDate(value);
+	return at === undefined ? undefined : at - serverClockOffsetMs(headers, nowMs);
+}
+
+interface RateHeaders {
+	limit?: number;
+	remaining?: number;
+	/** X-RateLimit-Reset on our clock. */
+	resetAtMs?: number;
+	/** The reset was sent as whole Unix seconds (what window learning needs). */
+	wholeSeconds: boolean;
+}
+
+function readRateHeaders(headers: Headers | undefined, nowMs: number): RateHeaders {
+	const offset = serverClockOffsetMs(headers, nowMs);
+	const rawReset = headerValue(headers, 'x-ratelimit-reset');
+	const reset = parseResetHeader(rawReset, nowMs + offset);
+	return {
+		limit: parseCount(headerValue(headers, 'x-ratelimit-limit')),
+		remaining: parseCount(headerValue(headers, 'x-ratelimit-remaining')),
+		resetAtMs: reset === undefined ? undefined : reset - offset,
+		wholeSeconds: /^\s*\d{9,10}\s*$/.test(rawReset ?? ''),
+	};
+}
+
+/** The one multiple of `step` in (lo, hi], if there is exactly one. */
+function uniqueMultiple(lo: number, hi: number, step: number): number | undefined {
+	const first = (Math.floor(lo / step) + 1) * step;
+	return first <= 0 || first > hi || first + step <= hi ? undefined : first;
+}
+
+/** The current window as the service described it. */
+interface KnownWindow {
+	/**
+	 * The lowest X-RateLimit-Remaining of the window's answers: the service's count is at least
+	 * that high. This process's requests still on their way come off it when admitting (they may
+	 * not be counted yet); each is in the count once answered, so its slot is not lost for good
+	 * when the service had counted it before another answer.
+	 */
+	lowestRemaining: number;
+	/** Requests that got no answer in this window: the service may have counted them. */
+	unanswered: number;
+	/** When this knowledge ends (the window's end, or a backoff): then one request probes. */
+	endsAtMs: number;
+	/** X-RateLimit-Reset of the window, to recognise the next one. */
+	resetAtMs?: number;
+}
+
+type Admission =
+	| { go: true; probe: boolean }
+	/** Wait until `untilMs` (or, without it, to be woken); `orWoken`: an answer may free a slot. */
+	| { go: false; untilMs?: number; orWoken?: boolean };
+
+export interface Ticket {
+	/** Record the answer (before the release); for a 429, until when this call holds off. */
+	answered(status: number, headers: Headers | undefined, timing: Timing): number | undefined;
+	/** Call once the answer has been recorded, or the request failed. */
+	release(): void;
+}
+
+export class KeyLimiter {
+	private window?: KnownWindow;
+	/** Set by a 429, capped: nobody on the key sends before this. */
+	private blockedUntilMs = 0;
+	private probing = false;
+	private inFlight = 0;
+	/** The service sends no rate-limit headers: nothing to track, do not queue. */
+	private untracked = false;
+	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
+	private zeroWithoutReset = 0;
+	/** The key's 429s in a row for one window, and the last one's reset. */
+	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
+	/** Window learning: the window this process opened, and its length once learnt. */
+	private opened?: { atMs: number; resetAtMs: number };
+	private learntLengthMs?: number;
+	private learningDisproved = false;
+	private readonly wakers = new Set<() => void>();
+
+	constructor(private readonly clock: Clock) {}
+
+	/** Callers waiting to be woken by an answer (none may be left behind). */
+	get waiting(): number {
+		return this.wakers.size;
+	}
+
+	/** Wait (on the caller's deadline) until this key may send one request, not before `notBeforeMs`. */
+	async acquire(deadline: Deadline, notBeforeMs = 0): Promise<Ticket> {
+		const register: WakeRegistration = (wake) => {
+			this.wakers.add(wake);
+			return () => this.wakers.delete(wake);
+		};
+		for (;;) {
+			const admission = this.admit(this.clock.now(), notBeforeMs);
+			if (admission.go) return this.ticket(admission.probe);
+			const { untilMs, orWoken } = admission;
+			const waitMs = untilMs === undefined ? undefined : untilMs - this.clock.now();
+			await deadline.wait(waitMs, untilMs === undefined || orWoken ? register : undefined);
+		}
+	}
+
+	private admit(nowMs: number, notBeforeMs: number): Admission {
+		const blockedUntilMs = Math.max(this.blockedUntilMs, notBeforeMs);
+		if (blockedUntilMs > nowMs) return { go: false, untilMs: blockedUntilMs };
+		if (this.window && nowMs >= this.window.endsAtMs) this.window = undefined;
+		if (!this.window) {
+			if (this.untracked) return { go: true, probe: false };
+			if (this.probing) return { go: false };
+			this.probing = true;
+			return { go: true, probe: true };
+		}
+		const { lowestRemaining, unanswered, endsAtMs } = this.window;
+		if (lowestRemaining - unanswered - this.inFlight <= 0) {
+			return { go: false, untilMs: endsAtMs, orWoken: this.inFlight > 0 };
+		}
+		return { go: true, probe: false };
+	}
+
+	private ticket(probe: boolean): Ticket {
+		this.inFlight += 1;
+		let released = false;
+		let counted = false;
+		return {
+			answered: (status, headers, timing) => {
+				if (released) return undefined;
+				if (status !== 429) this.rateLimits = { inARow: 0, resetAtMs: undefined };
+				// an answer that does not tell the count (a gateway's 504, say) proves nothing either
+				if (!counted) counted = this.record(headers, timing);
+				return status === 429 ? this.rateLimited(headers, timing) : undefined;
+			},
+			release: () => {
+				if (released) return;
+				released = true;
+				this.inFlight -= 1;
+				if (!counted && this.window) this.window.unanswered += 1;
+				if (probe) this.probing = false;
+				for (const wake of [...this.wakers]) wake();
+			},
+		};
+	}
+
+	/**
+	 * An answer's rate-limit headers, recorded while its request still counts as in flight (a
+	 * request's ticket records its own answer). True when it told the count.
+	 */
+	record(headers: Headers | undefined, timing: Timing): boolean {
+		const nowMs = timing.receivedAtMs;
+		const rate = readRateHeaders(headers, nowMs);
+		if (rate.remaining === undefined) {
+			if (!this.window) this.untracked = true;
+			return false;
+		}
+		this.untracked = false;
+		const current = this.window;
+		const currentResetMs = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
+		// A late answer from an earlier window says nothing about this one.
+		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentResetMs - WINDOW_STEP_MS) {
+			return true;
+		}
+		const resetAtMs =
+			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
+		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
+			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
+		}
+		const remaining = rate.remaining;
+		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
+		if (!current || (resetAtMs !== undefined && resetAtMs >= currentResetMs + WINDOW_STEP_MS)) {
+			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
+			return true;
+		}
+		current.lowestRemaining = Math.min(current.lowestRemaining, remaining);
+		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
+		return true;
+	}
+
+	/** Until when an answer's counts hold: the window's end, capped; else a bounded backoff. */
+	private knowledgeEnd(resetAtMs: number | undefined, remaining: number, nowMs: number): number {
+		if (resetAtMs !== undefined) {
+			this.zeroWithoutReset = 0;
+			return Math.min(this.windowEnd(resetAtMs), nowMs + MAX_KEY_BLOCK_MS);
+		}
+		const step = remaining === 0 ? this.zeroWithoutReset++ : 0;
+		if (remaining > 0) this.zeroWithoutReset = 0;
+		return nowMs + this.backoff(step);
+	}
+
+	private backoff(step: number): number {
+		return backoffMs(step, BACKOFF_BASE_MS, SPEC_WINDOW_MS, this.clock.random());
+	}
+
+	/**
+	 * A 429 answered at `timing`: until when the call that got it holds off, decided here alone.
+	 * Until Retry-After, else until X-RateLimit-Reset (plus a margin, or the learnt end of a
+	 * window this process opened), else a backoff. From the key's second 429 in a row for one
+	 * window on (or for none), never less than a backoff one step behind: a service that keeps
+	 * answering 429 with a tiny Retry-After is not hammered. A 429 naming a later window (another
+	 * process took the one waited for) starts that count again. Everyone on the key holds off
+	 * until then too, capped at MAX_KEY_BLOCK_MS; the end returned is not capped: the caller's
+	 * deadline decides on it.
+	 */
+	rateLimited(headers: Headers | undefined, timing: Timing): number {
+		const nowMs = timing.receivedAtMs;
+		const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
+		const times = this.countRateLimit(resetAtMs, nowMs);
+		const floorMs = nowMs + (times > 1 ? this.backoff(times - 2) : 0);
+		const retryAtMs = retryAfterAtMs(headers, nowMs);
+		const asked = retryAtMs !== undefined && retryAtMs > nowMs;
+		// Only the first 429's own reset may name a window whose learnt end comes sooner.
+		const reset = !asked && resetAtMs !== undefined && resetAtMs > nowMs ? resetAtMs : undefined;
+		this.disproveLearntLength(times === 1 ? reset : undefined, timing.sentAtMs);
+		let endMs = nowMs + this.backoff(times - 1);
+		if (asked) endMs = Math.max(floorMs, retryAtMs);
+		else if (reset !== undefined) {
+			endMs = Math.max(floorMs, times === 1 ? this.windowEnd(reset) : reset + RESET_MARGIN_MS);
+		}
+		this.untracked = false;
+		this.window = undefined;
+		this.blockedUntilMs = Math.max(this.blockedUntilMs, Math.min(endMs, nowMs + MAX_KEY_BLOCK_MS));
+		return endMs;
+	}
+
+	/** This 429's place in the key's run of 429s for one window, from 1. */
+	private countRateLimit(resetAtMs: number | undefined, nowMs: number): number {
+		const last = this.rateLimits;
+		const laterWindow =
+			resetAtMs !== undefined &&
+			resetAtMs > nowMs &&
+			last.resetAtMs !== undefined &&
+			resetAtMs >= last.resetAtMs + NEXT_WINDOW_STEP_MS;
+		this.rateLimits = { inARow: laterWindow ? 1 : last.inARow + 1, resetAtMs };
+		return this.rateLimits.inARow;
+	}
+
+	/**
+	 * Window learning. X-RateLimit-Reset has whole seconds, so alone it can make a wait up to a
+	 * second too long. On a service whose window starts with the first request after the last one
+	 * ended (like the sandbox), the answer showing `remaining = limit − 1` came from the request
+	 * that opened the window, whose length W lies in (reset − 1 s − receivedAt, reset − sentAt]:
+	 * when exactly one whole number of seconds lies there, W is taken as that.
+	 */
+	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
+		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
+		if (this.learningDisproved || !wholeSeconds) return;
+		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
+		const lengthMs = uniqueMultiple(lo, resetAtMs - timing.sentAtMs, MS_PER_SECOND);
+		if (lengthMs !== undefined) this.learntLengthMs = lengthMs;
+	}
+
+	/** When the window whose header said `resetAtMs` is over: its learnt end, if this process opened it. */
+	private windowEnd(resetAtMs: number): number {
+		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
+		const { opened, learntLengthMs } = this;
+		if (learntLengthMs === undefined || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
+		return Math.min(fromHeaderMs, opened.atMs + learntLengthMs + LEARNT_MARGIN_MS);
+	}
+
+	/**
+	 * A 429 to a request sent after the learnt end of the window it was answered in (`resetAtMs`;
+	 * undefined: not known) disproves the length for good: a service with windows aligned to the
+	 * clock costs at most that one 429. One earlier in the window means another process (another
+	 * n8n worker on the key) used the window up, which says nothing about its length.
+	 */
+	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
+		const { opened, learntLengthMs } = this;
+		if (learntLengthMs === undefined || opened === undefined) return;
+		const sameWindow = resetAtMs === undefined || resetAtMs === opened.resetAtMs;
+		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) {
+			this.learningDisproved = true;
+			this.learntLengthMs = undefined;
+		}
+	}
+}
+
+/** The limiters of one transport, keyed by a SHA-256 of the key (never the key itself). */
+export type Limiters = Map<string, KeyLimiter>;
+
+export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): KeyLimiter {
+	const id = createHash('sha256').update(apiKey).digest('hex');
+	let limiter = limiters.get(id);
+	if (!limiter) {
+		limiter = new KeyLimiter(clock);
+		limiters.set(id, limiter);
+	}
+	return limiter;
+}
