@@ -33,7 +33,13 @@ import {
 } from './burst';
 import { queuePrerequisites } from './queue-listing';
 import type { SandboxProcess } from './sandbox-process';
-import type { Configuration } from './trigger-burst';
+
+/** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
+export interface Configuration {
+	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
+	meaning: string;
+	env: Record<string, string>;
+}
 
 interface Setup {
 	collector: Collector;

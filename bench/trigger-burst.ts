@@ -28,15 +28,9 @@ import {
 	type Collector,
 	type SideResult,
 } from './burst';
-import { inQueueMode, inSingleN8n } from './burst-n8n';
+import { inQueueMode, inSingleN8n, type Configuration } from './burst-n8n';
 import { machine } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
-
-export interface Configuration {
-	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
-	meaning: string;
-	env: Record<string, string>;
-}
 
 export const CONFIGURATIONS: Configuration[] = [
 	{ name: 'defaults', meaning: "n8n's defaults", env: {} },
