@@ -111,7 +111,7 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	it.each([
 		[401, 'INVALID_API_KEY', /revoked/],
 		[401, 'API_KEY_EXPIRED', /expired/],
-		[401, 'MISSING_API_KEY', /no API key/],
+		[401, 'MISSING_API_KEY', /No API key reached the service/],
 	])('HTTP %i %s gets its own message', async (status, code, text) => {
 		const { result } = run(answer(status, { error: { code, message: 'x' } }));
 		const r = await result;

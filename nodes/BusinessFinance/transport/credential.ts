@@ -1,13 +1,10 @@
 /**
- * The credential's two values, checked before any key is sent, by the same rules for the requests
- * and the credential's Test button: the key is sent exactly as stored (so it must have no
- * whitespace: a test that passed would otherwise be followed by 401s), and only over https://
- * except to a literal loopback address or `localhost`.
+ * The credential's two values, checked by the same rules for requests and the Test button: the
+ * key is sent exactly as stored (so no whitespace: a passing test would otherwise be followed by
+ * 401s), and only over https:// except to a literal loopback address or `localhost`.
  *
- * The Test button (`methods.credentialTest.businessFinanceApiTest` on the nodes) calls
- * `GET /v1/vendors?limit=1` and turns each way of failing into a message that says what to fix.
- * A declarative `test` on the credential cannot: it cannot tell INVALID_API_KEY from
- * API_KEY_EXPIRED, nor explain an unreachable host.
+ * The Test button calls `GET /v1/vendors?limit=1` and says what to fix for each way of failing; a
+ * declarative `test` cannot tell INVALID_API_KEY from API_KEY_EXPIRED, nor explain a bad host.
  */
 import type {
 	ICredentialTestFunctions,
@@ -15,10 +12,16 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { classifyNetworkError, describeNetworkFailure, parseServiceError } from './errors';
+import {
+	classifyNetworkError,
+	describeNetworkFailure,
+	ERROR_CODE_HINTS,
+	parseBody,
+	parseServiceError,
+} from './errors';
 import { redact } from './redact';
 
-export type CredentialProblem = { message: string; description: string };
+type CredentialProblem = { message: string; description: string };
 
 const API_KEY_PREFIX = 'svc_';
 
@@ -34,14 +37,11 @@ const WHITESPACE_PROBLEM: CredentialProblem = {
 		'Remove the spaces or line breaks before, after or inside the key (they usually come with copying). The key is sent exactly as entered.',
 };
 
-const isSpaceOrControl = (char: string): boolean =>
-	/\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
-
 /** Null when the key can be sent as it is. */
 function apiKeyProblem(key: unknown): CredentialProblem | null {
 	if (typeof key !== 'string') return PREFIX_PROBLEM;
 	// Checked first: " svc_…" is a pasting accident, and saying so helps more than "svc_".
-	if ([...key].some(isSpaceOrControl)) return WHITESPACE_PROBLEM;
+	if ([...key].some((c) => /\s/.test(c) || c < ' ' || c === '\x7f')) return WHITESPACE_PROBLEM;
 	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) return PREFIX_PROBLEM;
 	return null;
 }
@@ -82,22 +82,6 @@ const INVALID_URL: CredentialProblem = {
 		'Set Base URL to the service address without a path, query or fragment, for example https://api.example.com (a trailing "/" or "/v1" is accepted).',
 };
 
-/** The normalised base URL, or why no key may be sent to it. */
-export function checkBaseUrl(raw: unknown): { url: string } | { problem: CredentialProblem } {
-	const url = normaliseBaseUrl(raw);
-	if (!url) return { problem: INVALID_URL };
-	const parsed = new URL(url);
-	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-		return {
-			problem: {
-				message: 'Refusing to send the API key over plain http:// to a remote host',
-				description: `The Base URL "${url}" uses http://, which would expose the API key on the network. Use https:// (plain http:// is only allowed for 127.0.0.1, localhost or ::1).`,
-			},
-		};
-	}
-	return { url };
-}
-
 /** The key and base URL to use, or the first problem; `secret` is what to keep out of messages. */
 export function readCredential(
 	data: Record<string, unknown> | undefined,
@@ -106,9 +90,17 @@ export function readCredential(
 	const secret = typeof apiKey === 'string' ? apiKey.trim() : undefined;
 	const keyProblem = apiKeyProblem(apiKey);
 	if (keyProblem) return { problem: keyProblem, secret };
-	const checked = checkBaseUrl(data?.baseUrl);
-	if ('problem' in checked) return { problem: checked.problem, secret };
-	return { apiKey: apiKey as string, baseUrl: checked.url };
+	const baseUrl = normaliseBaseUrl(data?.baseUrl);
+	if (!baseUrl) return { problem: INVALID_URL, secret };
+	const parsed = new URL(baseUrl);
+	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+		const problem = {
+			message: 'Refusing to send the API key over plain http:// to a remote host',
+			description: `The Base URL "${baseUrl}" uses http://, which would expose the API key on the network. Use https:// (plain http:// is only allowed for 127.0.0.1, localhost or ::1).`,
+		};
+		return { problem, secret };
+	}
+	return { apiKey: apiKey as string, baseUrl };
 }
 
 const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
@@ -118,23 +110,8 @@ interface LegacyFullResponse {
 	body?: unknown;
 }
 
-function parse(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
-const KEY_CODE_MESSAGES: Record<string, string> = {
-	INVALID_API_KEY:
-		'INVALID_API_KEY: the API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
-	API_KEY_EXPIRED:
-		'API_KEY_EXPIRED: the API key has expired. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
-	MISSING_API_KEY:
-		'MISSING_API_KEY: the service received no API key. Enter the key from the dashboard (Settings → API Keys).',
-};
+/** The key's own errors get the hint the nodes show for them. */
+const KEY_CODES = new Set(['INVALID_API_KEY', 'API_KEY_EXPIRED', 'MISSING_API_KEY']);
 
 /** OK, or the message that says what is wrong, for an answer of the service. */
 function judge(status: number, body: unknown, baseUrl: string): INodeCredentialTestResult | string {
@@ -146,7 +123,7 @@ function judge(status: number, body: unknown, baseUrl: string): INodeCredentialT
 		}
 		return `${baseUrl} answered HTTP ${status}, but not like the Business Finance API. Check the Base URL (the service address, without a path).`;
 	}
-	if (code && KEY_CODE_MESSAGES[code]) return KEY_CODE_MESSAGES[code];
+	if (code && KEY_CODES.has(code)) return `${code}: ${ERROR_CODE_HINTS[code]}`;
 	// Authentication is checked before the rate limit, so a 429 means the key itself works.
 	if (status === 429) {
 		return {
@@ -213,6 +190,8 @@ export async function businessFinanceApiTest(
 			`Could not connect to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
 		);
 	}
-	const verdict = judge(Number(response?.statusCode ?? 0), parse(response?.body), baseUrl);
+	const parsed = parseBody(response?.body);
+	const body = parsed.kind === 'json' ? parsed.value : undefined;
+	const verdict = judge(Number(response?.statusCode ?? 0), body, baseUrl);
 	return typeof verdict === 'string' ? fail(verdict) : verdict;
 }
