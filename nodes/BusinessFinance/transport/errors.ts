@@ -1,8 +1,4 @@
-/**
- * Every message the transport shows users, and errors that never carry the key: service answers,
- * network failures, waits that do not fit, cancellations, refusals before sending and listings
- * that go wrong.
- */
+/** Every message the transport shows users, in errors that never carry the key. */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -58,13 +54,12 @@ function hintFor(status: number | undefined, code: string | undefined): string {
 	return 'Check the node parameters and the Business Finance API credential.';
 }
 
-/** Marker kept on errors that the transport created, so `getApiErrorInfo` can read them. */
 const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
 
-export interface ApiErrorInfo {
+/** `serviceMessage`: the service's own message (cut, redacted), not the node's wording. */
+interface ApiErrorInfo {
 	status?: number;
 	code?: string;
-	/** The service's own message (truncated, redacted), not the node's wording around it. */
 	serviceMessage?: string;
 }
 
@@ -72,16 +67,8 @@ type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
 /** Status and service error code of an error thrown by apiRequest (undefined if not an API answer). */
 export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
-	if (error && typeof error === 'object') {
-		const info = (error as WithInfo)[API_INFO];
-		if (info) return { ...info };
-	}
-	return undefined;
-}
-
-/** The service's message on one line, at most 300 characters, without the key. */
-function serviceExcerpt(text: string, secrets: Array<string | undefined>): string {
-	return redactedExcerpt(text.replace(/\s+/g, ' ').trim(), 300, secrets);
+	const info = error && typeof error === 'object' ? (error as WithInfo)[API_INFO] : undefined;
+	return info ? { ...info } : undefined;
 }
 
 /** The `{error:{code,message}}` of a body, if it has that shape. */
@@ -96,31 +83,26 @@ export function parseServiceError(body: unknown): { code?: string; message?: str
 	return out.code || out.message ? out : undefined;
 }
 
-export interface BuildApiErrorArgs {
-	node: INode;
+interface ApiErrorArgs extends Scope {
 	status?: number;
 	code?: string;
 	serviceMessage?: string;
-	/** Message to use instead of `CODE: service message`. */
 	message?: string;
-	/** Description to use instead of the code's hint. */
 	description?: string;
-	/** Extra sentence appended to the description. */
 	extra?: string;
-	itemIndex?: number;
-	secrets: Array<string | undefined>;
-	/** False for failures that are not a service answer (network errors): no getApiErrorInfo. */
 	apiAnswer?: boolean;
 }
 
 /**
  * A `NodeApiError` built from a plain object that holds only status, code and message: no request
  * options, headers or axios objects, so the key cannot leak through the error's properties.
+ * `message` and `description` replace `CODE: service message` and the code's hint; `extra` is
+ * appended to the description; `apiAnswer: false` (not a service answer) gives no getApiErrorInfo.
  */
-export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
+function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, itemIndex, secrets } = args;
 	const serviceMessage = args.serviceMessage
-		? serviceExcerpt(args.serviceMessage, secrets)
+		? redactedExcerpt(args.serviceMessage.replace(/\s+/g, ' ').trim(), 300, secrets)
 		: undefined;
 	let message = args.message;
 	if (!message) {
@@ -236,27 +218,19 @@ export function limitError(scope: Scope, raw: unknown): NodeOperationError {
 	});
 }
 
-// Failures without an HTTP answer (refused, reset, timed out), recognised in whatever the HTTP
-// layer threw.
+/** Failures without an HTTP answer, recognised in whatever the HTTP layer threw. */
+const NETWORK_CODES = new Set(
+	`ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ESOCKETTIMEDOUT EPIPE ENOTFOUND EAI_AGAIN
+	EHOSTUNREACH ENETUNREACH ENETDOWN EADDRNOTAVAIL UND_ERR_SOCKET UND_ERR_CONNECT_TIMEOUT
+	UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT ERR_SOCKET_CONNECTION_TIMEOUT ERR_NETWORK
+	ETIMEOUT`.split(/\s+/),
+);
 
-const NETWORK_CODES = new Set([
-	...['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE'],
-	...['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL'],
-	...[
-		'UND_ERR_SOCKET',
-		'UND_ERR_CONNECT_TIMEOUT',
-		'UND_ERR_HEADERS_TIMEOUT',
-		'UND_ERR_BODY_TIMEOUT',
-	],
-	...['ERR_SOCKET_CONNECTION_TIMEOUT', 'ERR_NETWORK', 'ETIMEOUT'],
-]);
-
+/** `notSent`: certainly not processed; `deadlineMs`: the transport's own deadline ended it. */
 export interface NetworkFailure {
 	code: string;
-	/** True when the request certainly did not reach the server (nothing can have been processed). */
 	notSent: boolean;
 	kind: 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
-	/** Set when the transport's own total deadline ended the request. */
 	deadlineMs?: number;
 }
 
@@ -323,10 +297,9 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 	}
 }
 
-/** How a call that ends without data failed: method, attempts (429s not counted) and why no retry. */
+/** How a call that ends without data failed: method, attempts (429s not counted), why no retry. */
 export interface Ending {
 	method: string;
-	/** Attempts made, this one included. */
 	attempts: number;
 	reason: FailReason;
 }
@@ -359,7 +332,6 @@ export function networkFailureError(
 	});
 }
 
-/** Whatever else the HTTP layer threw. */
 export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const raw = error as { message?: unknown; description?: unknown } | undefined;
 	const message = typeof raw?.message === 'string' ? raw.message : 'unknown error';
@@ -374,8 +346,6 @@ export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 		apiAnswer: false,
 	});
 }
-
-// Answers after which no retry follows.
 
 export type Parsed =
 	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
@@ -410,16 +380,13 @@ function afterwards(ending: Ending, status: number): string {
 	return sentences.join(' ');
 }
 
-function htmlTitle(text: string): string | undefined {
-	const match = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text);
-	return match ? match[1].trim() : undefined;
-}
-
 /** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */
 function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
 	const text = parsed.kind === 'invalid' ? parsed.text : undefined;
 	const looksHtml = text !== undefined && /<html|<!doctype/i.test(text);
-	const title = looksHtml ? htmlTitle(text) : undefined;
+	const title = looksHtml
+		? /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1].trim()
+		: undefined;
 	let what = '';
 	if (looksHtml) what = ` with an HTML page${title ? ` ("${title}")` : ''}`;
 	else if (text !== undefined) what = ' with a body that is not JSON';

@@ -14,20 +14,7 @@ import type {
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { backoffMs, CancelledError, type Deadline, OverBudgetError } from './deadline';
-import {
-	answerError,
-	cancelledError,
-	classifyNetworkError,
-	type FailReason,
-	formatSeconds,
-	type NetworkFailure,
-	networkFailureError,
-	parseBody,
-	rateLimitedError,
-	requestFailedError,
-	type Scope,
-	unsafePathError,
-} from './errors';
+import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -38,14 +25,12 @@ export type ApiContext =
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
 export const MAX_ATTEMPTS = 4;
-/** Backoff between those retries: from 0.5 s, doubling, up to 8 s (with jitter). */
 const RETRY_BASE_MS = 500;
 export const RETRY_CAP_MS = 8_000;
 /** A 5xx answer's Retry-After is honoured up to this. */
 export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 
-/** Everything one call works with. */
-export interface Call extends Scope {
+export interface Call extends errors.Scope {
 	ctx: ApiContext;
 	baseUrl: string;
 	limiter: KeyLimiter;
@@ -59,18 +44,15 @@ interface FullResponse {
 	statusCode?: number;
 }
 
-/** What a failed attempt was, for the retry decision (a 429 is the limiter's). */
+/** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
 export type Failure =
-	/** 5xx, with the wait its Retry-After asked for. */
 	| { kind: 'serverError'; retryAfterMs?: number }
-	/** A 2xx answer whose body is not JSON. */
 	| { kind: 'unreadable' }
-	/** No answer: refused, reset, timed out. */
 	| { kind: 'network' }
-	/** Anything else (4xx, a redirect): retrying cannot help. */
 	| { kind: 'final' };
 
-export type Decision = { action: 'retry'; waitMs: number } | { action: 'fail'; reason: FailReason };
+export type Decision =
+	{ action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
 /**
  * `attempt` counts the attempts that failed (1 after the first); 429s are bounded by the deadline
@@ -96,12 +78,10 @@ export function decideRetry(
 
 type Attempt =
 	| { kind: 'data'; data: IDataObject }
-	/** A 429: hold off until `untilMs` (the limiter's decision), then try again. */
 	| { kind: 'rateLimited'; untilMs: number }
 	| { kind: 'answer'; failure: Failure; status: number; response: FullResponse }
-	| { kind: 'failure'; failure: Failure; network: NetworkFailure };
+	| { kind: 'failure'; failure: Failure; network: errors.NetworkFailure };
 
-/** The request did not finish within its deadline. */
 class AttemptTimeout extends Error {
 	constructor(readonly timeoutMs: number) {
 		super(`the request did not finish within ${timeoutMs} ms`);
@@ -109,7 +89,7 @@ class AttemptTimeout extends Error {
 }
 
 /** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
-export function isSafePath(path: unknown): path is string {
+function isSafePath(path: unknown): path is string {
 	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) {
 		return false;
 	}
@@ -118,7 +98,7 @@ export function isSafePath(path: unknown): path is string {
 		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
 }
 
-export function buildRequest(
+function buildRequest(
 	method: HttpMethod,
 	url: string,
 	body: IDataObject | undefined | null,
@@ -220,30 +200,29 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 }
 
 function waitError(call: Call, error: unknown): Error {
-	if (error instanceof CancelledError) return cancelledError(call, false);
+	if (error instanceof CancelledError) return errors.cancelledError(call, false);
 	if (!(error instanceof OverBudgetError)) return error as Error;
 	const { spentMs, budgetMs } = call.deadline;
 	const { neededMs, untilWoken: behindProbe } = error;
-	return rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
+	return errors.rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
 }
 
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
 function networkFailure(call: Call, error: unknown): Attempt {
-	if (error instanceof CancelledError) throw cancelledError(call, true);
-	const network: NetworkFailure | undefined =
+	if (error instanceof CancelledError) throw errors.cancelledError(call, true);
+	const network: errors.NetworkFailure | undefined =
 		error instanceof AttemptTimeout
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
-			: classifyNetworkError(error);
-	if (!network) throw requestFailedError(call, error);
+			: errors.classifyNetworkError(error);
+	if (!network) throw errors.requestFailedError(call, error);
 	return { kind: 'failure', failure: { kind: 'network' }, network };
 }
 
-/** Data for a 2xx answer that can be read; otherwise what happened. */
 function read(response: FullResponse, receivedAtMs: number): Attempt {
 	const status = Number(response.statusCode ?? 0);
 	const answer = (failure: Failure): Attempt => ({ kind: 'answer', failure, status, response });
 	if (status >= 200 && status < 300) {
-		const parsed = parseBody(response.body);
+		const parsed = errors.parseBody(response.body);
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
@@ -275,7 +254,7 @@ async function attempt(
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
 		if (timeoutMs <= 0) {
-			const network: NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
+			const network: errors.NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
 			return { kind: 'failure', failure: { kind: 'network' }, network };
 		}
 		const response = await sendOnce(call, request, timeoutMs);
@@ -300,12 +279,12 @@ export async function send(
 	body?: IDataObject,
 	qs?: IDataObject,
 ): Promise<IDataObject> {
-	if (!isSafePath(path)) throw unsafePathError(call, path);
+	if (!isSafePath(path)) throw errors.unsafePathError(call, path);
 	const request = buildRequest(method, `${call.baseUrl}${path}`, body, qs);
 	const { deadline } = call;
 	const log = (what: string, waitMs: number) =>
 		call.ctx.logger?.debug?.(
-			`Business Finance: ${method} ${path} ${what}; retrying in ${formatSeconds(waitMs)}`,
+			`Business Finance: ${method} ${path} ${what}; retrying in ${errors.formatSeconds(waitMs)}`,
 		);
 	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
 	let notBeforeMs = 0;
@@ -323,10 +302,10 @@ export async function send(
 		if (decision.action === 'fail') {
 			const ending = { method, attempts, reason: decision.reason };
 			if (last.kind === 'failure')
-				throw networkFailureError(call, ending, last.network, call.baseUrl);
+				throw errors.networkFailureError(call, ending, last.network, call.baseUrl);
 			const { status, response } = last;
 			const location = headerValue(response.headers, 'location');
-			throw answerError(call, ending, { status, body: response.body, location });
+			throw errors.answerError(call, ending, { status, body: response.body, location });
 		}
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
