@@ -131,7 +131,7 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		[502, '<html><title>Bad Gateway</title></html>', /502/],
 		[200, '<html>hello</html>', /not like the Business Finance API/],
 		[302, '', /redirect/],
-		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /refused the API key/],
+		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /API key is not allowed/],
 	] as const)('HTTP %i is explained', async (status, body, text) => {
 		const { result } = run(answer(status, body));
 		const r = await result;

@@ -15,7 +15,7 @@ import type {
 import {
 	classifyNetworkError,
 	describeNetworkFailure,
-	ERROR_CODE_HINTS,
+	hintFor,
 	parseBody,
 	parseServiceError,
 } from './errors';
@@ -110,29 +110,21 @@ interface LegacyFullResponse {
 	body?: unknown;
 }
 
-/** The key's own errors get the hint the nodes show for them. */
-const KEY_CODES = new Set(['INVALID_API_KEY', 'API_KEY_EXPIRED', 'MISSING_API_KEY']);
-
-/** OK, or the message that says what is wrong, for an answer of the service. */
+/** OK, or the message that says what is wrong (with the hint the nodes give), for an answer. */
 function judge(status: number, body: unknown, baseUrl: string): INodeCredentialTestResult | string {
-	const serviceError = parseServiceError(body);
-	const code = serviceError?.code;
+	const { code, message } = parseServiceError(body) ?? {};
 	if (status >= 200 && status < 300) {
 		if (Array.isArray((body as { data?: unknown } | undefined)?.data)) {
 			return { status: 'OK', message: 'Connection successful: the API key was accepted' };
 		}
 		return `${baseUrl} answered HTTP ${status}, but not like the Business Finance API. Check the Base URL (the service address, without a path).`;
 	}
-	if (code && KEY_CODES.has(code)) return `${code}: ${ERROR_CODE_HINTS[code]}`;
 	// Authentication is checked before the rate limit, so a 429 means the key itself works.
-	if (status === 429) {
+	if (status === 429 && !/API_KEY/.test(code ?? '')) {
 		return {
 			status: 'OK',
 			message: 'The API key was accepted (the service is rate limiting this key right now)',
 		};
-	}
-	if (status === 401 || status === 403) {
-		return `The service refused the API key (HTTP ${status}${code ? `, ${code}` : ''}). Check the key in the dashboard (Settings → API Keys).`;
 	}
 	if (status >= 300 && status < 400) {
 		return `${baseUrl} answers with a redirect (HTTP ${status}). Set the Base URL to the final address of the service (for example https:// instead of http://); redirects are not followed so the key is never sent elsewhere.`;
@@ -140,13 +132,8 @@ function judge(status: number, body: unknown, baseUrl: string): INodeCredentialT
 	if (status === 404 || status === 405) {
 		return `${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`;
 	}
-	if (status >= 500) {
-		return `The service answered HTTP ${status}${code ? ` (${code})` : ''}; it may be temporarily unavailable. Try again in a few minutes.`;
-	}
-	const detail = code
-		? ` (${code}${serviceError?.message ? `: ${serviceError.message}` : ''})`
-		: '';
-	return `The service answered HTTP ${status}${detail}. Check the Base URL and the API key.`;
+	const detail = code ? ` (${code}${message ? `: ${message}` : ''})` : '';
+	return `The service answered HTTP ${status}${detail}. ${hintFor(status, code)}`;
 }
 
 export async function businessFinanceApiTest(

@@ -46,7 +46,7 @@ const STATUS_HINTS: Record<number, string> = {
 	429: ERROR_CODE_HINTS.RATE_LIMITED,
 };
 
-function hintFor(status: number | undefined, code: string | undefined): string {
+export function hintFor(status: number | undefined, code: string | undefined): string {
 	if (code && ERROR_CODE_HINTS[code]) return ERROR_CODE_HINTS[code];
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	if (status !== undefined && status >= 500) return ERROR_CODE_HINTS.INTERNAL_ERROR;
