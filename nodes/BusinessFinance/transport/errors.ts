@@ -116,9 +116,10 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 				: 'The request to the service failed';
 	}
 	message = redact(message, secrets);
-	let description = args.description ?? hintFor(status, code);
-	if (args.extra) description = `${description} ${args.extra}`;
-	description = redact(description, secrets);
+	const description = redact(
+		[args.description ?? hintFor(status, code), args.extra].filter(Boolean).join(' '),
+		secrets,
+	);
 
 	const errorResponse: JsonObject = { message };
 	if (status !== undefined) errorResponse.httpCode = String(status);
@@ -304,30 +305,21 @@ export interface Ending {
 	reason: FailReason;
 }
 
-const NOT_RETRIED =
-	'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
-
 export function networkFailureError(
 	scope: Scope,
 	ending: Ending,
 	failure: NetworkFailure,
 	baseUrl: string,
 ): NodeApiError {
-	const extra: string[] = [];
-	if (ending.method === 'POST') {
-		extra.push(
-			failure.notSent
-				? 'The request did not reach the service, so nothing was created; it is safe to run again.'
-				: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).',
-		);
-	} else if (ending.attempts > 1) extra.push(`Tried ${ending.attempts} times.`);
-	if (ending.reason === 'budget') extra.push(NOT_RETRIED);
+	const created = failure.notSent
+		? 'The request did not reach the service, so nothing was created; it is safe to run again.'
+		: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).';
 	return buildApiError({
 		...scope,
 		code: failure.code,
 		message: `Could not reach the Business Finance service (${failure.code})`,
 		description: describeNetworkFailure(failure, baseUrl),
-		extra: extra.join(' '),
+		extra: afterwards(ending, created),
 		apiAnswer: false,
 	});
 }
@@ -353,12 +345,9 @@ export type Parsed =
 /** An answer's body: nothing, JSON (parsed here or by the helper), or text that is not JSON. */
 export function parseBody(body: unknown): Parsed {
 	if (body === undefined || body === null) return { kind: 'empty' };
-	let text: string;
-	if (typeof body === 'string') text = body;
-	else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
-		const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : (body as Uint8Array);
-		text = new TextDecoder().decode(bytes);
-	} else return { kind: 'json', value: body };
+	const binary = body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+	if (typeof body !== 'string' && !binary) return { kind: 'json', value: body };
+	const text = binary ? new TextDecoder().decode(body as ArrayBuffer) : (body as string);
 	if (text.trim() === '') return { kind: 'empty' };
 	try {
 		return { kind: 'json', value: JSON.parse(text) as unknown };
@@ -367,18 +356,20 @@ export function parseBody(body: unknown): Parsed {
 	}
 }
 
-/** What a failed create, repeated tries or a used-up budget add to the description. */
-function afterwards(ending: Ending, status: number): string {
-	const sentences: string[] = [];
-	if (status >= 500 && ending.method === 'POST') {
+/** What a failed create (`created`: what may have happened), tries and the budget add. */
+function afterwards(ending: Ending, created?: string): string {
+	const sentences = [ending.method === 'POST' ? created : undefined];
+	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
+	if (ending.reason === 'budget') {
 		sentences.push(
-			'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).',
+			'Not retried: the wait before the next try does not fit in the rate-limit wait budget.',
 		);
 	}
-	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
-	if (ending.reason === 'budget') sentences.push(NOT_RETRIED);
-	return sentences.join(' ');
+	return sentences.filter(Boolean).join(' ');
 }
+
+const MAYBE_CREATED =
+	'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).';
 
 /** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */
 function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
@@ -397,7 +388,9 @@ function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed
 		...scope,
 		status,
 		message: `The service answered HTTP ${status || 'with no status'}${what}`,
-		extra: [proxy, afterwards(ending, status)].filter(Boolean).join(' '),
+		extra: [proxy, afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined)]
+			.filter(Boolean)
+			.join(' '),
 	});
 }
 
@@ -417,7 +410,7 @@ export function answerError(
 			description: isPost
 				? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
 				: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
-			extra: isPost ? undefined : afterwards(ending, status),
+			extra: afterwards(ending),
 		});
 	}
 	if (status >= 300 && status < 400) {
@@ -437,7 +430,7 @@ export function answerError(
 		status,
 		code: serviceError.code,
 		serviceMessage: serviceError.message,
-		extra: afterwards(ending, status) || undefined,
+		extra: afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined),
 	});
 }
 

@@ -29,18 +29,12 @@ const CLOCK_SKEW_THRESHOLD_MS = 5_000;
 const EPOCH_MS_THRESHOLD = 1e12;
 const EPOCH_SECONDS_THRESHOLD = 1e9;
 
-interface Timing {
-	sentAtMs: number;
-	receivedAtMs: number;
-}
+type Timing = { sentAtMs: number; receivedAtMs: number };
 
 const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
 const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
 
-function parseDate(text: string): number | undefined {
-	const ms = Date.parse(text);
-	return Number.isNaN(ms) ? undefined : ms;
-}
+const parseDate = (text: string) => (Number.isNaN(Date.parse(text)) ? undefined : Date.parse(text));
 
 /** A header's value, whatever the case of its name; the first of a repeated header. */
 export function headerValue(headers: Headers | undefined, name: string): string | undefined {
@@ -68,8 +62,7 @@ export function parseResetHeader(value: string | undefined, nowMs: number): numb
 }
 
 function parseCount(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const n = Number(value.trim());
+	const n = Number(value?.trim() || Number.NaN);
 	return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
 }
 
@@ -100,12 +93,6 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 		resetAtMs: reset === undefined ? undefined : reset - offset,
 		wholeSeconds: /^\s*\d{9,10}\s*$/.test(rawReset ?? ''),
 	};
-}
-
-/** The one multiple of `step` in (lo, hi], if there is exactly one. */
-function uniqueMultiple(lo: number, hi: number, step: number): number | undefined {
-	const first = (Math.floor(lo / step) + 1) * step;
-	return first <= 0 || first > hi || first + step <= hi ? undefined : first;
 }
 
 /**
@@ -155,7 +142,7 @@ export class KeyLimiter {
 		return this.wakers.size;
 	}
 
-	/** Wait (on the caller's deadline) until this key may send one request, not before `notBeforeMs`. */
+	/** Wait on the caller's deadline until the key may send one request, not before `notBeforeMs`. */
 	async acquire(deadline: Deadline, notBeforeMs = 0): Promise<Ticket> {
 		const register: WakeRegistration = (wake) => {
 			this.wakers.add(wake);
@@ -230,13 +217,12 @@ export class KeyLimiter {
 		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
 			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		}
-		const { remaining } = rate;
-		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
+		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
 		if (!current || (resetAtMs !== undefined && resetAtMs >= currentResetMs + WINDOW_STEP_MS)) {
-			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
+			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return true;
 		}
-		current.lowestRemaining = Math.min(current.lowestRemaining, remaining);
+		current.lowestRemaining = Math.min(current.lowestRemaining, rate.remaining);
 		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
 		return true;
 	}
@@ -306,11 +292,12 @@ export class KeyLimiter {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
 		if (this.learningDisproved || !wholeSeconds) return;
 		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
-		const lengthMs = uniqueMultiple(lo, resetAtMs - timing.sentAtMs, MS_PER_SECOND);
-		if (lengthMs !== undefined) this.learntLengthMs = lengthMs;
+		const hi = resetAtMs - timing.sentAtMs;
+		const first = (Math.floor(lo / MS_PER_SECOND) + 1) * MS_PER_SECOND;
+		if (first > 0 && first <= hi && first + MS_PER_SECOND > hi) this.learntLengthMs = first;
 	}
 
-	/** When the window whose header said `resetAtMs` is over: its learnt end, if this process opened it. */
+	/** When the window whose reset is `resetAtMs` is over: its learnt end if this process opened it. */
 	private windowEnd(resetAtMs: number): number {
 		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
 		const { opened, learntLengthMs } = this;
@@ -339,10 +326,7 @@ export type Limiters = Map<string, KeyLimiter>;
 
 export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): KeyLimiter {
 	const id = createHash('sha256').update(apiKey).digest('hex');
-	let limiter = limiters.get(id);
-	if (!limiter) {
-		limiter = new KeyLimiter(clock);
-		limiters.set(id, limiter);
-	}
+	const limiter = limiters.get(id) ?? new KeyLimiter(clock);
+	limiters.set(id, limiter);
 	return limiter;
 }

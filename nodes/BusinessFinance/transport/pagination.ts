@@ -8,15 +8,10 @@ import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { listingErrors, type Scope } from './errors';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
-interface PageMeta {
-	has_more?: unknown;
-	total?: unknown;
-	limit?: unknown;
-}
+type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
-/** What a listing has seen so far. */
 class Listing {
 	readonly items: IDataObject[] = [];
 	private readonly seen = new Set<string>();
@@ -56,14 +51,11 @@ class Listing {
 	}
 }
 
-function realId(item: IDataObject): string | undefined {
-	const id = item.id;
+function realId({ id }: IDataObject): string | undefined {
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-function idOf(item: IDataObject): string {
-	return realId(item) ?? JSON.stringify(item);
-}
+const idOf = (item: IDataObject): string => realId(item) ?? JSON.stringify(item);
 
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -80,14 +72,14 @@ function pageItems(scope: Scope, path: string, response: IDataObject): IDataObje
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */
 function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
-	if (typeof meta.total === 'number')
-		return page * effectivePageSize(meta, pageSize, received) < meta.total;
-	return received >= pageSize;
+	if (typeof meta.total !== 'number') return received >= pageSize;
+	return page * effectivePageSize(meta, pageSize, received) < meta.total;
 }
 
 function effectivePageSize(meta: PageMeta, pageSize: number, received: number): number {
-	if (typeof meta.limit === 'number' && meta.limit > 0) return meta.limit;
-	return Math.max(1, Math.min(pageSize, received));
+	return typeof meta.limit === 'number' && meta.limit > 0
+		? meta.limit
+		: Math.max(1, Math.min(pageSize, received));
 }
 
 /**
