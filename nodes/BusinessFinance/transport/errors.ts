@@ -55,17 +55,10 @@ export function hintFor(status: number | undefined, code: string | undefined): s
 }
 
 const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
-
-/** `serviceMessage`: the service's own message (cut, redacted), not the node's wording. */
-interface ApiErrorInfo {
-	status?: number;
-	code?: string;
-	serviceMessage?: string;
-}
-
+type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
-/** Status and service error code of an error thrown by apiRequest (undefined if not an API answer). */
+/** Status, code and the service's own message (cut, redacted) of an API answer's error. */
 export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 	const info = error && typeof error === 'object' ? (error as WithInfo)[API_INFO] : undefined;
 	return info ? { ...info } : undefined;
@@ -120,16 +113,15 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 		[args.description ?? hintFor(status, code), args.extra].filter(Boolean).join(' '),
 		secrets,
 	);
-
+	const httpCode = status !== undefined ? String(status) : undefined;
 	const errorResponse: JsonObject = { message };
-	if (status !== undefined) errorResponse.httpCode = String(status);
+	if (httpCode) errorResponse.httpCode = httpCode;
 	if (code) errorResponse.code = code;
 	if (serviceMessage) errorResponse.serviceMessage = serviceMessage;
-
 	const error = new NodeApiError(node, errorResponse, {
 		message,
 		description,
-		httpCode: status !== undefined ? String(status) : undefined,
+		httpCode,
 		itemIndex,
 	});
 	// NodeApiError may swap a message for a generic text when it mentions a Node.js error code;
@@ -137,7 +129,7 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 	error.message = message;
 	error.description = description;
 	error.messages = [];
-	if (status !== undefined) error.httpCode = String(status);
+	if (httpCode) error.httpCode = httpCode;
 	if (args.apiAnswer !== false) {
 		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
 	}
@@ -149,11 +141,10 @@ export function buildOperationError(
 	{ node, itemIndex, secrets }: Scope,
 	problem: { message: string; description: string },
 ): NodeOperationError {
-	const error = new NodeOperationError(node, redact(problem.message, secrets), {
-		description: redact(problem.description, secrets),
-		itemIndex,
-	});
-	error.message = redact(problem.message, secrets);
+	const message = redact(problem.message, secrets);
+	const description = redact(problem.description, secrets);
+	const error = new NodeOperationError(node, message, { description, itemIndex });
+	error.message = message;
 	return error;
 }
 
@@ -191,17 +182,12 @@ export function rateLimitedError(
 
 /** The execution was cancelled while this call waited or while its request was on its way. */
 export function cancelledError(scope: Scope, duringRequest: boolean): NodeOperationError {
-	const problem = duringRequest
-		? {
-				message: 'The execution was cancelled while a request was on its way',
-				description:
-					'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.',
-			}
-		: {
-				message: 'The execution was cancelled while waiting for the rate limit',
-				description: 'No request was sent.',
-			};
-	return buildOperationError(scope, problem);
+	return buildOperationError(scope, {
+		message: `The execution was cancelled while ${duringRequest ? 'a request was on its way' : 'waiting for the rate limit'}`,
+		description: duringRequest
+			? 'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.'
+			: 'No request was sent.',
+	});
 }
 
 export function unsafePathError(scope: Scope, path: unknown): NodeOperationError {

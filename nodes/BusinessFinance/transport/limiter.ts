@@ -1,8 +1,7 @@
 /**
- * The per-key rate limiter, shared by every call on the key in this process so that concurrent
- * callers queue instead of stampeding; and the one decision of how long to hold off after a 429.
- * Every stored time is capped at MAX_KEY_BLOCK_MS when stored; every wait is on the caller's
- * Deadline (bounded, cancellable, leaving nothing behind).
+ * The per-key rate limiter, shared by every call on the key in this process so that callers queue
+ * instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
+ * MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
  */
 import { createHash } from 'crypto';
 
@@ -14,11 +13,7 @@ const MS_PER_SECOND = 1_000;
 export const SPEC_WINDOW_MS = 60_000;
 /** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
 export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
-/**
- * Two answers' resets at least this far apart name different windows. Less may be the same
- * window: a reset sent as seconds from now, or corrected by the Date header, moves by up to a
- * second (and the latency) from one answer to the next.
- */
+/** Resets this far apart name different windows (one sent as "seconds from now" moves ~1 s). */
 const WINDOW_STEP_MS = 2_000;
 const NEXT_WINDOW_STEP_MS = 1_000;
 const RESET_MARGIN_MS = 50;
@@ -33,7 +28,6 @@ type Timing = { sentAtMs: number; receivedAtMs: number };
 
 const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
 const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
-
 const parseDate = (text: string) => (Number.isNaN(Date.parse(text)) ? undefined : Date.parse(text));
 
 /** A header's value, whatever the case of its name; the first of a repeated header. */
@@ -47,10 +41,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 	return undefined;
 }
 
-/**
- * X-RateLimit-Reset as epoch ms. Accepts Unix seconds (what the service sends), Unix milliseconds,
- * an HTTP date and, for tolerance, a small number meaning "seconds from now".
- */
+/** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
 export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
@@ -109,10 +100,8 @@ interface KnownWindow {
 	resetAtMs?: number;
 }
 
-type Admission =
-	| { go: true; probe: boolean }
-	/** Wait until `untilMs` (or, without it, to be woken); `orWoken`: an answer may free a slot. */
-	| { go: false; untilMs?: number; orWoken?: boolean };
+/** Or wait until `untilMs` (without it: to be woken); `orWoken`: an answer may free a slot. */
+type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
 
 /** `answered` (before `release`) returns, for a 429, until when this call holds off. */
 export interface Ticket {
@@ -243,12 +232,10 @@ export class KeyLimiter {
 	}
 
 	/**
-	 * Until when the call that got a 429 holds off: Retry-After, else X-RateLimit-Reset (plus a
-	 * margin, or the learnt end of a window this process opened), else a backoff. From the second
-	 * 429 in a row for one window, never less than a backoff one step behind, so a service that
-	 * keeps sending a tiny Retry-After is not hammered; a 429 naming a later window (another
-	 * process took the one waited for) restarts that count. The key is blocked until then, capped
-	 * at MAX_KEY_BLOCK_MS; the end returned is not capped: the caller's deadline decides on it.
+	 * Until when the call that got a 429 holds off: Retry-After, else the reset (or the learnt end
+	 * of a window this process opened), else a backoff; from the second 429 in a row for a window,
+	 * at least a backoff, so a tiny Retry-After is not hammered. The key is blocked until then
+	 * (capped); the end returned is not: the caller's deadline decides on it.
 	 */
 	rateLimited(headers: Headers | undefined, timing: Timing): number {
 		const nowMs = timing.receivedAtMs;
@@ -283,10 +270,9 @@ export class KeyLimiter {
 	}
 
 	/**
-	 * Window learning: a reset in whole seconds can make a wait up to a second too long. Where a
-	 * window starts with the first request after the last one ended (the sandbox), the answer with
-	 * `remaining = limit − 1` opened it, and its length lies in (reset − 1 s − receivedAt,
-	 * reset − sentAt]: taken when exactly one whole number of seconds lies there.
+	 * Window learning (a reset in whole seconds can make a wait a second too long): the answer with
+	 * `remaining = limit − 1` opened the window, whose length lies in (reset − 1 s − receivedAt,
+	 * reset − sentAt]; taken when exactly one whole number of seconds lies there.
 	 */
 	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
@@ -306,9 +292,8 @@ export class KeyLimiter {
 	}
 
 	/**
-	 * A 429 to a request sent after the learnt end of its window disproves the length for good (a
-	 * service with clock-aligned windows costs one 429). One earlier means another process used
-	 * the window up, which says nothing about its length.
+	 * A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
+	 * windows cost one 429); one earlier means another process used the window up.
 	 */
 	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
 		const { opened, learntLengthMs } = this;
