@@ -1,5 +1,5 @@
 /** The only code that talks HTTP to the Business Finance service (docs/transport.md). */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
@@ -46,18 +46,13 @@ async function openCall(
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
 	const { clock, requestTimeoutMs, limiters } = options;
-	const getCredentials = ctx.getCredentials as (
-		type: string,
-		itemIndex?: number,
-	) => Promise<ICredentialDataDecryptedObject>;
+	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
 	const itemIndex = callOptions?.itemIndex;
 	const node = ctx.getNode();
 	const credential = readCredential(await getCredentials.call(ctx, CREDENTIAL_NAME, itemIndex));
 	if ('problem' in credential) {
-		throw buildOperationError(
-			{ node, itemIndex, secrets: [credential.secret] },
-			credential.problem,
-		);
+		const scope = { node, itemIndex, secrets: [credential.secret] };
+		throw buildOperationError(scope, credential.problem);
 	}
 	const { waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const cancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
@@ -118,7 +113,4 @@ export function createTransport(options: TransportOptions = {}) {
 export type Transport = ReturnType<typeof createTransport>;
 
 /** The transport of the nodes: one per n8n process, so every execution shares the key's limiter. */
-const shared = createTransport();
-
-export const apiRequest = shared.apiRequest;
-export const apiRequestAllItems = shared.apiRequestAllItems;
+export const { apiRequest, apiRequestAllItems } = createTransport();

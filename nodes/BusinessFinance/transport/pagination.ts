@@ -1,7 +1,4 @@
-/**
- * Listing: GET a list endpoint page by page and return its `data` elements, guarded against a
- * service that repeats pages, never stops, or answers with something that is not a list of objects.
- */
+/** Listing, guarded against a service that repeats pages, never stops, or sends no list of objects. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
@@ -82,10 +79,7 @@ function effectivePageSize(meta: PageMeta, pageSize: number, received: number): 
 		: Math.max(1, Math.min(pageSize, received));
 }
 
-/**
- * Whether an empty page contradicts what the same answer says: more remain (`has_more`), or,
- * without it, fewer elements came than its `total`. Ending there would be a short success.
- */
+/** Whether an empty page contradicts its answer (`has_more`, else `total`): a short success. */
 function saysMoreRemain(meta: PageMeta, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
 	return typeof meta.total === 'number' && received < meta.total;
@@ -100,11 +94,7 @@ function pageCap(meta: PageMeta, pageSize: number, received: number, current: nu
 	);
 }
 
-/**
- * Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit` fetched
- * by `getPage`, each passed through `shape` as its page arrives: while the listing waits for the
- * rate limit, not all at the end of it.
- */
+/** At most `limit` elements, each shaped as its page arrives (not all at the end of the listing). */
 export async function listAll(
 	scope: Scope,
 	path: string,

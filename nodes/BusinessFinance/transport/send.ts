@@ -1,7 +1,6 @@
 /**
- * One API call: wait for the key's limiter, send once with a total deadline, read the answer, and
- * retry or fail, every wait on the call's Deadline. After a 429 the limiter alone decides how long
- * to hold off (limiter.ts); a 5xx, an unreadable 2xx body or a network failure is retried here.
+ * One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
+ * fail. After a 429 the limiter alone decides the wait; other failures are retried here.
  */
 import type {
 	IDataObject,
@@ -27,7 +26,6 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 500;
 export const RETRY_CAP_MS = 8_000;
-/** A 5xx answer's Retry-After is honoured up to this. */
 export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 
 export interface Call extends errors.Scope {
@@ -145,9 +143,8 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
 }
 
 /**
- * One attempt, ended by `timeoutMs` (from handing it over to the last byte: the HTTP layer's own
- * timeout only notices a silent connection) or the execution's cancellation. Throws
- * AttemptTimeout, CancelledError, or whatever the HTTP layer threw.
+ * One attempt, ended by `timeoutMs` (to the last byte: the HTTP layer's own timeout only notices a
+ * silent connection) or the execution's cancellation.
  */
 async function sendOnce(
 	call: Call,
@@ -173,15 +170,12 @@ async function sendOnce(
 		const scoped = Object.create(ctx, {
 			getExecutionCancelSignal: { value: () => stop.signal },
 		}) as ApiContext;
+		const { helpers } = ctx;
 		const sent = Promise.resolve().then(
 			async () =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(
-					scoped,
-					CREDENTIAL_NAME,
-					options,
-				)) as FullResponse,
+				await helpers.httpRequestWithAuthentication.call(scoped, CREDENTIAL_NAME, options),
 		);
-		return (await untilAborted(sent, stop.signal)) ?? {};
+		return ((await untilAborted(sent, stop.signal)) as FullResponse | undefined) ?? {};
 	} catch (error) {
 		throw stop.signal.aborted ? (stop.signal.reason as Error) : error;
 	} finally {
@@ -239,10 +233,7 @@ function read(response: FullResponse, receivedAtMs: number): Attempt {
 	return answer({ kind: 'serverError', retryAfterMs });
 }
 
-/**
- * Wait for the limiter, send once, record the answer on the key's ticket, release it. With the
- * call's deadline already reached nothing is sent: a timeout that cost no request.
- */
+/** Wait for the limiter, send once, record the answer on the ticket; past the deadline, send nothing. */
 async function attempt(
 	call: Call,
 	request: IHttpRequestOptions,
