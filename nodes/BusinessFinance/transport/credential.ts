@@ -1,10 +1,8 @@
 /**
- * The credential's two values, checked by the same rules for requests and the Test button: the
- * key is sent exactly as stored (so no whitespace: a passing test would otherwise be followed by
- * 401s), and only over https:// except to a literal loopback address or `localhost`.
- *
- * The Test button calls `GET /v1/vendors?limit=1` and says what to fix for each way of failing; a
- * declarative `test` cannot tell INVALID_API_KEY from API_KEY_EXPIRED, nor explain a bad host.
+ * The credential, checked by the same rules for requests and the Test button: the key is sent as
+ * stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
+ * a loopback address. The Test button is code, not a declarative `test`, which could not tell
+ * INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
  */
 import type {
 	ICredentialTestFunctions,
@@ -23,8 +21,6 @@ import { redact } from './redact';
 
 type CredentialProblem = { message: string; description: string };
 
-const API_KEY_PREFIX = 'svc_';
-
 const PREFIX_PROBLEM: CredentialProblem = {
 	message: 'The API key in the Business Finance API credential must start with "svc_"',
 	description:
@@ -42,15 +38,10 @@ function apiKeyProblem(key: unknown): CredentialProblem | null {
 	if (typeof key !== 'string') return PREFIX_PROBLEM;
 	// Checked first: " svc_…" is a pasting accident, and saying so helps more than "svc_".
 	if ([...key].some((c) => /\s/.test(c) || c < ' ' || c === '\x7f')) return WHITESPACE_PROBLEM;
-	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) return PREFIX_PROBLEM;
-	return null;
+	return key.startsWith('svc_') && key.length > 'svc_'.length ? null : PREFIX_PROBLEM;
 }
 
-/**
- * Trims spaces, drops trailing slashes and a trailing `/v1` (paths passed to the transport start
- * with `/v1`). Undefined when the value is not an absolute http(s) URL without query, fragment
- * or user info.
- */
+/** Without trailing slashes or `/v1` (paths start with it); undefined if not a plain http(s) URL. */
 export function normaliseBaseUrl(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' || /[?#]/.test(raw)) return undefined;
 	const value = raw.trim().replace(/(\/+|\/v1)+$/i, '');
@@ -65,10 +56,7 @@ export function normaliseBaseUrl(raw: unknown): string | undefined {
 	}
 }
 
-/**
- * A literal loopback address (127.0.0.0/8, ::1, ::ffff:127.x.y.z) or exactly `localhost`, as the
- * URL parser gives it. Names such as `api.localhost` are resolved through DNS and not trusted.
- */
+/** A literal loopback address or exactly `localhost` (`api.localhost` goes through DNS: no). */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase();
 	if (host === 'localhost' || host === '[::1]') return true;
@@ -149,7 +137,6 @@ export async function businessFinanceApiTest(
 	if ('problem' in checked)
 		return fail(`${checked.problem.message}. ${checked.problem.description}`);
 	const { apiKey, baseUrl } = checked;
-
 	// Credential tests get only the legacy `request` helper (n8n-core's CredentialTestContext
 	// offers nothing else); it runs through n8n's axios like httpRequest does.
 	const { helpers } = this;
@@ -169,13 +156,9 @@ export async function businessFinanceApiTest(
 		})) as LegacyFullResponse;
 	} catch (error) {
 		const failure = classifyNetworkError(error);
-		if (failure)
-			return fail(
-				`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`,
-			);
-		return fail(
-			`Could not connect to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
-		);
+		const why = error instanceof Error ? error.message : String(error);
+		if (!failure) return fail(`Could not connect to ${baseUrl}: ${why}`);
+		return fail(`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`);
 	}
 	const parsed = parseBody(response?.body);
 	const body = parsed.kind === 'json' ? parsed.value : undefined;
