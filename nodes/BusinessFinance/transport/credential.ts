@@ -33,7 +33,6 @@ const WHITESPACE_PROBLEM: CredentialProblem = {
 		'Remove the spaces or line breaks before, after or inside the key (they usually come with copying). The key is sent exactly as entered.',
 };
 
-/** Null when the key can be sent as it is. */
 function apiKeyProblem(key: unknown): CredentialProblem | null {
 	if (typeof key !== 'string') return PREFIX_PROBLEM;
 	// Checked first: " svc_…" is a pasting accident, and saying so helps more than "svc_".

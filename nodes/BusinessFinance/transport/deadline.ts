@@ -44,7 +44,6 @@ export class CancelledError extends Error {
 	}
 }
 
-/** Registers a wake-up function; returns how to unregister it. */
 export type WakeRegistration = (wake: () => void) => () => void;
 
 export class Deadline {
@@ -76,19 +75,15 @@ export class Deadline {
 	}
 
 	/**
-	 * Wait `ms`, or throw OverBudgetError at once (without waiting) when it does not fit. With
-	 * `register`, a wake-up ends the wait early; then a wait that does not fit waits for one for
-	 * what is left, and throws only when none comes. Without `ms`: wait only to be woken.
+	 * Wait `ms`, or throw OverBudgetError at once when it does not fit. With `register`, a wake-up
+	 * ends it early, and one that does not fit waits for a wake-up for what is left.
 	 */
 	async wait(ms: number | undefined, register?: WakeRegistration): Promise<void> {
 		this.throwIfCancelled();
 		if (ms !== undefined && ms <= 0) return;
 		const leftMs = this.leftMs;
-		if (ms !== undefined && ms <= leftMs) {
-			await this.sleep(ms, register);
-			return;
-		}
-		if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
+		if (ms !== undefined && ms <= leftMs) await this.sleep(ms, register);
+		else if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
 			throw new OverBudgetError(ms ?? leftMs, ms === undefined);
 		}
 	}

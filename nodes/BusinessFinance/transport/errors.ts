@@ -153,16 +153,12 @@ export function formatSeconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10}s`;
 }
 
-const RATE_LIMIT_ADVICE = `Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
-
-/** Where an error happens: its node and item, and the secrets to keep out of it. */
 export interface Scope {
 	node: INode;
 	itemIndex: number | undefined;
 	secrets: Array<string | undefined>;
 }
 
-/** Why no retry follows a failure. */
 export type FailReason = 'final' | 'create' | 'attempts' | 'budget';
 
 /** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
@@ -176,11 +172,10 @@ export function rateLimitedError(
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(wait.neededMs)})`;
 	const description = wait.behindProbe
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
-		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
+		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
-/** The execution was cancelled while this call waited or while its request was on its way. */
 export function cancelledError(scope: Scope, duringRequest: boolean): NodeOperationError {
 	return buildOperationError(scope, {
 		message: `The execution was cancelled while ${duringRequest ? 'a request was on its way' : 'waiting for the rate limit'}`,
@@ -248,7 +243,6 @@ function kindOf(code: string): NetworkFailure['kind'] {
 	return 'other';
 }
 
-/** Recognises a connection-level failure (no HTTP answer) in whatever the helper threw. */
 export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
 	if (!error || typeof error !== 'object') return undefined;
 	const e = error as { response?: unknown; cause?: { response?: unknown } };

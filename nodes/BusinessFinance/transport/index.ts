@@ -26,7 +26,6 @@ export interface ApiRequestOptions {
 interface ListOptions extends ApiRequestOptions {
 	returnAll: boolean;
 	limit?: number;
-	/** Applied to each item as its page arrives. */
 	shapeItem?: (item: IDataObject) => IDataObject;
 }
 

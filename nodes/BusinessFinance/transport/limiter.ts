@@ -87,11 +87,8 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 }
 
 /**
- * The current window as the service described it. `lowestRemaining`: the lowest
- * X-RateLimit-Remaining of its answers; requests still on their way come off it when admitting
- * (they may not be counted yet), so a slot is not lost for good when the service counted it before
- * another answer. `unanswered`: requests without an answer, which the service may have counted.
- * `endsAtMs`: when this knowledge ends (window end or backoff); then one request probes.
+ * The current window: requests on their way come off the lowest remaining when admitting (they
+ * may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
  */
 interface KnownWindow {
 	lowestRemaining: number;

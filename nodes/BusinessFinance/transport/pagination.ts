@@ -57,7 +57,6 @@ const idOf = (item: IDataObject): string => realId(item) ?? JSON.stringify(item)
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The page's elements, if the answer holds a list of objects in `data`. */
 function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
 	if (!Array.isArray(data)) throw listingErrors.notAList(scope, path);

@@ -39,7 +39,6 @@ function secretPatterns(secret: string): string[] {
 	return patterns;
 }
 
-/** Removes every occurrence of the secrets, in any of the forms above. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
 	let out = text;
 	for (const secret of secrets) {
