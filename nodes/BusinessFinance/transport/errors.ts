@@ -219,9 +219,7 @@ export interface NetworkFailure {
 function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
 	if (!error || typeof error !== 'object' || depth > 4) return out;
 	const e = error as Record<string, unknown>;
-	for (const key of ['code', 'errno']) {
-		if (typeof e[key] === 'string') out.push(e[key] as string);
-	}
+	out.push(...[e.code, e.errno].filter((c): c is string => typeof c === 'string'));
 	const messages = [e.message, ...(Array.isArray(e.messages) ? e.messages : [])];
 	for (const message of messages.filter((m): m is string => typeof m === 'string')) {
 		const match = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
