@@ -70,10 +70,8 @@ export function parseServiceError(body: unknown): { code?: string; message?: str
 	const error = (body as { error?: unknown }).error;
 	if (!error || typeof error !== 'object') return undefined;
 	const { code, message } = error as { code?: unknown; message?: unknown };
-	const out: { code?: string; message?: string } = {};
-	if (typeof code === 'string' && code) out.code = code;
-	if (typeof message === 'string' && message) out.message = message;
-	return out.code || out.message ? out : undefined;
+	const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+	return text(code) || text(message) ? { code: text(code), message: text(message) } : undefined;
 }
 
 interface ApiErrorArgs extends Scope {
@@ -304,17 +302,12 @@ export function networkFailureError(
 
 export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const raw = error as { message?: unknown; description?: unknown } | undefined;
-	const message = typeof raw?.message === 'string' ? raw.message : 'unknown error';
+	const message = `The request to the Business Finance service failed: ${typeof raw?.message === 'string' ? raw.message : 'unknown error'}`;
 	const description =
 		typeof raw?.description === 'string' && raw.description
 			? raw.description
 			: 'Check the Business Finance API credential and the Base URL.';
-	return buildApiError({
-		...scope,
-		message: `The request to the Business Finance service failed: ${message}`,
-		description,
-		apiAnswer: false,
-	});
+	return buildApiError({ ...scope, message, description, apiAnswer: false });
 }
 
 export type Parsed =

@@ -260,8 +260,7 @@ export class KeyLimiter {
 		const laterWindow =
 			resetAtMs !== undefined &&
 			resetAtMs > nowMs &&
-			last.resetAtMs !== undefined &&
-			resetAtMs >= last.resetAtMs + NEXT_WINDOW_STEP_MS;
+			resetAtMs >= (last.resetAtMs ?? Number.POSITIVE_INFINITY) + NEXT_WINDOW_STEP_MS;
 		this.rateLimits = { inARow: laterWindow ? 1 : last.inARow + 1, resetAtMs };
 		return this.rateLimits.inARow;
 	}

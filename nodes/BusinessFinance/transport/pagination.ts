@@ -87,10 +87,8 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 /** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
 function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return current;
-	return Math.min(
-		MAX_PAGES,
-		Math.ceil(meta.total / effectivePageSize(meta, pageSize, received)) + 1,
-	);
+	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
+	return Math.min(MAX_PAGES, pages + 1);
 }
 
 /** At most `limit` elements, each shaped as its page arrives (not all at the end of the listing). */
