@@ -221,10 +221,8 @@ function read(response: FullResponse, receivedAtMs: number): Attempt {
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
 		const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-		return {
-			kind: 'data',
-			data: isObject ? (value as IDataObject) : { data: value as IDataObject },
-		};
+		const data = isObject ? (value as IDataObject) : { data: value as IDataObject };
+		return { kind: 'data', data };
 	}
 	if (status < 500) return answer({ kind: 'final' });
 	const retryAtMs = retryAfterAtMs(response.headers, receivedAtMs);
