@@ -346,22 +346,19 @@ const MAYBE_CREATED =
 function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
 	const text = parsed.kind === 'invalid' ? parsed.text : undefined;
 	const looksHtml = text !== undefined && /<html|<!doctype/i.test(text);
-	const title = looksHtml
-		? /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1].trim()
-		: undefined;
+	const title = looksHtml && /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1].trim();
 	let what = '';
 	if (looksHtml) what = ` with an HTML page${title ? ` ("${title}")` : ''}`;
 	else if (text !== undefined) what = ' with a body that is not JSON';
 	const proxy = looksHtml
 		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
 		: '';
+	const after = afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined);
 	return buildApiError({
 		...scope,
 		status,
 		message: `The service answered HTTP ${status || 'with no status'}${what}`,
-		extra: [proxy, afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined)]
-			.filter(Boolean)
-			.join(' '),
+		extra: [proxy, after].filter(Boolean).join(' '),
 	});
 }
 
