@@ -111,7 +111,7 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	it.each([
 		[401, 'INVALID_API_KEY', /revoked/],
 		[401, 'API_KEY_EXPIRED', /expired/],
-		[401, 'MISSING_API_KEY', /no API key/],
+		[401, 'MISSING_API_KEY', /No API key reached the service/],
 	])('HTTP %i %s gets its own message', async (status, code, text) => {
 		const { result } = run(answer(status, { error: { code, message: 'x' } }));
 		const r = await result;
@@ -131,7 +131,7 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		[502, '<html><title>Bad Gateway</title></html>', /502/],
 		[200, '<html>hello</html>', /not like the Business Finance API/],
 		[302, '', /redirect/],
-		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /refused the API key/],
+		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /API key is not allowed/],
 	] as const)('HTTP %i is explained', async (status, body, text) => {
 		const { result } = run(answer(status, body));
 		const r = await result;

@@ -1,13 +1,8 @@
 /**
- * The credential's two values, checked before any key is sent, by the same rules for the requests
- * and the credential's Test button: the key is sent exactly as stored (so it must have no
- * whitespace: a test that passed would otherwise be followed by 401s), and only over https://
- * except to a literal loopback address or `localhost`.
- *
- * The Test button (`methods.credentialTest.businessFinanceApiTest` on the nodes) calls
- * `GET /v1/vendors?limit=1` and turns each way of failing into a message that says what to fix.
- * A declarative `test` on the credential cannot: it cannot tell INVALID_API_KEY from
- * API_KEY_EXPIRED, nor explain an unreachable host.
+ * The credential, checked by the same rules for requests and the Test button: the key is sent as
+ * stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
+ * a loopback address. The Test button is code, not a declarative `test`, which could not tell
+ * INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
  */
 import type {
 	ICredentialTestFunctions,
@@ -15,12 +10,16 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { classifyNetworkError, describeNetworkFailure, parseServiceError } from './errors';
+import {
+	classifyNetworkError,
+	describeNetworkFailure,
+	hintFor,
+	parseBody,
+	parseServiceError,
+} from './errors';
 import { redact } from './redact';
 
-export type CredentialProblem = { message: string; description: string };
-
-const API_KEY_PREFIX = 'svc_';
+type CredentialProblem = { message: string; description: string };
 
 const PREFIX_PROBLEM: CredentialProblem = {
 	message: 'The API key in the Business Finance API credential must start with "svc_"',
@@ -34,23 +33,14 @@ const WHITESPACE_PROBLEM: CredentialProblem = {
 		'Remove the spaces or line breaks before, after or inside the key (they usually come with copying). The key is sent exactly as entered.',
 };
 
-const isSpaceOrControl = (char: string): boolean =>
-	/\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
-
-/** Null when the key can be sent as it is. */
 function apiKeyProblem(key: unknown): CredentialProblem | null {
 	if (typeof key !== 'string') return PREFIX_PROBLEM;
 	// Checked first: " svc_…" is a pasting accident, and saying so helps more than "svc_".
-	if ([...key].some(isSpaceOrControl)) return WHITESPACE_PROBLEM;
-	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) return PREFIX_PROBLEM;
-	return null;
+	if ([...key].some((c) => /\s/.test(c) || c < ' ' || c === '\x7f')) return WHITESPACE_PROBLEM;
+	return key.startsWith('svc_') && key.length > 'svc_'.length ? null : PREFIX_PROBLEM;
 }
 
-/**
- * Trims spaces, drops trailing slashes and a trailing `/v1` (paths passed to the transport start
- * with `/v1`). Undefined when the value is not an absolute http(s) URL without query, fragment
- * or user info.
- */
+/** Without trailing slashes or `/v1` (paths start with it); undefined if not a plain http(s) URL. */
 export function normaliseBaseUrl(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' || /[?#]/.test(raw)) return undefined;
 	const value = raw.trim().replace(/(\/+|\/v1)+$/i, '');
@@ -65,10 +55,7 @@ export function normaliseBaseUrl(raw: unknown): string | undefined {
 	}
 }
 
-/**
- * A literal loopback address (127.0.0.0/8, ::1, ::ffff:127.x.y.z) or exactly `localhost`, as the
- * URL parser gives it. Names such as `api.localhost` are resolved through DNS and not trusted.
- */
+/** A literal loopback address or exactly `localhost` (`api.localhost` goes through DNS: no). */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase();
 	if (host === 'localhost' || host === '[::1]') return true;
@@ -82,22 +69,6 @@ const INVALID_URL: CredentialProblem = {
 		'Set Base URL to the service address without a path, query or fragment, for example https://api.example.com (a trailing "/" or "/v1" is accepted).',
 };
 
-/** The normalised base URL, or why no key may be sent to it. */
-export function checkBaseUrl(raw: unknown): { url: string } | { problem: CredentialProblem } {
-	const url = normaliseBaseUrl(raw);
-	if (!url) return { problem: INVALID_URL };
-	const parsed = new URL(url);
-	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-		return {
-			problem: {
-				message: 'Refusing to send the API key over plain http:// to a remote host',
-				description: `The Base URL "${url}" uses http://, which would expose the API key on the network. Use https:// (plain http:// is only allowed for 127.0.0.1, localhost or ::1).`,
-			},
-		};
-	}
-	return { url };
-}
-
 /** The key and base URL to use, or the first problem; `secret` is what to keep out of messages. */
 export function readCredential(
 	data: Record<string, unknown> | undefined,
@@ -106,9 +77,17 @@ export function readCredential(
 	const secret = typeof apiKey === 'string' ? apiKey.trim() : undefined;
 	const keyProblem = apiKeyProblem(apiKey);
 	if (keyProblem) return { problem: keyProblem, secret };
-	const checked = checkBaseUrl(data?.baseUrl);
-	if ('problem' in checked) return { problem: checked.problem, secret };
-	return { apiKey: apiKey as string, baseUrl: checked.url };
+	const baseUrl = normaliseBaseUrl(data?.baseUrl);
+	if (!baseUrl) return { problem: INVALID_URL, secret };
+	const parsed = new URL(baseUrl);
+	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+		const problem = {
+			message: 'Refusing to send the API key over plain http:// to a remote host',
+			description: `The Base URL "${baseUrl}" uses http://, which would expose the API key on the network. Use https:// (plain http:// is only allowed for 127.0.0.1, localhost or ::1).`,
+		};
+		return { problem, secret };
+	}
+	return { apiKey: apiKey as string, baseUrl };
 }
 
 const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
@@ -118,44 +97,21 @@ interface LegacyFullResponse {
 	body?: unknown;
 }
 
-function parse(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
-const KEY_CODE_MESSAGES: Record<string, string> = {
-	INVALID_API_KEY:
-		'INVALID_API_KEY: the API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
-	API_KEY_EXPIRED:
-		'API_KEY_EXPIRED: the API key has expired. Create a new key in the dashboard (Settings → API Keys) and paste it here.',
-	MISSING_API_KEY:
-		'MISSING_API_KEY: the service received no API key. Enter the key from the dashboard (Settings → API Keys).',
-};
-
-/** OK, or the message that says what is wrong, for an answer of the service. */
+/** OK, or the message that says what is wrong (with the hint the nodes give), for an answer. */
 function judge(status: number, body: unknown, baseUrl: string): INodeCredentialTestResult | string {
-	const serviceError = parseServiceError(body);
-	const code = serviceError?.code;
+	const { code, message } = parseServiceError(body) ?? {};
 	if (status >= 200 && status < 300) {
 		if (Array.isArray((body as { data?: unknown } | undefined)?.data)) {
 			return { status: 'OK', message: 'Connection successful: the API key was accepted' };
 		}
 		return `${baseUrl} answered HTTP ${status}, but not like the Business Finance API. Check the Base URL (the service address, without a path).`;
 	}
-	if (code && KEY_CODE_MESSAGES[code]) return KEY_CODE_MESSAGES[code];
 	// Authentication is checked before the rate limit, so a 429 means the key itself works.
-	if (status === 429) {
+	if (status === 429 && !/API_KEY/.test(code ?? '')) {
 		return {
 			status: 'OK',
 			message: 'The API key was accepted (the service is rate limiting this key right now)',
 		};
-	}
-	if (status === 401 || status === 403) {
-		return `The service refused the API key (HTTP ${status}${code ? `, ${code}` : ''}). Check the key in the dashboard (Settings → API Keys).`;
 	}
 	if (status >= 300 && status < 400) {
 		return `${baseUrl} answers with a redirect (HTTP ${status}). Set the Base URL to the final address of the service (for example https:// instead of http://); redirects are not followed so the key is never sent elsewhere.`;
@@ -163,13 +119,8 @@ function judge(status: number, body: unknown, baseUrl: string): INodeCredentialT
 	if (status === 404 || status === 405) {
 		return `${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`;
 	}
-	if (status >= 500) {
-		return `The service answered HTTP ${status}${code ? ` (${code})` : ''}; it may be temporarily unavailable. Try again in a few minutes.`;
-	}
-	const detail = code
-		? ` (${code}${serviceError?.message ? `: ${serviceError.message}` : ''})`
-		: '';
-	return `The service answered HTTP ${status}${detail}. Check the Base URL and the API key.`;
+	const detail = code ? ` (${code}${message ? `: ${message}` : ''})` : '';
+	return `The service answered HTTP ${status}${detail}. ${hintFor(status, code)}`;
 }
 
 export async function businessFinanceApiTest(
@@ -185,7 +136,6 @@ export async function businessFinanceApiTest(
 	if ('problem' in checked)
 		return fail(`${checked.problem.message}. ${checked.problem.description}`);
 	const { apiKey, baseUrl } = checked;
-
 	// Credential tests get only the legacy `request` helper (n8n-core's CredentialTestContext
 	// offers nothing else); it runs through n8n's axios like httpRequest does.
 	const { helpers } = this;
@@ -205,14 +155,12 @@ export async function businessFinanceApiTest(
 		})) as LegacyFullResponse;
 	} catch (error) {
 		const failure = classifyNetworkError(error);
-		if (failure)
-			return fail(
-				`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`,
-			);
-		return fail(
-			`Could not connect to ${baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
-		);
+		const why = error instanceof Error ? error.message : String(error);
+		if (!failure) return fail(`Could not connect to ${baseUrl}: ${why}`);
+		return fail(`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`);
 	}
-	const verdict = judge(Number(response?.statusCode ?? 0), parse(response?.body), baseUrl);
+	const parsed = parseBody(response?.body);
+	const body = parsed.kind === 'json' ? parsed.value : undefined;
+	const verdict = judge(Number(response?.statusCode ?? 0), body, baseUrl);
 	return typeof verdict === 'string' ? fail(verdict) : verdict;
 }

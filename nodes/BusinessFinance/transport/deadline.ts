@@ -1,19 +1,15 @@
 /**
- * The time one call (one request, or one whole listing) may take. All of the call's time since it
- * started is charged to its budget, attempts included, not only its waits: otherwise answers that
- * are slow to come (a 429 that takes 5 s) cost nothing. A wait fails at once when it does not fit
- * in what is left, and ends as soon as the execution is cancelled. A call may also have a
- * deadline for everything: then nothing waits past it and no request runs past it (send.ts).
- * Every wait of the transport is the one sleep below.
+ * The time one call (one request, or one whole listing) may take. All of its time is charged to
+ * its budget, attempts included: otherwise answers slow to come (a 429 that takes 5 s) cost
+ * nothing. A wait that does not fit fails at once; every wait of the transport is the one sleep
+ * below, ended by the execution's cancellation.
  */
 import { sleep } from 'n8n-workflow';
 
+/** `sleep` rejects as soon as `signal` aborts, leaving no timer behind. */
 export interface Clock {
-	/** Epoch milliseconds. */
 	now(): number;
-	/** Resolves after `ms`; rejects as soon as `signal` aborts (and then leaves no timer behind). */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
-	/** A number in [0, 1), for backoff jitter. */
 	random(): number;
 }
 
@@ -32,25 +28,22 @@ export function backoffMs(step: number, baseMs: number, capMs: number, random: n
 	return Math.round(ceilingMs / 2 + (ceilingMs / 2) * random);
 }
 
-/** A wait that does not fit in what is left of the budget. */
+/** A wait that does not fit; `untilWoken`: a wait behind another request, not for a known time. */
 export class OverBudgetError extends Error {
 	constructor(
 		readonly neededMs: number,
-		/** It was a wait to be woken (behind another request), not a wait for a known time. */
 		readonly untilWoken = false,
 	) {
 		super('rate-limit wait budget exceeded');
 	}
 }
 
-/** The execution was cancelled while waiting or while a request was on its way. */
 export class CancelledError extends Error {
 	constructor() {
 		super('execution cancelled');
 	}
 }
 
-/** Registers a wake-up function; returns how to unregister it. */
 export type WakeRegistration = (wake: () => void) => () => void;
 
 export class Deadline {
@@ -60,13 +53,11 @@ export class Deadline {
 		readonly clock: Clock,
 		readonly budgetMs: number,
 		readonly cancelSignal: AbortSignal | undefined,
-		/** When the whole call must be over (epoch ms on `clock`); none by default. */
 		private readonly endsAtMs = Number.POSITIVE_INFINITY,
 	) {
 		this.startedAtMs = clock.now();
 	}
 
-	/** The call's whole time so far: waits, attempts and everything between them. */
 	get spentMs(): number {
 		return Math.max(0, this.clock.now() - this.startedAtMs);
 	}
@@ -75,7 +66,6 @@ export class Deadline {
 		return Math.max(0, Math.min(this.budgetMs - this.spentMs, this.untilEndMs));
 	}
 
-	/** Time left before the call's deadline (infinite without one). */
 	get untilEndMs(): number {
 		return this.endsAtMs - this.clock.now();
 	}
@@ -85,27 +75,20 @@ export class Deadline {
 	}
 
 	/**
-	 * Wait `ms`, or throw OverBudgetError at once (without waiting) when it does not fit. With
-	 * `register`, a wake-up ends the wait early; then a wait that does not fit waits for one for
-	 * what is left, and throws only when none comes. Without `ms`: wait only to be woken.
+	 * Wait `ms`, or throw OverBudgetError at once when it does not fit. With `register`, a wake-up
+	 * ends it early, and one that does not fit waits for a wake-up for what is left.
 	 */
 	async wait(ms: number | undefined, register?: WakeRegistration): Promise<void> {
 		this.throwIfCancelled();
 		if (ms !== undefined && ms <= 0) return;
 		const leftMs = this.leftMs;
-		if (ms !== undefined && ms <= leftMs) {
-			await this.sleep(ms, register);
-			return;
-		}
-		if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
+		if (ms !== undefined && ms <= leftMs) await this.sleep(ms, register);
+		else if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
 			throw new OverBudgetError(ms ?? leftMs, ms === undefined);
 		}
 	}
 
-	/**
-	 * The one sleep: clamped to Node's longest timer (a longer one would fire at once); true when
-	 * woken early. Leaves no waiter or listener behind.
-	 */
+	/** The one sleep, clamped to Node's longest timer; true when woken early. */
 	private async sleep(ms: number, register?: WakeRegistration): Promise<boolean> {
 		const stop = new AbortController();
 		let woken = false;

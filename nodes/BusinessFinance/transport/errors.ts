@@ -1,8 +1,4 @@
-/**
- * Every message the transport shows users, and errors that never carry the key: service answers,
- * network failures, waits that do not fit, cancellations, refusals before sending and listings
- * that go wrong.
- */
+/** Every message the transport shows users, in errors that never carry the key. */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -50,7 +46,7 @@ const STATUS_HINTS: Record<number, string> = {
 	429: ERROR_CODE_HINTS.RATE_LIMITED,
 };
 
-function hintFor(status: number | undefined, code: string | undefined): string {
+export function hintFor(status: number | undefined, code: string | undefined): string {
 	if (code && ERROR_CODE_HINTS[code]) return ERROR_CODE_HINTS[code];
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	if (status !== undefined && status >= 500) return ERROR_CODE_HINTS.INTERNAL_ERROR;
@@ -58,30 +54,14 @@ function hintFor(status: number | undefined, code: string | undefined): string {
 	return 'Check the node parameters and the Business Finance API credential.';
 }
 
-/** Marker kept on errors that the transport created, so `getApiErrorInfo` can read them. */
 const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
-
-export interface ApiErrorInfo {
-	status?: number;
-	code?: string;
-	/** The service's own message (truncated, redacted), not the node's wording around it. */
-	serviceMessage?: string;
-}
-
+type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
-/** Status and service error code of an error thrown by apiRequest (undefined if not an API answer). */
+/** Status, code and the service's own message (cut, redacted) of an API answer's error. */
 export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
-	if (error && typeof error === 'object') {
-		const info = (error as WithInfo)[API_INFO];
-		if (info) return { ...info };
-	}
-	return undefined;
-}
-
-/** The service's message on one line, at most 300 characters, without the key. */
-function serviceExcerpt(text: string, secrets: Array<string | undefined>): string {
-	return redactedExcerpt(text.replace(/\s+/g, ' ').trim(), 300, secrets);
+	const info = error && typeof error === 'object' ? (error as WithInfo)[API_INFO] : undefined;
+	return info ? { ...info } : undefined;
 }
 
 /** The `{error:{code,message}}` of a body, if it has that shape. */
@@ -90,37 +70,30 @@ export function parseServiceError(body: unknown): { code?: string; message?: str
 	const error = (body as { error?: unknown }).error;
 	if (!error || typeof error !== 'object') return undefined;
 	const { code, message } = error as { code?: unknown; message?: unknown };
-	const out: { code?: string; message?: string } = {};
-	if (typeof code === 'string' && code) out.code = code;
-	if (typeof message === 'string' && message) out.message = message;
-	return out.code || out.message ? out : undefined;
+	const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+	return text(code) || text(message) ? { code: text(code), message: text(message) } : undefined;
 }
 
-export interface BuildApiErrorArgs {
-	node: INode;
+interface ApiErrorArgs extends Scope {
 	status?: number;
 	code?: string;
 	serviceMessage?: string;
-	/** Message to use instead of `CODE: service message`. */
 	message?: string;
-	/** Description to use instead of the code's hint. */
 	description?: string;
-	/** Extra sentence appended to the description. */
 	extra?: string;
-	itemIndex?: number;
-	secrets: Array<string | undefined>;
-	/** False for failures that are not a service answer (network errors): no getApiErrorInfo. */
 	apiAnswer?: boolean;
 }
 
 /**
  * A `NodeApiError` built from a plain object that holds only status, code and message: no request
  * options, headers or axios objects, so the key cannot leak through the error's properties.
+ * `message` and `description` replace `CODE: service message` and the code's hint; `extra` is
+ * appended to the description; `apiAnswer: false` (not a service answer) gives no getApiErrorInfo.
  */
-export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
+function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, itemIndex, secrets } = args;
 	const serviceMessage = args.serviceMessage
-		? serviceExcerpt(args.serviceMessage, secrets)
+		? redactedExcerpt(args.serviceMessage.replace(/\s+/g, ' ').trim(), 300, secrets)
 		: undefined;
 	let message = args.message;
 	if (!message) {
@@ -134,19 +107,19 @@ export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 				: 'The request to the service failed';
 	}
 	message = redact(message, secrets);
-	let description = args.description ?? hintFor(status, code);
-	if (args.extra) description = `${description} ${args.extra}`;
-	description = redact(description, secrets);
-
+	const description = redact(
+		[args.description ?? hintFor(status, code), args.extra].filter(Boolean).join(' '),
+		secrets,
+	);
+	const httpCode = status !== undefined ? String(status) : undefined;
 	const errorResponse: JsonObject = { message };
-	if (status !== undefined) errorResponse.httpCode = String(status);
+	if (httpCode) errorResponse.httpCode = httpCode;
 	if (code) errorResponse.code = code;
 	if (serviceMessage) errorResponse.serviceMessage = serviceMessage;
-
 	const error = new NodeApiError(node, errorResponse, {
 		message,
 		description,
-		httpCode: status !== undefined ? String(status) : undefined,
+		httpCode,
 		itemIndex,
 	});
 	// NodeApiError may swap a message for a generic text when it mentions a Node.js error code;
@@ -154,7 +127,7 @@ export function buildApiError(args: BuildApiErrorArgs): NodeApiError {
 	error.message = message;
 	error.description = description;
 	error.messages = [];
-	if (status !== undefined) error.httpCode = String(status);
+	if (httpCode) error.httpCode = httpCode;
 	if (args.apiAnswer !== false) {
 		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
 	}
@@ -166,11 +139,10 @@ export function buildOperationError(
 	{ node, itemIndex, secrets }: Scope,
 	problem: { message: string; description: string },
 ): NodeOperationError {
-	const error = new NodeOperationError(node, redact(problem.message, secrets), {
-		description: redact(problem.description, secrets),
-		itemIndex,
-	});
-	error.message = redact(problem.message, secrets);
+	const message = redact(problem.message, secrets);
+	const description = redact(problem.description, secrets);
+	const error = new NodeOperationError(node, message, { description, itemIndex });
+	error.message = message;
 	return error;
 }
 
@@ -179,16 +151,12 @@ export function formatSeconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10}s`;
 }
 
-const RATE_LIMIT_ADVICE = `Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
-
-/** Where an error happens: its node and item, and the secrets to keep out of it. */
 export interface Scope {
 	node: INode;
 	itemIndex: number | undefined;
 	secrets: Array<string | undefined>;
 }
 
-/** Why no retry follows a failure. */
 export type FailReason = 'final' | 'create' | 'attempts' | 'budget';
 
 /** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
@@ -202,23 +170,17 @@ export function rateLimitedError(
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(wait.neededMs)})`;
 	const description = wait.behindProbe
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
-		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. ${RATE_LIMIT_ADVICE}`;
+		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
-/** The execution was cancelled while this call waited or while its request was on its way. */
 export function cancelledError(scope: Scope, duringRequest: boolean): NodeOperationError {
-	const problem = duringRequest
-		? {
-				message: 'The execution was cancelled while a request was on its way',
-				description:
-					'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.',
-			}
-		: {
-				message: 'The execution was cancelled while waiting for the rate limit',
-				description: 'No request was sent.',
-			};
-	return buildOperationError(scope, problem);
+	return buildOperationError(scope, {
+		message: `The execution was cancelled while ${duringRequest ? 'a request was on its way' : 'waiting for the rate limit'}`,
+		description: duringRequest
+			? 'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.'
+			: 'No request was sent.',
+	});
 }
 
 export function unsafePathError(scope: Scope, path: unknown): NodeOperationError {
@@ -236,36 +198,26 @@ export function limitError(scope: Scope, raw: unknown): NodeOperationError {
 	});
 }
 
-// Failures without an HTTP answer (refused, reset, timed out), recognised in whatever the HTTP
-// layer threw.
+/** Failures without an HTTP answer, recognised in whatever the HTTP layer threw. */
+const NETWORK_CODES = new Set(
+	`ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ESOCKETTIMEDOUT EPIPE ENOTFOUND EAI_AGAIN
+	EHOSTUNREACH ENETUNREACH ENETDOWN EADDRNOTAVAIL UND_ERR_SOCKET UND_ERR_CONNECT_TIMEOUT
+	UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT ERR_SOCKET_CONNECTION_TIMEOUT ERR_NETWORK
+	ETIMEOUT`.split(/\s+/),
+);
 
-const NETWORK_CODES = new Set([
-	...['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE'],
-	...['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL'],
-	...[
-		'UND_ERR_SOCKET',
-		'UND_ERR_CONNECT_TIMEOUT',
-		'UND_ERR_HEADERS_TIMEOUT',
-		'UND_ERR_BODY_TIMEOUT',
-	],
-	...['ERR_SOCKET_CONNECTION_TIMEOUT', 'ERR_NETWORK', 'ETIMEOUT'],
-]);
-
+/** `notSent`: certainly not processed; `deadlineMs`: the transport's own deadline ended it. */
 export interface NetworkFailure {
 	code: string;
-	/** True when the request certainly did not reach the server (nothing can have been processed). */
 	notSent: boolean;
 	kind: 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
-	/** Set when the transport's own total deadline ended the request. */
 	deadlineMs?: number;
 }
 
 function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
 	if (!error || typeof error !== 'object' || depth > 4) return out;
 	const e = error as Record<string, unknown>;
-	for (const key of ['code', 'errno']) {
-		if (typeof e[key] === 'string') out.push(e[key] as string);
-	}
+	out.push(...[e.code, e.errno].filter((c): c is string => typeof c === 'string'));
 	const messages = [e.message, ...(Array.isArray(e.messages) ? e.messages : [])];
 	for (const message of messages.filter((m): m is string => typeof m === 'string')) {
 		const match = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
@@ -287,7 +239,6 @@ function kindOf(code: string): NetworkFailure['kind'] {
 	return 'other';
 }
 
-/** Recognises a connection-level failure (no HTTP answer) in whatever the helper threw. */
 export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
 	if (!error || typeof error !== 'object') return undefined;
 	const e = error as { response?: unknown; cause?: { response?: unknown } };
@@ -323,16 +274,12 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 	}
 }
 
-/** How a call that ends without data failed: method, attempts (429s not counted) and why no retry. */
+/** How a call that ends without data failed: method, attempts (429s not counted), why no retry. */
 export interface Ending {
 	method: string;
-	/** Attempts made, this one included. */
 	attempts: number;
 	reason: FailReason;
 }
-
-const NOT_RETRIED =
-	'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
 
 export function networkFailureError(
 	scope: Scope,
@@ -340,42 +287,28 @@ export function networkFailureError(
 	failure: NetworkFailure,
 	baseUrl: string,
 ): NodeApiError {
-	const extra: string[] = [];
-	if (ending.method === 'POST') {
-		extra.push(
-			failure.notSent
-				? 'The request did not reach the service, so nothing was created; it is safe to run again.'
-				: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).',
-		);
-	} else if (ending.attempts > 1) extra.push(`Tried ${ending.attempts} times.`);
-	if (ending.reason === 'budget') extra.push(NOT_RETRIED);
+	const created = failure.notSent
+		? 'The request did not reach the service, so nothing was created; it is safe to run again.'
+		: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).';
 	return buildApiError({
 		...scope,
 		code: failure.code,
 		message: `Could not reach the Business Finance service (${failure.code})`,
 		description: describeNetworkFailure(failure, baseUrl),
-		extra: extra.join(' '),
+		extra: afterwards(ending, created),
 		apiAnswer: false,
 	});
 }
 
-/** Whatever else the HTTP layer threw. */
 export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const raw = error as { message?: unknown; description?: unknown } | undefined;
-	const message = typeof raw?.message === 'string' ? raw.message : 'unknown error';
+	const message = `The request to the Business Finance service failed: ${typeof raw?.message === 'string' ? raw.message : 'unknown error'}`;
 	const description =
 		typeof raw?.description === 'string' && raw.description
 			? raw.description
 			: 'Check the Business Finance API credential and the Base URL.';
-	return buildApiError({
-		...scope,
-		message: `The request to the Business Finance service failed: ${message}`,
-		description,
-		apiAnswer: false,
-	});
+	return buildApiError({ ...scope, message, description, apiAnswer: false });
 }
-
-// Answers after which no retry follows.
 
 export type Parsed =
 	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
@@ -383,12 +316,9 @@ export type Parsed =
 /** An answer's body: nothing, JSON (parsed here or by the helper), or text that is not JSON. */
 export function parseBody(body: unknown): Parsed {
 	if (body === undefined || body === null) return { kind: 'empty' };
-	let text: string;
-	if (typeof body === 'string') text = body;
-	else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
-		const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : (body as Uint8Array);
-		text = new TextDecoder().decode(bytes);
-	} else return { kind: 'json', value: body };
+	const binary = body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+	if (typeof body !== 'string' && !binary) return { kind: 'json', value: body };
+	const text = binary ? new TextDecoder().decode(body as ArrayBuffer) : (body as string);
 	if (text.trim() === '') return { kind: 'empty' };
 	try {
 		return { kind: 'json', value: JSON.parse(text) as unknown };
@@ -397,40 +327,38 @@ export function parseBody(body: unknown): Parsed {
 	}
 }
 
-/** What a failed create, repeated tries or a used-up budget add to the description. */
-function afterwards(ending: Ending, status: number): string {
-	const sentences: string[] = [];
-	if (status >= 500 && ending.method === 'POST') {
+/** What a failed create (`created`: what may have happened), tries and the budget add. */
+function afterwards(ending: Ending, created?: string): string {
+	const sentences = [ending.method === 'POST' ? created : undefined];
+	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
+	if (ending.reason === 'budget') {
 		sentences.push(
-			'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).',
+			'Not retried: the wait before the next try does not fit in the rate-limit wait budget.',
 		);
 	}
-	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
-	if (ending.reason === 'budget') sentences.push(NOT_RETRIED);
-	return sentences.join(' ');
+	return sentences.filter(Boolean).join(' ');
 }
 
-function htmlTitle(text: string): string | undefined {
-	const match = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text);
-	return match ? match[1].trim() : undefined;
-}
+const MAYBE_CREATED =
+	'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).';
 
 /** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */
 function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
 	const text = parsed.kind === 'invalid' ? parsed.text : undefined;
 	const looksHtml = text !== undefined && /<html|<!doctype/i.test(text);
-	const title = looksHtml ? htmlTitle(text) : undefined;
+	const title = looksHtml && /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1].trim();
 	let what = '';
 	if (looksHtml) what = ` with an HTML page${title ? ` ("${title}")` : ''}`;
 	else if (text !== undefined) what = ' with a body that is not JSON';
 	const proxy = looksHtml
 		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
 		: '';
+	const after = afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined);
 	return buildApiError({
 		...scope,
 		status,
 		message: `The service answered HTTP ${status || 'with no status'}${what}`,
-		extra: [proxy, afterwards(ending, status)].filter(Boolean).join(' '),
+		extra: [proxy, after].filter(Boolean).join(' '),
 	});
 }
 
@@ -450,7 +378,7 @@ export function answerError(
 			description: isPost
 				? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
 				: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
-			extra: isPost ? undefined : afterwards(ending, status),
+			extra: afterwards(ending),
 		});
 	}
 	if (status >= 300 && status < 400) {
@@ -470,7 +398,7 @@ export function answerError(
 		status,
 		code: serviceError.code,
 		serviceMessage: serviceError.message,
-		extra: afterwards(ending, status) || undefined,
+		extra: afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined),
 	});
 }
 

@@ -1,10 +1,5 @@
-/**
- * The only code that talks HTTP to the Business Finance service (docs/transport.md). By job:
- * credential.ts (which key and base URL may be used; the credential's Test button), limiter.ts
- * (the per-key rate limit), deadline.ts (the time a call may take), send.ts (one call),
- * pagination.ts (listing), errors.ts and redact.ts (messages that never carry the key).
- */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+/** The only code that talks HTTP to the Business Finance service (docs/transport.md). */
+import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
@@ -17,56 +12,46 @@ import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send }
 export { getApiErrorInfo } from './errors';
 export type { HttpMethod };
 
+/**
+ * `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
+ * option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
+ * on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
+ */
 export interface ApiRequestOptions {
-	/** Put on thrown errors (NodeApiError/NodeOperationError itemIndex). */
 	itemIndex?: number;
-	/** Total time this call may take before a wait or retry is refused; default: the option's. */
 	waitBudgetMs?: number;
-	/**
-	 * Total time this call may take, waits and requests together (default: none; each attempt
-	 * then has the transport's own deadline). For callers someone is waiting on, such as a
-	 * webhook delivery that needs a secret: a service that hangs cannot hold them longer.
-	 */
 	deadlineMs?: number;
 }
 
-export interface ListOptions extends ApiRequestOptions {
+interface ListOptions extends ApiRequestOptions {
 	returnAll: boolean;
 	limit?: number;
-	/** What each item becomes, applied as its page arrives (default: the item as it came). */
 	shapeItem?: (item: IDataObject) => IDataObject;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
 	clock?: Clock;
-	/** Total time one attempt may take; default REQUEST_TIMEOUT_MS. */
 	requestTimeoutMs?: number;
-	/** The per-key limiters, keyed by a SHA-256 of the key; default: the transport's own. */
 	limiters?: Limiters;
 }
 
 const isDuration = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
-/** Reads and checks the credential, and gives the call its key's limiter and its own deadline. */
+/** Reads and checks the credential; gives the call its key's limiter and its own deadline. */
 async function openCall(
 	options: Required<TransportOptions>,
 	ctx: ApiContext,
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
 	const { clock, requestTimeoutMs, limiters } = options;
-	const getCredentials = ctx.getCredentials as (
-		type: string,
-		itemIndex?: number,
-	) => Promise<ICredentialDataDecryptedObject>;
+	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
 	const itemIndex = callOptions?.itemIndex;
 	const node = ctx.getNode();
 	const credential = readCredential(await getCredentials.call(ctx, CREDENTIAL_NAME, itemIndex));
 	if ('problem' in credential) {
-		throw buildOperationError(
-			{ node, itemIndex, secrets: [credential.secret] },
-			credential.problem,
-		);
+		const scope = { node, itemIndex, secrets: [credential.secret] };
+		throw buildOperationError(scope, credential.problem);
 	}
 	const { waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const cancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
@@ -82,10 +67,7 @@ async function openCall(
 	return { ctx, node, itemIndex, secrets: [apiKey], baseUrl, limiter, deadline, requestTimeoutMs };
 }
 
-/**
- * A transport: its own per-key limiters and clock. The nodes use the one below; tests make their
- * own with a fake clock or short deadlines.
- */
+/** A transport with its own per-key limiters and clock (tests make theirs with fake clocks). */
 export function createTransport(options: TransportOptions = {}) {
 	const resolved = {
 		clock: options.clock ?? systemClock,
@@ -130,7 +112,4 @@ export function createTransport(options: TransportOptions = {}) {
 export type Transport = ReturnType<typeof createTransport>;
 
 /** The transport of the nodes: one per n8n process, so every execution shares the key's limiter. */
-const shared = createTransport();
-
-export const apiRequest = shared.apiRequest;
-export const apiRequestAllItems = shared.apiRequestAllItems;
+export const { apiRequest, apiRequestAllItems } = createTransport();

@@ -1,11 +1,7 @@
 /**
- * The per-key rate limiter: what the service said about the current window, shared by every call
- * that uses the key in this process, so concurrent callers queue instead of stampeding; and the
- * one decision of how long to hold off after a 429.
- *
- * Bounds, by construction: nothing stored here blocks the key for longer than MAX_KEY_BLOCK_MS
- * after the answer that said so (every stored time is capped when it is stored), and every wait
- * is a wait on the caller's Deadline (bounded, cancellable, leaving nothing behind).
+ * The per-key rate limiter, shared by every call on the key in this process so that callers queue
+ * instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
+ * MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
  */
 import { createHash } from 'crypto';
 
@@ -14,44 +10,25 @@ import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './d
 export type Headers = Record<string, unknown>;
 
 const MS_PER_SECOND = 1_000;
-/** The service's rate-limit window: 100 requests per minute per key. */
 export const SPEC_WINDOW_MS = 60_000;
 /** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
 export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
-/**
- * Two answers' resets at least this far apart name different windows. Less may be the same
- * window: a reset sent as seconds from now, or corrected by the Date header, moves by up to a
- * second (and the latency) from one answer to the next.
- */
+/** Resets this far apart name different windows (one sent as "seconds from now" moves ~1 s). */
 const WINDOW_STEP_MS = 2_000;
-/** A 429's reset at least this much after the last 429's names a later window. */
 const NEXT_WINDOW_STEP_MS = 1_000;
-/** Margin after a window end taken from X-RateLimit-Reset, and after a learnt one. */
 const RESET_MARGIN_MS = 50;
 const LEARNT_MARGIN_MS = 5;
 /** Without a usable reset (a 429, or "remaining 0"): from 1 s, doubling, up to a window. */
 const BACKOFF_BASE_MS = 1_000;
-/** A difference between the service's `Date` and our clock beyond this is corrected. */
 const CLOCK_SKEW_THRESHOLD_MS = 5_000;
-/** X-RateLimit-Reset at or above this is Unix milliseconds; at or above the next, Unix seconds. */
 const EPOCH_MS_THRESHOLD = 1e12;
 const EPOCH_SECONDS_THRESHOLD = 1e9;
 
-export interface Timing {
-	/** When the request was handed to the HTTP helper. */
-	sentAtMs: number;
-	/** When its answer came back. */
-	receivedAtMs: number;
-}
+type Timing = { sentAtMs: number; receivedAtMs: number };
 
-/** The one conversion from (possibly fractional) seconds to milliseconds. */
 const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
 const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
-
-function parseDate(text: string): number | undefined {
-	const ms = Date.parse(text);
-	return Number.isNaN(ms) ? undefined : ms;
-}
+const parseDate = (text: string) => (Number.isNaN(Date.parse(text)) ? undefined : Date.parse(text));
 
 /** A header's value, whatever the case of its name; the first of a repeated header. */
 export function headerValue(headers: Headers | undefined, name: string): string | undefined {
@@ -64,10 +41,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 	return undefined;
 }
 
-/**
- * X-RateLimit-Reset as epoch ms. Accepts Unix seconds (what the service sends), Unix milliseconds,
- * an HTTP date and, for tolerance, a small number meaning "seconds from now".
- */
+/** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
 export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined) return undefined;
 	const text = value.trim();
@@ -78,10 +52,8 @@ export function parseResetHeader(value: string | undefined, nowMs: number): numb
 	return nowMs + secondsToMs(n);
 }
 
-/** A non-negative whole count (X-RateLimit-Remaining, X-RateLimit-Limit). */
 function parseCount(value: string | undefined): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const n = Number(value.trim());
+	const n = Number(value?.trim() || Number.NaN);
 	return Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
 }
 
@@ -101,16 +73,8 @@ export function retryAfterAtMs(headers: Headers | undefined, nowMs: number): num
 	return at === undefined ? undefined : at - serverClockOffsetMs(headers, nowMs);
 }
 
-interface RateHeaders {
-	limit?: number;
-	remaining?: number;
-	/** X-RateLimit-Reset on our clock. */
-	resetAtMs?: number;
-	/** The reset was sent as whole Unix seconds (what window learning needs). */
-	wholeSeconds: boolean;
-}
-
-function readRateHeaders(headers: Headers | undefined, nowMs: number): RateHeaders {
+/** The rate-limit headers, the reset on our clock; `wholeSeconds`: sent as Unix seconds. */
+function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 	const offset = serverClockOffsetMs(headers, nowMs);
 	const rawReset = headerValue(headers, 'x-ratelimit-reset');
 	const reset = parseResetHeader(rawReset, nowMs + offset);
@@ -122,44 +86,28 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number): RateHeade
 	};
 }
 
-/** The one multiple of `step` in (lo, hi], if there is exactly one. */
-function uniqueMultiple(lo: number, hi: number, step: number): number | undefined {
-	const first = (Math.floor(lo / step) + 1) * step;
-	return first <= 0 || first > hi || first + step <= hi ? undefined : first;
-}
-
-/** The current window as the service described it. */
+/**
+ * The current window: requests on their way come off the lowest remaining when admitting (they
+ * may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
+ */
 interface KnownWindow {
-	/**
-	 * The lowest X-RateLimit-Remaining of the window's answers: the service's count is at least
-	 * that high. This process's requests still on their way come off it when admitting (they may
-	 * not be counted yet); each is in the count once answered, so its slot is not lost for good
-	 * when the service had counted it before another answer.
-	 */
 	lowestRemaining: number;
-	/** Requests that got no answer in this window: the service may have counted them. */
 	unanswered: number;
-	/** When this knowledge ends (the window's end, or a backoff): then one request probes. */
 	endsAtMs: number;
-	/** X-RateLimit-Reset of the window, to recognise the next one. */
 	resetAtMs?: number;
 }
 
-type Admission =
-	| { go: true; probe: boolean }
-	/** Wait until `untilMs` (or, without it, to be woken); `orWoken`: an answer may free a slot. */
-	| { go: false; untilMs?: number; orWoken?: boolean };
+/** Or wait until `untilMs` (without it: to be woken); `orWoken`: an answer may free a slot. */
+type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
 
+/** `answered` (before `release`) returns, for a 429, until when this call holds off. */
 export interface Ticket {
-	/** Record the answer (before the release); for a 429, until when this call holds off. */
 	answered(status: number, headers: Headers | undefined, timing: Timing): number | undefined;
-	/** Call once the answer has been recorded, or the request failed. */
 	release(): void;
 }
 
 export class KeyLimiter {
 	private window?: KnownWindow;
-	/** Set by a 429, capped: nobody on the key sends before this. */
 	private blockedUntilMs = 0;
 	private probing = false;
 	private inFlight = 0;
@@ -167,7 +115,6 @@ export class KeyLimiter {
 	private untracked = false;
 	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
 	private zeroWithoutReset = 0;
-	/** The key's 429s in a row for one window, and the last one's reset. */
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
 	/** Window learning: the window this process opened, and its length once learnt. */
 	private opened?: { atMs: number; resetAtMs: number };
@@ -177,12 +124,11 @@ export class KeyLimiter {
 
 	constructor(private readonly clock: Clock) {}
 
-	/** Callers waiting to be woken by an answer (none may be left behind). */
 	get waiting(): number {
 		return this.wakers.size;
 	}
 
-	/** Wait (on the caller's deadline) until this key may send one request, not before `notBeforeMs`. */
+	/** Wait on the caller's deadline until the key may send one request, not before `notBeforeMs`. */
 	async acquire(deadline: Deadline, notBeforeMs = 0): Promise<Ticket> {
 		const register: WakeRegistration = (wake) => {
 			this.wakers.add(wake);
@@ -237,10 +183,7 @@ export class KeyLimiter {
 		};
 	}
 
-	/**
-	 * An answer's rate-limit headers, recorded while its request still counts as in flight (a
-	 * request's ticket records its own answer). True when it told the count.
-	 */
+	/** Recorded while its request still counts as in flight; true when it told the count. */
 	record(headers: Headers | undefined, timing: Timing): boolean {
 		const nowMs = timing.receivedAtMs;
 		const rate = readRateHeaders(headers, nowMs);
@@ -260,13 +203,12 @@ export class KeyLimiter {
 		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
 			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		}
-		const remaining = rate.remaining;
-		const endsAtMs = this.knowledgeEnd(resetAtMs, remaining, nowMs);
+		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
 		if (!current || (resetAtMs !== undefined && resetAtMs >= currentResetMs + WINDOW_STEP_MS)) {
-			this.window = { lowestRemaining: remaining, unanswered: 0, endsAtMs, resetAtMs };
+			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return true;
 		}
-		current.lowestRemaining = Math.min(current.lowestRemaining, remaining);
+		current.lowestRemaining = Math.min(current.lowestRemaining, rate.remaining);
 		if (resetAtMs !== undefined && resetAtMs === current.resetAtMs) current.endsAtMs = endsAtMs;
 		return true;
 	}
@@ -287,14 +229,10 @@ export class KeyLimiter {
 	}
 
 	/**
-	 * A 429 answered at `timing`: until when the call that got it holds off, decided here alone.
-	 * Until Retry-After, else until X-RateLimit-Reset (plus a margin, or the learnt end of a
-	 * window this process opened), else a backoff. From the key's second 429 in a row for one
-	 * window on (or for none), never less than a backoff one step behind: a service that keeps
-	 * answering 429 with a tiny Retry-After is not hammered. A 429 naming a later window (another
-	 * process took the one waited for) starts that count again. Everyone on the key holds off
-	 * until then too, capped at MAX_KEY_BLOCK_MS; the end returned is not capped: the caller's
-	 * deadline decides on it.
+	 * Until when the call that got a 429 holds off: Retry-After, else the reset (or the learnt end
+	 * of a window this process opened), else a backoff; from the second 429 in a row for a window,
+	 * at least a backoff, so a tiny Retry-After is not hammered. The key is blocked until then
+	 * (capped); the end returned is not: the caller's deadline decides on it.
 	 */
 	rateLimited(headers: Headers | undefined, timing: Timing): number {
 		const nowMs = timing.receivedAtMs;
@@ -317,34 +255,31 @@ export class KeyLimiter {
 		return endMs;
 	}
 
-	/** This 429's place in the key's run of 429s for one window, from 1. */
 	private countRateLimit(resetAtMs: number | undefined, nowMs: number): number {
 		const last = this.rateLimits;
 		const laterWindow =
 			resetAtMs !== undefined &&
 			resetAtMs > nowMs &&
-			last.resetAtMs !== undefined &&
-			resetAtMs >= last.resetAtMs + NEXT_WINDOW_STEP_MS;
+			resetAtMs >= (last.resetAtMs ?? Number.POSITIVE_INFINITY) + NEXT_WINDOW_STEP_MS;
 		this.rateLimits = { inARow: laterWindow ? 1 : last.inARow + 1, resetAtMs };
 		return this.rateLimits.inARow;
 	}
 
 	/**
-	 * Window learning. X-RateLimit-Reset has whole seconds, so alone it can make a wait up to a
-	 * second too long. On a service whose window starts with the first request after the last one
-	 * ended (like the sandbox), the answer showing `remaining = limit − 1` came from the request
-	 * that opened the window, whose length W lies in (reset − 1 s − receivedAt, reset − sentAt]:
-	 * when exactly one whole number of seconds lies there, W is taken as that.
+	 * Window learning (a reset in whole seconds can make a wait a second too long): the answer with
+	 * `remaining = limit − 1` opened the window, whose length lies in (reset − 1 s − receivedAt,
+	 * reset − sentAt]; taken when exactly one whole number of seconds lies there.
 	 */
 	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
 		if (this.learningDisproved || !wholeSeconds) return;
 		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
-		const lengthMs = uniqueMultiple(lo, resetAtMs - timing.sentAtMs, MS_PER_SECOND);
-		if (lengthMs !== undefined) this.learntLengthMs = lengthMs;
+		const hi = resetAtMs - timing.sentAtMs;
+		const first = (Math.floor(lo / MS_PER_SECOND) + 1) * MS_PER_SECOND;
+		if (first > 0 && first <= hi && first + MS_PER_SECOND > hi) this.learntLengthMs = first;
 	}
 
-	/** When the window whose header said `resetAtMs` is over: its learnt end, if this process opened it. */
+	/** When the window whose reset is `resetAtMs` is over: its learnt end if this process opened it. */
 	private windowEnd(resetAtMs: number): number {
 		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
 		const { opened, learntLengthMs } = this;
@@ -353,10 +288,8 @@ export class KeyLimiter {
 	}
 
 	/**
-	 * A 429 to a request sent after the learnt end of the window it was answered in (`resetAtMs`;
-	 * undefined: not known) disproves the length for good: a service with windows aligned to the
-	 * clock costs at most that one 429. One earlier in the window means another process (another
-	 * n8n worker on the key) used the window up, which says nothing about its length.
+	 * A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
+	 * windows cost one 429); one earlier means another process used the window up.
 	 */
 	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
 		const { opened, learntLengthMs } = this;
@@ -369,15 +302,12 @@ export class KeyLimiter {
 	}
 }
 
-/** The limiters of one transport, keyed by a SHA-256 of the key (never the key itself). */
+/** Keyed by a SHA-256 of the key (never the key itself). */
 export type Limiters = Map<string, KeyLimiter>;
 
 export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): KeyLimiter {
 	const id = createHash('sha256').update(apiKey).digest('hex');
-	let limiter = limiters.get(id);
-	if (!limiter) {
-		limiter = new KeyLimiter(clock);
-		limiters.set(id, limiter);
-	}
+	const limiter = limiters.get(id) ?? new KeyLimiter(clock);
+	limiters.set(id, limiter);
 	return limiter;
 }

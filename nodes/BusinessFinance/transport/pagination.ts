@@ -1,22 +1,14 @@
-/**
- * Listing: GET a list endpoint page by page and return its `data` elements, guarded against a
- * service that repeats pages, never stops, or answers with something that is not a list of objects.
- */
+/** Listing, guarded against a service that repeats pages, never stops, or sends no list of objects. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { listingErrors, type Scope } from './errors';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
-interface PageMeta {
-	has_more?: unknown;
-	total?: unknown;
-	limit?: unknown;
-}
+type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
-/** What a listing has seen so far. */
 class Listing {
 	readonly items: IDataObject[] = [];
 	private readonly seen = new Set<string>();
@@ -56,19 +48,15 @@ class Listing {
 	}
 }
 
-function realId(item: IDataObject): string | undefined {
-	const id = item.id;
+function realId({ id }: IDataObject): string | undefined {
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-function idOf(item: IDataObject): string {
-	return realId(item) ?? JSON.stringify(item);
-}
+const idOf = (item: IDataObject): string => realId(item) ?? JSON.stringify(item);
 
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The page's elements, if the answer holds a list of objects in `data`. */
 function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
 	if (!Array.isArray(data)) throw listingErrors.notAList(scope, path);
@@ -80,20 +68,17 @@ function pageItems(scope: Scope, path: string, response: IDataObject): IDataObje
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */
 function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
-	if (typeof meta.total === 'number')
-		return page * effectivePageSize(meta, pageSize, received) < meta.total;
-	return received >= pageSize;
+	if (typeof meta.total !== 'number') return received >= pageSize;
+	return page * effectivePageSize(meta, pageSize, received) < meta.total;
 }
 
 function effectivePageSize(meta: PageMeta, pageSize: number, received: number): number {
-	if (typeof meta.limit === 'number' && meta.limit > 0) return meta.limit;
-	return Math.max(1, Math.min(pageSize, received));
+	return typeof meta.limit === 'number' && meta.limit > 0
+		? meta.limit
+		: Math.max(1, Math.min(pageSize, received));
 }
 
-/**
- * Whether an empty page contradicts what the same answer says: more remain (`has_more`), or,
- * without it, fewer elements came than its `total`. Ending there would be a short success.
- */
+/** Whether an empty page contradicts its answer (`has_more`, else `total`): a short success. */
 function saysMoreRemain(meta: PageMeta, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
 	return typeof meta.total === 'number' && received < meta.total;
@@ -102,17 +87,11 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 /** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
 function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return current;
-	return Math.min(
-		MAX_PAGES,
-		Math.ceil(meta.total / effectivePageSize(meta, pageSize, received)) + 1,
-	);
+	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
+	return Math.min(MAX_PAGES, pages + 1);
 }
 
-/**
- * Every element of the list (at most `limit`), in pages of API_MAX_PAGE_SIZE or `limit` fetched
- * by `getPage`, each passed through `shape` as its page arrives: while the listing waits for the
- * rate limit, not all at the end of it.
- */
+/** At most `limit` elements, each shaped as its page arrives (not all at the end of the listing). */
 export async function listAll(
 	scope: Scope,
 	path: string,

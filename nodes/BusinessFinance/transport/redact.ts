@@ -1,14 +1,10 @@
 /**
- * Removing secrets from text: the key as is, URL-encoded (any mix of encoded and plain characters,
- * every byte encoded or none, either case of hex) and inside base64 (standard or URL-safe, at any
- * of the three alignments a longer encoded text such as "Authorization: Bearer <key>" can give
- * it), plus anything that looks like a key or a webhook secret.
+ * Removing secrets from text: as is, URL-encoded (any mix, either hex case) and inside base64
+ * (standard or URL-safe, at the three alignments a longer text such as "Bearer <key>" gives it).
  */
-
 const REDACTED = '[redacted]';
 /** Shorter secrets are not searched for (they would match ordinary text). */
 const MIN_SECRET_LENGTH = 6;
-const BASE64_ALIGNMENTS = [0, 1, 2];
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -20,23 +16,13 @@ function percentPattern(byte: number): string {
 	return `%${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('')}`;
 }
 
-/**
- * Matches the secret with each character either as is or percent-encoded: encoding every byte,
- * unreserved ones included, is valid URL encoding too.
- */
+/** Each character as is or percent-encoded: encoding every byte is valid URL encoding too. */
 function urlEncodedPattern(secret: string): string {
-	let pattern = '';
-	for (const char of secret) {
-		const encoded = [...Buffer.from(char, 'utf8')].map(percentPattern).join('');
-		pattern += `(?:${escapeRegExp(char)}|${encoded})`;
-	}
-	return pattern;
+	const encoded = (char: string) => [...Buffer.from(char, 'utf8')].map(percentPattern).join('');
+	return [...secret].map((char) => `(?:${escapeRegExp(char)}|${encoded(char)})`).join('');
 }
 
-/**
- * The part of base64(prefix + secret) that depends on the secret alone, for a prefix of `offset`
- * bytes: it appears in the base64 of any text that holds the secret at that alignment.
- */
+/** The part of base64(`offset` bytes + secret) that depends on the secret alone. */
 function base64Core(secret: string, offset: number, alphabet: 'base64' | 'base64url'): string {
 	const bytes = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret, 'utf8')]);
 	const encoded = bytes.toString(alphabet);
@@ -45,7 +31,7 @@ function base64Core(secret: string, offset: number, alphabet: 'base64' | 'base64
 
 function secretPatterns(secret: string): string[] {
 	const patterns = [urlEncodedPattern(secret)];
-	for (const offset of BASE64_ALIGNMENTS) {
+	for (const offset of [0, 1, 2]) {
 		for (const alphabet of ['base64', 'base64url'] as const) {
 			patterns.push(escapeRegExp(base64Core(secret, offset, alphabet)));
 		}
@@ -53,7 +39,6 @@ function secretPatterns(secret: string): string[] {
 	return patterns;
 }
 
-/** Removes every occurrence of the secrets, in any of the forms above. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
 	let out = text;
 	for (const secret of secrets) {
@@ -66,9 +51,8 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 }
 
 /**
- * At most `max` characters of `text`, redacted before the cut and again after it: a cut through
- * an encoded key leaves a piece that no pattern matches any more but that still decodes to most
- * of the key.
+ * At most `max` characters, redacted before the cut and after it: a cut through an encoded key
+ * leaves a piece no pattern matches that still decodes to most of the key.
  */
 export function redactedExcerpt(
 	text: string,

@@ -1,7 +1,6 @@
 /**
- * One API call: wait for the key's limiter, send once with a total deadline, read the answer, and
- * retry or fail, every wait on the call's Deadline. After a 429 the limiter alone decides how long
- * to hold off (limiter.ts); a 5xx, an unreadable 2xx body or a network failure is retried here.
+ * One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
+ * fail. After a 429 the limiter alone decides the wait; other failures are retried here.
  */
 import type {
 	IDataObject,
@@ -14,20 +13,7 @@ import type {
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { backoffMs, CancelledError, type Deadline, OverBudgetError } from './deadline';
-import {
-	answerError,
-	cancelledError,
-	classifyNetworkError,
-	type FailReason,
-	formatSeconds,
-	type NetworkFailure,
-	networkFailureError,
-	parseBody,
-	rateLimitedError,
-	requestFailedError,
-	type Scope,
-	unsafePathError,
-} from './errors';
+import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -38,14 +24,11 @@ export type ApiContext =
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
 export const MAX_ATTEMPTS = 4;
-/** Backoff between those retries: from 0.5 s, doubling, up to 8 s (with jitter). */
 const RETRY_BASE_MS = 500;
 export const RETRY_CAP_MS = 8_000;
-/** A 5xx answer's Retry-After is honoured up to this. */
 export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 
-/** Everything one call works with. */
-export interface Call extends Scope {
+export interface Call extends errors.Scope {
 	ctx: ApiContext;
 	baseUrl: string;
 	limiter: KeyLimiter;
@@ -59,18 +42,15 @@ interface FullResponse {
 	statusCode?: number;
 }
 
-/** What a failed attempt was, for the retry decision (a 429 is the limiter's). */
+/** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
 export type Failure =
-	/** 5xx, with the wait its Retry-After asked for. */
 	| { kind: 'serverError'; retryAfterMs?: number }
-	/** A 2xx answer whose body is not JSON. */
 	| { kind: 'unreadable' }
-	/** No answer: refused, reset, timed out. */
 	| { kind: 'network' }
-	/** Anything else (4xx, a redirect): retrying cannot help. */
 	| { kind: 'final' };
 
-export type Decision = { action: 'retry'; waitMs: number } | { action: 'fail'; reason: FailReason };
+export type Decision =
+	{ action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
 /**
  * `attempt` counts the attempts that failed (1 after the first); 429s are bounded by the deadline
@@ -96,12 +76,10 @@ export function decideRetry(
 
 type Attempt =
 	| { kind: 'data'; data: IDataObject }
-	/** A 429: hold off until `untilMs` (the limiter's decision), then try again. */
 	| { kind: 'rateLimited'; untilMs: number }
 	| { kind: 'answer'; failure: Failure; status: number; response: FullResponse }
-	| { kind: 'failure'; failure: Failure; network: NetworkFailure };
+	| { kind: 'failure'; failure: Failure; network: errors.NetworkFailure };
 
-/** The request did not finish within its deadline. */
 class AttemptTimeout extends Error {
 	constructor(readonly timeoutMs: number) {
 		super(`the request did not finish within ${timeoutMs} ms`);
@@ -109,7 +87,7 @@ class AttemptTimeout extends Error {
 }
 
 /** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
-export function isSafePath(path: unknown): path is string {
+function isSafePath(path: unknown): path is string {
 	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) {
 		return false;
 	}
@@ -118,7 +96,7 @@ export function isSafePath(path: unknown): path is string {
 		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
 }
 
-export function buildRequest(
+function buildRequest(
 	method: HttpMethod,
 	url: string,
 	body: IDataObject | undefined | null,
@@ -165,9 +143,8 @@ async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promis
 }
 
 /**
- * One attempt, ended by `timeoutMs` (from handing it over to the last byte: the HTTP layer's own
- * timeout only notices a silent connection) or the execution's cancellation. Throws
- * AttemptTimeout, CancelledError, or whatever the HTTP layer threw.
+ * One attempt, ended by `timeoutMs` (to the last byte: the HTTP layer's own timeout only notices a
+ * silent connection) or the execution's cancellation.
  */
 async function sendOnce(
 	call: Call,
@@ -193,15 +170,12 @@ async function sendOnce(
 		const scoped = Object.create(ctx, {
 			getExecutionCancelSignal: { value: () => stop.signal },
 		}) as ApiContext;
+		const { helpers } = ctx;
 		const sent = Promise.resolve().then(
 			async () =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(
-					scoped,
-					CREDENTIAL_NAME,
-					options,
-				)) as FullResponse,
+				await helpers.httpRequestWithAuthentication.call(scoped, CREDENTIAL_NAME, options),
 		);
-		return (await untilAborted(sent, stop.signal)) ?? {};
+		return ((await untilAborted(sent, stop.signal)) as FullResponse | undefined) ?? {};
 	} catch (error) {
 		throw stop.signal.aborted ? (stop.signal.reason as Error) : error;
 	} finally {
@@ -220,38 +194,35 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 }
 
 function waitError(call: Call, error: unknown): Error {
-	if (error instanceof CancelledError) return cancelledError(call, false);
+	if (error instanceof CancelledError) return errors.cancelledError(call, false);
 	if (!(error instanceof OverBudgetError)) return error as Error;
 	const { spentMs, budgetMs } = call.deadline;
 	const { neededMs, untilWoken: behindProbe } = error;
-	return rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
+	return errors.rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
 }
 
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
 function networkFailure(call: Call, error: unknown): Attempt {
-	if (error instanceof CancelledError) throw cancelledError(call, true);
-	const network: NetworkFailure | undefined =
+	if (error instanceof CancelledError) throw errors.cancelledError(call, true);
+	const network: errors.NetworkFailure | undefined =
 		error instanceof AttemptTimeout
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
-			: classifyNetworkError(error);
-	if (!network) throw requestFailedError(call, error);
+			: errors.classifyNetworkError(error);
+	if (!network) throw errors.requestFailedError(call, error);
 	return { kind: 'failure', failure: { kind: 'network' }, network };
 }
 
-/** Data for a 2xx answer that can be read; otherwise what happened. */
 function read(response: FullResponse, receivedAtMs: number): Attempt {
 	const status = Number(response.statusCode ?? 0);
 	const answer = (failure: Failure): Attempt => ({ kind: 'answer', failure, status, response });
 	if (status >= 200 && status < 300) {
-		const parsed = parseBody(response.body);
+		const parsed = errors.parseBody(response.body);
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
 		const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-		return {
-			kind: 'data',
-			data: isObject ? (value as IDataObject) : { data: value as IDataObject },
-		};
+		const data = isObject ? (value as IDataObject) : { data: value as IDataObject };
+		return { kind: 'data', data };
 	}
 	if (status < 500) return answer({ kind: 'final' });
 	const retryAtMs = retryAfterAtMs(response.headers, receivedAtMs);
@@ -260,10 +231,7 @@ function read(response: FullResponse, receivedAtMs: number): Attempt {
 	return answer({ kind: 'serverError', retryAfterMs });
 }
 
-/**
- * Wait for the limiter, send once, record the answer on the key's ticket, release it. With the
- * call's deadline already reached nothing is sent: a timeout that cost no request.
- */
+/** Wait for the limiter, send once, record the answer on the ticket; past the deadline, send nothing. */
 async function attempt(
 	call: Call,
 	request: IHttpRequestOptions,
@@ -275,7 +243,7 @@ async function attempt(
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
 		if (timeoutMs <= 0) {
-			const network: NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
+			const network: errors.NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
 			return { kind: 'failure', failure: { kind: 'network' }, network };
 		}
 		const response = await sendOnce(call, request, timeoutMs);
@@ -300,12 +268,12 @@ export async function send(
 	body?: IDataObject,
 	qs?: IDataObject,
 ): Promise<IDataObject> {
-	if (!isSafePath(path)) throw unsafePathError(call, path);
+	if (!isSafePath(path)) throw errors.unsafePathError(call, path);
 	const request = buildRequest(method, `${call.baseUrl}${path}`, body, qs);
 	const { deadline } = call;
 	const log = (what: string, waitMs: number) =>
 		call.ctx.logger?.debug?.(
-			`Business Finance: ${method} ${path} ${what}; retrying in ${formatSeconds(waitMs)}`,
+			`Business Finance: ${method} ${path} ${what}; retrying in ${errors.formatSeconds(waitMs)}`,
 		);
 	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
 	let notBeforeMs = 0;
@@ -323,10 +291,10 @@ export async function send(
 		if (decision.action === 'fail') {
 			const ending = { method, attempts, reason: decision.reason };
 			if (last.kind === 'failure')
-				throw networkFailureError(call, ending, last.network, call.baseUrl);
+				throw errors.networkFailureError(call, ending, last.network, call.baseUrl);
 			const { status, response } = last;
 			const location = headerValue(response.headers, 'location');
-			throw answerError(call, ending, { status, body: response.body, location });
+			throw errors.answerError(call, ending, { status, body: response.body, location });
 		}
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
