@@ -97,7 +97,7 @@ export async function send(
 				await res.arrayBuffer();
 				status = res.status;
 			} catch {
-				status = 0; // no answer at all
+				// no answer at all: status stays 0
 			}
 			answers.push({ status, ms: performance.now() - started });
 		}

@@ -5,6 +5,7 @@
  */
 import type { WorkflowJson } from '../../scripts/n8n';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../../scripts/n8n';
+import { action, chain, manual } from './workflows';
 
 export const MCP_WORKFLOW_ID = 'bfE2eMcpTools001';
 export const MCP_PATH = 'bf-e2e-mcp';
@@ -17,7 +18,7 @@ const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
-export const fromAI = (key: string, description: string, type = 'string') =>
+const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -181,36 +182,8 @@ export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
  * then one action node per read): the node's normal output, to compare the tools' answers with.
  */
 export function readsWorkflow(reads: Record<string, Record<string, unknown>>): WorkflowJson {
-	const sandbox = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
-	const manual = {
-		id: nodeId(),
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 600],
-		parameters: {},
-	};
-	const actions = Object.entries(reads).map(([name, parameters], index) => ({
-		id: nodeId(),
-		name,
-		type: 'n8n-nodes-business-finance.businessFinance',
-		typeVersion: 1,
-		position: [(index + 1) * 200, 600],
-		parameters,
-		credentials: { businessFinanceApi: sandbox },
-		executeOnce: true,
-	}));
-	const nodes = [manual, ...actions];
-	const connections: Record<string, unknown> = {};
-	nodes.slice(0, -1).forEach((node, index) => {
-		connections[node.name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
-	});
-	return {
-		id: READS_WORKFLOW_ID,
-		name: 'e2e: the tools’ reads as a workflow',
-		nodes,
-		connections,
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
+	const actions = Object.entries(reads).map(([name, parameters]) =>
+		action(name, parameters, { executeOnce: true }),
+	);
+	return chain(READS_WORKFLOW_ID, 'e2e: the tools’ reads as a workflow', [manual(), ...actions]);
 }
