@@ -113,7 +113,6 @@ export function expectDateTime(value: unknown): void {
 	expect(Number.isNaN(Date.parse(value as string))).toBe(false);
 }
 
-
 export function expectError(res: HttpResponse, status: number, code: string): void {
 	expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
 	expect(typeof res.body.error.message).toBe('string');
@@ -251,7 +250,6 @@ export function achVendor(overrides: Record<string, unknown> = {}): Record<strin
 		...overrides,
 	};
 }
-
 
 export function cryptoVendor(overrides: Record<string, unknown> = {}): Record<string, unknown> {
 	return {
