@@ -130,7 +130,7 @@ async function propose(
 		'the approval message',
 		async () => messages[before],
 	);
-	expect(message).toMatch(new RegExp(`120\\.5 USD to Acme Office Supplies .* invoice ${invoice}`));
+	expect(message).toMatch(new RegExp(`120\\.5 to Acme Office Supplies .* invoice ${invoice}`));
 	return { answer: text, form: /(http\S+)$/.exec(message)![1] };
 }
 
