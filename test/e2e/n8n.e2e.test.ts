@@ -701,7 +701,9 @@ describe('the trigger in a real n8n', () => {
 			return lines.length > 0 && lines;
 		});
 		expect(said).toHaveLength(1);
-		expect(said[0]).toMatch(/1 delivery failed signature verification.*Likely cause: wrong secret/);
+		expect(said[0]).toMatch(
+			/1 delivery failed signature verification.*Likely cause \(1 delivery\): wrong secret/,
+		);
 		expect(said[0]).not.toContain(signature);
 	});
 

@@ -33,8 +33,8 @@ afterEach(() => {
 	jest.restoreAllMocks();
 });
 
-const SCHEME = /Likely cause: a different signing scheme/;
-const WRONG = /Likely cause: wrong secret/;
+const SCHEME = /Likely cause \(\d+ deliver(y|ies)\): a different signing scheme/;
+const WRONG = /Likely cause \(\d+ deliver(y|ies)\): wrong secret/;
 
 function fakeTrigger(key = 'wf1|node1|production'): FailedTrigger & { lines: string[] } {
 	const lines: string[] = [];
@@ -66,7 +66,9 @@ describe('the counting: one warning per trigger per interval', () => {
 		expect(trigger.lines).toHaveLength(2);
 		// 49 of the burst, the one just before the minute, and this one
 		expect(trigger.lines[1]).toMatch(/: 51 deliveries failed/);
-		expect(trigger.lines[1]).toMatch(/\[51 deliveries\]\. Said at most once every 60 s\.$/);
+		expect(trigger.lines[1]).toMatch(
+			/Likely cause \(51 deliveries\): wrong secret.*\. Said at most once every 60 s\.$/,
+		);
 	});
 
 	it('names the most frequent cause first, the others after it, each with its count', () => {
@@ -76,7 +78,7 @@ describe('the counting: one warning per trigger per interval', () => {
 			'clock',
 			'Message timestamp too old (more than 300 s before now)',
 		);
-		expect(trigger.lines[0]).toMatch(/Likely cause: a timestamp outside .*too old/);
+		expect(trigger.lines[0]).toMatch(/Likely cause \(1 delivery\): a timestamp outside .*too old/);
 		for (let i = 0; i < 3; i++) noteVerificationFailure(trigger, 'no_secret');
 		for (let i = 0; i < 5; i++) {
 			noteVerificationFailure(trigger, 'other_scheme', 'Missing header: webhook-signature');
@@ -87,8 +89,10 @@ describe('the counting: one warning per trigger per interval', () => {
 		const [, second] = trigger.lines;
 		expect(second).toMatch(/: 9 deliveries failed/);
 		expect(second).toMatch(SCHEME);
-		expect(second).toMatch(/\(Missing header: webhook-signature\) \[6 deliveries\]/);
-		expect(second).toMatch(/Also: no signing secret is stored .*\[3 deliveries\]\./);
+		expect(second).toMatch(
+			/\(6 deliveries\): a different .*\(Missing header: webhook-signature\)\. Also/,
+		);
+		expect(second).toMatch(/Also \(3 deliveries\): no signing secret is stored /);
 		expect(second).not.toMatch(/timestamp outside/); // said in the first warning already
 	});
 
@@ -100,7 +104,7 @@ describe('the counting: one warning per trigger per interval', () => {
 			for (const t of [a, b, test]) noteVerificationFailure(t, 'no_secret');
 		}
 		expect([a.lines.length, b.lines.length, test.lines.length]).toEqual([1, 1, 1]);
-		expect(a.lines[0]).toMatch(/Likely cause: no signing secret is stored/);
+		expect(a.lines[0]).toMatch(/Likely cause \(1 delivery\): no signing secret is stored/);
 	});
 
 	it(`keeps at most ${MAX_TRIGGERS} triggers, the least recently failed dropped first`, () => {
@@ -191,9 +195,9 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		expect(warningsOf(warn, 'Trigger W')).toHaveLength(2);
 		// 29 of the first burst (its first was in the first warning), then 10 and 1 unsigned
 		expect(second).toMatch(/: 40 deliveries failed/);
-		expect(second).toMatch(/Likely cause: wrong secret.*\[29 deliveries\]/);
+		expect(second).toMatch(/Likely cause \(29 deliveries\): wrong secret/);
 		expect(second).toMatch(
-			/Also: a different signing scheme.*\(Missing headers: webhook-id, webhook-timestamp, webhook-signature\) \[11 deliveries\]/,
+			/Also \(11 deliveries\): a different signing scheme.*\(Missing headers: webhook-id, webhook-timestamp, webhook-signature\)\./,
 		);
 
 		nowMs += WARNING_INTERVAL_MS;
@@ -201,8 +205,8 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		expect((await deliver(url, body, stale)).status).toBe(401);
 		const third = warningsOf(warn, 'Trigger W')[2];
 		expect(third).toMatch(/: 20 deliveries failed/); // the 19 other unsigned ones, and this one
-		expect(third).toMatch(/Likely cause: a different signing scheme.*\[19 deliveries\]/);
-		expect(third).toMatch(/Also: a timestamp outside .*too old.*\[1 delivery\]\./);
+		expect(third).toMatch(/Likely cause \(19 deliveries\): a different signing scheme/);
+		expect(third).toMatch(/Also \(1 delivery\): a timestamp outside .*too old/);
 		expect(server.executions).toHaveLength(0);
 
 		const logged = warn.mock.calls.map(([m]) => String(m)).join('\n');
@@ -230,7 +234,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		expect(answers[0].body).toMatchObject({ error: 'no_secret' });
 		const said = warningsOf(warn, 'Trigger N');
 		expect(said).toHaveLength(1);
-		expect(said[0]).toMatch(/Likely cause: no signing secret is stored/);
+		expect(said[0]).toMatch(/Likely cause \(1 delivery\): no signing secret is stored/);
 	});
 
 	it('a signature that is not "v1,<base64>" names the signing scheme', async () => {

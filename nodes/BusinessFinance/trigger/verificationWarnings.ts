@@ -26,11 +26,11 @@ export const clock = { nowMs: (): number => Date.now() };
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
-		"no signing secret is stored to verify them with: the service hands out none for the endpoint and the credential's Webhook Signing Secret is empty. Copy the endpoint's signing secret (whsec_...) from the service's dashboard into the credential",
+		"no signing secret is stored to verify deliveries with: the service hands out none for the endpoint and the credential's Webhook Signing Secret is empty. Copy the endpoint's signing secret (whsec_...) from the service's dashboard into the credential",
 	wrong_secret:
-		"wrong secret: the signature does not match the secret the trigger verifies with (the endpoint's secret from the service, or the credential's Webhook Signing Secret when the service hands out none). Check that the credential holds this endpoint's secret, or that the sender is the service and not someone else who knows the URL",
+		"wrong secret: the signature does not match the secret the trigger verifies with (the endpoint's secret from the service, or the credential's Webhook Signing Secret when the service hands out none). Check that the credential holds this endpoint's secret, and that the sender is the service, not someone else who knows the URL",
 	other_scheme:
-		'a different signing scheme: the trigger expects Standard Webhooks signing, the headers webhook-id, webhook-timestamp and webhook-signature (or their svix-* names) with a "v1,<base64 HMAC-SHA256>" signature. Check how the service signs its deliveries, or whether the sender is someone else who knows the URL',
+		'a different signing scheme: the trigger expects Standard Webhooks signing, the headers webhook-id, webhook-timestamp and webhook-signature (or their svix-* names) with a "v1,<base64 HMAC-SHA256>" signature. Check how the service signs its deliveries, and that the sender is the service, not someone else who knows the URL',
 	clock:
 		"a timestamp outside the trigger's Timestamp Tolerance: n8n's clock or the service's is off, or the deliveries are retried late",
 };
@@ -99,8 +99,10 @@ function warning(trigger: FailedTrigger, entry: Failures): string {
 	const total = counted.reduce((sum, [, n]) => sum + n, 0);
 	const [likely, ...others] = counted.map(([cause, n]) => {
 		const detail = entry.details[cause] ? ` (${entry.details[cause]})` : '';
-		return `${CAUSES[cause]}${detail} [${n} deliver${n === 1 ? 'y' : 'ies'}]`;
+		return `(${deliveries(n)}): ${CAUSES[cause]}${detail}.`;
 	});
-	const also = others.length ? ` Also: ${others.join('; ')}.` : '';
-	return `Business Finance Trigger "${trigger.nodeName}" (workflow ${trigger.workflowId}): ${total} deliver${total === 1 ? 'y' : 'ies'} failed signature verification and ${total === 1 ? 'was' : 'were'} answered 401, starting no execution. Likely cause: ${likely}.${also} Said at most once every ${WARNING_INTERVAL_MS / 1000} s.`;
+	const also = others.map((text) => ` Also ${text}`).join('');
+	return `Business Finance Trigger "${trigger.nodeName}" (workflow ${trigger.workflowId}): ${deliveries(total)} failed signature verification and ${total === 1 ? 'was' : 'were'} answered 401, starting no execution. Likely cause ${likely}${also} Said at most once every ${WARNING_INTERVAL_MS / 1000} s.`;
 }
+
+const deliveries = (n: number) => `${n} deliver${n === 1 ? 'y' : 'ies'}`;
