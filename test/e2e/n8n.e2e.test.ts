@@ -68,6 +68,10 @@ const EXAMPLE01C_COPY = exampleCopy(
 		manualStart: true,
 	},
 );
+/** Example 05 as the suite runs it: a Manual Trigger in place of its Schedule Trigger. */
+const EXAMPLE05_COPY = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05Pl', {
+	manualStart: true,
+});
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
 const EXAMPLE03_COPY = (() => {
 	const copy = exampleWithDisabled(
@@ -177,6 +181,7 @@ beforeAll(async () => {
 			EXAMPLE01C_COPY,
 			EXAMPLE02_FIXED,
 			EXAMPLE03_COPY,
+			EXAMPLE05_COPY,
 			...loadExamples().map((e) => e.workflow),
 		],
 	});
@@ -518,6 +523,43 @@ describe('examples/', () => {
 		]);
 	});
 
+	it('05 polls: a second run passes on no transaction seen before, and the one created in between', async () => {
+		const fetched = 'Transactions since yesterday';
+		const passed = 'Only transactions not seen before';
+		const addTransaction = async (reference: string): Promise<string> => {
+			const [added] = await admin('POST', '/treasury/transactions', {
+				transactions: [{ type: 'deposit', amount: 250, currency: 'USD', reference }],
+			});
+			return added.id;
+		};
+		const ids = (result: ExecuteResult, node: string) => output(result, node).map((t) => t.id);
+		expect(
+			examples.find((e) => e.file === '05-poll-new-transactions.json')!.workflow.nodes[0].type,
+		).toBe('n8n-nodes-base.scheduleTrigger');
+
+		const before = await addTransaction(`E2E-05-before-${TAG}`);
+		await admin('DELETE', '/requests');
+		const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+		const yesterdays = [utcYesterday()];
+		const first = await execute(EXAMPLE05_COPY.id);
+		yesterdays.push(utcYesterday()); // the run may cross midnight (UTC)
+		expectSuccess(first);
+		// The first run knows nothing yet: everything since yesterday passes, once.
+		expect(ids(first, fetched)).toContain(before);
+		expect(ids(first, passed)).toEqual(ids(first, fetched));
+		const query = (await requestLog()).find((r) => r.path === '/v1/treasury/transactions')?.query;
+		expect(yesterdays).toContain(query?.from);
+
+		const between = await addTransaction(`E2E-05-between-${TAG}`);
+		const second = await execute(EXAMPLE05_COPY.id);
+		expectSuccess(second);
+		expect(ids(second, fetched)).toEqual(expect.arrayContaining([before, between]));
+		expect(ids(second, passed)).toEqual([between]);
+		expect(output(second, 'New transactions')).toEqual([
+			expect.objectContaining({ id: between, reference: `E2E-05-between-${TAG}` }),
+		]);
+	});
+
 	it('04 last month’s treasury transactions to CSV runs fully', async () => {
 		await admin('DELETE', '/requests');
 		const result = await execute('bfExample04Trsry');
@@ -563,6 +605,17 @@ describe('the trigger in a real n8n', () => {
 		});
 	/** When the trigger's secret was last fetched at the latest (its activation had finished). */
 	let secretCachedAt = 0;
+	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
+	const verificationWarnings = () =>
+		n8n
+			.log()
+			.split('\n')
+			.filter((line) =>
+				line.includes(
+					`Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`,
+				),
+			)
+			.filter((line) => line.includes('failed signature verification'));
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
@@ -642,6 +695,16 @@ describe('the trigger in a real n8n', () => {
 		expect(unsigned.status).toBe(401);
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		expect((await n8n.executions(IDS.triggerExisting, false)).length).toBe(before);
+		// n8n's log says why, once for both: the first failure names its cause.
+		const said = await n8n.waitFor('the verification warning in n8n’s log', async () => {
+			const lines = verificationWarnings();
+			return lines.length > 0 && lines;
+		});
+		expect(said).toHaveLength(1);
+		expect(said[0]).toMatch(
+			/1 delivery failed signature verification.*Likely cause \(1 delivery\): wrong secret/,
+		);
+		expect(said[0]).not.toContain(signature);
 	});
 
 	it('a genuine delivery replayed as sent, under svix-* names and with mixed names runs once', async () => {
@@ -753,6 +816,9 @@ describe('the trigger in a real n8n', () => {
 		const unsigned = Array.from({ length: 40 }, () => postTo(webhookPath, body, {}));
 		const answers = await Promise.all([...forged, ...unsigned]);
 		expect(answers.map((r) => r.status)).toEqual(Array(80).fill(401));
+		// 80 refused deliveries add at most one warning to the one of the forged-delivery test.
+		await sleep(1000);
+		expect(verificationWarnings().length).toBeLessThanOrEqual(2);
 		const log = await requestLog();
 		expect(
 			log.filter((r) => r.path === `/v1/webhooks/${triggerEndpointId}/secret`).length,

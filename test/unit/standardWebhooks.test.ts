@@ -320,6 +320,24 @@ describe('readSignedMessage', () => {
 		}
 	});
 
+	it('tells a timestamp outside the tolerance (a clock or a late retry) from a malformed request', () => {
+		for (const ts of [TIMESTAMP - 301, TIMESTAMP + 301]) {
+			expect(readSignedMessage(headers(SIGNATURE, String(ts)), at(TIMESTAMP))).toMatchObject({
+				ok: false,
+				outsideTolerance: true,
+			});
+		}
+		for (const malformed of [
+			headers(SIGNATURE, `${TIMESTAMP}000.5`),
+			headers('sha256=abc'),
+			{ 'webhook-signature': SIGNATURE },
+		]) {
+			const read = readSignedMessage(malformed, at(TIMESTAMP));
+			expect(read.ok).toBe(false);
+			expect(read.ok === false && read.outsideTolerance).toBeFalsy();
+		}
+	});
+
 	it('refuses an id with control characters or longer than 256 characters', () => {
 		expect(
 			readSignedMessage(headers(SIGNATURE, String(TIMESTAMP), 'msg\u0000x'), at(TIMESTAMP)),

@@ -39,8 +39,12 @@ export interface SignedMessage {
 
 export type ReadResult =
 	| { ok: true; message: SignedMessage }
-	/** `unsigned`: no signature header under any name (what "Allow Unsigned" may let through). */
-	| { ok: false; unsigned: boolean; reason: string };
+	/**
+	 * `unsigned`: no signature header under any name (what "Allow Unsigned" may let through).
+	 * `outsideTolerance`: the only problem is how far the timestamp is from now (a clock, or a
+	 * late retry), not the headers' form.
+	 */
+	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean };
 
 export type VerifyResult = { ok: true; message: SignedMessage } | { ok: false; reason: string };
 
@@ -95,7 +99,11 @@ function header(headers: WebhookHeaders, ...names: string[]): string | undefined
 	return undefined;
 }
 
-function timestampProblem(timestamp: string, options: VerifyOptions): string | { sent: number } {
+/** The timestamp, or what is wrong with it: its form (a string), or its distance from now. */
+function timestampProblem(
+	timestamp: string,
+	options: VerifyOptions,
+): string | { outside: string } | { sent: number } {
 	if (!TIMESTAMP.test(timestamp)) return 'Invalid webhook-timestamp: expected Unix seconds';
 	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 	const now = Math.floor(options.nowSeconds ?? Date.now() / 1000);
@@ -106,10 +114,10 @@ function timestampProblem(timestamp: string, options: VerifyOptions): string | {
 	if (!Number.isFinite(now)) return 'Invalid current time';
 	const sent = Number(timestamp);
 	if (now - sent > tolerance) {
-		return `Message timestamp too old (more than ${tolerance} s before now)`;
+		return { outside: `Message timestamp too old (more than ${tolerance} s before now)` };
 	}
 	if (sent - now > tolerance) {
-		return `Message timestamp too new (more than ${tolerance} s after now)`;
+		return { outside: `Message timestamp too new (more than ${tolerance} s after now)` };
 	}
 	return { sent };
 }
@@ -151,6 +159,9 @@ export function readSignedMessage(
 	}
 	const time = timestampProblem(timestamp, options);
 	if (typeof time === 'string') return { ok: false, unsigned: false, reason: time };
+	if ('outside' in time) {
+		return { ok: false, unsigned: false, reason: time.outside, outsideTolerance: true };
+	}
 	const v1 = v1Signatures(signatures);
 	if (v1.length === 0) {
 		const reason = /(^| )v1,/.test(signatures)

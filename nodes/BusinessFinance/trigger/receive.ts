@@ -23,10 +23,11 @@ import {
 	type WebhookHeaders,
 } from '../helpers/standardWebhooks';
 import { ALL_EVENTS } from '../descriptions/events';
-import { recordVerified, replayableUntil, wasSeen } from './duplicates';
+import { recordVerified, replayableUntil, wasSeen, type TriggerLog } from './duplicates';
 import { givenEndpointId, selectedEventTypes } from './endpoints';
 import { checkWithSecret } from './secrets';
 import { nodeKey, registrationOf } from './state';
+import { noteVerificationFailure, type FailureCause } from './verificationWarnings';
 
 interface Settings {
 	allowUnsigned: boolean;
@@ -52,11 +53,9 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		nowSeconds,
 	});
 	if (!read.ok && !(read.unsigned && settings.allowUnsigned)) {
-		return refuse(
-			this,
-			'invalid_signature',
-			`Webhook signature verification failed: ${read.reason}`,
-		);
+		const cause = read.outsideTolerance ? 'clock' : 'other_scheme';
+		const message = `Webhook signature verification failed: ${read.reason}`;
+		return refuse(this, 'invalid_signature', message, cause, read.reason);
 	}
 	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
 	const event = parseEvent(rawBody);
@@ -81,11 +80,17 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		});
 	}
 	if (verdict === 'mismatch') {
-		return refuse(this, 'invalid_signature', 'Webhook signature verification failed');
+		return refuse(
+			this,
+			'invalid_signature',
+			'Webhook signature verification failed',
+			'wrong_secret',
+		);
 	}
 	if (verdict === 'no_secret') {
 		if (!settings.allowUnsigned) {
-			return refuse(this, 'no_secret', 'The trigger has no signing secret to verify this delivery');
+			const message = 'The trigger has no signing secret to verify this delivery';
+			return refuse(this, 'no_secret', message, 'no_secret');
 		}
 		return accept(this, settings, event, read.message.id, nowSeconds);
 	}
@@ -156,12 +161,7 @@ function acceptVerified(
 ): Answer {
 	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
 	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
-	const trigger = {
-		nodeName: ctx.getNode().name,
-		workflowId: String(ctx.getWorkflow().id ?? ''),
-		logger: ctx.logger,
-	};
-	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, trigger)) {
+	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, triggerLog(ctx))) {
 		return ignored(ctx, 'duplicate delivery');
 	}
 	return start(settings, event);
@@ -204,8 +204,24 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): Ans
 	return { noWebhookResponse: true };
 }
 
-const refuse = (ctx: IWebhookFunctions, error: string, message: string) =>
-	respond(ctx, 401, { error, message });
+/** The trigger as n8n's log names it, and that log. */
+const triggerLog = (ctx: IWebhookFunctions): TriggerLog => ({
+	nodeName: ctx.getNode().name,
+	workflowId: String(ctx.getWorkflow().id ?? ''),
+	logger: ctx.logger,
+});
+
+/** Answers 401; n8n's log says why, once a minute per trigger (verificationWarnings.ts). */
+function refuse(
+	ctx: IWebhookFunctions,
+	error: string,
+	message: string,
+	cause: FailureCause,
+	detail?: string,
+): Answer {
+	noteVerificationFailure({ key: nodeKey(ctx), ...triggerLog(ctx) }, cause, detail);
+	return respond(ctx, 401, { error, message });
+}
 
 const ignored = (ctx: IWebhookFunctions, reason: string) =>
 	respond(ctx, 200, { received: true, ignored: reason });

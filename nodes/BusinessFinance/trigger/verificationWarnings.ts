@@ -1,0 +1,108 @@
+/**
+ * Tells the n8n log why deliveries to a trigger fail verification: a service that signs
+ * differently, or a secret that is missing or wrong, would otherwise only show as `401` answers
+ * the user never sees. One warning per trigger per interval, whatever the number of deliveries:
+ * the URL is public and a flood of failed requests must not flood the log.
+ *
+ * A warning names the likely cause (the most frequent since the last warning) and how many
+ * deliveries failed for each cause; never a secret, a signature or any other value a request sent
+ * (the details are the verifier's fixed reasons, see helpers/standardWebhooks.ts).
+ *
+ * Memory: one small entry per trigger (workflow, node, test or production) in this n8n process,
+ * at most `MAX_TRIGGERS`, the least recently failed dropped first.
+ */
+import type { Logger } from 'n8n-workflow';
+
+/** Why a delivery was refused, from what the trigger can tell. */
+export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'clock';
+
+/** At most one warning per trigger per this many milliseconds. */
+export const WARNING_INTERVAL_MS = 60_000;
+/** Most triggers whose failures are counted; the least recently failed is dropped first. */
+export const MAX_TRIGGERS = 500;
+
+/** The clock of this module (tests move it instead of waiting a minute). */
+export const clock = { nowMs: (): number => Date.now() };
+
+const CAUSES: Record<FailureCause, string> = {
+	no_secret:
+		"no signing secret is stored to verify deliveries with: the service hands out none for the endpoint and the credential's Webhook Signing Secret is empty. Copy the endpoint's signing secret (whsec_...) from the service's dashboard into the credential",
+	wrong_secret:
+		"wrong secret: the signature does not match the secret the trigger verifies with (the endpoint's secret from the service, or the credential's Webhook Signing Secret when the service hands out none). Check that the credential holds this endpoint's secret, and that the sender is the service, not someone else who knows the URL",
+	other_scheme:
+		'a different signing scheme: the trigger expects Standard Webhooks signing, the headers webhook-id, webhook-timestamp and webhook-signature (or their svix-* names) with a "v1,<base64 HMAC-SHA256>" signature. Check how the service signs its deliveries, and that the sender is the service, not someone else who knows the URL',
+	clock:
+		"a timestamp outside the trigger's Timestamp Tolerance: n8n's clock or the service's is off, or the deliveries are retried late",
+};
+
+export interface FailedTrigger {
+	/** state.ts `nodeKey`: workflow, node and mode. */
+	key: string;
+	nodeName: string;
+	workflowId: string;
+	logger: Pick<Logger, 'warn'>;
+}
+
+interface Failures {
+	/** When the last warning was logged. */
+	warnedAtMs: number;
+	/** Refused deliveries since then, by cause. */
+	counts: Partial<Record<FailureCause, number>>;
+	/** The verifier's reason for the latest failure of each cause (fixed texts, no values). */
+	details: Partial<Record<FailureCause, string>>;
+}
+
+const failures = new Map<string, Failures>();
+
+function failuresOf(key: string): Failures {
+	const entry = failures.get(key) ?? { warnedAtMs: -Infinity, counts: {}, details: {} };
+	failures.delete(key); // re-inserted last: most recently failed
+	failures.set(key, entry);
+	while (failures.size > MAX_TRIGGERS) failures.delete(failures.keys().next().value as string);
+	return entry;
+}
+
+/** How many triggers have failures counted (tests). */
+export function triggersCounted(): number {
+	return failures.size;
+}
+
+/** Forgets every trigger's count, as a restart of n8n does (tests). */
+export function forgetAllFailures(): void {
+	failures.clear();
+}
+
+/**
+ * Counts a delivery answered `401` and logs a warning when the trigger has not had one for
+ * `WARNING_INTERVAL_MS`. `detail`: the verifier's reason, when it has one.
+ */
+export function noteVerificationFailure(
+	trigger: FailedTrigger,
+	cause: FailureCause,
+	detail?: string,
+): void {
+	const entry = failuresOf(trigger.key);
+	entry.counts[cause] = (entry.counts[cause] ?? 0) + 1;
+	if (detail) entry.details[cause] = detail;
+	const nowMs = clock.nowMs();
+	if (nowMs < entry.warnedAtMs + WARNING_INTERVAL_MS) return;
+	trigger.logger.warn(warning(trigger, entry));
+	entry.warnedAtMs = nowMs;
+	entry.counts = {};
+	entry.details = {};
+}
+
+function warning(trigger: FailedTrigger, entry: Failures): string {
+	const counted = (Object.entries(entry.counts) as Array<[FailureCause, number]>).sort(
+		([, a], [, b]) => b - a,
+	);
+	const total = counted.reduce((sum, [, n]) => sum + n, 0);
+	const [likely, ...others] = counted.map(([cause, n]) => {
+		const detail = entry.details[cause] ? ` (${entry.details[cause]})` : '';
+		return `(${deliveries(n)}): ${CAUSES[cause]}${detail}.`;
+	});
+	const also = others.map((text) => ` Also ${text}`).join('');
+	return `Business Finance Trigger "${trigger.nodeName}" (workflow ${trigger.workflowId}): ${deliveries(total)} failed signature verification and ${total === 1 ? 'was' : 'were'} answered 401, starting no execution. Likely cause ${likely}${also} Said at most once every ${WARNING_INTERVAL_MS / 1000} s.`;
+}
+
+const deliveries = (n: number) => `${n} deliver${n === 1 ? 'y' : 'ies'}`;
