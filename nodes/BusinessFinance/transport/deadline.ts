@@ -44,6 +44,21 @@ export class CancelledError extends Error {
 	}
 }
 
+/** Rejects when `signal` aborts, even if what it waits for ignores the signal. */
+export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	let onAbort!: () => void;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(signal.reason as Error);
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	promise.catch(() => undefined); // its rejection after the abort is of no interest
+	try {
+		return await Promise.race([promise, aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
 export type WakeRegistration = (wake: () => void) => () => void;
 
 export class Deadline {
@@ -98,13 +113,10 @@ export class Deadline {
 		});
 		const onCancel = () => stop.abort();
 		this.cancelSignal?.addEventListener('abort', onCancel, { once: true });
-		// Also raced against the signal: an older n8n-workflow `sleep` ignores it.
-		const stopped = new Promise<void>((resolve) => {
-			stop.signal.addEventListener('abort', () => resolve(), { once: true });
-		});
 		const timer = this.clock.sleep(Math.min(ms, MAX_TIMER_MS), stop.signal);
 		try {
-			await Promise.race([timer.catch(() => undefined), stopped]);
+			// Raced against the signal too: an older n8n-workflow `sleep` ignores it.
+			await untilAborted(timer, stop.signal).catch(() => undefined);
 		} finally {
 			stop.abort(); // ends the timer (where the clock honours the signal)
 			unregister?.();

@@ -43,8 +43,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 
 /** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
 export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const text = value.trim();
+	const text = value?.trim() ?? '';
 	if (!isPlainNumber(text)) return parseDate(text);
 	const n = Number(text);
 	if (n >= EPOCH_MS_THRESHOLD) return Math.round(n);
@@ -66,8 +65,7 @@ function serverClockOffsetMs(headers: Headers | undefined, nowMs: number): numbe
 
 /** When the service says it may be called again (Retry-After: seconds or a date), on our clock. */
 export function retryAfterAtMs(headers: Headers | undefined, nowMs: number): number | undefined {
-	const value = headerValue(headers, 'retry-after')?.trim();
-	if (value === undefined) return undefined;
+	const value = headerValue(headers, 'retry-after')?.trim() ?? '';
 	if (isPlainNumber(value)) return nowMs + secondsToMs(Number(value));
 	const at = parseDate(value);
 	return at === undefined ? undefined : at - serverClockOffsetMs(headers, nowMs);
@@ -90,12 +88,12 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number) {
  * The current window: requests on their way come off the lowest remaining when admitting (they
  * may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
  */
-interface KnownWindow {
+type KnownWindow = {
 	lowestRemaining: number;
 	unanswered: number;
 	endsAtMs: number;
 	resetAtMs?: number;
-}
+};
 
 /** Or wait until `untilMs` (without it: to be woken); `orWoken`: an answer may free a slot. */
 type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
@@ -118,8 +116,8 @@ export class KeyLimiter {
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
 	/** Window learning: the window this process opened, and its length once learnt. */
 	private opened?: { atMs: number; resetAtMs: number };
-	private learntLengthMs?: number;
-	private learningDisproved = false;
+	/** null: disproved for good. */
+	private learntLengthMs?: number | null;
 	private readonly wakers = new Set<() => void>();
 
 	constructor(private readonly clock: Clock) {}
@@ -193,18 +191,17 @@ export class KeyLimiter {
 		}
 		this.untracked = false;
 		const current = this.window;
-		const currentResetMs = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
+		const currentReset = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
 		// A late answer from an earlier window says nothing about this one.
-		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentResetMs - WINDOW_STEP_MS) {
+		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentReset - WINDOW_STEP_MS)
 			return true;
-		}
 		const resetAtMs =
 			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
 		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
 			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		}
 		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
-		if (!current || (resetAtMs !== undefined && resetAtMs >= currentResetMs + WINDOW_STEP_MS)) {
+		if (!current || (resetAtMs !== undefined && resetAtMs >= currentReset + WINDOW_STEP_MS)) {
 			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return true;
 		}
@@ -272,7 +269,7 @@ export class KeyLimiter {
 	 */
 	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
-		if (this.learningDisproved || !wholeSeconds) return;
+		if (this.learntLengthMs === null || !wholeSeconds) return;
 		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
 		const hi = resetAtMs - timing.sentAtMs;
 		const first = (Math.floor(lo / MS_PER_SECOND) + 1) * MS_PER_SECOND;
@@ -283,7 +280,7 @@ export class KeyLimiter {
 	private windowEnd(resetAtMs: number): number {
 		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
 		const { opened, learntLengthMs } = this;
-		if (learntLengthMs === undefined || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
+		if (typeof learntLengthMs !== 'number' || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
 		return Math.min(fromHeaderMs, opened.atMs + learntLengthMs + LEARNT_MARGIN_MS);
 	}
 
@@ -293,12 +290,9 @@ export class KeyLimiter {
 	 */
 	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
 		const { opened, learntLengthMs } = this;
-		if (learntLengthMs === undefined || opened === undefined) return;
+		if (typeof learntLengthMs !== 'number' || opened === undefined) return;
 		const sameWindow = resetAtMs === undefined || resetAtMs === opened.resetAtMs;
-		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) {
-			this.learningDisproved = true;
-			this.learntLengthMs = undefined;
-		}
+		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) this.learntLengthMs = null;
 	}
 }
 

@@ -9,6 +9,12 @@ const MAX_PAGES = 10_000;
 
 type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
+const realId = ({ id }: IDataObject): string | undefined =>
+	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
 class Listing {
 	readonly items: IDataObject[] = [];
 	private readonly seen = new Set<string>();
@@ -24,38 +30,23 @@ class Listing {
 		return this.items.length >= this.limit;
 	}
 
-	/** False when the page only repeats what came before. */
-	isNew(page: IDataObject[]): boolean {
+	/** Adds a page's items, one that moved onto it while paging once; false for a repeated page. */
+	take(page: IDataObject[]): boolean {
 		if (page.length === 0) return true;
-		const ids = page.map(idOf);
+		const ids = page.map((item) => realId(item) ?? JSON.stringify(item));
 		if (this.firstIds.has(ids[0]) || ids.every((id) => this.seen.has(id))) return false;
 		this.firstIds.add(ids[0]);
 		for (const id of ids) this.seen.add(id);
-		return true;
-	}
-
-	/** Adds the page's items; one that moved onto this page while paging is returned once. */
-	add(page: IDataObject[]): void {
 		for (const item of page) {
-			if (this.full) return;
 			const id = realId(item);
-			if (id !== undefined) {
-				if (this.emitted.has(id)) continue;
-				this.emitted.add(id);
-			}
+			if (this.full) break;
+			if (id !== undefined && this.emitted.has(id)) continue;
+			if (id !== undefined) this.emitted.add(id);
 			this.items.push(this.shape(item));
 		}
+		return true;
 	}
 }
-
-function realId({ id }: IDataObject): string | undefined {
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
-const idOf = (item: IDataObject): string => realId(item) ?? JSON.stringify(item);
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
@@ -111,8 +102,7 @@ export async function listAll(
 		if (page > maxPages) throw listingErrors.endless(scope, page - 1, maxPages);
 		const response = await getPage({ ...filters, page, limit: pageSize });
 		const items = pageItems(scope, path, response);
-		if (!listing.isNew(items)) throw listingErrors.repeatedPage(scope, path, page);
-		listing.add(items);
+		if (!listing.take(items)) throw listingErrors.repeatedPage(scope, path, page);
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
 		if (items.length === 0 && saysMoreRemain(meta, received)) {
 			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;

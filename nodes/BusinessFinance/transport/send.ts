@@ -12,7 +12,13 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
-import { backoffMs, CancelledError, type Deadline, OverBudgetError } from './deadline';
+import {
+	backoffMs,
+	CancelledError,
+	type Deadline,
+	OverBudgetError,
+	untilAborted,
+} from './deadline';
 import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
 
@@ -36,11 +42,7 @@ export interface Call extends errors.Scope {
 	requestTimeoutMs: number;
 }
 
-interface FullResponse {
-	body?: unknown;
-	headers?: Headers;
-	statusCode?: number;
-}
+type FullResponse = { body?: unknown; headers?: Headers; statusCode?: number };
 
 /** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
 export type Failure =
@@ -74,11 +76,11 @@ export function decideRetry(
 	return waitMs <= timeLeftMs ? { action: 'retry', waitMs } : { action: 'fail', reason: 'budget' };
 }
 
+/** `error`: what to throw when no retry follows. */
 type Attempt =
 	| { kind: 'data'; data: IDataObject }
 	| { kind: 'rateLimited'; untilMs: number }
-	| { kind: 'answer'; failure: Failure; status: number; response: FullResponse }
-	| { kind: 'failure'; failure: Failure; network: errors.NetworkFailure };
+	| { kind: 'failed'; failure: Failure; error: (ending: errors.Ending) => Error };
 
 class AttemptTimeout extends Error {
 	constructor(readonly timeoutMs: number) {
@@ -106,9 +108,7 @@ function buildRequest(
 	const request: IHttpRequestOptions = {
 		method,
 		url,
-		headers: hasBody
-			? { Accept: 'application/json', 'Content-Type': 'application/json' }
-			: { Accept: 'application/json' },
+		headers: { Accept: 'application/json', ...(hasBody && { 'Content-Type': 'application/json' }) },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		encoding: 'text',
@@ -125,21 +125,6 @@ function buildRequest(
 	// An empty object would be dropped by the HTTP layer, leaving a JSON Content-Type with no body.
 	if (hasBody) request.body = Object.keys(body).length ? body : '{}';
 	return request;
-}
-
-/** Rejects when `signal` aborts, even if the HTTP layer ignored the signal. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	let onAbort!: () => void;
-	const aborted = new Promise<never>((_, reject) => {
-		onAbort = () => reject(signal.reason as Error);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	promise.catch(() => undefined); // its rejection after the abort is of no interest
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
 }
 
 /**
@@ -196,9 +181,7 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 function waitError(call: Call, error: unknown): Error {
 	if (error instanceof CancelledError) return errors.cancelledError(call, false);
 	if (!(error instanceof OverBudgetError)) return error as Error;
-	const { spentMs, budgetMs } = call.deadline;
-	const { neededMs, untilWoken: behindProbe } = error;
-	return errors.rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
+	return errors.rateLimitedError(call, call.deadline, error);
 }
 
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
@@ -209,14 +192,22 @@ function networkFailure(call: Call, error: unknown): Attempt {
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
 			: errors.classifyNetworkError(error);
 	if (!network) throw errors.requestFailedError(call, error);
-	return { kind: 'failure', failure: { kind: 'network' }, network };
+	return failedNetwork(call, network);
 }
 
-function read(response: FullResponse, receivedAtMs: number): Attempt {
-	const status = Number(response.statusCode ?? 0);
-	const answer = (failure: Failure): Attempt => ({ kind: 'answer', failure, status, response });
+function failedNetwork(call: Call, network: errors.NetworkFailure): Attempt {
+	const error = (e: errors.Ending) => errors.networkFailureError(call, e, network, call.baseUrl);
+	return { kind: 'failed', failure: { kind: 'network' }, error };
+}
+
+function read(call: Call, response: FullResponse, receivedAtMs: number): Attempt {
+	const { statusCode, headers, body } = response;
+	const status = Number(statusCode ?? 0);
+	const location = headerValue(headers, 'location');
+	const error = (e: errors.Ending) => errors.answerError(call, e, { status, body, location });
+	const answer = (failure: Failure): Attempt => ({ kind: 'failed', failure, error });
 	if (status >= 200 && status < 300) {
-		const parsed = errors.parseBody(response.body);
+		const parsed = errors.parseBody(body);
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
@@ -225,7 +216,7 @@ function read(response: FullResponse, receivedAtMs: number): Attempt {
 		return { kind: 'data', data };
 	}
 	if (status < 500) return answer({ kind: 'final' });
-	const retryAtMs = retryAfterAtMs(response.headers, receivedAtMs);
+	const retryAtMs = retryAfterAtMs(headers, receivedAtMs);
 	const retryAfterMs =
 		retryAtMs !== undefined && retryAtMs > receivedAtMs ? retryAtMs - receivedAtMs : undefined;
 	return answer({ kind: 'serverError', retryAfterMs });
@@ -242,16 +233,14 @@ async function attempt(
 	const sentAtMs = deadline.clock.now();
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
-		if (timeoutMs <= 0) {
-			const network: errors.NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
-			return { kind: 'failure', failure: { kind: 'network' }, network };
-		}
+		if (timeoutMs <= 0)
+			return failedNetwork(call, { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' });
 		const response = await sendOnce(call, request, timeoutMs);
 		const timing = { sentAtMs, receivedAtMs: deadline.clock.now() };
 		const status = Number(response.statusCode ?? 0);
 		const untilMs = ticket.answered(status, response.headers, timing);
 		return untilMs === undefined
-			? read(response, timing.receivedAtMs)
+			? read(call, response, timing.receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
 		return networkFailure(call, error);
@@ -288,14 +277,7 @@ export async function send(
 		attempts += 1;
 		const random = deadline.clock.random();
 		const decision = decideRetry(last.failure, method, attempts, deadline.leftMs, random);
-		if (decision.action === 'fail') {
-			const ending = { method, attempts, reason: decision.reason };
-			if (last.kind === 'failure')
-				throw errors.networkFailureError(call, ending, last.network, call.baseUrl);
-			const { status, response } = last;
-			const location = headerValue(response.headers, 'location');
-			throw errors.answerError(call, ending, { status, body: response.body, location });
-		}
+		if (decision.action === 'fail') throw last.error({ method, attempts, reason: decision.reason });
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
 	}
