@@ -1,9 +1,7 @@
-/**
- * The credential, checked by the same rules for requests and the Test button: the key is sent as
- * stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
- * a loopback address. The Test button is code, not a declarative `test`, which could not tell
- * INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
- */
+// The credential, checked by the same rules for requests and the Test button: the key is sent as
+// stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
+// a loopback address. The Test button is code, not a declarative `test`, which could not tell
+// INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
 import type {
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,

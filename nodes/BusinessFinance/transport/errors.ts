@@ -64,13 +64,14 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 	return info ? { ...info } : undefined;
 }
 
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
 /** The `{error:{code,message}}` of a body, if it has that shape. */
 export function parseServiceError(body: unknown): { code?: string; message?: string } | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const error = (body as { error?: unknown }).error;
 	if (!error || typeof error !== 'object') return undefined;
 	const { code, message } = error as { code?: unknown; message?: unknown };
-	const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 	return text(code) || text(message) ? { code: text(code), message: text(message) } : undefined;
 }
 
@@ -84,11 +85,9 @@ interface ApiErrorArgs extends Scope {
 	extra?: string;
 }
 
-/**
- * A `NodeApiError` built from a plain object that holds only status, code and message: no request
- * options, headers or axios objects, so the key cannot leak through the error's properties.
- * `description` replaces the hint; only an answer (with a status) gives getApiErrorInfo.
- */
+// A `NodeApiError` built from a plain object that holds only status, code and message: no request
+// options, headers or axios objects, so the key cannot leak through the error's properties.
+// `description` replaces the hint; only an answer (with a status) gives getApiErrorInfo.
 function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, serviceMessage, itemIndex, secrets } = args;
 	const message = redact(args.message, secrets);
@@ -127,7 +126,6 @@ export function buildOperationError(
 	return error;
 }
 
-/** `12.3s`: how waits are shown in messages. */
 export function formatSeconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10}s`;
 }
@@ -229,8 +227,8 @@ export function classifyNetworkError(error: unknown): NetworkFailure | undefined
 	if (e.response && typeof e.response === 'object' && 'status' in e.response) return undefined;
 	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
 	const code = collectCodes(error)
-		.map((c) => c.toUpperCase())
-		.find((c) => NETWORK_CODES.has(c));
+		.find((c) => NETWORK_CODES.has(c.toUpperCase()))
+		?.toUpperCase();
 	if (!code) return undefined;
 	const kind = kindOf(code);
 	const notSent =
@@ -291,11 +289,9 @@ export function networkFailureError(
 
 export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const raw = error as { message?: unknown; description?: unknown } | undefined;
-	const message = `The request to the Business Finance service failed: ${typeof raw?.message === 'string' ? raw.message : 'unknown error'}`;
+	const message = `The request to the Business Finance service failed: ${text(raw?.message) ?? 'unknown error'}`;
 	const description =
-		typeof raw?.description === 'string' && raw.description
-			? raw.description
-			: 'Check the Business Finance API credential and the Base URL.';
+		text(raw?.description) ?? 'Check the Business Finance API credential and the Base URL.';
 	return buildApiError({ ...scope, message, description });
 }
 
@@ -381,41 +377,31 @@ function serviceErrorMessage(status: number, code?: string, said?: string): stri
 	return status ? `The service answered HTTP ${status}` : 'The request to the service failed';
 }
 
-// Listings that go wrong: never a short or endless success.
-const listingError = (scope: Scope, message: string, description: string) =>
+/** A listing that went wrong (never a short or endless success): a message of LISTING. */
+export const listingError = (scope: Scope, [message, description]: string[]) =>
 	buildApiError({ ...scope, message, description });
 const REPORT = 'Try again later or report this to the service provider.';
 
-export const listingErrors = {
-	notAList: (scope: Scope, path: string) =>
-		listingError(
-			scope,
-			`The service answered ${path} without a list in "data"`,
-			'Check that the Base URL points at the Business Finance API.',
-		),
-	notObjects: (scope: Scope, path: string, index: number, element: unknown) =>
-		listingError(
-			scope,
-			`The service answered ${path} with a list whose element ${index} is not an object (${element === null ? 'null' : typeof element})`,
-			'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
-		),
-	repeatedPage: (scope: Scope, path: string, page: number) =>
-		listingError(
-			scope,
-			`The service returned page ${page} of ${path} again (items already received)`,
-			`The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. ${REPORT}`,
-		),
-	endless: (scope: Scope, page: number, maxPages: number) =>
-		listingError(
-			scope,
-			`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
-			'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
-		),
+export const LISTING = {
+	notAList: (path: string) => [
+		`The service answered ${path} without a list in "data"`,
+		'Check that the Base URL points at the Business Finance API.',
+	],
+	notObjects: (path: string, index: number, element: unknown) => [
+		`The service answered ${path} with a list whose element ${index} is not an object (${element === null ? 'null' : typeof element})`,
+		'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
+	],
+	repeatedPage: (path: string, page: number) => [
+		`The service returned page ${page} of ${path} again (items already received)`,
+		`The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. ${REPORT}`,
+	],
+	endless: (page: number, maxPages: number) => [
+		`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
+		'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
+	],
 	/** An empty page while the answer says more remain (`said`: what it said). */
-	endedEarly: (scope: Scope, path: string, page: number, said: string, received: number) =>
-		listingError(
-			scope,
-			`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
-			`The list ended early, so the listing was stopped instead of returning part of it. ${REPORT}`,
-		),
+	endedEarly: (path: string, page: number, said: string, received: number) => [
+		`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
+		`The list ended early, so the listing was stopped instead of returning part of it. ${REPORT}`,
+	],
 };

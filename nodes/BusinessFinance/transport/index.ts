@@ -12,11 +12,9 @@ import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send }
 export { getApiErrorInfo } from './errors';
 export type { HttpMethod };
 
-/**
- * `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
- * option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
- * on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
- */
+// `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
+// option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
+// on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
 export interface ApiRequestOptions {
 	itemIndex?: number;
 	waitBudgetMs?: number;
@@ -95,9 +93,8 @@ export function createTransport({
 	): Promise<IDataObject[]> {
 		const { limit: raw, returnAll } = options;
 		const n = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : Number.NaN;
-		if (returnAll !== true && !(Number.isFinite(n) && n >= 1)) {
+		if (returnAll !== true && !(Number.isFinite(n) && n >= 1))
 			throw limitError({ node: this.getNode(), itemIndex: options.itemIndex, secrets: [] }, raw);
-		}
 		const limit = returnAll === true ? Number.POSITIVE_INFINITY : Math.floor(n);
 		const call = await openCall(resolved, this, options);
 		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);

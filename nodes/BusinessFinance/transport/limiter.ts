@@ -1,8 +1,6 @@
-/**
- * The per-key rate limiter, shared by every call on the key in this process so that callers queue
- * instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
- * MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
- */
+// The per-key rate limiter, shared by every call on the key in this process so that callers queue
+// instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
+// MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
 import { createHash } from 'crypto';
 
 import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './deadline';
@@ -84,10 +82,8 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 	};
 }
 
-/**
- * The current window: requests on their way come off the lowest remaining when admitting (they
- * may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
- */
+// The current window: requests on their way come off the lowest remaining when admitting (they
+// may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
 type KnownWindow = {
 	lowestRemaining: number;
 	unanswered: number;
@@ -114,9 +110,8 @@ export class KeyLimiter {
 	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
 	private zeroWithoutReset = 0;
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
-	/** Window learning: the window this process opened, and its length once learnt. */
+	/** Window learning: the window this process opened, and its length once learnt (null: disproved). */
 	private opened?: { atMs: number; resetAtMs: number };
-	/** null: disproved for good. */
 	private learntLengthMs?: number | null;
 	private readonly wakers = new Set<() => void>();
 
@@ -152,10 +147,10 @@ export class KeyLimiter {
 			return { go: true, probe: true };
 		}
 		const { lowestRemaining, unanswered, endsAtMs } = this.window;
-		if (lowestRemaining - unanswered - this.inFlight <= 0) {
-			return { go: false, untilMs: endsAtMs, orWoken: this.inFlight > 0 };
-		}
-		return { go: true, probe: false };
+		const full = lowestRemaining - unanswered - this.inFlight <= 0;
+		return full
+			? { go: false, untilMs: endsAtMs, orWoken: this.inFlight > 0 }
+			: { go: true, probe: false };
 	}
 
 	private ticket(probe: boolean): Ticket {
@@ -197,9 +192,8 @@ export class KeyLimiter {
 			return true;
 		const resetAtMs =
 			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
-		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
-			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
-		}
+		const opening = resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1;
+		if (opening) this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
 		if (!current || (resetAtMs !== undefined && resetAtMs >= currentReset + WINDOW_STEP_MS)) {
 			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
@@ -225,12 +219,9 @@ export class KeyLimiter {
 		return backoffMs(step, BACKOFF_BASE_MS, SPEC_WINDOW_MS, this.clock.random());
 	}
 
-	/**
-	 * Until when the call that got a 429 holds off: Retry-After, else the reset (or the learnt end
-	 * of a window this process opened), else a backoff; from the second 429 in a row for a window,
-	 * at least a backoff, so a tiny Retry-After is not hammered. The key is blocked until then
-	 * (capped); the end returned is not: the caller's deadline decides on it.
-	 */
+	// Until when the call that got a 429 holds off (docs/transport.md#rate-limits); from the second
+	// 429 in a row, at least a backoff, so a tiny Retry-After is not hammered. The key's block is
+	// capped; the end returned is not: the caller's deadline decides on it.
 	rateLimited(headers: Headers | undefined, timing: Timing): number {
 		const nowMs = timing.receivedAtMs;
 		const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
@@ -243,9 +234,8 @@ export class KeyLimiter {
 		this.disproveLearntLength(times === 1 ? reset : undefined, timing.sentAtMs);
 		let endMs = nowMs + this.backoff(times - 1);
 		if (asked) endMs = Math.max(floorMs, retryAtMs);
-		else if (reset !== undefined) {
+		else if (reset !== undefined)
 			endMs = Math.max(floorMs, times === 1 ? this.windowEnd(reset) : reset + RESET_MARGIN_MS);
-		}
 		this.untracked = false;
 		this.window = undefined;
 		this.blockedUntilMs = Math.max(this.blockedUntilMs, Math.min(endMs, nowMs + MAX_KEY_BLOCK_MS));
@@ -262,11 +252,8 @@ export class KeyLimiter {
 		return this.rateLimits.inARow;
 	}
 
-	/**
-	 * Window learning (a reset in whole seconds can make a wait a second too long): the answer with
-	 * `remaining = limit − 1` opened the window, whose length lies in (reset − 1 s − receivedAt,
-	 * reset − sentAt]; taken when exactly one whole number of seconds lies there.
-	 */
+	// The window's length lies in (reset − 1 s − receivedAt, reset − sentAt]: taken when one whole
+	// number of seconds lies there (docs/transport.md#window-learning).
 	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
 		if (this.learntLengthMs === null || !wholeSeconds) return;
@@ -284,10 +271,8 @@ export class KeyLimiter {
 		return Math.min(fromHeaderMs, opened.atMs + learntLengthMs + LEARNT_MARGIN_MS);
 	}
 
-	/**
-	 * A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
-	 * windows cost one 429); one earlier means another process used the window up.
-	 */
+	// A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
+	// windows cost one 429); one earlier means another process used the window up.
 	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
 		const { opened, learntLengthMs } = this;
 		if (typeof learntLengthMs !== 'number' || opened === undefined) return;

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { listingErrors, type Scope } from './errors';
+import { LISTING, listingError, type Scope } from './errors';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
 const MAX_PAGES = 10_000;
@@ -50,9 +50,9 @@ class Listing {
 
 function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
-	if (!Array.isArray(data)) throw listingErrors.notAList(scope, path);
+	if (!Array.isArray(data)) throw listingError(scope, LISTING.notAList(path));
 	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw listingErrors.notObjects(scope, path, bad, data[bad]);
+	if (bad >= 0) throw listingError(scope, LISTING.notObjects(path, bad, data[bad]));
 	return data as IDataObject[];
 }
 
@@ -99,14 +99,14 @@ export async function listAll(
 	let maxPages = MAX_PAGES;
 	let received = 0; // elements of every page so far, repeats included, as the service counts
 	for (let page = 1; !listing.full; page++) {
-		if (page > maxPages) throw listingErrors.endless(scope, page - 1, maxPages);
+		if (page > maxPages) throw listingError(scope, LISTING.endless(page - 1, maxPages));
 		const response = await getPage({ ...filters, page, limit: pageSize });
 		const items = pageItems(scope, path, response);
-		if (!listing.take(items)) throw listingErrors.repeatedPage(scope, path, page);
+		if (!listing.take(items)) throw listingError(scope, LISTING.repeatedPage(path, page));
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
 		if (items.length === 0 && saysMoreRemain(meta, received)) {
 			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;
-			throw listingErrors.endedEarly(scope, path, page, said, received);
+			throw listingError(scope, LISTING.endedEarly(path, page, said, received));
 		}
 		received += items.length;
 		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;

@@ -1,7 +1,5 @@
-/**
- * One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
- * fail. After a 429 the limiter alone decides the wait; other failures are retried here.
- */
+// One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
+// fail. After a 429 the limiter alone decides the wait; other failures are retried here.
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -46,18 +44,12 @@ type FullResponse = { body?: unknown; headers?: Headers; statusCode?: number };
 
 /** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
 export type Failure =
-	| { kind: 'serverError'; retryAfterMs?: number }
-	| { kind: 'unreadable' }
-	| { kind: 'network' }
-	| { kind: 'final' };
+	{ kind: 'serverError'; retryAfterMs?: number } | { kind: 'unreadable' | 'network' | 'final' };
 
 export type Decision =
 	{ action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
-/**
- * `attempt` counts the attempts that failed (1 after the first); 429s are bounded by the deadline
- * alone. A POST is retried only on 429: a create that failed otherwise may have been processed.
- */
+/** `attempt`: attempts failed so far. A POST is not retried here: it may have been processed. */
 export function decideRetry(
 	failure: Failure,
 	method: HttpMethod,
@@ -90,20 +82,12 @@ class AttemptTimeout extends Error {
 
 /** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
 function isSafePath(path: unknown): path is string {
-	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) {
+	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path))
 		return false;
-	}
-	return path
-		.split('/')
-		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
+	return path.split('/').every((s) => s !== '.' && s !== '..' && !/%2e%2e|%2f|%5c/i.test(s));
 }
 
-function buildRequest(
-	method: HttpMethod,
-	url: string,
-	body: IDataObject | undefined | null,
-	qs: IDataObject | undefined,
-): IHttpRequestOptions {
+function buildRequest(method: HttpMethod, url: string, body?: IDataObject, qs?: IDataObject) {
 	const hasBody = body !== undefined && body !== null;
 	const request: IHttpRequestOptions = {
 		method,
@@ -127,15 +111,8 @@ function buildRequest(
 	return request;
 }
 
-/**
- * One attempt, ended by `timeoutMs` (to the last byte: the HTTP layer's own timeout only notices a
- * silent connection) or the execution's cancellation.
- */
-async function sendOnce(
-	call: Call,
-	request: IHttpRequestOptions,
-	timeoutMs: number,
-): Promise<FullResponse> {
+/** One attempt, ended by cancellation or at `timeoutMs` to the last byte (not only silence). */
+async function sendOnce(call: Call, request: IHttpRequestOptions, timeoutMs: number) {
 	const { ctx, deadline } = call;
 	deadline.throwIfCancelled();
 	const stop = new AbortController();
@@ -155,10 +132,9 @@ async function sendOnce(
 		const scoped = Object.create(ctx, {
 			getExecutionCancelSignal: { value: () => stop.signal },
 		}) as ApiContext;
-		const { helpers } = ctx;
+		const http = ctx.helpers.httpRequestWithAuthentication;
 		const sent = Promise.resolve().then(
-			async () =>
-				await helpers.httpRequestWithAuthentication.call(scoped, CREDENTIAL_NAME, options),
+			async () => await http.call(scoped, CREDENTIAL_NAME, options),
 		);
 		return ((await untilAborted(sent, stop.signal)) as FullResponse | undefined) ?? {};
 	} catch (error) {
