@@ -5,8 +5,8 @@
  * 1. provisions Node 24 + n8n 2.40.7 into the cache folder if needed (once, about 8 minutes);
  * 2. builds the package and installs it into `.n8n-dev/.n8n/nodes/node_modules/`;
  * 3. starts the sandbox (demo data) in this process;
- * 4. imports the "Business Finance sandbox" credential (pointing at the sandbox) and, once, the
- *    example workflows from examples/;
+ * 4. imports the "Business Finance sandbox" credential (pointing at the sandbox), the "MCP bearer
+ *    token" credential of example 06 and, once, the example workflows from examples/;
  * 5. starts n8n, creates the owner (no sign-up step) and prints the URL and the login;
  * 6. watches nodes/, credentials/, icons/ and package.json: rebuild, reinstall, restart n8n;
  * 7. Ctrl-C stops everything.
@@ -15,11 +15,13 @@
  * (default 4010, or a free port), BF_DEV_FOLDER (default <repo>/.n8n-dev), BF_N8N_CACHE,
  * BF_N8N_VERSION (default 2.40.7; 1.123.81 for the 1.x line, in its own BF_DEV_FOLDER).
  */
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
 	DEV_OWNER,
+	MCP_BEARER_CREDENTIAL,
 	N8nServer,
 	REPO_ROOT,
 	SANDBOX_CREDENTIAL_NAME,
@@ -68,20 +70,36 @@ async function startDevSandbox(): Promise<RunningSandbox> {
 	return sandbox;
 }
 
-/** The sandbox credential, and the examples not imported before (editor edits survive restarts). */
+/** Example 06's MCP token: made once per dev folder, so an MCP client set up with it keeps working. */
+function mcpToken(userFolder: string): string {
+	const file = path.join(userFolder, 'bf-mcp-token');
+	if (!fs.existsSync(file))
+		fs.writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+	return fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * The sandbox credential, example 06's bearer token, and the examples not imported before (editor
+ * edits survive restarts). Resolves with the token.
+ */
 async function importDevData(runtime: Runtime, options: N8nOptions, sandbox: RunningSandbox) {
-	say(`importing the credential "${SANDBOX_CREDENTIAL_NAME}" (n8n import:credentials)`);
-	await importCredentials(runtime, options, [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }]);
+	say(`importing the credentials "${SANDBOX_CREDENTIAL_NAME}" and "${MCP_BEARER_CREDENTIAL.name}"`);
+	const token = mcpToken(options.userFolder);
+	await importCredentials(runtime, options, [
+		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+		{ ...MCP_BEARER_CREDENTIAL, data: { token } },
+	]);
 	const ledgerFile = path.join(options.userFolder, 'bf-imported-examples.json');
 	const done: string[] = fs.existsSync(ledgerFile)
 		? JSON.parse(fs.readFileSync(ledgerFile, 'utf8'))
 		: [];
 	const fresh = loadExamples().filter((e) => !done.includes(e.file));
-	if (!fresh.length) return;
+	if (!fresh.length) return token;
 	const workflows = fresh.map((e) => e.workflow);
 	await importWorkflows(runtime, options, workflows);
 	fs.writeFileSync(ledgerFile, JSON.stringify([...done, ...fresh.map((e) => e.file)], null, 2));
 	say(`imported the examples: ${workflows.map((w) => w.name).join('; ')}`);
+	return token;
 }
 
 function logFileOf(options: N8nOptions): string {
@@ -98,7 +116,7 @@ async function startDevN8n(runtime: Runtime, options: N8nOptions): Promise<N8nSe
 	});
 }
 
-function banner(n8n: N8nServer, sandbox: RunningSandbox): string {
+function banner(n8n: N8nServer, sandbox: RunningSandbox, token: string): string {
 	const login = `${DEV_OWNER.email} / ${DEV_OWNER.password}   (created for you; dev only)`;
 	const admin = `admin routes: ${sandbox.baseUrl}/_admin/..., see sandbox/API.md`;
 	return [
@@ -107,6 +125,8 @@ function banner(n8n: N8nServer, sandbox: RunningSandbox): string {
 		`  login:        ${login}`,
 		`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
 		`  sandbox:      ${sandbox.baseUrl}/v1  (${admin})`,
+		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish examples 06 and 06b first)`,
+		`                header Authorization: Bearer ${token}`,
 		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
 		'',
 	].join('\n');
@@ -212,7 +232,7 @@ async function main(): Promise<void> {
 		userFolder,
 		port: await portOrFree(envPort('BF_DEV_N8N_PORT', 5678)),
 	};
-	await importDevData(runtime, options, sandbox);
+	const token = await importDevData(runtime, options, sandbox);
 
 	say(
 		`starting n8n on port ${options.port} (log: ${path.relative(process.cwd(), logFileOf(options))})`,
@@ -221,7 +241,7 @@ async function main(): Promise<void> {
 	// Whatever happens to this process, n8n (its own process group) goes with it.
 	process.on('exit', () => state.n8n.killNow());
 	await state.n8n.setupOwner();
-	console.log(banner(state.n8n, sandbox));
+	console.log(banner(state.n8n, sandbox, token));
 
 	const reload = reloader(state);
 	const watchers = watchSources((file) => reload.changed(file));

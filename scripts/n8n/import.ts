@@ -12,6 +12,12 @@ import { REPO_ROOT, type Runtime } from './runtime';
 /** Fixed id and name of the sandbox credential the examples and the dev environment use. */
 export const SANDBOX_CREDENTIAL_ID = 'bfSandboxCred001';
 export const SANDBOX_CREDENTIAL_NAME = 'Business Finance sandbox';
+/** The bearer token credential example 06's MCP Server Trigger refers to (data: `{ token }`). */
+export const MCP_BEARER_CREDENTIAL = {
+	id: 'bfMcpBearerCred1',
+	name: 'MCP bearer token',
+	type: 'httpBearerAuth',
+};
 
 const CREDENTIAL_TYPE = new BusinessFinanceApi().name;
 
@@ -21,6 +27,14 @@ export interface SandboxCredential {
 	webhookSigningSecret?: string;
 	id?: string;
 	name?: string;
+}
+
+/** A credential of another type (for example the MCP Server Trigger's bearer token). */
+export interface OtherCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string>;
 }
 
 export interface WorkflowJson {
@@ -37,7 +51,7 @@ export interface WorkflowJson {
 export async function importCredentials(
 	runtime: Runtime,
 	options: N8nOptions,
-	credentials: SandboxCredential[],
+	credentials: Array<SandboxCredential | OtherCredential>,
 ): Promise<void> {
 	const file = writeCredentialFile(options.userFolder, credentials);
 	try {
@@ -47,14 +61,18 @@ export async function importCredentials(
 	}
 }
 
-function writeCredentialFile(dir: string, credentials: SandboxCredential[]): string {
+function writeCredentialFile(
+	dir: string,
+	credentials: Array<SandboxCredential | OtherCredential>,
+): string {
 	const file = path.join(dir, `credentials-${process.pid}-${Date.now()}.json`);
 	const now = new Date().toISOString();
 	const entries = credentials.map((credential) => ({
 		id: credential.id ?? SANDBOX_CREDENTIAL_ID,
 		name: credential.name ?? SANDBOX_CREDENTIAL_NAME,
-		type: CREDENTIAL_TYPE,
-		data: credentialData(credential),
+		...('type' in credential
+			? { type: credential.type, data: credential.data }
+			: { type: CREDENTIAL_TYPE, data: credentialData(credential) }),
 		createdAt: now,
 		updatedAt: now,
 	}));

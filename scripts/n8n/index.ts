@@ -29,8 +29,10 @@ export {
 	importCredentials,
 	importWorkflows,
 	loadExamples,
+	MCP_BEARER_CREDENTIAL,
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
+	type OtherCredential,
 	type SandboxCredential,
 	type WorkflowJson,
 } from './import';

@@ -14,6 +14,7 @@ import {
 	installPackage,
 	requireRuntime,
 	type Runtime,
+	type OtherCredential,
 	type SandboxCredential,
 	type WorkflowJson,
 } from '../../scripts/n8n';
@@ -27,7 +28,7 @@ export interface PackageInN8n {
 }
 
 export async function startN8nWithPackage(setup: {
-	credentials: SandboxCredential[];
+	credentials: Array<SandboxCredential | OtherCredential>;
 	workflows: WorkflowJson[];
 }): Promise<PackageInN8n> {
 	const runtime = requireRuntime();

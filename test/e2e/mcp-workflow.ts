@@ -47,7 +47,7 @@ export const TOOLS: Record<string, Record<string, unknown>> = {
 		resource: 'payable',
 		operation: 'create',
 		invoiceNumber: fromAI('invoice_number', 'The vendor invoice number'),
-		amount: fromAI('amount', 'Amount in USD, greater than 0', 'number'),
+		amount: fromAI('amount', 'Amount, greater than 0', 'number'),
 		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
 		additionalFields: {},
 	},

@@ -68,7 +68,7 @@ function ok(res: HttpResponse, what: string): HttpResponse {
 }
 
 /** The admin routes of sandbox/API.md, over HTTP. Throws on a non-2xx answer. */
-export function adminClient(raw: HttpClient): AdminClient {
+function adminClient(raw: HttpClient): AdminClient {
 	return {
 		reset: async (seed) => ok(await raw.post('/_admin/reset', seed ? { seed } : {}), 'reset'),
 		receivableStatus: async (id, status) =>
@@ -104,19 +104,13 @@ export async function vendorTotal(h: Harness): Promise<number> {
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** ISO 8601 UTC date-time. */
-export const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 export function expectDateTime(value: unknown): void {
 	expect(typeof value).toBe('string');
 	expect(value).toMatch(DATE_TIME_RE);
 	expect(Number.isNaN(Date.parse(value as string))).toBe(false);
-}
-
-/** Unset fields are present and null (sandbox/API.md, "Representations"). */
-export function expectUnset(obj: Record<string, unknown>, field: string): void {
-	expect(obj).toHaveProperty([field], null);
 }
 
 export function expectError(res: HttpResponse, status: number, code: string): void {
@@ -201,7 +195,7 @@ export const WEBHOOK_FIELDS = [
 	'updated_at',
 ] as const;
 /** Never in a vendor or payable response. */
-export const SECRET_FIELDS = [
+const SECRET_FIELDS = [
 	'swift_code',
 	'iban',
 	'bank_address',
@@ -236,15 +230,10 @@ export function expectPageMeta(
 
 // ---------------------------------------------------------------- valid request bodies
 
-/** Valid ABA routing numbers (check digit ok) and some that fail the check. */
-export const ABA_VALID = ['021000021', '011000015', '121000358'];
-export const ABA_BAD_CHECK = '021000022';
-export const IBAN_VALID = 'GB82WEST12345698765432';
-export const IBAN_BAD_CHECK = 'GB82WEST12345698765433';
-export const EVM_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+const EVM_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let counter = 0;
-export function uniq(prefix: string): string {
+function uniq(prefix: string): string {
 	counter += 1;
 	return `${prefix}-${Date.now().toString(36)}-${counter}`;
 }
@@ -258,21 +247,6 @@ export function achVendor(overrides: Record<string, unknown> = {}): Record<strin
 		account_name: 'Acme Supplies LLC',
 		account_number: '000123456789',
 		routing_number: '021000021',
-		...overrides,
-	};
-}
-
-export function wireVendor(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	return {
-		name: uniq('Wire Partner'),
-		email: 'ap@wire.example',
-		payment_method: 'wire',
-		bank_name: 'Deutsche Test Bank',
-		account_name: 'Wire Partner GmbH',
-		account_number: '0532013000',
-		swift_code: 'DEUTDEFF',
-		iban: IBAN_VALID,
-		bank_address: '1 Bank Street, Frankfurt',
 		...overrides,
 	};
 }
@@ -320,7 +294,7 @@ export function payableBody(overrides: Record<string, unknown> = {}): Record<str
 
 // ---------------------------------------------------------------- webhook receiver
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
 	method: string;
 	url: string;
 	headers: Record<string, string>;

@@ -17,7 +17,7 @@ export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	},
 	payable: {
 		create:
-			'Creates a payable, a vendor bill in USD, awaiting review (nothing is paid until it is approved). Needs the vendor invoice number, an amount above 0, and a vendor id (a UUID, from the vendor tools) or a vendor name with payment details. Returns the payable with its id.',
+			'Creates a payable, a vendor bill, awaiting review (nothing is paid until it is approved). Needs the vendor invoice number, an amount above 0, and a vendor id (a UUID, from the vendor tools) or a vendor name with payment details. Returns the payable with its id.',
 		update:
 			'Changes a payable: its notes, its due date (YYYY-MM-DD), or its status (ready approves it: the service then schedules and pays it, and money leaves the account; pending_review sends it back). Needs the payable id (a UUID). Scheduled, paid, failed or cancelled payables cannot be changed. Returns the payable.',
 	},
