@@ -1,10 +1,14 @@
 /**
  * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
  * time), handed to `createTransport`, and a fake `this` whose httpRequestWithAuthentication is
- * scripted. Real HTTP is tested in transport.sandbox.test.ts and transport.http.test.ts.
+ * scripted; `useFakeTransport` gives each test a new clock and transport. Real HTTP is in
+ * transport-http.ts.
  */
-import type { IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IHttpRequestOptions, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
 import type { Clock } from '../../nodes/BusinessFinance/transport/deadline';
+import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 
 export const NODE: INode = {
 	id: 'node-1',
@@ -259,4 +263,57 @@ export class FakeWindowServer {
 		const response = ok();
 		return { ...response, headers: { ...(response.headers ?? {}), ...headers } };
 	}
+}
+
+export let fake: FakeClock;
+export let t: Transport;
+export let limiters: Limiters;
+
+/** A transport of its own, as a freshly started n8n: it knows nothing of any key. */
+export function freshTransport(): void {
+	limiters = new Map();
+	t = createTransport({ clock: fake.clock, limiters });
+}
+
+/** A new fake clock, and a transport on it. */
+export function freshClock(): void {
+	fake = new FakeClock();
+	freshTransport();
+}
+
+/** A new fake clock and transport (`fake`, `t`, `limiters`) before each test of the file. */
+export function useFakeTransport(): void {
+	beforeEach(freshClock);
+}
+
+/** Callers waiting on any key's limiter (none may be left behind). */
+export const waitingOnLimiters = () => [...limiters.values()].reduce((n, l) => n + l.waiting, 0);
+
+export const ok = () => json(200, { data: { id: 'x' } });
+
+export function call(
+	ctx: ReturnType<typeof fakeContext>,
+	...args: Parameters<Transport['apiRequest']>
+) {
+	return fake.run(t.apiRequest.call(ctx as never, ...args));
+}
+
+export async function failure(
+	promise: Promise<unknown>,
+): Promise<NodeApiError & NodeOperationError> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as NodeApiError & NodeOperationError;
+	}
+	throw new Error('expected the call to fail');
+}
+
+/** The responses in turn (an Error is thrown), the last one repeated. */
+export function sequence(...responses: Array<ScriptedResponse | Error>) {
+	return (_: unknown, index: number) => {
+		const r = responses[Math.min(index, responses.length - 1)];
+		if (r instanceof Error) throw r;
+		return r;
+	};
 }

@@ -9,7 +9,12 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
+import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
+import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 import { NODE } from './transport-fakes';
+
+export { failure } from './transport-fakes';
 
 // n8n-core keeps these behind its package entry; they are what a real execution uses.
 const {
@@ -92,15 +97,6 @@ export function realContext(
 	return ctx;
 }
 
-export async function failure(promise: Promise<unknown>): Promise<any> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected the call to fail');
-}
-
 export interface Hit {
 	at: number;
 	method: string;
@@ -155,4 +151,74 @@ export function answer(
 ): void {
 	res.writeHead(status, { 'content-type': 'application/json', ...headers });
 	res.end(JSON.stringify(body));
+}
+
+export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const okHeaders = () => ({
+	'x-ratelimit-limit': '100',
+	'x-ratelimit-remaining': '99',
+	'x-ratelimit-reset': String(nowSeconds() + 60),
+});
+export const LIST = { data: [], meta: { page: 1, limit: 100, total: 0, has_more: false } };
+
+/** The scripted server of the running test (`serve` starts it; it is closed after the test). */
+export let server: ScriptedServer;
+let running: ScriptedServer | undefined;
+
+export async function serve(handler: Parameters<typeof scriptedServer>[0]): Promise<void> {
+	server = running = await scriptedServer(handler);
+}
+
+export function useScriptedServer(): void {
+	afterEach(async () => {
+		await running?.close();
+		running = undefined;
+	});
+}
+
+/** A transport on the real clock, which tests can move forward (`later`). */
+export function transportWithShiftableClock(requestTimeoutMs?: number): {
+	t: Transport;
+	later: (ms: number) => void;
+	/** Callers waiting on the key's limiter (none may be left behind). */
+	waiting: () => number;
+} {
+	let offsetMs = 0;
+	const clock = { ...systemClock, now: () => Date.now() + offsetMs, random: () => 0.5 };
+	const limiters: Limiters = new Map();
+	return {
+		t: createTransport({ clock, requestTimeoutMs, limiters }),
+		later: (ms) => (offsetMs += ms),
+		waiting: () => [...limiters.values()].reduce((n, l) => n + l.waiting, 0),
+	};
+}
+
+export const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
+	apiKey: HTTP_KEY,
+	baseUrl: server.baseUrl,
+	...over,
+});
+export const budget = (seconds: number) => ({ waitBudgetMs: seconds * 1000 });
+
+/** GET /v1/vendors through `t` as an execution of its own, with a wait budget in seconds. */
+export const getVendors = (
+	t: Transport,
+	seconds?: number,
+	over: Partial<ICredentialDataDecryptedObject> = {},
+	execution?: AbortController,
+) =>
+	t.apiRequest.call(
+		realContext(creds(over), execution),
+		'GET',
+		'/v1/vendors',
+		undefined,
+		undefined,
+		seconds === undefined ? undefined : budget(seconds),
+	);
+
+export async function timed<T>(promise: Promise<T>): Promise<{ ms: number; result: T }> {
+	const started = Date.now();
+	const result = await promise;
+	return { ms: Date.now() - started, result };
 }

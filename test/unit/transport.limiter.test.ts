@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 
+import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
 import {
 	CancelledError,
 	Deadline,
@@ -13,15 +14,31 @@ import {
 import {
 	KeyLimiter,
 	MAX_KEY_BLOCK_MS,
+	parseResetHeader,
 	SPEC_WINDOW_MS,
 	type Ticket,
 } from '../../nodes/BusinessFinance/transport/limiter';
-import { FakeClock } from './transport-fakes';
+import {
+	apiError,
+	call,
+	failure,
+	fake,
+	fakeContext,
+	FakeWindowServer,
+	freshClock,
+	json,
+	KEY,
+	limiters,
+	ok,
+	type RecordedCall,
+	sequence,
+	t,
+	useFakeTransport,
+} from './transport-fakes';
 
-let fake: FakeClock;
 let limiter: KeyLimiter;
+useFakeTransport();
 beforeEach(() => {
-	fake = new FakeClock();
 	limiter = new KeyLimiter(fake.clock);
 });
 
@@ -75,16 +92,23 @@ describe('what one answer can do to a key at most', () => {
 		expect(await pass()).toBe(MAX_KEY_BLOCK_MS);
 	});
 
-	it('"remaining 0" without a usable reset: a backoff from 0.5–1 s, doubling, never over a window', async () => {
-		const zero = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' };
-		await pass(0, zero);
-		const waits: number[] = [];
-		for (let i = 0; i < 9; i++) waits.push(await pass(10 * SPEC_WINDOW_MS, zero));
-		expect(waits).toEqual([750, 1_500, 3_000, 6_000, 12_000, 24_000, 45_000, 45_000, 45_000]);
-		await pass(SPEC_WINDOW_MS, { ...zero, 'x-ratelimit-remaining': '5' }); // the count resets
-		expect(await pass(SPEC_WINDOW_MS, zero)).toBe(0);
-		expect(await pass()).toBe(750);
-	});
+	it.each([
+		['no reset', {}],
+		['an unreadable reset', { 'x-ratelimit-reset': 'soon' }],
+		['a reset in the past', { 'x-ratelimit-reset': String(Math.floor(1.8e9 - 3600)) }],
+	])(
+		'"remaining 0" with %s: a backoff from 0.5–1 s, doubling, never over a window',
+		async (_, reset) => {
+			const zero = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', ...reset };
+			await pass(0, zero);
+			const waits: number[] = [];
+			for (let i = 0; i < 9; i++) waits.push(await pass(10 * SPEC_WINDOW_MS, zero));
+			expect(waits).toEqual([750, 1_500, 3_000, 6_000, 12_000, 24_000, 45_000, 45_000, 45_000]);
+			await pass(SPEC_WINDOW_MS, { ...zero, 'x-ratelimit-remaining': '5' }); // the count resets
+			expect(await pass(SPEC_WINDOW_MS, zero)).toBe(0);
+			expect(await pass()).toBe(750);
+		},
+	);
 
 	it('property: whatever the answers said, after MAX_KEY_BLOCK_MS of silence the key admits a request at once', async () => {
 		const headerValue = fc.oneof(
@@ -114,7 +138,7 @@ describe('what one answer can do to a key at most', () => {
 		);
 		await fc.assert(
 			fc.asyncProperty(fc.array(event, { maxLength: 8 }), async (events) => {
-				fake = new FakeClock();
+				freshClock();
 				limiter = new KeyLimiter(fake.clock);
 				for (const e of events) {
 					if (e.kind === '429') limiter.rateLimited(retryAfter(e.ms), timing());
@@ -338,7 +362,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		asAnswered: boolean,
 		failures = false,
 	) {
-		fake = new FakeClock();
+		freshClock();
 		limiter = new KeyLimiter(fake.clock);
 		let count = 1; // the request that opened the window
 		let mostCounted = count;
@@ -580,5 +604,243 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 				},
 			),
 		);
+	});
+});
+
+describe('the rate-limit headers, read through a transport', () => {
+	it('parses the reset header in seconds, milliseconds, small deltas and dates', () => {
+		const now = 1_800_000_000_000;
+		expect(parseResetHeader('1800000005', now)).toBe(1_800_000_005_000);
+		expect(parseResetHeader('1800000005123', now)).toBe(1_800_000_005_123);
+		expect(parseResetHeader('30', now)).toBe(now + 30_000);
+		expect(parseResetHeader('Fri, 15 Jan 2027 08:00:10 GMT', now)).toBe(
+			Date.parse('Fri, 15 Jan 2027 08:00:10 GMT'),
+		);
+		expect(parseResetHeader('garbage', now)).toBeUndefined();
+		expect(parseResetHeader(undefined, now)).toBeUndefined();
+	});
+
+	it('honours Retry-After as an HTTP date', async () => {
+		const start = fake.now;
+		const date = new Date(fake.now + 4_000).toUTCString();
+		const ctx = fakeContext(
+			fake,
+			sequence(apiError(429, 'RATE_LIMITED', 'slow', { 'Retry-After': date }), ok()),
+		);
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(4_000);
+		expect(ctx.calls[1].at - start).toBeLessThan(4_200);
+	});
+
+	it('corrects the reset for a service clock that is 10 minutes ahead (Date header)', async () => {
+		const start = fake.now;
+		const serverNow = fake.now + 600_000;
+		const headers = {
+			date: new Date(serverNow).toUTCString(),
+			'x-ratelimit-reset': String(Math.ceil(serverNow / 1000) + 3),
+			'x-ratelimit-remaining': '0',
+		};
+		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls).toHaveLength(2);
+		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
+		expect(ctx.calls[1].at - start).toBeLessThan(4_200);
+	});
+
+	it('ignores a small clock difference', async () => {
+		const start = fake.now;
+		const headers = {
+			date: new Date(fake.now + 2_000).toUTCString(),
+			'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 3),
+		};
+		const ctx = fakeContext(fake, sequence(apiError(429, 'RATE_LIMITED', 'slow', headers), ok()));
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls[1].at - start).toBeGreaterThanOrEqual(3_000);
+		expect(ctx.calls[1].at - start).toBeLessThan(3_200);
+	});
+});
+
+describe('proactive waiting and per-key sharing', () => {
+	const headers = (remaining: number, resetMs: number) => ({
+		'x-ratelimit-limit': '100',
+		'x-ratelimit-remaining': String(remaining),
+		'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+	});
+
+	it('waits for the reset before the next request when X-RateLimit-Remaining reaches 0', async () => {
+		const reset = fake.now + 5_000;
+		const ctx = fakeContext(
+			fake,
+			sequence(
+				json(200, { data: 1 }, headers(0, reset)),
+				json(200, { data: 2 }, headers(99, reset + 60_000)),
+			),
+		);
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(fake.now).toBeLessThan(reset);
+		await call(ctx, 'GET', '/v1/vendors');
+		expect(ctx.calls).toHaveLength(2);
+		expect(ctx.calls[1].at).toBeGreaterThanOrEqual(reset);
+	});
+
+	it('does not wait while requests remain', async () => {
+		const reset = fake.now + 5_000;
+		const ctx = fakeContext(fake, () => json(200, { data: 1 }, headers(50, reset)));
+		for (let i = 0; i < 5; i++) await call(ctx, 'GET', '/v1/vendors');
+		expect(fake.totalSlept).toBe(0);
+	});
+
+	it('the proactive wait counts against the budget', async () => {
+		const reset = fake.now + 20_000;
+		const ctx = fakeContext(fake, () => json(200, { data: 1 }, headers(0, reset)));
+		await call(ctx, 'GET', '/v1/vendors');
+		const error = await failure(
+			call(ctx, 'GET', '/v1/vendors', undefined, undefined, { waitBudgetMs: 5_000 }),
+		);
+		expect(ctx.calls).toHaveLength(1);
+		expect(error.message).toMatch(/RATE_LIMITED/);
+	});
+
+	it('shares the state between contexts (executions) using the same key, not across keys', async () => {
+		const reset = fake.now + 5_000;
+		const calls: RecordedCall[] = [];
+		const responder = () => json(200, { data: 1 }, headers(0, reset));
+		const a = fakeContext(fake, responder, undefined, calls);
+		const b = fakeContext(fake, responder, undefined, calls);
+		const other = fakeContext(
+			fake,
+			responder,
+			{ apiKey: 'svc_dummy_another_key_987654321', baseUrl: 'http://127.0.0.1:4010' },
+			calls,
+		);
+		await call(a, 'GET', '/v1/vendors');
+		await call(other, 'GET', '/v1/vendors');
+		expect(fake.now).toBeLessThan(reset); // the other key did not wait
+		await call(b, 'GET', '/v1/vendors');
+		expect(calls[2].at).toBeGreaterThanOrEqual(reset); // b waited for a's window
+	});
+
+	it('keys the shared state by a SHA-256 of the key, never the key', async () => {
+		const ctx = fakeContext(fake, ok);
+		await call(ctx, 'GET', '/v1/vendors');
+		const keys = [...limiters.keys()];
+		expect(keys).toHaveLength(1);
+		expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+		expect(keys.join()).not.toContain(KEY.slice(4));
+	});
+
+	it.each(['seconds', 'ms'] as const)(
+		'40 concurrent callers on one key (5 per 1 s window, reset in %s) queue instead of stampeding',
+		async (unit) => {
+			const server = new FakeWindowServer(fake, 5, 1_000, unit);
+			const calls: RecordedCall[] = [];
+			const contexts = Array.from({ length: 4 }, () =>
+				fakeContext(fake, () => server.handle(ok), undefined, calls),
+			);
+			const start = fake.now;
+			const all = Promise.all(
+				Array.from({ length: 40 }, (_, i) =>
+					t.apiRequest.call(contexts[i % 4] as never, 'GET', '/v1/vendors'),
+				),
+			);
+			const results = await fake.run(all);
+			expect(results).toHaveLength(40);
+			expect(server.served).toBe(40);
+			// At most one 429 per window; with a fresh state, none at all.
+			expect(server.rateLimited).toBeLessThanOrEqual(1);
+			expect(calls.length).toBe(40 + server.rateLimited);
+			// 40 requests at 5 per second need 8 windows: done in about 7 s, not much more.
+			expect(fake.now - start).toBeGreaterThanOrEqual(7_000);
+			expect(fake.now - start).toBeLessThan(8_500);
+		},
+	);
+
+	it('learns the window length so it loses little time to the whole-second reset (sandbox-like windows)', async () => {
+		fake.now += 300; // windows start off the second boundary
+		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'firstRequest');
+		const ctx = fakeContext(fake, async () => {
+			const answer = server.handle(ok); // counted on arrival
+			await fake.clock.sleep(3); // then 3 ms on the way back
+			return answer;
+		});
+		const start = fake.now;
+		for (let i = 0; i < 60; i++) await call(ctx, 'GET', '/v1/vendors');
+		const elapsed = fake.now - start;
+		// 60 requests at 5 per 2 s: 12 windows, the last opens 22 s after the first.
+		const floor = 11 * 2_000;
+		expect(server.rateLimited).toBe(0);
+		expect(server.served).toBe(60);
+		expect(elapsed).toBeGreaterThanOrEqual(floor);
+		expect(elapsed / floor).toBeLessThan(1.05);
+	});
+
+	it('without learning (ms resets are exact) it is equally close to the floor', async () => {
+		fake.now += 300;
+		const server = new FakeWindowServer(fake, 5, 2_000, 'ms', 'firstRequest');
+		const ctx = fakeContext(fake, () => server.handle(ok));
+		const start = fake.now;
+		for (let i = 0; i < 30; i++) await call(ctx, 'GET', '/v1/vendors');
+		expect(server.rateLimited).toBe(0);
+		expect((fake.now - start) / (5 * 2_000)).toBeLessThan(1.05);
+	});
+
+	it('a service with clock-aligned windows costs at most one 429 while the learning is disproved', async () => {
+		fake.now += 300;
+		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'aligned');
+		const ctx = fakeContext(fake, () => server.handle(ok));
+		for (let i = 0; i < 80; i++) await call(ctx, 'GET', '/v1/vendors');
+		expect(server.served).toBe(80);
+		expect(server.rateLimited).toBeLessThanOrEqual(1);
+	});
+
+	it.each([
+		['first request', 'firstRequest'],
+		['the clock', 'aligned'],
+	] as const)(
+		'two processes on one key (windows start with %s): ≤ one 429 per window each, little time lost',
+		async (_, mode) => {
+			// Two n8n workers: two transports, each with its own per-key state, one service.
+			fake.now += 300; // windows start off the second boundary
+			const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', mode);
+			const respond = async () => {
+				const answer = server.handle(ok); // counted on arrival
+				await fake.clock.sleep(3); // then 3 ms on the way back
+				return answer;
+			};
+			const workers = [t, createTransport({ clock: fake.clock })];
+			const start = fake.now;
+			const listing = async (worker: Transport) => {
+				const ctx = fakeContext(fake, respond);
+				for (let i = 0; i < 50; i++)
+					await worker.apiRequest.call(ctx as never, 'GET', '/v1/vendors');
+			};
+			await fake.run(Promise.all(workers.map(listing)));
+			const elapsed = fake.now - start;
+			// 100 requests at 5 per 2 s: 20 windows, the last opens at least 38 s after the first
+			// (aligned to the clock: after the first window's 1.7 s left).
+			const windows = 20;
+			const floor = (windows - 1) * 2_000 - (mode === 'aligned' ? 300 : 0);
+			expect(server.served).toBe(100);
+			expect(server.rateLimited).toBeLessThanOrEqual(windows * workers.length);
+			expect(elapsed).toBeGreaterThanOrEqual(floor);
+			// A worker that opened a window and knows its length waits for its end, not for the
+			// whole-second reset (which cost up to a second per window: 1.21 × the floor here before it did).
+			expect(elapsed / floor).toBeLessThan(mode === 'firstRequest' ? 1.05 : 1.1);
+		},
+	);
+
+	it('after a 429 from another process, all waiting callers hold off until the reset', async () => {
+		const server = new FakeWindowServer(fake, 3, 2_000, 'seconds', 'firstRequest');
+		server.windowStart = fake.now - 700; // someone else opened this window 0.7 s ago...
+		server.count = 3; // ...and used it up
+		const calls: RecordedCall[] = [];
+		const ctx = fakeContext(fake, () => server.handle(ok), undefined, calls);
+		const results = await fake.run(
+			Promise.all(
+				Array.from({ length: 6 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
+			),
+		);
+		expect(results).toHaveLength(6);
+		expect(server.rateLimited).toBe(1);
 	});
 });

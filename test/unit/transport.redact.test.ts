@@ -1,7 +1,25 @@
-/** Redaction (redact.ts): the key in every form a service may echo it in, never in an error. */
+/**
+ * Redaction (redact.ts): the key in every form a service may echo it in, never in an error (the
+ * property on redact itself, then a service's echoes over real HTTP).
+ */
 import fc from 'fast-check';
+import { inspect } from 'util';
 
 import { redact } from '../../nodes/BusinessFinance/transport/redact';
+import {
+	answer,
+	creds,
+	failure,
+	getVendors,
+	HTTP_KEY as KEY,
+	okHeaders,
+	realContext,
+	serve,
+	transportWithShiftableClock,
+	useScriptedServer,
+} from './transport-http';
+
+useScriptedServer();
 
 const keyChar = fc.constantFrom(
 	...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.~'.split(''),
@@ -74,4 +92,131 @@ describe('redact', () => {
 			'key svc_[redacted] and whsec_[redacted]',
 		);
 	});
+});
+
+/** The first 10 characters in a row of a form of the key found in `text`, if any. */
+function leakedPiece(text: string, forms: string[]): string | undefined {
+	for (const form of forms) {
+		for (let i = 0; i + 10 <= form.length; i++) {
+			if (text.includes(form.slice(i, i + 10))) return form.slice(i, i + 10);
+		}
+	}
+	return undefined;
+}
+
+/** What every base64-looking stretch of `text` decodes to, read from each of 4 starting points. */
+function base64Decodings(text: string): string {
+	const tokens = text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? [];
+	return tokens
+		.flatMap((token) => [0, 1, 2, 3].map((shift) => token.slice(shift)))
+		.flatMap((token) => [
+			Buffer.from(token, 'base64').toString('latin1'),
+			Buffer.from(token, 'base64url').toString('latin1'),
+		])
+		.join('\n');
+}
+
+describe('redaction', () => {
+	it.each([
+		['URL-encoded', (key: string) => `no such key: ${encodeURIComponent(key)}`],
+		[
+			'URL-encoded in lower case',
+			(key: string) => `no such key: ${encodeURIComponent(key).toLowerCase()}`,
+		],
+		[
+			'base64 of the header',
+			(_: string, header: string) =>
+				`saw ${Buffer.from(`Authorization: ${header}`).toString('base64')}`,
+		],
+		[
+			'base64 of the header value',
+			(_: string, header: string) => `saw ${Buffer.from(header).toString('base64')}`,
+		],
+	])('a key echoed %s by the service never reaches the error', async (_, echo) => {
+		await serve((req, res) =>
+			answer(
+				res,
+				400,
+				{
+					error: {
+						code: 'VALIDATION_ERROR',
+						message: echo(KEY, String(req.headers.authorization)),
+					},
+				},
+				okHeaders(),
+			),
+		);
+		const { t } = transportWithShiftableClock();
+		const error = await failure(
+			t.apiRequest.call(realContext(creds()), 'POST', '/v1/vendors', { name: 'x' }),
+		);
+		expect(error.message).toMatch(/^VALIDATION_ERROR: /);
+		const text = [
+			error.message,
+			error.description,
+			JSON.stringify(error),
+			inspect(error, { depth: 10, showHidden: true }),
+		].join('\n');
+		const forms = [KEY, encodeURIComponent(KEY), encodeURIComponent(KEY).toLowerCase()];
+		expect(leakedPiece(text, forms)).toBeUndefined();
+		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+	});
+	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
+		// The cut falls 3 characters before the end of the encoded header: the rest of it would
+		// still decode to most of the key if the message were cut before it is redacted.
+		await serve((req, res) => {
+			const encoded = Buffer.from(`Authorization: ${req.headers.authorization}`).toString('base64');
+			const message = `${'Invalid API key.'.padEnd(300 - encoded.length + 3 - 1, '.')} ${encoded}`;
+			answer(res, 401, { error: { code: 'INVALID_API_KEY', message } }, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		const error = await failure(getVendors(t));
+		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
+		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+	});
+
+	/** Every byte of `text` as %XX; `literal(i)` keeps character i as it is. */
+	const percentEncoded = (
+		text: string,
+		hex: (h: string, i: number) => string,
+		literal: (i: number) => boolean = () => false,
+	) =>
+		[...Buffer.from(text)]
+			.map((byte, i) =>
+				literal(i) ? String.fromCharCode(byte) : `%${hex(byte.toString(16).padStart(2, '0'), i)}`,
+			)
+			.join('');
+
+	it.each([
+		['upper-case hex', () => percentEncoded(KEY, (h) => h.toUpperCase())],
+		['lower-case hex', () => percentEncoded(KEY, (h) => h)],
+		[
+			'mixed case, some characters literal',
+			() =>
+				percentEncoded(
+					KEY,
+					(h, i) => (i % 2 ? h : h.toUpperCase()),
+					(i) => i % 3 === 0,
+				),
+		],
+	])(
+		'a redirect whose Location carries the key with every byte percent-encoded (%s) never reaches the error',
+		async (_, encoded) => {
+			await serve((_req, res) => {
+				res.writeHead(302, {
+					location: `https://login.example.com/?key=${encoded()}`,
+					...okHeaders(),
+				});
+				res.end();
+			});
+			const { t } = transportWithShiftableClock();
+			const error = await failure(getVendors(t));
+			expect(error.message).toMatch(
+				/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
+			);
+			const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+			expect(leakedPiece(decodeURIComponent(text), [KEY])).toBeUndefined();
+		},
+	);
 });

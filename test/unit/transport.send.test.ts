@@ -1,9 +1,13 @@
 /**
- * The retry decision of send.ts as the pure function it is: failure, method, attempt and time
- * left in, retry-after-a-wait or fail (and why) out. A 429 is not its to decide: the limiter's
- * (transport.limiter.test.ts).
+ * One call (send.ts): the request it builds, its retry decision as the pure function it is (a
+ * 429 is not its to decide: the limiter's, transport.limiter.test.ts), then its retries, paths and
+ * attempt deadline through a transport on a fake clock and, where only real HTTP shows it, against
+ * a scripted server.
  */
 import fc from 'fast-check';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 
 import { backoffMs } from '../../nodes/BusinessFinance/transport/deadline';
 import {
@@ -14,6 +18,37 @@ import {
 	MAX_SERVER_RETRY_AFTER_MS,
 	RETRY_CAP_MS,
 } from '../../nodes/BusinessFinance/transport/send';
+import {
+	apiError,
+	call,
+	failure,
+	fake,
+	fakeContext,
+	json,
+	KEY,
+	networkError,
+	ok,
+	sequence,
+	t,
+	useFakeTransport,
+	waitingOnLimiters,
+} from './transport-fakes';
+import {
+	answer,
+	budget,
+	creds,
+	getVendors,
+	okHeaders,
+	realContext,
+	serve,
+	server,
+	timed,
+	transportWithShiftableClock,
+	useScriptedServer,
+} from './transport-http';
+
+useFakeTransport();
+useScriptedServer();
 
 const HOUR_MS = 3_600_000;
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
@@ -117,5 +152,267 @@ describe('backoffMs', () => {
 				},
 			),
 		);
+	});
+});
+
+describe('the request', () => {
+	it('sends through httpRequestWithAuthentication with the credential name, full response and raw body', async () => {
+		const ctx = fakeContext(fake, () => json(200, { data: { id: 'v1' } }), {
+			apiKey: KEY,
+			baseUrl: 'http://localhost:4010/v1/',
+		});
+		const result = await call(
+			ctx,
+			'POST',
+			'/v1/vendors',
+			{ name: 'Acme' },
+			{ a: 1, empty: '', none: undefined },
+		);
+		expect(result).toEqual({ data: { id: 'v1' } });
+		expect(ctx.calls).toHaveLength(1);
+		const { options, credentialType } = ctx.calls[0];
+		expect(credentialType).toBe(CREDENTIAL_NAME);
+		expect(options.url).toBe('http://localhost:4010/v1/vendors');
+		expect(options.method).toBe('POST');
+		expect(options.body).toEqual({ name: 'Acme' });
+		expect(options.qs).toEqual({ a: 1 });
+		expect(options.returnFullResponse).toBe(true);
+		expect(options.ignoreHttpStatusErrors).toBe(true);
+		expect(options.encoding).toBe('text');
+		expect((options.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+		// The transport never puts the key in the request itself: the credential's authenticate does.
+		expect(JSON.stringify(options)).not.toContain(KEY);
+	});
+
+	it('returns {} for an empty 2xx body (204)', async () => {
+		const ctx = fakeContext(fake, () => ({ statusCode: 204, headers: {}, body: '' }));
+		await expect(call(ctx, 'DELETE', '/v1/webhooks/ep_1')).resolves.toEqual({});
+	});
+
+	it.each([
+		'/v1/vendors/../webhooks',
+		'/v1/vendors/a b',
+		'/v1/vendors/x?limit=1',
+		'/v1/vendors/x#y',
+		'/v2/vendors',
+		'v1/vendors',
+		'/v1/vendors/%2e%2e',
+		'/v1/vendors/a%2Fb',
+		'/v1//vendors',
+	])('refuses the unsafe path %p before sending', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		const error = await failure(call(ctx, 'GET', path, undefined, undefined, { itemIndex: 2 }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/Invalid API path/);
+		expect(error.context.itemIndex).toBe(2);
+		expect(ctx.calls).toHaveLength(0);
+	});
+
+	it.each([
+		'/v1/vendors',
+		'/v1/receivables/3f1c2d4e-0000-4000-8000-000000000001/send',
+		'/v1/webhooks/ep_abc123/secret',
+		'/v1/treasury/deposit-instructions',
+	])('accepts %p', async (path) => {
+		const ctx = fakeContext(fake, ok);
+		await call(ctx, 'GET', path);
+		expect(ctx.calls).toHaveLength(1);
+	});
+});
+
+describe('retry policy by method', () => {
+	it('POST is not retried on 503 and says the create may or may not have happened', async () => {
+		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
+		const error = await failure(call(ctx, 'POST', '/v1/receivables', { amount: 1 }));
+		expect(ctx.calls).toHaveLength(1);
+		expect(error.description).toMatch(/may or may not/);
+		expect(error.description).toMatch(/check/i);
+	});
+
+	it('POST is not retried on a malformed 2xx body', async () => {
+		const ctx = fakeContext(fake, () => ({ statusCode: 201, headers: {}, body: '{"data": {' }));
+		const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
+		expect(ctx.calls).toHaveLength(1);
+		expect(error.description).toMatch(/probably processed/);
+	});
+
+	it('POST is retried on 429 and succeeds', async () => {
+		const reset = String(Math.floor(fake.now / 1000) + 2);
+		const ctx = fakeContext(
+			fake,
+			sequence(
+				apiError(429, 'RATE_LIMITED', 'slow down', {
+					'x-ratelimit-reset': reset,
+					'x-ratelimit-remaining': '0',
+				}),
+				json(201, { data: { id: 'r1' } }),
+			),
+		);
+		await expect(call(ctx, 'POST', '/v1/receivables', { amount: 1 })).resolves.toEqual({
+			data: { id: 'r1' },
+		});
+		expect(ctx.calls).toHaveLength(2);
+	});
+
+	it('GET is retried on 503 with growing jittered backoff, then succeeds', async () => {
+		const ctx = fakeContext(
+			fake,
+			sequence(
+				apiError(503, 'SERVICE_UNAVAILABLE', 'x'),
+				apiError(500, 'INTERNAL_ERROR', 'y'),
+				ok(),
+			),
+		);
+		await expect(call(ctx, 'GET', '/v1/treasury/balance')).resolves.toEqual({ data: { id: 'x' } });
+		expect(ctx.calls).toHaveLength(3);
+		// random 0.5: half plus a quarter of 500·2^n
+		expect(fake.sleeps).toEqual([375, 750]);
+	});
+
+	it('GET is bounded: MAX_ATTEMPTS tries on a 503 that never ends', async () => {
+		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
+		const error = await failure(call(ctx, 'GET', '/v1/treasury/balance'));
+		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
+		expect(error.message).toBe('SERVICE_UNAVAILABLE: down');
+		expect(error.description).toMatch(new RegExp(`Tried ${MAX_ATTEMPTS} times`));
+	});
+
+	it('GET is retried on a connection reset and a malformed body', async () => {
+		const ctx = fakeContext(
+			fake,
+			sequence(
+				networkError('ECONNRESET'),
+				{ statusCode: 200, headers: {}, body: 'not json' },
+				ok(),
+			),
+		);
+		await expect(call(ctx, 'GET', '/v1/vendors')).resolves.toEqual({ data: { id: 'x' } });
+		expect(ctx.calls).toHaveLength(3);
+	});
+
+	it('GET gives up on a network error after MAX_ATTEMPTS with a clear message', async () => {
+		const ctx = fakeContext(fake, () => {
+			throw networkError('ETIMEDOUT');
+		});
+		const error = await failure(
+			call(ctx, 'GET', '/v1/vendors', undefined, undefined, { itemIndex: 4 }),
+		);
+		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
+		expect(error.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
+		expect(error.description).toMatch(/did not answer in time/);
+		expect(error.context.itemIndex).toBe(4);
+	});
+
+	it.each(['PATCH', 'DELETE'] as const)('%s is retried on 502', async (method) => {
+		const ctx = fakeContext(fake, sequence({ statusCode: 502, headers: {}, body: '' }, ok()));
+		await call(
+			ctx,
+			method,
+			'/v1/webhooks/ep_1',
+			method === 'PATCH' ? { disabled: true } : undefined,
+		);
+		expect(ctx.calls).toHaveLength(2);
+	});
+
+	it('a 4xx is never retried', async () => {
+		const ctx = fakeContext(fake, () => apiError(404, 'NOT_FOUND', 'no such vendor'));
+		await failure(call(ctx, 'GET', '/v1/vendors/x'));
+		expect(ctx.calls).toHaveLength(1);
+	});
+});
+
+describe('the attempt and its deadline', () => {
+	it('a request on its way is abandoned when the execution is cancelled', async () => {
+		const execution = new AbortController();
+		const ctx = fakeContext(
+			fake,
+			() => new Promise<never>(() => undefined),
+			undefined,
+			[],
+			execution.signal,
+		);
+		void fake.clock.sleep(2_000).then(() => execution.abort());
+		const error = await failure(
+			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })),
+		);
+		expect(error.message).toMatch(/cancelled while a request was on its way/);
+		expect(error.description).toMatch(/may or may not/);
+		expect(fake.pendingTimers).toBe(0);
+	});
+
+	it('a GET whose 2xx body is never JSON fails after MAX_ATTEMPTS', async () => {
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 200,
+			headers: {},
+			body: '<html>login</html>',
+		}));
+		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+		expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
+		expect(error.message).toBe('The service answered HTTP 200 with a body that is not valid JSON');
+		expect(error.description).toMatch(/Base URL/);
+	});
+
+	it('an answer trickled a byte at a time ends at the total deadline, and its connection is closed', async () => {
+		let trickle: NodeJS.Timeout | undefined;
+		await serve((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json', ...okHeaders() });
+			res.write('{"data":[');
+			trickle = setInterval(() => res.write(' '), 100);
+			res.on('close', () => clearInterval(trickle));
+		});
+		const { t } = transportWithShiftableClock(1_000);
+		try {
+			const { ms, result } = await timed(failure(getVendors(t, 0)));
+			expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
+			expect(result.description).toMatch(/did not finish answering within 1s/);
+			expect(ms).toBeGreaterThanOrEqual(950);
+			expect(ms).toBeLessThan(2_500);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			expect(server.open()).toBe(0);
+		} finally {
+			clearInterval(trickle);
+		}
+	}, 10_000);
+
+	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
+		await serve((_req, res) =>
+			answer(
+				res,
+				503,
+				{ error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } },
+				{ ...okHeaders(), 'retry-after': '3' },
+			),
+		);
+		const { t } = transportWithShiftableClock();
+		const { ms, result } = await timed(
+			failure(
+				t.apiRequest.call(
+					realContext(creds()),
+					'GET',
+					'/v1/treasury/balance',
+					undefined,
+					undefined,
+					budget(1),
+				),
+			),
+		);
+		expect(result.message).toBe('SERVICE_UNAVAILABLE: down');
+		expect(result.description).toMatch(
+			/Not retried: the wait before the next try does not fit in the rate-limit wait budget/,
+		);
+		expect(ms).toBeLessThan(1_000);
+		expect(server.hits).toHaveLength(1);
+	});
+
+	it('a null body or a throwing helper never leaves the key locked', async () => {
+		const ctx = fakeContext(fake, sequence(new TypeError('boom'), ok(), ok()));
+		await failure(call(ctx, 'POST', '/v1/vendors', null as never));
+		await expect(call(ctx, 'GET', '/v1/vendors')).resolves.toEqual({ data: { id: 'x' } });
+		await expect(call(ctx, 'POST', '/v1/vendors', null as never)).resolves.toEqual({
+			data: { id: 'x' },
+		});
+		expect(ctx.calls[2].options.body).toBeUndefined();
+		expect(waitingOnLimiters()).toBe(0);
+		expect(fake.pendingTimers).toBe(0);
 	});
 });

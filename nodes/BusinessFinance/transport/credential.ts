@@ -1,22 +1,14 @@
-/**
- * The credential, checked by the same rules for requests and the Test button: the key is sent as
- * stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
- * a loopback address. The Test button is code, not a declarative `test`, which could not tell
- * INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
- */
+// The credential, checked by the same rules for requests and the Test button: the key is sent as
+// stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
+// a loopback address. The Test button is code, not a declarative `test`, which could not tell
+// INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
 import type {
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import {
-	classifyNetworkError,
-	describeNetworkFailure,
-	hintFor,
-	parseBody,
-	parseServiceError,
-} from './errors';
+import * as errors from './errors';
 import { redact } from './redact';
 
 type CredentialProblem = { message: string; description: string };
@@ -92,35 +84,24 @@ export function readCredential(
 
 const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 
-interface LegacyFullResponse {
-	statusCode?: number;
-	body?: unknown;
-}
-
 /** OK, or the message that says what is wrong (with the hint the nodes give), for an answer. */
 function judge(status: number, body: unknown, baseUrl: string): INodeCredentialTestResult | string {
-	const { code, message } = parseServiceError(body) ?? {};
+	const { code, message } = errors.parseServiceError(body) ?? {};
+	const ok = (text: string): INodeCredentialTestResult => ({ status: 'OK', message: text });
 	if (status >= 200 && status < 300) {
-		if (Array.isArray((body as { data?: unknown } | undefined)?.data)) {
-			return { status: 'OK', message: 'Connection successful: the API key was accepted' };
-		}
+		const isList = Array.isArray((body as { data?: unknown } | undefined)?.data);
+		if (isList) return ok('Connection successful: the API key was accepted');
 		return `${baseUrl} answered HTTP ${status}, but not like the Business Finance API. Check the Base URL (the service address, without a path).`;
 	}
 	// Authentication is checked before the rate limit, so a 429 means the key itself works.
-	if (status === 429 && !/API_KEY/.test(code ?? '')) {
-		return {
-			status: 'OK',
-			message: 'The API key was accepted (the service is rate limiting this key right now)',
-		};
-	}
-	if (status >= 300 && status < 400) {
+	if (status === 429 && !/API_KEY/.test(code ?? ''))
+		return ok('The API key was accepted (the service is rate limiting this key right now)');
+	if (status >= 300 && status < 400)
 		return `${baseUrl} answers with a redirect (HTTP ${status}). Set the Base URL to the final address of the service (for example https:// instead of http://); redirects are not followed so the key is never sent elsewhere.`;
-	}
-	if (status === 404 || status === 405) {
+	if (status === 404 || status === 405)
 		return `${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`;
-	}
 	const detail = code ? ` (${code}${message ? `: ${message}` : ''})` : '';
-	return `The service answered HTTP ${status}${detail}. ${hintFor(status, code)}`;
+	return `The service answered HTTP ${status}${detail}. ${errors.hintFor(status, code)}`;
 }
 
 export async function businessFinanceApiTest(
@@ -139,7 +120,7 @@ export async function businessFinanceApiTest(
 	// Credential tests get only the legacy `request` helper (n8n-core's CredentialTestContext
 	// offers nothing else); it runs through n8n's axios like httpRequest does.
 	const { helpers } = this;
-	let response: LegacyFullResponse;
+	let response: { statusCode?: number; body?: unknown } | undefined;
 	try {
 		response = (await helpers.request({
 			method: 'GET',
@@ -152,14 +133,16 @@ export async function businessFinanceApiTest(
 			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
 			followRedirect: false,
 			followAllRedirects: false,
-		})) as LegacyFullResponse;
+		})) as typeof response;
 	} catch (error) {
-		const failure = classifyNetworkError(error);
+		const failure = errors.classifyNetworkError(error);
 		const why = error instanceof Error ? error.message : String(error);
 		if (!failure) return fail(`Could not connect to ${baseUrl}: ${why}`);
-		return fail(`Could not connect (${failure.code}). ${describeNetworkFailure(failure, baseUrl)}`);
+		return fail(
+			`Could not connect (${failure.code}). ${errors.describeNetworkFailure(failure, baseUrl)}`,
+		);
 	}
-	const parsed = parseBody(response?.body);
+	const parsed = errors.parseBody(response?.body);
 	const body = parsed.kind === 'json' ? parsed.value : undefined;
 	const verdict = judge(Number(response?.statusCode ?? 0), body, baseUrl);
 	return typeof verdict === 'string' ? fail(verdict) : verdict;

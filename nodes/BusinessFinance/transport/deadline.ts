@@ -1,9 +1,6 @@
-/**
- * The time one call (one request, or one whole listing) may take. All of its time is charged to
- * its budget, attempts included: otherwise answers slow to come (a 429 that takes 5 s) cost
- * nothing. A wait that does not fit fails at once; every wait of the transport is the one sleep
- * below, ended by the execution's cancellation.
- */
+// The time one call (one request, or one whole listing) may take, attempts included (else a 429
+// that takes 5 s to arrive costs nothing); a wait that does not fit fails at once. Every wait of
+// the transport is the one sleep below, ended by the execution's cancellation.
 import { sleep } from 'n8n-workflow';
 
 /** `sleep` rejects as soon as `signal` aborts, leaving no timer behind. */
@@ -38,10 +35,15 @@ export class OverBudgetError extends Error {
 	}
 }
 
-export class CancelledError extends Error {
-	constructor() {
-		super('execution cancelled');
-	}
+export class CancelledError extends Error {}
+
+/** Rejects when `signal` aborts, even if what it waits for ignores the signal. */
+export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	return await new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(signal.reason as Error);
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
 }
 
 export type WakeRegistration = (wake: () => void) => () => void;
@@ -74,18 +76,15 @@ export class Deadline {
 		if (this.cancelSignal?.aborted) throw new CancelledError();
 	}
 
-	/**
-	 * Wait `ms`, or throw OverBudgetError at once when it does not fit. With `register`, a wake-up
-	 * ends it early, and one that does not fit waits for a wake-up for what is left.
-	 */
+	// Wait `ms`, or throw OverBudgetError at once when it does not fit. With `register`, a wake-up
+	// ends it early, and one that does not fit waits for a wake-up for what is left.
 	async wait(ms: number | undefined, register?: WakeRegistration): Promise<void> {
 		this.throwIfCancelled();
 		if (ms !== undefined && ms <= 0) return;
 		const leftMs = this.leftMs;
 		if (ms !== undefined && ms <= leftMs) await this.sleep(ms, register);
-		else if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register))) {
+		else if (!register || leftMs <= 0 || !(await this.sleep(leftMs, register)))
 			throw new OverBudgetError(ms ?? leftMs, ms === undefined);
-		}
 	}
 
 	/** The one sleep, clamped to Node's longest timer; true when woken early. */
@@ -98,13 +97,10 @@ export class Deadline {
 		});
 		const onCancel = () => stop.abort();
 		this.cancelSignal?.addEventListener('abort', onCancel, { once: true });
-		// Also raced against the signal: an older n8n-workflow `sleep` ignores it.
-		const stopped = new Promise<void>((resolve) => {
-			stop.signal.addEventListener('abort', () => resolve(), { once: true });
-		});
 		const timer = this.clock.sleep(Math.min(ms, MAX_TIMER_MS), stop.signal);
 		try {
-			await Promise.race([timer.catch(() => undefined), stopped]);
+			// Raced against the signal too: an older n8n-workflow `sleep` ignores it.
+			await untilAborted(timer, stop.signal).catch(() => undefined);
 		} finally {
 			stop.abort(); // ends the timer (where the clock honours the signal)
 			unregister?.();

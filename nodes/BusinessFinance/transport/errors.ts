@@ -64,49 +64,33 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 	return info ? { ...info } : undefined;
 }
 
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
 /** The `{error:{code,message}}` of a body, if it has that shape. */
 export function parseServiceError(body: unknown): { code?: string; message?: string } | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const error = (body as { error?: unknown }).error;
 	if (!error || typeof error !== 'object') return undefined;
 	const { code, message } = error as { code?: unknown; message?: unknown };
-	const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 	return text(code) || text(message) ? { code: text(code), message: text(message) } : undefined;
 }
 
 interface ApiErrorArgs extends Scope {
+	message: string;
 	status?: number;
 	code?: string;
+	/** The service's own message, already cut and redacted. */
 	serviceMessage?: string;
-	message?: string;
 	description?: string;
 	extra?: string;
-	apiAnswer?: boolean;
 }
 
-/**
- * A `NodeApiError` built from a plain object that holds only status, code and message: no request
- * options, headers or axios objects, so the key cannot leak through the error's properties.
- * `message` and `description` replace `CODE: service message` and the code's hint; `extra` is
- * appended to the description; `apiAnswer: false` (not a service answer) gives no getApiErrorInfo.
- */
+// A `NodeApiError` built from a plain object that holds only status, code and message: no request
+// options, headers or axios objects, so the key cannot leak through the error's properties.
+// `description` replaces the hint; only an answer (with a status) gives getApiErrorInfo.
 function buildApiError(args: ApiErrorArgs): NodeApiError {
-	const { node, status, code, itemIndex, secrets } = args;
-	const serviceMessage = args.serviceMessage
-		? redactedExcerpt(args.serviceMessage.replace(/\s+/g, ' ').trim(), 300, secrets)
-		: undefined;
-	let message = args.message;
-	if (!message) {
-		if (code && serviceMessage) message = `${code}: ${serviceMessage}`;
-		else if (code) message = status ? `${code} (HTTP ${status})` : code;
-		else if (serviceMessage)
-			message = status ? `HTTP ${status}: ${serviceMessage}` : serviceMessage;
-		else
-			message = status
-				? `The service answered HTTP ${status}`
-				: 'The request to the service failed';
-	}
-	message = redact(message, secrets);
+	const { node, status, code, serviceMessage, itemIndex, secrets } = args;
+	const message = redact(args.message, secrets);
 	const description = redact(
 		[args.description ?? hintFor(status, code), args.extra].filter(Boolean).join(' '),
 		secrets,
@@ -116,19 +100,15 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 	if (httpCode) errorResponse.httpCode = httpCode;
 	if (code) errorResponse.code = code;
 	if (serviceMessage) errorResponse.serviceMessage = serviceMessage;
-	const error = new NodeApiError(node, errorResponse, {
-		message,
-		description,
-		httpCode,
-		itemIndex,
-	});
+	const options = { message, description, httpCode, itemIndex };
+	const error = new NodeApiError(node, errorResponse, options);
 	// NodeApiError may swap a message for a generic text when it mentions a Node.js error code;
 	// keep ours, which already says what happened.
 	error.message = message;
 	error.description = description;
 	error.messages = [];
-	if (httpCode) error.httpCode = httpCode;
-	if (args.apiAnswer !== false) {
+	if (httpCode) {
+		error.httpCode = httpCode;
 		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
 	}
 	return error;
@@ -146,7 +126,6 @@ export function buildOperationError(
 	return error;
 }
 
-/** `12.3s`: how waits are shown in messages. */
 export function formatSeconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10}s`;
 }
@@ -162,13 +141,14 @@ export type FailReason = 'final' | 'create' | 'attempts' | 'budget';
 /** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
 export function rateLimitedError(
 	scope: Scope,
-	wait: { spentMs: number; budgetMs: number; neededMs: number; behindProbe: boolean },
+	{ spentMs, budgetMs }: { spentMs: number; budgetMs: number },
+	{ neededMs, untilWoken }: { neededMs: number; untilWoken: boolean },
 ): NodeApiError {
-	const waited = `after waiting ${formatSeconds(wait.spentMs)} (wait budget ${formatSeconds(wait.budgetMs)}`;
-	const message = wait.behindProbe
+	const waited = `after waiting ${formatSeconds(spentMs)} (wait budget ${formatSeconds(budgetMs)}`;
+	const message = untilWoken
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
-		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(wait.neededMs)})`;
-	const description = wait.behindProbe
+		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(neededMs)})`;
+	const description = untilWoken
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
 		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
@@ -206,11 +186,12 @@ const NETWORK_CODES = new Set(
 	ETIMEOUT`.split(/\s+/),
 );
 
+type NetworkKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
 /** `notSent`: certainly not processed; `deadlineMs`: the transport's own deadline ended it. */
 export interface NetworkFailure {
 	code: string;
 	notSent: boolean;
-	kind: 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
+	kind: NetworkKind;
 	deadlineMs?: number;
 }
 
@@ -230,7 +211,7 @@ function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
 	return out;
 }
 
-function kindOf(code: string): NetworkFailure['kind'] {
+function kindOf(code: string): NetworkKind {
 	if (code === 'ECONNREFUSED') return 'refused';
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'reset';
 	if (/TIMEDOUT|TIMEOUT|ECONNABORTED/.test(code)) return 'timeout';
@@ -246,8 +227,8 @@ export function classifyNetworkError(error: unknown): NetworkFailure | undefined
 	if (e.response && typeof e.response === 'object' && 'status' in e.response) return undefined;
 	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
 	const code = collectCodes(error)
-		.map((c) => c.toUpperCase())
-		.find((c) => NETWORK_CODES.has(c));
+		.find((c) => NETWORK_CODES.has(c.toUpperCase()))
+		?.toUpperCase();
 	if (!code) return undefined;
 	const kind = kindOf(code);
 	const notSent =
@@ -255,62 +236,66 @@ export function classifyNetworkError(error: unknown): NetworkFailure | undefined
 	return { code, notSent, kind };
 }
 
+const NETWORK_TEXT: Record<NetworkKind, (url: string) => string> = {
+	refused: (url) =>
+		`Nothing is listening at ${url}. Check the Base URL in the credential and that the service is running.`,
+	dns: (url) => `The host of ${url} could not be resolved. Check the Base URL in the credential.`,
+	unreachable: (url) =>
+		`The host of ${url} cannot be reached from n8n. Check the Base URL and the network.`,
+	timeout: (url) => `The service at ${url} did not answer in time.`,
+	reset: (url) => `The connection to ${url} was closed before the service answered.`,
+	other: (url) => `The connection to ${url} failed.`,
+};
+
 export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string): string {
-	switch (failure.kind) {
-		case 'refused':
-			return `Nothing is listening at ${baseUrl}. Check the Base URL in the credential and that the service is running.`;
-		case 'dns':
-			return `The host of ${baseUrl} could not be resolved. Check the Base URL in the credential.`;
-		case 'unreachable':
-			return `The host of ${baseUrl} cannot be reached from n8n. Check the Base URL and the network.`;
-		case 'timeout':
-			return failure.deadlineMs === undefined
-				? `The service at ${baseUrl} did not answer in time.`
-				: `The service at ${baseUrl} did not finish answering within ${formatSeconds(failure.deadlineMs)}.`;
-		case 'reset':
-			return `The connection to ${baseUrl} was closed before the service answered.`;
-		default:
-			return `The connection to ${baseUrl} failed.`;
-	}
+	return failure.deadlineMs === undefined
+		? NETWORK_TEXT[failure.kind](baseUrl)
+		: `The service at ${baseUrl} did not finish answering within ${formatSeconds(failure.deadlineMs)}.`;
 }
 
 /** How a call that ends without data failed: method, attempts (429s not counted), why no retry. */
-export interface Ending {
-	method: string;
-	attempts: number;
-	reason: FailReason;
+export type Ending = { method: string; attempts: number; reason: FailReason };
+
+const MAYBE_CREATED =
+	'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).';
+
+/** What a failed create (`created`: what may have happened), tries and the budget add. */
+function afterwards(ending: Ending, created?: string): string {
+	const sentences = [ending.method === 'POST' ? created : undefined];
+	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
+	const budget =
+		'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
+	if (ending.reason === 'budget') sentences.push(budget);
+	return sentences.filter(Boolean).join(' ');
 }
 
 export function networkFailureError(
 	scope: Scope,
 	ending: Ending,
 	failure: NetworkFailure,
-	baseUrl: string,
-): NodeApiError {
+	url: string,
+) {
 	const created = failure.notSent
 		? 'The request did not reach the service, so nothing was created; it is safe to run again.'
-		: 'The request may or may not have been processed by the service: check whether the record was created before running it again (a create is never retried automatically).';
+		: MAYBE_CREATED;
 	return buildApiError({
 		...scope,
 		code: failure.code,
 		message: `Could not reach the Business Finance service (${failure.code})`,
-		description: describeNetworkFailure(failure, baseUrl),
+		description: describeNetworkFailure(failure, url),
 		extra: afterwards(ending, created),
-		apiAnswer: false,
 	});
 }
 
 export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const raw = error as { message?: unknown; description?: unknown } | undefined;
-	const message = `The request to the Business Finance service failed: ${typeof raw?.message === 'string' ? raw.message : 'unknown error'}`;
+	const message = `The request to the Business Finance service failed: ${text(raw?.message) ?? 'unknown error'}`;
 	const description =
-		typeof raw?.description === 'string' && raw.description
-			? raw.description
-			: 'Check the Business Finance API credential and the Base URL.';
-	return buildApiError({ ...scope, message, description, apiAnswer: false });
+		text(raw?.description) ?? 'Check the Business Finance API credential and the Base URL.';
+	return buildApiError({ ...scope, message, description });
 }
 
-export type Parsed =
+type Parsed =
 	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
 
 /** An answer's body: nothing, JSON (parsed here or by the helper), or text that is not JSON. */
@@ -326,21 +311,6 @@ export function parseBody(body: unknown): Parsed {
 		return { kind: 'invalid', text };
 	}
 }
-
-/** What a failed create (`created`: what may have happened), tries and the budget add. */
-function afterwards(ending: Ending, created?: string): string {
-	const sentences = [ending.method === 'POST' ? created : undefined];
-	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
-	if (ending.reason === 'budget') {
-		sentences.push(
-			'Not retried: the wait before the next try does not fit in the rate-limit wait budget.',
-		);
-	}
-	return sentences.filter(Boolean).join(' ');
-}
-
-const MAYBE_CREATED =
-	'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).';
 
 /** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */
 function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed: Parsed) {
@@ -369,15 +339,15 @@ export function answerError(
 	answer: { status: number; body: unknown; location?: string },
 ): NodeApiError {
 	const { status, location } = answer;
-	const isPost = ending.method === 'POST';
 	if (status >= 200 && status < 300) {
 		return buildApiError({
 			...scope,
 			status,
 			message: `The service answered HTTP ${status} with a body that is not valid JSON`,
-			description: isPost
-				? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
-				: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
+			description:
+				ending.method === 'POST'
+					? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
+					: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
 			extra: afterwards(ending),
 		});
 	}
@@ -393,51 +363,45 @@ export function answerError(
 	const parsed = parseBody(answer.body);
 	const serviceError = parsed.kind === 'json' ? parseServiceError(parsed.value) : undefined;
 	if (!serviceError) return unknownAnswerError(scope, ending, status, parsed);
-	return buildApiError({
-		...scope,
-		status,
-		code: serviceError.code,
-		serviceMessage: serviceError.message,
-		extra: afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined),
-	});
+	const { code } = serviceError;
+	const said = serviceError.message?.replace(/\s+/g, ' ').trim();
+	const serviceMessage = said ? redactedExcerpt(said, 300, scope.secrets) : undefined;
+	const message = serviceErrorMessage(status, code, serviceMessage);
+	const extra = afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined);
+	return buildApiError({ ...scope, status, code, serviceMessage, message, extra });
 }
 
-// Listings that go wrong: never a short or endless success.
-
-function listingError(scope: Scope, message: string, description: string): NodeApiError {
-	return buildApiError({ ...scope, message, description, apiAnswer: false });
+function serviceErrorMessage(status: number, code?: string, said?: string): string {
+	if (said) return [code ?? (status ? `HTTP ${status}` : ''), said].filter(Boolean).join(': ');
+	if (code) return status ? `${code} (HTTP ${status})` : code;
+	return status ? `The service answered HTTP ${status}` : 'The request to the service failed';
 }
 
-export const listingErrors = {
-	notAList: (scope: Scope, path: string) =>
-		listingError(
-			scope,
-			`The service answered ${path} without a list in "data"`,
-			'Check that the Base URL points at the Business Finance API.',
-		),
-	notObjects: (scope: Scope, path: string, index: number, element: unknown) =>
-		listingError(
-			scope,
-			`The service answered ${path} with a list whose element ${index} is not an object (${element === null ? 'null' : typeof element})`,
-			'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
-		),
-	repeatedPage: (scope: Scope, path: string, page: number) =>
-		listingError(
-			scope,
-			`The service returned page ${page} of ${path} again (items already received)`,
-			'The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. Try again later or report this to the service provider.',
-		),
-	endless: (scope: Scope, page: number, maxPages: number) =>
-		listingError(
-			scope,
-			`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
-			'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
-		),
+/** A listing that went wrong (never a short or endless success): a message of LISTING. */
+export const listingError = (scope: Scope, [message, description]: string[]) =>
+	buildApiError({ ...scope, message, description });
+const REPORT = 'Try again later or report this to the service provider.';
+
+export const LISTING = {
+	notAList: (path: string) => [
+		`The service answered ${path} without a list in "data"`,
+		'Check that the Base URL points at the Business Finance API.',
+	],
+	notObjects: (path: string, index: number, element: unknown) => [
+		`The service answered ${path} with a list whose element ${index} is not an object (${element === null ? 'null' : typeof element})`,
+		'Each element of a list must be a record. Check that the Base URL points at the Business Finance API, or report this to the service provider.',
+	],
+	repeatedPage: (path: string, page: number) => [
+		`The service returned page ${page} of ${path} again (items already received)`,
+		`The service repeated a page, so the listing was stopped to avoid an endless loop and duplicates. ${REPORT}`,
+	],
+	endless: (page: number, maxPages: number) => [
+		`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
+		'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
+	],
 	/** An empty page while the answer says more remain (`said`: what it said). */
-	endedEarly: (scope: Scope, path: string, page: number, said: string, received: number) =>
-		listingError(
-			scope,
-			`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
-			'The list ended early, so the listing was stopped instead of returning part of it. Try again later or report this to the service provider.',
-		),
+	endedEarly: (path: string, page: number, said: string, received: number) => [
+		`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,
+		`The list ended early, so the listing was stopped instead of returning part of it. ${REPORT}`,
+	],
 };

@@ -12,11 +12,9 @@ import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send }
 export { getApiErrorInfo } from './errors';
 export type { HttpMethod };
 
-/**
- * `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
- * option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
- * on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
- */
+// `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
+// option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
+// on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
 export interface ApiRequestOptions {
 	itemIndex?: number;
 	waitBudgetMs?: number;
@@ -40,11 +38,10 @@ const isDuration = (value: unknown): value is number =>
 
 /** Reads and checks the credential; gives the call its key's limiter and its own deadline. */
 async function openCall(
-	options: Required<TransportOptions>,
+	{ clock, requestTimeoutMs, limiters }: Required<TransportOptions>,
 	ctx: ApiContext,
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
-	const { clock, requestTimeoutMs, limiters } = options;
 	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
 	const itemIndex = callOptions?.itemIndex;
 	const node = ctx.getNode();
@@ -68,12 +65,12 @@ async function openCall(
 }
 
 /** A transport with its own per-key limiters and clock (tests make theirs with fake clocks). */
-export function createTransport(options: TransportOptions = {}) {
-	const resolved = {
-		clock: options.clock ?? systemClock,
-		requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-		limiters: options.limiters ?? new Map(),
-	};
+export function createTransport({
+	clock = systemClock,
+	requestTimeoutMs = REQUEST_TIMEOUT_MS,
+	limiters = new Map(),
+}: TransportOptions = {}) {
+	const resolved = { clock, requestTimeoutMs, limiters };
 
 	/** One request; the parsed JSON body (e.g. {data: ...}), {} for an empty 2xx body (204). */
 	async function apiRequest(
@@ -94,13 +91,11 @@ export function createTransport(options: TransportOptions = {}) {
 		qs: IDataObject,
 		options: ListOptions,
 	): Promise<IDataObject[]> {
-		const raw = options.limit;
-		const n = typeof raw === 'string' ? Number(raw) : raw;
-		const validLimit = typeof n === 'number' && Number.isFinite(n) && n >= 1;
-		if (options.returnAll !== true && !validLimit) {
+		const { limit: raw, returnAll } = options;
+		const n = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : Number.NaN;
+		if (returnAll !== true && !(Number.isFinite(n) && n >= 1))
 			throw limitError({ node: this.getNode(), itemIndex: options.itemIndex, secrets: [] }, raw);
-		}
-		const limit = options.returnAll === true ? Number.POSITIVE_INFINITY : Math.floor(n as number);
+		const limit = returnAll === true ? Number.POSITIVE_INFINITY : Math.floor(n);
 		const call = await openCall(resolved, this, options);
 		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
 		return await listAll(call, path, getPage, qs, limit, options.shapeItem);

@@ -1,8 +1,6 @@
-/**
- * The per-key rate limiter, shared by every call on the key in this process so that callers queue
- * instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
- * MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
- */
+// The per-key rate limiter, shared by every call on the key in this process so that callers queue
+// instead of stampeding, and the one decision of the wait after a 429. Stored times are capped at
+// MAX_KEY_BLOCK_MS; every wait is on the caller's Deadline.
 import { createHash } from 'crypto';
 
 import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './deadline';
@@ -43,8 +41,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 
 /** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
 export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) return undefined;
-	const text = value.trim();
+	const text = value?.trim() ?? '';
 	if (!isPlainNumber(text)) return parseDate(text);
 	const n = Number(text);
 	if (n >= EPOCH_MS_THRESHOLD) return Math.round(n);
@@ -66,8 +63,7 @@ function serverClockOffsetMs(headers: Headers | undefined, nowMs: number): numbe
 
 /** When the service says it may be called again (Retry-After: seconds or a date), on our clock. */
 export function retryAfterAtMs(headers: Headers | undefined, nowMs: number): number | undefined {
-	const value = headerValue(headers, 'retry-after')?.trim();
-	if (value === undefined) return undefined;
+	const value = headerValue(headers, 'retry-after')?.trim() ?? '';
 	if (isPlainNumber(value)) return nowMs + secondsToMs(Number(value));
 	const at = parseDate(value);
 	return at === undefined ? undefined : at - serverClockOffsetMs(headers, nowMs);
@@ -86,16 +82,14 @@ function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 	};
 }
 
-/**
- * The current window: requests on their way come off the lowest remaining when admitting (they
- * may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
- */
-interface KnownWindow {
+// The current window: requests on their way come off the lowest remaining when admitting (they
+// may not be counted yet); unanswered ones may have been counted. When it ends, one request probes.
+type KnownWindow = {
 	lowestRemaining: number;
 	unanswered: number;
 	endsAtMs: number;
 	resetAtMs?: number;
-}
+};
 
 /** Or wait until `untilMs` (without it: to be woken); `orWoken`: an answer may free a slot. */
 type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
@@ -116,10 +110,9 @@ export class KeyLimiter {
 	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
 	private zeroWithoutReset = 0;
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
-	/** Window learning: the window this process opened, and its length once learnt. */
+	/** Window learning: the window this process opened, and its length once learnt (null: disproved). */
 	private opened?: { atMs: number; resetAtMs: number };
-	private learntLengthMs?: number;
-	private learningDisproved = false;
+	private learntLengthMs?: number | null;
 	private readonly wakers = new Set<() => void>();
 
 	constructor(private readonly clock: Clock) {}
@@ -154,10 +147,10 @@ export class KeyLimiter {
 			return { go: true, probe: true };
 		}
 		const { lowestRemaining, unanswered, endsAtMs } = this.window;
-		if (lowestRemaining - unanswered - this.inFlight <= 0) {
-			return { go: false, untilMs: endsAtMs, orWoken: this.inFlight > 0 };
-		}
-		return { go: true, probe: false };
+		const full = lowestRemaining - unanswered - this.inFlight <= 0;
+		return full
+			? { go: false, untilMs: endsAtMs, orWoken: this.inFlight > 0 }
+			: { go: true, probe: false };
 	}
 
 	private ticket(probe: boolean): Ticket {
@@ -193,18 +186,16 @@ export class KeyLimiter {
 		}
 		this.untracked = false;
 		const current = this.window;
-		const currentResetMs = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
+		const currentReset = current?.resetAtMs ?? Number.NEGATIVE_INFINITY;
 		// A late answer from an earlier window says nothing about this one.
-		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentResetMs - WINDOW_STEP_MS) {
+		if (rate.resetAtMs !== undefined && rate.resetAtMs <= currentReset - WINDOW_STEP_MS)
 			return true;
-		}
 		const resetAtMs =
 			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
-		if (resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1) {
-			this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
-		}
+		const opening = resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1;
+		if (opening) this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
-		if (!current || (resetAtMs !== undefined && resetAtMs >= currentResetMs + WINDOW_STEP_MS)) {
+		if (!current || (resetAtMs !== undefined && resetAtMs >= currentReset + WINDOW_STEP_MS)) {
 			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
 			return true;
 		}
@@ -228,12 +219,9 @@ export class KeyLimiter {
 		return backoffMs(step, BACKOFF_BASE_MS, SPEC_WINDOW_MS, this.clock.random());
 	}
 
-	/**
-	 * Until when the call that got a 429 holds off: Retry-After, else the reset (or the learnt end
-	 * of a window this process opened), else a backoff; from the second 429 in a row for a window,
-	 * at least a backoff, so a tiny Retry-After is not hammered. The key is blocked until then
-	 * (capped); the end returned is not: the caller's deadline decides on it.
-	 */
+	// Until when the call that got a 429 holds off (docs/transport.md#rate-limits); from the second
+	// 429 in a row, at least a backoff, so a tiny Retry-After is not hammered. The key's block is
+	// capped; the end returned is not: the caller's deadline decides on it.
 	rateLimited(headers: Headers | undefined, timing: Timing): number {
 		const nowMs = timing.receivedAtMs;
 		const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
@@ -246,9 +234,8 @@ export class KeyLimiter {
 		this.disproveLearntLength(times === 1 ? reset : undefined, timing.sentAtMs);
 		let endMs = nowMs + this.backoff(times - 1);
 		if (asked) endMs = Math.max(floorMs, retryAtMs);
-		else if (reset !== undefined) {
+		else if (reset !== undefined)
 			endMs = Math.max(floorMs, times === 1 ? this.windowEnd(reset) : reset + RESET_MARGIN_MS);
-		}
 		this.untracked = false;
 		this.window = undefined;
 		this.blockedUntilMs = Math.max(this.blockedUntilMs, Math.min(endMs, nowMs + MAX_KEY_BLOCK_MS));
@@ -265,14 +252,11 @@ export class KeyLimiter {
 		return this.rateLimits.inARow;
 	}
 
-	/**
-	 * Window learning (a reset in whole seconds can make a wait a second too long): the answer with
-	 * `remaining = limit − 1` opened the window, whose length lies in (reset − 1 s − receivedAt,
-	 * reset − sentAt]; taken when exactly one whole number of seconds lies there.
-	 */
+	// The window's length lies in (reset − 1 s − receivedAt, reset − sentAt]: taken when one whole
+	// number of seconds lies there (docs/transport.md#window-learning).
 	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
 		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
-		if (this.learningDisproved || !wholeSeconds) return;
+		if (this.learntLengthMs === null || !wholeSeconds) return;
 		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
 		const hi = resetAtMs - timing.sentAtMs;
 		const first = (Math.floor(lo / MS_PER_SECOND) + 1) * MS_PER_SECOND;
@@ -283,22 +267,17 @@ export class KeyLimiter {
 	private windowEnd(resetAtMs: number): number {
 		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
 		const { opened, learntLengthMs } = this;
-		if (learntLengthMs === undefined || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
+		if (typeof learntLengthMs !== 'number' || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
 		return Math.min(fromHeaderMs, opened.atMs + learntLengthMs + LEARNT_MARGIN_MS);
 	}
 
-	/**
-	 * A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
-	 * windows cost one 429); one earlier means another process used the window up.
-	 */
+	// A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
+	// windows cost one 429); one earlier means another process used the window up.
 	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
 		const { opened, learntLengthMs } = this;
-		if (learntLengthMs === undefined || opened === undefined) return;
+		if (typeof learntLengthMs !== 'number' || opened === undefined) return;
 		const sameWindow = resetAtMs === undefined || resetAtMs === opened.resetAtMs;
-		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) {
-			this.learningDisproved = true;
-			this.learntLengthMs = undefined;
-		}
+		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) this.learntLengthMs = null;
 	}
 }
 

@@ -2,12 +2,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { listingErrors, type Scope } from './errors';
+import { LISTING, listingError, type Scope } from './errors';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
 const MAX_PAGES = 10_000;
 
 type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
+
+const realId = ({ id }: IDataObject): string | undefined =>
+	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 class Listing {
 	readonly items: IDataObject[] = [];
@@ -24,44 +30,29 @@ class Listing {
 		return this.items.length >= this.limit;
 	}
 
-	/** False when the page only repeats what came before. */
-	isNew(page: IDataObject[]): boolean {
+	/** Adds a page's items, one that moved onto it while paging once; false for a repeated page. */
+	take(page: IDataObject[]): boolean {
 		if (page.length === 0) return true;
-		const ids = page.map(idOf);
+		const ids = page.map((item) => realId(item) ?? JSON.stringify(item));
 		if (this.firstIds.has(ids[0]) || ids.every((id) => this.seen.has(id))) return false;
 		this.firstIds.add(ids[0]);
 		for (const id of ids) this.seen.add(id);
-		return true;
-	}
-
-	/** Adds the page's items; one that moved onto this page while paging is returned once. */
-	add(page: IDataObject[]): void {
 		for (const item of page) {
-			if (this.full) return;
 			const id = realId(item);
-			if (id !== undefined) {
-				if (this.emitted.has(id)) continue;
-				this.emitted.add(id);
-			}
+			if (this.full) break;
+			if (id !== undefined && this.emitted.has(id)) continue;
+			if (id !== undefined) this.emitted.add(id);
 			this.items.push(this.shape(item));
 		}
+		return true;
 	}
 }
-
-function realId({ id }: IDataObject): string | undefined {
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
-const idOf = (item: IDataObject): string => realId(item) ?? JSON.stringify(item);
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
 	const data = response.data;
-	if (!Array.isArray(data)) throw listingErrors.notAList(scope, path);
+	if (!Array.isArray(data)) throw listingError(scope, LISTING.notAList(path));
 	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw listingErrors.notObjects(scope, path, bad, data[bad]);
+	if (bad >= 0) throw listingError(scope, LISTING.notObjects(path, bad, data[bad]));
 	return data as IDataObject[];
 }
 
@@ -108,15 +99,14 @@ export async function listAll(
 	let maxPages = MAX_PAGES;
 	let received = 0; // elements of every page so far, repeats included, as the service counts
 	for (let page = 1; !listing.full; page++) {
-		if (page > maxPages) throw listingErrors.endless(scope, page - 1, maxPages);
+		if (page > maxPages) throw listingError(scope, LISTING.endless(page - 1, maxPages));
 		const response = await getPage({ ...filters, page, limit: pageSize });
 		const items = pageItems(scope, path, response);
-		if (!listing.isNew(items)) throw listingErrors.repeatedPage(scope, path, page);
-		listing.add(items);
+		if (!listing.take(items)) throw listingError(scope, LISTING.repeatedPage(path, page));
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
 		if (items.length === 0 && saysMoreRemain(meta, received)) {
 			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;
-			throw listingErrors.endedEarly(scope, path, page, said, received);
+			throw listingError(scope, LISTING.endedEarly(path, page, said, received));
 		}
 		received += items.length;
 		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;

@@ -1,7 +1,5 @@
-/**
- * Removing secrets from text: as is, URL-encoded (any mix, either hex case) and inside base64
- * (standard or URL-safe, at the three alignments a longer text such as "Bearer <key>" gives it).
- */
+// Removing secrets from text: as is, URL-encoded (any mix, either hex case) and inside base64
+// (standard or URL-safe, at the three alignments a longer text such as "Bearer <key>" gives it).
 const REDACTED = '[redacted]';
 /** Shorter secrets are not searched for (they would match ordinary text). */
 const MIN_SECRET_LENGTH = 6;
@@ -30,13 +28,9 @@ function base64Core(secret: string, offset: number, alphabet: 'base64' | 'base64
 }
 
 function secretPatterns(secret: string): string[] {
-	const patterns = [urlEncodedPattern(secret)];
-	for (const offset of [0, 1, 2]) {
-		for (const alphabet of ['base64', 'base64url'] as const) {
-			patterns.push(escapeRegExp(base64Core(secret, offset, alphabet)));
-		}
-	}
-	return patterns;
+	const alphabets = ['base64', 'base64url'] as const;
+	const cores = [0, 1, 2].flatMap((offset) => alphabets.map((a) => base64Core(secret, offset, a)));
+	return [urlEncodedPattern(secret), ...cores.map(escapeRegExp)];
 }
 
 export function redact(text: string, secrets: Array<string | undefined>): string {
@@ -50,15 +44,8 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 	return out.replace(/svc_[A-Za-z0-9_\-.~+/=%]{4,}/g, `svc_${REDACTED}`);
 }
 
-/**
- * At most `max` characters, redacted before the cut and after it: a cut through an encoded key
- * leaves a piece no pattern matches that still decodes to most of the key.
- */
-export function redactedExcerpt(
-	text: string,
-	max: number,
-	secrets: Array<string | undefined>,
-): string {
+/** At most `max` characters, redacted before and after the cut (a cut encoded key still leaks). */
+export function redactedExcerpt(text: string, max: number, secrets: Array<string | undefined>) {
 	const whole = redact(text, secrets);
 	return redact(whole.length > max ? `${whole.slice(0, max)}…` : whole, secrets);
 }

@@ -1,7 +1,5 @@
-/**
- * One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
- * fail. After a 429 the limiter alone decides the wait; other failures are retried here.
- */
+// One API call: wait for the key's limiter, send with a total deadline, read the answer, retry or
+// fail. After a 429 the limiter alone decides the wait; other failures are retried here.
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -12,7 +10,13 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
-import { backoffMs, CancelledError, type Deadline, OverBudgetError } from './deadline';
+import {
+	backoffMs,
+	CancelledError,
+	type Deadline,
+	OverBudgetError,
+	untilAborted,
+} from './deadline';
 import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
 
@@ -36,26 +40,16 @@ export interface Call extends errors.Scope {
 	requestTimeoutMs: number;
 }
 
-interface FullResponse {
-	body?: unknown;
-	headers?: Headers;
-	statusCode?: number;
-}
+type FullResponse = { body?: unknown; headers?: Headers; statusCode?: number };
 
 /** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
 export type Failure =
-	| { kind: 'serverError'; retryAfterMs?: number }
-	| { kind: 'unreadable' }
-	| { kind: 'network' }
-	| { kind: 'final' };
+	{ kind: 'serverError'; retryAfterMs?: number } | { kind: 'unreadable' | 'network' | 'final' };
 
 export type Decision =
 	{ action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
-/**
- * `attempt` counts the attempts that failed (1 after the first); 429s are bounded by the deadline
- * alone. A POST is retried only on 429: a create that failed otherwise may have been processed.
- */
+/** `attempt`: attempts failed so far. A POST is not retried here: it may have been processed. */
 export function decideRetry(
 	failure: Failure,
 	method: HttpMethod,
@@ -74,11 +68,11 @@ export function decideRetry(
 	return waitMs <= timeLeftMs ? { action: 'retry', waitMs } : { action: 'fail', reason: 'budget' };
 }
 
+/** `error`: what to throw when no retry follows. */
 type Attempt =
 	| { kind: 'data'; data: IDataObject }
 	| { kind: 'rateLimited'; untilMs: number }
-	| { kind: 'answer'; failure: Failure; status: number; response: FullResponse }
-	| { kind: 'failure'; failure: Failure; network: errors.NetworkFailure };
+	| { kind: 'failed'; failure: Failure; error: (ending: errors.Ending) => Error };
 
 class AttemptTimeout extends Error {
 	constructor(readonly timeoutMs: number) {
@@ -88,27 +82,17 @@ class AttemptTimeout extends Error {
 
 /** `/v1/...` made of plain segments: no `..`, query, fragment, spaces or control characters. */
 function isSafePath(path: unknown): path is string {
-	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path)) {
+	if (typeof path !== 'string' || !/^\/v1(\/[A-Za-z0-9._~%:@!$&'()*+,;=-]+)*$/.test(path))
 		return false;
-	}
-	return path
-		.split('/')
-		.every((segment) => segment !== '.' && segment !== '..' && !/%2e%2e|%2f|%5c/i.test(segment));
+	return path.split('/').every((s) => s !== '.' && s !== '..' && !/%2e%2e|%2f|%5c/i.test(s));
 }
 
-function buildRequest(
-	method: HttpMethod,
-	url: string,
-	body: IDataObject | undefined | null,
-	qs: IDataObject | undefined,
-): IHttpRequestOptions {
+function buildRequest(method: HttpMethod, url: string, body?: IDataObject, qs?: IDataObject) {
 	const hasBody = body !== undefined && body !== null;
 	const request: IHttpRequestOptions = {
 		method,
 		url,
-		headers: hasBody
-			? { Accept: 'application/json', 'Content-Type': 'application/json' }
-			: { Accept: 'application/json' },
+		headers: { Accept: 'application/json', ...(hasBody && { 'Content-Type': 'application/json' }) },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		encoding: 'text',
@@ -127,30 +111,8 @@ function buildRequest(
 	return request;
 }
 
-/** Rejects when `signal` aborts, even if the HTTP layer ignored the signal. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	let onAbort!: () => void;
-	const aborted = new Promise<never>((_, reject) => {
-		onAbort = () => reject(signal.reason as Error);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	promise.catch(() => undefined); // its rejection after the abort is of no interest
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
-}
-
-/**
- * One attempt, ended by `timeoutMs` (to the last byte: the HTTP layer's own timeout only notices a
- * silent connection) or the execution's cancellation.
- */
-async function sendOnce(
-	call: Call,
-	request: IHttpRequestOptions,
-	timeoutMs: number,
-): Promise<FullResponse> {
+/** One attempt, ended by cancellation or at `timeoutMs` to the last byte (not only silence). */
+async function sendOnce(call: Call, request: IHttpRequestOptions, timeoutMs: number) {
 	const { ctx, deadline } = call;
 	deadline.throwIfCancelled();
 	const stop = new AbortController();
@@ -170,10 +132,9 @@ async function sendOnce(
 		const scoped = Object.create(ctx, {
 			getExecutionCancelSignal: { value: () => stop.signal },
 		}) as ApiContext;
-		const { helpers } = ctx;
+		const http = ctx.helpers.httpRequestWithAuthentication;
 		const sent = Promise.resolve().then(
-			async () =>
-				await helpers.httpRequestWithAuthentication.call(scoped, CREDENTIAL_NAME, options),
+			async () => await http.call(scoped, CREDENTIAL_NAME, options),
 		);
 		return ((await untilAborted(sent, stop.signal)) as FullResponse | undefined) ?? {};
 	} catch (error) {
@@ -196,9 +157,7 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 function waitError(call: Call, error: unknown): Error {
 	if (error instanceof CancelledError) return errors.cancelledError(call, false);
 	if (!(error instanceof OverBudgetError)) return error as Error;
-	const { spentMs, budgetMs } = call.deadline;
-	const { neededMs, untilWoken: behindProbe } = error;
-	return errors.rateLimitedError(call, { spentMs, budgetMs, neededMs, behindProbe });
+	return errors.rateLimitedError(call, call.deadline, error);
 }
 
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
@@ -209,14 +168,22 @@ function networkFailure(call: Call, error: unknown): Attempt {
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
 			: errors.classifyNetworkError(error);
 	if (!network) throw errors.requestFailedError(call, error);
-	return { kind: 'failure', failure: { kind: 'network' }, network };
+	return failedNetwork(call, network);
 }
 
-function read(response: FullResponse, receivedAtMs: number): Attempt {
-	const status = Number(response.statusCode ?? 0);
-	const answer = (failure: Failure): Attempt => ({ kind: 'answer', failure, status, response });
+function failedNetwork(call: Call, network: errors.NetworkFailure): Attempt {
+	const error = (e: errors.Ending) => errors.networkFailureError(call, e, network, call.baseUrl);
+	return { kind: 'failed', failure: { kind: 'network' }, error };
+}
+
+function read(call: Call, response: FullResponse, receivedAtMs: number): Attempt {
+	const { statusCode, headers, body } = response;
+	const status = Number(statusCode ?? 0);
+	const location = headerValue(headers, 'location');
+	const error = (e: errors.Ending) => errors.answerError(call, e, { status, body, location });
+	const answer = (failure: Failure): Attempt => ({ kind: 'failed', failure, error });
 	if (status >= 200 && status < 300) {
-		const parsed = errors.parseBody(response.body);
+		const parsed = errors.parseBody(body);
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
@@ -225,7 +192,7 @@ function read(response: FullResponse, receivedAtMs: number): Attempt {
 		return { kind: 'data', data };
 	}
 	if (status < 500) return answer({ kind: 'final' });
-	const retryAtMs = retryAfterAtMs(response.headers, receivedAtMs);
+	const retryAtMs = retryAfterAtMs(headers, receivedAtMs);
 	const retryAfterMs =
 		retryAtMs !== undefined && retryAtMs > receivedAtMs ? retryAtMs - receivedAtMs : undefined;
 	return answer({ kind: 'serverError', retryAfterMs });
@@ -242,16 +209,14 @@ async function attempt(
 	const sentAtMs = deadline.clock.now();
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
-		if (timeoutMs <= 0) {
-			const network: errors.NetworkFailure = { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' };
-			return { kind: 'failure', failure: { kind: 'network' }, network };
-		}
+		if (timeoutMs <= 0)
+			return failedNetwork(call, { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' });
 		const response = await sendOnce(call, request, timeoutMs);
 		const timing = { sentAtMs, receivedAtMs: deadline.clock.now() };
 		const status = Number(response.statusCode ?? 0);
 		const untilMs = ticket.answered(status, response.headers, timing);
 		return untilMs === undefined
-			? read(response, timing.receivedAtMs)
+			? read(call, response, timing.receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
 		return networkFailure(call, error);
@@ -288,14 +253,7 @@ export async function send(
 		attempts += 1;
 		const random = deadline.clock.random();
 		const decision = decideRetry(last.failure, method, attempts, deadline.leftMs, random);
-		if (decision.action === 'fail') {
-			const ending = { method, attempts, reason: decision.reason };
-			if (last.kind === 'failure')
-				throw errors.networkFailureError(call, ending, last.network, call.baseUrl);
-			const { status, response } = last;
-			const location = headerValue(response.headers, 'location');
-			throw errors.answerError(call, ending, { status, body: response.body, location });
-		}
+		if (decision.action === 'fail') throw last.error({ method, attempts, reason: decision.reason });
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
 	}

@@ -1,0 +1,197 @@
+/**
+ * What users see (errors.ts): every answer of the service, and what is not one, as a NodeApiError
+ * with the code, the service's message and what to do, never carrying the key.
+ */
+import { inspect } from 'util';
+import { NodeApiError } from 'n8n-workflow';
+
+import { ERROR_CODE_HINTS, getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
+import {
+	apiError,
+	call,
+	failure,
+	fake,
+	fakeContext,
+	KEY,
+	networkError,
+	ok,
+	freshTransport,
+	type ScriptedResponse,
+	sequence,
+	useFakeTransport,
+} from './transport-fakes';
+
+useFakeTransport();
+
+describe('error mapping', () => {
+	const cases: Array<[number, string]> = [
+		[401, 'MISSING_API_KEY'],
+		[401, 'INVALID_API_KEY'],
+		[401, 'API_KEY_EXPIRED'],
+		[400, 'VALIDATION_ERROR'],
+		[400, 'INVALID_JSON'],
+		[404, 'NOT_FOUND'],
+		[405, 'METHOD_NOT_ALLOWED'],
+		[409, 'INVALID_STATUS_TRANSITION'],
+		[413, 'PAYLOAD_TOO_LARGE'],
+		[415, 'UNSUPPORTED_MEDIA_TYPE'],
+		[500, 'INTERNAL_ERROR'],
+		[503, 'SERVICE_UNAVAILABLE'],
+	];
+
+	it.each(cases)(
+		'HTTP %i %s becomes a NodeApiError with the code, the message and what to do',
+		async (status, code) => {
+			// POST so that 5xx is not retried and the mapping is seen on the first answer.
+			const ctx = fakeContext(fake, () =>
+				apiError(status, code, `the service says ${code.toLowerCase()}`),
+			);
+			const error = await failure(
+				call(ctx, 'POST', '/v1/receivables', { amount: 1 }, undefined, { itemIndex: 2 }),
+			);
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe(`${code}: the service says ${code.toLowerCase()}`);
+			expect(error.description).toContain(ERROR_CODE_HINTS[code]);
+			expect(error.httpCode).toBe(String(status));
+			expect(error.context.itemIndex).toBe(2);
+			expect(getApiErrorInfo(error)).toEqual({
+				status,
+				code,
+				serviceMessage: `the service says ${code.toLowerCase()}`,
+			});
+			expect(ctx.calls).toHaveLength(1);
+		},
+	);
+
+	it('has a hint for every code the service sends', () => {
+		for (const [, code] of cases) expect(ERROR_CODE_HINTS[code].length).toBeGreaterThan(40);
+		expect(ERROR_CODE_HINTS.RATE_LIMITED).toMatch(/Max Wait for Rate Limits/);
+	});
+
+	it('keeps the service message as is (VALIDATION_ERROR example)', async () => {
+		const ctx = fakeContext(fake, () =>
+			apiError(400, 'VALIDATION_ERROR', 'amount must be at least 0.01'),
+		);
+		const error = await failure(call(ctx, 'POST', '/v1/receivables', { amount: 0 }));
+		expect(error.message).toBe('VALIDATION_ERROR: amount must be at least 0.01');
+	});
+
+	it('an unknown code and an unknown 4xx still give a clear error', async () => {
+		const ctx = fakeContext(
+			fake,
+			sequence(apiError(418, 'TEAPOT', 'short and stout'), {
+				statusCode: 422,
+				headers: {},
+				body: '',
+			}),
+		);
+		const a = await failure(call(ctx, 'PATCH', '/v1/vendors/1', { name: 'x' }));
+		expect(a.message).toBe('TEAPOT: short and stout');
+		expect(a.httpCode).toBe('418');
+		const b = await failure(call(ctx, 'PATCH', '/v1/vendors/1', { name: 'x' }));
+		expect(b.message).toMatch(/HTTP 422/);
+		expect(getApiErrorInfo(b)).toEqual({ status: 422 });
+		expect(getApiErrorInfo(a)).toEqual({
+			status: 418,
+			code: 'TEAPOT',
+			serviceMessage: 'short and stout',
+		});
+	});
+
+	it('an HTML error page from a proxy gives a clear error with the status', async () => {
+		const html =
+			'<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>';
+		const ctx = fakeContext(fake, () => ({
+			statusCode: 502,
+			headers: { 'content-type': 'text/html' },
+			body: html,
+		}));
+		const error = await failure(call(ctx, 'POST', '/v1/payables', { amount: 1 }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toContain('HTTP 502');
+		expect(error.message).toContain('HTML');
+		expect(error.message).toContain('502 Bad Gateway');
+		expect(error.description).toMatch(/Base URL/);
+		expect(error.description).toMatch(/may or may not/);
+		expect(error.httpCode).toBe('502');
+	});
+
+	it('a 400 with a plain-text body gives a clear error', async () => {
+		const ctx = fakeContext(fake, () => ({ statusCode: 400, headers: {}, body: 'bad request' }));
+		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+		expect(error.message).toMatch(/HTTP 400 with a body that is not JSON/);
+	});
+
+	it('scrubs anything that looks like a key or a webhook secret from service messages', async () => {
+		const ctx = fakeContext(fake, () =>
+			apiError(
+				400,
+				'VALIDATION_ERROR',
+				'bad secret whsec_dummyMfKQ9r8GKYqrV0Ta for key svc_dummy_someone_elses_key',
+			),
+		);
+		const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
+		expect(error.message).toBe(
+			'VALIDATION_ERROR: bad secret whsec_[redacted] for key svc_[redacted]',
+		);
+	});
+
+	it('never lets the key into the error, even when the service or the helper echoes it', async () => {
+		const responses: Array<ScriptedResponse | Error> = [
+			apiError(401, 'INVALID_API_KEY', `key ${KEY} is not valid`),
+			networkError('ECONNREFUSED'),
+			new Error(`unexpected failure with Authorization: Bearer ${KEY}`),
+			{ statusCode: 500, headers: {}, body: `<html>Authorization: Bearer ${KEY}</html>` },
+		];
+		for (const response of responses) {
+			freshTransport();
+			const ctx = fakeContext(fake, () => {
+				if (response instanceof Error) throw response;
+				return response;
+			});
+			const error = await failure(call(ctx, 'POST', '/v1/vendors', { name: 'x' }));
+			const serialised = [
+				JSON.stringify(error),
+				inspect(error, { depth: 10, showHidden: true }),
+				error.message,
+				String(error.description),
+				JSON.stringify(error.context),
+				JSON.stringify((error as unknown as { errorResponse?: unknown }).errorResponse ?? null),
+				inspect((error as { cause?: unknown }).cause, { depth: 10 }),
+			].join('\n');
+			expect(serialised).not.toContain(KEY);
+			expect(serialised).not.toContain(KEY.slice(4));
+		}
+	});
+
+	it('fails at once with a clear error when the reset is beyond the wait budget', async () => {
+		const ctx = fakeContext(fake, () =>
+			apiError(429, 'RATE_LIMITED', 'slow', {
+				'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 600),
+			}),
+		);
+		const start = fake.now;
+		const error = await failure(
+			call(ctx, 'GET', '/v1/vendors', undefined, undefined, { itemIndex: 0 }),
+		);
+		expect(ctx.calls).toHaveLength(1);
+		expect(fake.now - start).toBe(0);
+		expect(error.message).toMatch(
+			/RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 600\.1s\)/,
+		);
+		expect(error.description).toMatch(/Max Wait for Rate Limits/);
+		expect(error.httpCode).toBe('429');
+		expect(getApiErrorInfo(error)).toEqual({ status: 429, code: 'RATE_LIMITED' });
+	});
+
+	it('getApiErrorInfo is undefined for errors that are not API answers', async () => {
+		expect(getApiErrorInfo(new Error('x'))).toBeUndefined();
+		expect(getApiErrorInfo(undefined)).toBeUndefined();
+		const ctx = fakeContext(fake, ok, { apiKey: 'bad', baseUrl: 'http://127.0.0.1:1' });
+		expect(getApiErrorInfo(await failure(call(ctx, 'GET', '/v1/vendors')))).toBeUndefined();
+		const down = fakeContext(fake, () => {
+			throw networkError('ECONNREFUSED');
+		});
+		expect(getApiErrorInfo(await failure(call(down, 'POST', '/v1/vendors', {})))).toBeUndefined();
+	});
+});
