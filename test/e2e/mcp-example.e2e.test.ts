@@ -5,12 +5,11 @@
  * created. The approval message goes to a local receiver in place of the Slack webhook.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_BEARER_CREDENTIAL, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { nodeNamed } from './workflows';
 
@@ -27,7 +26,7 @@ const READS = [
 
 let sandbox: RunningSandbox;
 let environment: PackageInN8n;
-let receiver: http.Server;
+let receiver: ScriptedServer;
 /** The texts the approval step posted, in order. */
 const messages: string[] = [];
 const token = randomBytes(24).toString('hex');
@@ -40,16 +39,13 @@ function example(file: string): WorkflowJson {
 
 /** A local stand-in for the Slack incoming webhook: keeps each posted `text`. */
 async function startReceiver(): Promise<string> {
-	receiver = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk) => (body += chunk));
-		req.on('end', () => {
-			messages.push(JSON.parse(body).text);
+	receiver = await scriptedServer((req, res) => {
+		void bodyOf(req).then((body) => {
+			messages.push(JSON.parse(body.toString()).text);
 			res.end('ok');
 		});
 	});
-	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-	return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/slack`;
+	return `${receiver.baseUrl}/slack`;
 }
 
 async function connect(headers: Record<string, string>): Promise<Client> {
@@ -80,8 +76,7 @@ afterAll(async () => {
 	await agent?.close();
 	await environment?.stop();
 	await sandbox?.close();
-	receiver?.closeAllConnections();
-	receiver?.close();
+	await receiver?.close();
 });
 
 let agent: Client;

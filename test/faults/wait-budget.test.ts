@@ -3,9 +3,7 @@
  * keeps refusing ends in a clear error once the budget would be exceeded, never a hang, and the
  * node does not hammer it meanwhile.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-
+import { answer, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import {
 	fresh,
 	requestLog,
@@ -81,35 +79,30 @@ describe('rate limit of 1 request per 60 s window, budget 2 s', () => {
 });
 
 describe('a service that answers every request with 429 and a reset 1 s ahead', () => {
-	let server: http.Server;
-	let baseUrl: string;
-	let hits: number[] = [];
-	beforeAll(async () => {
-		server = http.createServer((req, res) => {
-			hits.push(Date.now());
-			res.statusCode = 429;
-			res.setHeader('content-type', 'application/json');
-			res.setHeader('x-ratelimit-limit', '100');
-			res.setHeader('x-ratelimit-remaining', '0');
-			res.setHeader('x-ratelimit-reset', String(Math.ceil(Date.now() / 1000) + 1));
-			res.end(
-				JSON.stringify({
-					error: { code: 'RATE_LIMITED', message: 'Too many requests, please slow down' },
-				}),
-			);
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	let server: ScriptedServer;
+	const hits = () => server.hits.map((hit) => hit.at);
+	beforeEach(async () => {
+		server = await scriptedServer((_req, res) =>
+			answer(
+				res,
+				429,
+				{ error: { code: 'RATE_LIMITED', message: 'Too many requests, please slow down' } },
+				{
+					'x-ratelimit-limit': '100',
+					'x-ratelimit-remaining': '0',
+					'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1),
+				},
+			),
+		);
 	});
-	afterAll(async () => {
-		await new Promise<void>((resolve) => server.close(() => resolve()));
-	});
+	afterEach(async () => await server.close());
 
 	it('waits as told until the 2 s budget is spent, then fails clearly (no hang, no hammering)', async () => {
-		hits = [];
 		const started = Date.now();
 
-		const res = await env.run(withBudget({ ...vendorList }, BUDGET_S), { baseUrl });
+		const res = await env.run(withBudget({ ...vendorList }, BUDGET_S), {
+			baseUrl: server.baseUrl,
+		});
 
 		const elapsed = Date.now() - started;
 		expect(res.error).toBeDefined();
@@ -117,15 +110,15 @@ describe('a service that answers every request with 429 and a reset 1 s ahead', 
 		expect(res.error!.message).toMatch(/wait budget 2s/);
 		expect(elapsed).toBeLessThan(BUDGET_S * 1000 + 5_000);
 		// It waited for each announced reset instead of retrying at once.
-		expect(hits.length).toBeGreaterThanOrEqual(1);
-		expect(hits.length).toBeLessThanOrEqual(BUDGET_S + 2);
-		for (let i = 1; i < hits.length; i++) expect(hits[i] - hits[i - 1]).toBeGreaterThanOrEqual(900);
+		const at = hits();
+		expect(at.length).toBeGreaterThanOrEqual(1);
+		expect(at.length).toBeLessThanOrEqual(BUDGET_S + 2);
+		for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(900);
 	});
 
 	it('with budget 0 it fails on the first 429 without waiting', async () => {
-		hits = [];
-		const res = await env.run(withBudget({ ...vendorList }, 0), { baseUrl });
+		const res = await env.run(withBudget({ ...vendorList }, 0), { baseUrl: server.baseUrl });
 		expect(res.error!.message).toMatch(/RATE_LIMITED/);
-		expect(hits).toHaveLength(1);
+		expect(hits()).toHaveLength(1);
 	});
 });

@@ -3,13 +3,12 @@
  * that leaves fields out and adds its own), Simplify on and off (sandbox), and Vendor → Get for a
  * found id, an unknown id (sandbox) and services without the route (scripted).
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import {
 	RESOURCE_FIELDS,
 	SIMPLIFIED_FIELDS,
 } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { byId, startEnv, UNKNOWN_UUID, VALID, type NodeTestEnv } from './support';
 
 const VENDOR_ID = '3f9c1e2a-8b7d-4c6e-9a51-0d2f4b6c8e10';
@@ -17,8 +16,7 @@ const VENDOR_ID = '3f9c1e2a-8b7d-4c6e-9a51-0d2f4b6c8e10';
 /** A service that meets the spec but answers only what it has, plus a field of its own. */
 type Answer = { status: number; body: string; type?: string };
 let scripted: (method: string, path: string) => Answer;
-let server: http.Server;
-let serverUrl: string;
+let server: ScriptedServer;
 
 const json = (status: number, body: unknown): Answer => ({ status, body: JSON.stringify(body) });
 const sparseVendors = [
@@ -81,19 +79,14 @@ function defaultAnswers(method: string, path: string): Answer {
 let env: NodeTestEnv;
 beforeAll(async () => {
 	env = await startEnv();
-	server = http.createServer((req, res) => {
-		req.resume();
-		req.on('end', () => {
-			const answer = scripted(req.method ?? 'GET', req.url ?? '/');
-			res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
-			res.end(answer.body);
-		});
+	server = await scriptedServer((req, res) => {
+		const answer = scripted(req.method ?? 'GET', req.url ?? '/');
+		res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+		res.end(answer.body);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await server.close();
 	await env.close();
 });
 beforeEach(async () => {
@@ -102,7 +95,7 @@ beforeEach(async () => {
 });
 
 const runScripted = async (parameters: INodeParameters) =>
-	await env.run(parameters, { baseUrl: serverUrl });
+	await env.run(parameters, { baseUrl: server.baseUrl });
 const keysOf = (items: Array<{ json: IDataObject }>) => items.map((item) => Object.keys(item.json));
 
 describe('stable columns from a service that leaves fields out', () => {
@@ -303,7 +296,7 @@ describe('vendor → get', () => {
 		scripted = () => json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'no' } });
 		const res = await env.run(
 			{ resource: 'vendor', operation: 'get', vendorId: byId(UNKNOWN_UUID) },
-			{ baseUrl: serverUrl, continueOnFail: true },
+			{ baseUrl: server.baseUrl, continueOnFail: true },
 		);
 		expect(res.items).toEqual([
 			{

@@ -4,11 +4,10 @@
  * the sandbox's typed client), so these tests check the documented routes themselves.
  */
 import { randomUUID } from 'crypto';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 
 import { startSandbox } from '../../sandbox';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../helpers/http';
+import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type SandboxOptions = Parameters<typeof startSandbox>[0];
@@ -311,28 +310,11 @@ export interface Receiver {
 	close(): Promise<void>;
 }
 
-/** A plain `http` server on 127.0.0.1, port 0, that records every request. */
+/** A receiver on the shared scripted server (test/helpers) that records every request. */
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
 	const received: ReceivedRequest[] = [];
-	const receiver: Receiver = {
-		url: '',
-		received,
-		respond: () => 200,
-		waitFor: async (count, timeoutMs = 5000) => {
-			const deadline = Date.now() + timeoutMs;
-			while (received.length < count && Date.now() < deadline) await sleep(10);
-			return received;
-		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections?.();
-				server.close(() => resolve());
-			}),
-	};
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
+	const server = await scriptedServer((req, res) => {
+		void bodyOf(req).then((body) => {
 			const headers: Record<string, string> = {};
 			for (const [k, v] of Object.entries(req.headers))
 				headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
@@ -340,19 +322,28 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
 				method: req.method ?? '',
 				url: req.url ?? '',
 				headers,
-				body: Buffer.concat(chunks).toString('utf8'),
+				body: body.toString('utf8'),
 				receivedAt: Date.now(),
 			};
 			const index = received.length;
 			received.push(entry);
 			const status = receiver.respond(index, entry);
-			if (status === 0) return; // leave the request hanging (closed by close())
+			if (status === 0) return; // leave the request hanging (ended by close())
 			res.statusCode = status;
 			res.end();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+	const receiver: Receiver = {
+		url: `${server.baseUrl}${path}`,
+		received,
+		respond: () => 200,
+		waitFor: async (count, timeoutMs = 5000) => {
+			const deadline = Date.now() + timeoutMs;
+			while (received.length < count && Date.now() < deadline) await sleep(10);
+			return received;
+		},
+		close: () => server.close(),
+	};
 	return receiver;
 }
 

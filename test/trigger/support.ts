@@ -17,8 +17,6 @@
  * ("Listen for test event") has static data of its own, as n8n's test-webhook registration keeps
  * it: it starts empty, never reaches the database, and the active workflow never sees it.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
@@ -38,6 +36,7 @@ import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credent
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { createHttpClient, type HttpClient } from '../helpers/http';
+import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
 export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -294,89 +293,80 @@ export class TriggerHarness {
 		const answers: Array<{ status: number; body: any }> = [];
 		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
-		const server = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				void (async () => {
-					const rawBody = Buffer.concat(chunks);
-					received.push({
-						headers: Object.fromEntries(
-							Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
-						),
-						body: rawBody.toString('utf8'),
-					});
-					const request = req as any;
-					request.rawBody = rawBody;
-					request.body = {};
-					if (
-						String(req.headers['content-type'] ?? '').startsWith('application/json') &&
-						rawBody.length
-					) {
-						try {
-							request.body = JSON.parse(rawBody.toString('utf8'));
-						} catch {
-							request.body = {};
-						}
-					}
-					request.params = {};
-					request.query = {};
-					const response = res as any;
-					let answered: { status: number; body: any } | undefined;
-					response.status = (code: number) => {
-						res.statusCode = code;
-						return response;
-					};
-					response.json = (body: unknown) => {
-						answered = { status: res.statusCode, body };
-						res.setHeader('content-type', 'application/json');
-						res.end(JSON.stringify(body));
-						return response;
-					};
-					const send = (status: number, body: unknown) => {
-						if (!res.headersSent) response.status(status).json(body);
-					};
-					const workflow = this.loadWorkflow(mode);
+		const server = await scriptedServer((req, res) => {
+			void (async () => {
+				const rawBody = await bodyOf(req);
+				received.push({
+					headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+					body: rawBody.toString('utf8'),
+				});
+				const request = req as any;
+				request.rawBody = rawBody;
+				request.body = {};
+				if (
+					String(req.headers['content-type'] ?? '').startsWith('application/json') &&
+					rawBody.length
+				) {
 					try {
-						const ctx = new WebhookContext(
-							workflow,
-							this.node,
-							this.additionalData({ httpRequest: request, httpResponse: response }),
-							mode,
-							this.webhookData(mode === 'manual'),
-							[],
-							null,
-						);
-						const result = await this.nodeType.webhook.call(ctx);
-						if (result.noWebhookResponse) {
-							if (!res.writableEnded)
-								throw new Error('noWebhookResponse but the node did not answer');
-						} else if (result.workflowData) {
-							executions.push(result.workflowData);
-							send(200, { message: 'Workflow was started' });
-						} else {
-							send(200, result.webhookResponse ?? { message: 'Webhook call received' });
-						}
-					} catch (error) {
-						send(500, { message: (error as Error).message });
+						request.body = JSON.parse(rawBody.toString('utf8'));
+					} catch {
+						request.body = {};
 					}
-					if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
-					if (answered) answers.push(answered);
-				})();
-			});
+				}
+				request.params = {};
+				request.query = {};
+				const response = res as any;
+				let answered: { status: number; body: any } | undefined;
+				response.status = (code: number) => {
+					res.statusCode = code;
+					return response;
+				};
+				response.json = (body: unknown) => {
+					answered = { status: res.statusCode, body };
+					res.setHeader('content-type', 'application/json');
+					res.end(JSON.stringify(body));
+					return response;
+				};
+				const send = (status: number, body: unknown) => {
+					if (!res.headersSent) response.status(status).json(body);
+				};
+				const workflow = this.loadWorkflow(mode);
+				try {
+					const ctx = new WebhookContext(
+						workflow,
+						this.node,
+						this.additionalData({ httpRequest: request, httpResponse: response }),
+						mode,
+						this.webhookData(mode === 'manual'),
+						[],
+						null,
+					);
+					const result = await this.nodeType.webhook.call(ctx);
+					if (result.noWebhookResponse) {
+						if (!res.writableEnded)
+							throw new Error('noWebhookResponse but the node did not answer');
+					} else if (result.workflowData) {
+						executions.push(result.workflowData);
+						send(200, { message: 'Workflow was started' });
+					} else {
+						send(200, result.webhookResponse ?? { message: 'Webhook call received' });
+					}
+				} catch (error) {
+					send(500, { message: (error as Error).message });
+				}
+				if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
+				if (answered) answers.push(answered);
+			})();
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const port = (server.address() as AddressInfo).port;
-		const baseUrl = `http://127.0.0.1:${port}/webhook`;
 		return {
-			baseUrl,
+			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
 			answers,
 			received,
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},
-			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+			close: () => server.close(),
 		};
 	}
 }
@@ -499,11 +489,9 @@ export async function startMiniService(
 		return error(fault.status, 'SERVICE_UNAVAILABLE');
 	}
 
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', (): void => {
-			const text = Buffer.concat(chunks).toString('utf8');
+	const server = await scriptedServer((req, res) => {
+		void bodyOf(req).then((raw): void => {
+			const text = raw.toString('utf8');
 			const body = text ? JSON.parse(text) : undefined;
 			const path = (req.url ?? '').split('?')[0];
 			const method = req.method ?? 'GET';
@@ -524,15 +512,13 @@ export async function startMiniService(
 			else answer();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const port = (server.address() as AddressInfo).port;
 	return {
-		baseUrl: `http://127.0.0.1:${port}`,
+		baseUrl: server.baseUrl,
 		endpoints,
 		requests,
 		secrets,
 		faults,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: () => server.close(),
 	};
 }
 

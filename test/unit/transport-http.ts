@@ -3,8 +3,6 @@
  * (its axios stack, the credential's `authenticate` applied, the execution's cancel signal handled
  * as in a running n8n), and scripted servers on 127.0.0.1 that answer as a test says.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
@@ -13,6 +11,7 @@ import { createTransport, type Transport } from '../../nodes/BusinessFinance/tra
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 import { NODE } from './transport-fakes';
+import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
 export { failure } from './transport-fakes';
 
@@ -95,62 +94,6 @@ export function realContext(
 		},
 	};
 	return ctx;
-}
-
-export interface Hit {
-	at: number;
-	method: string;
-	url: string;
-	authorization?: string;
-}
-
-export interface ScriptedServer {
-	baseUrl: string;
-	hits: Hit[];
-	/** Requests whose answer has not ended yet. */
-	open(): number;
-	close(): Promise<void>;
-}
-
-/** An HTTP server on 127.0.0.1 that answers with `handler`; `close()` also ends open answers. */
-export async function scriptedServer(
-	handler: (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void,
-): Promise<ScriptedServer> {
-	const hits: Hit[] = [];
-	const pending = new Set<http.ServerResponse>();
-	const server = http.createServer((req, res) => {
-		hits.push({
-			at: Date.now(),
-			method: req.method ?? '',
-			url: req.url ?? '',
-			authorization: req.headers.authorization,
-		});
-		pending.add(res);
-		res.on('close', () => pending.delete(res));
-		handler(req, res, hits.length - 1);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		hits,
-		open: () => pending.size,
-		close: async () => {
-			for (const res of pending) res.destroy();
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
-
-/** Sends a JSON answer with the given status and headers. */
-export function answer(
-	res: http.ServerResponse,
-	status: number,
-	body: unknown,
-	headers: Record<string, string> = {},
-): void {
-	res.writeHead(status, { 'content-type': 'application/json', ...headers });
-	res.end(JSON.stringify(body));
 }
 
 export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';

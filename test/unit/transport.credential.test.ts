@@ -15,7 +15,6 @@ import {
 } from '../../nodes/BusinessFinance/transport/credential';
 import { call, failure, fake, fakeContext, KEY, ok, useFakeTransport } from './transport-fakes';
 import {
-	answer,
 	CredentialTestContext,
 	creds,
 	getVendors,
@@ -27,6 +26,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();

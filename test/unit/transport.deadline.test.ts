@@ -20,7 +20,6 @@ import {
 	useFakeTransport,
 } from './transport-fakes';
 import {
-	answer,
 	creds,
 	getVendors,
 	LIST,
@@ -32,6 +31,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();

@@ -8,7 +8,6 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, failure, fake, fakeContext, json, t, useFakeTransport } from './transport-fakes';
 import {
-	answer,
 	creds,
 	okHeaders,
 	realContext,
@@ -17,6 +16,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();

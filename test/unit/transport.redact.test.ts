@@ -7,7 +7,6 @@ import { inspect } from 'util';
 
 import { redact } from '../../nodes/BusinessFinance/transport/redact';
 import {
-	answer,
 	creds,
 	failure,
 	getVendors,
@@ -18,6 +17,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { answer } from '../helpers/scripted-server';
 
 useScriptedServer();
 

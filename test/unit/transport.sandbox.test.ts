@@ -3,16 +3,16 @@
  * httpRequestWithAuthentication (its axios stack, the credential's `authenticate` applied) and,
  * for the credential test, n8n-core's CredentialTestContext (the legacy `request` helper).
  */
-import * as http from 'http';
 import { inspect } from 'util';
-import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
 import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
+import { freePort } from '../../scripts/ports';
 import { startSandbox } from '../../sandbox';
+import { scriptedServer } from '../helpers/scripted-server';
 import { CredentialTestContext, failure, realContext } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -138,10 +138,7 @@ describe('over real HTTP (sandbox)', () => {
 	});
 
 	it('an unreachable host gives a clear message; a POST to it says nothing was created', async () => {
-		const server = http.createServer();
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		const port = await freePort(); // nothing listens there any more
 		const error = await failure(
 			apiRequest.call(
 				realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })),
@@ -157,19 +154,13 @@ describe('over real HTTP (sandbox)', () => {
 	});
 
 	it('does not follow a redirect, so the key never reaches the redirect target', async () => {
-		const redirector = http.createServer((req, res) => {
+		const redirector = await scriptedServer((req, res) => {
 			res.writeHead(302, { location: `${sb.baseUrl}${req.url}` });
 			res.end();
 		});
-		await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
 		try {
-			const { port } = redirector.address() as AddressInfo;
 			const error = await failure(
-				apiRequest.call(
-					realContext(creds({ baseUrl: `http://127.0.0.1:${port}` })),
-					'GET',
-					'/v1/vendors',
-				),
+				apiRequest.call(realContext(creds({ baseUrl: redirector.baseUrl })), 'GET', '/v1/vendors'),
 			);
 			expect(error.message).toMatch(/HTTP 302 \(a redirect to/);
 			expect(await sb.admin.getRequests()).toHaveLength(0);
@@ -177,13 +168,13 @@ describe('over real HTTP (sandbox)', () => {
 				id: '1',
 				name: 'c',
 				type: CREDENTIAL_NAME,
-				data: creds({ baseUrl: `http://127.0.0.1:${port}` }),
+				data: creds({ baseUrl: redirector.baseUrl }),
 			});
 			expect(tested.status).toBe('Error');
 			expect(tested.message).toMatch(/redirect/);
 			expect(await sb.admin.getRequests()).toHaveLength(0);
 		} finally {
-			await new Promise<void>((resolve) => redirector.close(() => resolve()));
+			await redirector.close();
 		}
 	});
 });
@@ -230,10 +221,7 @@ describe('credential test (n8n-core CredentialTestContext)', () => {
 	});
 
 	it('explains an unreachable host and an http:// remote host', async () => {
-		const server = http.createServer();
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		const port = await freePort(); // nothing listens there any more
 		const down = await test(creds({ baseUrl: `http://127.0.0.1:${port}` }));
 		expect(down.status).toBe('Error');
 		expect(down.message).toMatch(/ECONNREFUSED/);

@@ -34,7 +34,6 @@ import {
 	waitingOnLimiters,
 } from './transport-fakes';
 import {
-	answer,
 	budget,
 	creds,
 	getVendors,
@@ -46,6 +45,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();

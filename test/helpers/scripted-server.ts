@@ -1,0 +1,70 @@
+/**
+ * One scripted HTTP server for tests: a loopback server that answers with the test's handler,
+ * records each request and ends unfinished answers on close. The transport's, the node's, the
+ * trigger's and the e2e tests' stand-ins for a service (or a receiver) are built on it.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+export interface Hit {
+	at: number;
+	method: string;
+	url: string;
+	authorization?: string;
+}
+
+export interface ScriptedServer {
+	baseUrl: string;
+	hits: Hit[];
+	/** Requests whose answer has not ended yet. */
+	open(): number;
+	close(): Promise<void>;
+}
+
+/** An HTTP server on 127.0.0.1 that answers with `handler`; `close()` also ends open answers. */
+export async function scriptedServer(
+	handler: (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void,
+): Promise<ScriptedServer> {
+	const hits: Hit[] = [];
+	const pending = new Set<http.ServerResponse>();
+	const server = http.createServer((req, res) => {
+		hits.push({
+			at: Date.now(),
+			method: req.method ?? '',
+			url: req.url ?? '',
+			authorization: req.headers.authorization,
+		});
+		pending.add(res);
+		res.on('close', () => pending.delete(res));
+		handler(req, res, hits.length - 1);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		hits,
+		open: () => pending.size,
+		close: async () => {
+			for (const res of pending) res.destroy();
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** Sends a JSON answer with the given status and headers. */
+export function answer(
+	res: http.ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
+	res.writeHead(status, { 'content-type': 'application/json', ...headers });
+	res.end(JSON.stringify(body));
+}
+
+/** The whole body of a request. */
+export async function bodyOf(req: http.IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
