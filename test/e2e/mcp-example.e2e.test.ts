@@ -5,12 +5,12 @@
  * created. The approval message goes to a local receiver in place of the Slack webhook.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MCP_BEARER_CREDENTIAL, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
+import { connectMcp, connectMcpWhenReady } from './mcp-workflow';
 import { nodeNamed } from './workflows';
 
 const TOOLS_FILE = '06-finance-tools-over-mcp.json';
@@ -48,12 +48,6 @@ async function startReceiver(): Promise<string> {
 	return `${receiver.baseUrl}/slack`;
 }
 
-async function connect(headers: Record<string, string>): Promise<Client> {
-	const client = new Client({ name: 'bf-e2e-example', version: '1.0.0' });
-	await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } }));
-	return client;
-}
-
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo' });
 	const approval = example(APPROVAL_FILE);
@@ -88,19 +82,8 @@ const callTool = async (name: string, args: Record<string, unknown> = {}) => {
 	};
 };
 
-it('refuses a client without the bearer token', async () => {
-	await expect(connect({})).rejects.toThrow();
-	await expect(connect({ authorization: 'Bearer not-the-token' })).rejects.toThrow();
-});
-
-it('offers the six reads and propose_payable; a read answers', async () => {
-	agent = await environment.n8n.waitFor('the MCP endpoint to answer', async () => {
-		try {
-			return await connect({ authorization: `Bearer ${token}` });
-		} catch {
-			return undefined;
-		}
-	});
+it('offers the six reads and propose_payable to the token; a read answers', async () => {
+	agent = await connectMcpWhenReady(environment.n8n, mcpUrl, { authorization: `Bearer ${token}` });
 	const { tools } = await agent.listTools();
 	expect(tools.map((t) => t.name).sort()).toEqual([...READS, 'propose_payable'].sort());
 	const listed = await callTool('list_vendors', { limit: 5, search: 'acme' });
@@ -108,6 +91,17 @@ it('offers the six reads and propose_payable; a read answers', async () => {
 	expect(JSON.parse(listed.text)).toEqual([
 		expect.objectContaining({ name: 'Acme Office Supplies' }),
 	]);
+});
+
+it('refuses a client without the bearer token, or with another one (403)', async () => {
+	// Once the endpoint answers the token, a refusal is the bearer check's, not a missing route.
+	const ready = await connectMcpWhenReady(environment.n8n, mcpUrl, {
+		authorization: `Bearer ${token}`,
+	});
+	await ready.close();
+	await expect(connectMcp(mcpUrl)).rejects.toMatchObject({ code: 403 });
+	const wrong = { authorization: 'Bearer not-the-token' };
+	await expect(connectMcp(mcpUrl, wrong)).rejects.toMatchObject({ code: 403 });
 });
 
 /** Proposes a payable; resolves with the approval form's address the person was sent. */

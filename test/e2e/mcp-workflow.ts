@@ -3,7 +3,9 @@
  * Business Finance Tool per operation, every input an agent fills in through `$fromAI`, as a user
  * builds it in the editor. Two more tools run on a revoked and an expired key.
  */
-import type { WorkflowJson } from '../../scripts/n8n';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { N8nServer, WorkflowJson } from '../../scripts/n8n';
 import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../../scripts/n8n';
 import { action, chain, manual } from './workflows';
 
@@ -186,4 +188,26 @@ export function readsWorkflow(reads: Record<string, Record<string, unknown>>): W
 		action(name, parameters, { executeOnce: true }),
 	);
 	return chain(READS_WORKFLOW_ID, 'e2e: the tools’ reads as a workflow', [manual(), ...actions]);
+}
+
+/** An MCP client connected to `url` (with `headers`); rejects with the server's HTTP status as `code`. */
+export async function connectMcp(url: URL, headers: Record<string, string> = {}): Promise<Client> {
+	const client = new Client({ name: 'bf-e2e', version: '1.0.0' });
+	await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+	return client;
+}
+
+/** The same, once the MCP Server Trigger's endpoint answers (just after activation it may not). */
+export async function connectMcpWhenReady(
+	n8n: N8nServer,
+	url: URL,
+	headers: Record<string, string> = {},
+): Promise<Client> {
+	return await n8n.waitFor('the MCP endpoint to answer', async () => {
+		try {
+			return await connectMcp(url, headers);
+		} catch {
+			return undefined;
+		}
+	});
 }

@@ -3,8 +3,7 @@
  * streamable HTTP at <n8n>/mcp/<path>) in a real n8n (2.40.7, or 1.123.81 with
  * BF_N8N_VERSION=1.123.81), driven by the official MCP TypeScript client against the sandbox.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { createHttpClient, type HttpClient } from '../helpers/http';
@@ -17,6 +16,7 @@ import {
 	READS_WORKFLOW_ID,
 	REVOKED_CREDENTIAL,
 	TOOLS,
+	connectMcpWhenReady,
 	mcpWorkflow,
 	readsWorkflow,
 } from './mcp-workflow';
@@ -71,16 +71,8 @@ beforeAll(async () => {
 		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow())],
 	});
 	await environment.n8n.activate(MCP_WORKFLOW_ID);
-	client = new Client({ name: 'bf-e2e', version: '1.0.0' });
 	const url = new URL(`${environment.n8n.baseUrl}/mcp/${MCP_PATH}`);
-	await environment.n8n.waitFor('the MCP endpoint to answer', async () => {
-		try {
-			await client.connect(new StreamableHTTPClientTransport(url));
-			return true;
-		} catch {
-			return false;
-		}
-	});
+	client = await connectMcpWhenReady(environment.n8n, url);
 }, 300_000);
 
 afterAll(async () => {
