@@ -11,15 +11,15 @@
  * Memory: one small entry per trigger (workflow, node, test or production) in this n8n process,
  * at most `MAX_TRIGGERS`, the least recently failed dropped first.
  */
-import type { Logger } from 'n8n-workflow';
+import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicates';
 
 /** Why a delivery was refused, from what the trigger can tell. */
 export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'clock';
 
-/** At most one warning per trigger per this many milliseconds. */
-export const WARNING_INTERVAL_MS = 60_000;
-/** Most triggers whose failures are counted; the least recently failed is dropped first. */
-export const MAX_TRIGGERS = 500;
+/** At most one warning per trigger per interval: the same as the duplicate memory's warnings. */
+export const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
+/** Most triggers whose failures are counted (the duplicate memory's bound); least recent dropped. */
+export const MAX_TRIGGERS = MAX_NODES;
 
 /** The clock of this module (tests move it instead of waiting a minute). */
 export const clock = { nowMs: (): number => Date.now() };
@@ -35,12 +35,9 @@ const CAUSES: Record<FailureCause, string> = {
 		"a timestamp outside the trigger's Timestamp Tolerance: n8n's clock or the service's is off, or the deliveries are retried late",
 };
 
-export interface FailedTrigger {
+export interface FailedTrigger extends TriggerLog {
 	/** state.ts `nodeKey`: workflow, node and mode. */
 	key: string;
-	nodeName: string;
-	workflowId: string;
-	logger: Pick<Logger, 'warn'>;
 }
 
 interface Failures {
