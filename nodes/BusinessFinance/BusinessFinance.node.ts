@@ -5,12 +5,12 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import * as payable from './actions/payable';
-import * as receivable from './actions/receivable';
+import * as payable from './actions/payables';
+import * as receivable from './actions/receivables';
 import { router } from './actions/router';
 import * as treasury from './actions/treasury';
-import * as vendor from './actions/vendor';
-import * as webhookEndpoint from './actions/webhookEndpoint';
+import * as vendor from './actions/vendors';
+import * as webhookEndpoint from './actions/webhookEndpoints';
 import {
 	CREDENTIAL_NAME,
 	DEFAULT_RATE_LIMIT_WAIT_SECONDS,

@@ -3,10 +3,10 @@
  * item's parameters in, the request body or every problem out, without n8n and without sending.
  * (What the node does with them, one error per item and nothing sent, is in test/node.)
  */
-import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payable/create.operation';
-import { checkParameters as createReceivable } from '../../nodes/BusinessFinance/actions/receivable/create.operation';
-import { checkParameters as sendReceivable } from '../../nodes/BusinessFinance/actions/receivable/send.operation';
-import { checkParameters as createVendor } from '../../nodes/BusinessFinance/actions/vendor/create.operation';
+import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payables/create.operation';
+import { checkParameters as createReceivable } from '../../nodes/BusinessFinance/actions/receivables/create.operation';
+import { checkParameters as sendReceivable } from '../../nodes/BusinessFinance/actions/receivables/send.operation';
+import { checkParameters as createVendor } from '../../nodes/BusinessFinance/actions/vendors/create.operation';
 
 const VENDOR_ID = '3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70';
 const fields = (checked: { ok: boolean; problems?: Array<{ field: string }> }) =>

@@ -17,7 +17,7 @@ import {
 	PAYABLE_AMOUNT,
 	RECEIVABLE_AMOUNT,
 	validateAmount,
-} from '../../nodes/BusinessFinance/helpers/primitives';
+} from '../../nodes/BusinessFinance/helpers/validators';
 
 const RUNS = { numRuns: 500 };
 

@@ -20,7 +20,7 @@ import {
 	validateAmount,
 	validateEmail,
 	validateUuid,
-} from '../../nodes/BusinessFinance/helpers/primitives';
+} from '../../nodes/BusinessFinance/helpers/validators';
 import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 
 /** The fields of problems, as the editor names them. */

@@ -4,7 +4,7 @@
  * than a half-sent batch someone has to reconcile.
  */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
-import type { Problem } from '../helpers/primitives';
+import type { Problem } from '../helpers/validators';
 import { checkWaitBudget, describeProblems, readCollection, type Checked } from './input';
 
 /** An operation's per-item check: its parameters to its request, or every problem. Sends nothing. */

@@ -16,7 +16,7 @@ import {
 	validateSeconds,
 	type Problem,
 	type Validated,
-} from '../helpers/primitives';
+} from '../helpers/validators';
 import { validateWebhookEndpointId } from '../helpers/requestRules';
 
 /** What an item's check gives: the request to send, or every problem found. */

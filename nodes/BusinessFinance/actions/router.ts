@@ -6,11 +6,11 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import * as payable from './payable';
-import * as receivable from './receivable';
+import * as payable from './payables';
+import * as receivable from './receivables';
 import * as treasury from './treasury';
-import * as vendor from './vendor';
-import * as webhookEndpoint from './webhookEndpoint';
+import * as vendor from './vendors';
+import * as webhookEndpoint from './webhookEndpoints';
 import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
 import { checkWaitBudget, sendable } from './input';
 import { forAgent, type ResourceName } from '../helpers/resourceFields';

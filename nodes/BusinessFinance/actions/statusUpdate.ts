@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dueDateField, notesField } from '../descriptions/dates';
 import { normaliseDate } from '../helpers/dates';
-import { validateUuid } from '../helpers/primitives';
+import { validateUuid } from '../helpers/validators';
 import { validateUpdate } from '../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from './input';
 import { toApiBody, requestResource, type OperationContext } from './utils';

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { isSet } from '../helpers/primitives';
+import { isSet } from '../helpers/validators';
 import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
 import { apiRequest, type HttpMethod } from '../transport';
 

@@ -12,7 +12,7 @@ import {
 	PAYMENT_METHOD_LABEL,
 	type PaymentDetailField,
 } from '../helpers/paymentDetailFields';
-import { quoted } from '../helpers/primitives';
+import { quoted } from '../helpers/validators';
 import { byName } from './order';
 
 const CHAIN_LABELS: Record<WalletChain, string> = {

@@ -2,7 +2,7 @@
  * Calendar dates as the API takes them (`YYYY-MM-DD`), from whatever n8n gives: text, an ISO
  * date-time, a Luxon DateTime or a JS Date. Pure functions, no runtime dependencies.
  */
-import { describe, fail, ok, quoted, type Problem, type Validated } from './primitives';
+import { describe, fail, ok, quoted, type Problem, type Validated } from './validators';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // YYYY-MM-DD, then T (or a space, as RFC 3339 allows) and hh:mm[:ss[.fraction]], then an

@@ -12,7 +12,7 @@ import {
 	normaliseIban,
 	normaliseSwift,
 } from './bankIdentifiers';
-import { quoted } from './primitives';
+import { quoted } from './validators';
 import { PAYMENT_METHODS, WALLET_CHAINS, type PaymentMethod } from './constants';
 import {
 	isValidWalletAddress,

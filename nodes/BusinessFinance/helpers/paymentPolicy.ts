@@ -15,7 +15,7 @@ import {
 	type DetailContext,
 	type PaymentDetailField,
 } from './paymentDetailFields';
-import { isSet, quoted, type Problem } from './primitives';
+import { isSet, quoted, type Problem } from './validators';
 
 /** Bank and wallet details by API field name (`account_number`, ...). */
 export type MethodDetails = Record<string, unknown>;

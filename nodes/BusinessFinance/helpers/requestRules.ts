@@ -12,7 +12,7 @@ import {
 	validateRequiredText,
 	type Problem,
 	type Validated,
-} from './primitives';
+} from './validators';
 
 /** An update without any field is refused by the service: say so before sending. */
 export function validateUpdate(body: Record<string, unknown>): Problem[] {

@@ -176,7 +176,7 @@ function failedNetwork(call: Call, network: errors.NetworkFailure): Attempt {
 	return { kind: 'failed', failure: { kind: 'network' }, error };
 }
 
-function read(call: Call, response: FullResponse, receivedAtMs: number): Attempt {
+function readResponse(call: Call, response: FullResponse, receivedAtMs: number): Attempt {
 	const { statusCode, headers, body } = response;
 	const status = Number(statusCode ?? 0);
 	const location = headerValue(headers, 'location');
@@ -216,7 +216,7 @@ async function attempt(
 		const status = Number(response.statusCode ?? 0);
 		const untilMs = ticket.answered(status, response.headers, timing);
 		return untilMs === undefined
-			? read(call, response, timing.receivedAtMs)
+			? readResponse(call, response, timing.receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
 		return networkFailure(call, error);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
-import { validateEmail, validateUuid } from '../../helpers/primitives';
+import { validateEmail, validateUuid } from '../../helpers/validators';
 import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
 import { toApiBody, requestResource, type OperationContext } from '../utils';

@@ -8,7 +8,7 @@ import {
 	validateEmail,
 	validateRequiredText,
 	validateUuid,
-} from '../../helpers/primitives';
+} from '../../helpers/validators';
 import { validateSendImmediately } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
 import { toApiBody, requestResource, type OperationContext } from '../utils';

@@ -6,7 +6,7 @@ import {
 	prepareMethodDetails,
 	separateMethodDetails,
 } from '../../helpers/paymentPolicy';
-import { isSet, validateEmail, validateRequiredText } from '../../helpers/primitives';
+import { isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
 import { ItemCheck, readCollection, sendable, type Checked } from '../input';
 import { requestResource, type OperationContext } from '../utils';
 

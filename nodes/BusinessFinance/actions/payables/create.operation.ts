@@ -12,7 +12,7 @@ import {
 	validateEmail,
 	validateRequiredText,
 	validateUuid,
-} from '../../helpers/primitives';
+} from '../../helpers/validators';
 import { validatePayee } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
 import { toApiBody, requestResource, type OperationContext } from '../utils';

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import { simplifyField, vendorLocator } from '../../descriptions/common';
 import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
-import { validateUuid } from '../../helpers/primitives';
+import { validateUuid } from '../../helpers/validators';
 import { shaped } from '../../helpers/resourceFields';
 import { getApiErrorInfo } from '../../transport';
 import { ItemCheck, readLocator, sendable, type Checked } from '../input';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { eventTypeOptions } from '../../descriptions/events';
-import { isSet, validateBoolean } from '../../helpers/primitives';
+import { isSet, validateBoolean } from '../../helpers/validators';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
 import {
 	checkWebhookEndpointPath,

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { validateUuid } from '../../helpers/primitives';
+import { validateUuid } from '../../helpers/validators';
 import { ItemCheck, sendable, type Checked } from '../input';
 import { requestResource, type OperationContext } from '../utils';
 
