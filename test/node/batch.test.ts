@@ -3,18 +3,9 @@
  * sandbox: one invalid item means no request at all; off, the node behaves as before.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+import { byId, useEnv, VALID } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.sb.admin.reset('none');
-});
+const env = useEnv();
 
 /** Receivables from rows; rows 2 (amount 0) and 4 (malformed email) are invalid. */
 const ROWS: IDataObject[] = [

@@ -1,23 +1,14 @@
 /**
  * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
  */
-import { startEnv, UNKNOWN_UUID, type NodeTestEnv } from './support';
+import { UNKNOWN_UUID, useEnv } from './support';
 
 // 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
 // back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
 // captures its output.
 process.env.N8N_LOG_LEVEL = 'info';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.clear();
-});
+const env = useEnv('clear');
 
 const createReceivable = {
 	resource: 'receivable',
@@ -239,19 +230,12 @@ describe('authentication errors', () => {
 
 describe('Options → Max Wait for Rate Limits', () => {
 	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
-	let limited: NodeTestEnv;
-	beforeAll(async () => {
-		limited = await startEnv({
-			rateLimit: 2,
-			rateWindowSeconds: 1,
-			apiKey: 'svc_node_tests_rate_limited',
-		});
-	});
-	afterAll(async () => {
-		await limited.close();
+	const limited = useEnv('reset', {
+		rateLimit: 2,
+		rateWindowSeconds: 1,
+		apiKey: 'svc_node_tests_rate_limited',
 	});
 	beforeEach(async () => {
-		await limited.sb.admin.reset('none');
 		await limited.sb.admin.seedVendors(300);
 		await limited.clear();
 	});

@@ -9,7 +9,7 @@ import {
 	SIMPLIFIED_FIELDS,
 } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
-import { byId, startEnv, UNKNOWN_UUID, VALID, type NodeTestEnv } from './support';
+import { byId, UNKNOWN_UUID, useEnv, VALID } from './support';
 
 const VENDOR_ID = '3f9c1e2a-8b7d-4c6e-9a51-0d2f4b6c8e10';
 
@@ -76,9 +76,8 @@ function defaultAnswers(method: string, path: string): Answer {
 	return json(500, { error: { code: 'UNEXPECTED', message: route } });
 }
 
-let env: NodeTestEnv;
+const env = useEnv();
 beforeAll(async () => {
-	env = await startEnv();
 	server = await scriptedServer((req, res) => {
 		const answer = scripted(req.method ?? 'GET', req.url ?? '/');
 		res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
@@ -87,11 +86,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await server.close();
-	await env.close();
 });
-beforeEach(async () => {
+beforeEach(() => {
 	scripted = defaultAnswers;
-	await env.sb.admin.reset('none');
 });
 
 const runScripted = async (parameters: INodeParameters) =>

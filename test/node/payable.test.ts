@@ -1,10 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+import { byId, useEnv, VALID } from './support';
 
-let env: NodeTestEnv;
+const env = useEnv('clear');
 let vendorId: string;
 beforeAll(async () => {
-	env = await startEnv();
 	const vendor = await env.api('POST', '/v1/vendors', {
 		name: 'Acme Supplies',
 		payment_method: 'ach',
@@ -12,12 +11,6 @@ beforeAll(async () => {
 		routing_number: VALID.routing,
 	});
 	vendorId = vendor.id as string;
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.clear();
 });
 
 describe('payable: create', () => {

@@ -1,15 +1,6 @@
-import { startEnv, UNKNOWN_UUID, type NodeTestEnv } from './support';
+import { useEnv, UNKNOWN_UUID } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.clear();
-});
+const env = useEnv('clear');
 
 describe('receivable: create', () => {
 	it('sends only the fields set, in snake_case, dates cut to the day, and outputs the data object', async () => {

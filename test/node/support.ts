@@ -103,6 +103,29 @@ export async function startEnv(
 	};
 }
 
+/**
+ * The environment of a test file: started before its tests, closed after them, and before each
+ * test either emptied (`reset`, the default) or only its request log cleared (`clear`). Its
+ * fields are filled in `beforeAll`, so read them inside tests and hooks only.
+ */
+export function useEnv(
+	before: 'reset' | 'clear' = 'reset',
+	options?: Parameters<typeof startEnv>[0],
+): NodeTestEnv {
+	const env = {} as NodeTestEnv;
+	beforeAll(async () => {
+		Object.assign(env, await startEnv(options));
+	});
+	afterAll(async () => {
+		await env.close();
+	});
+	beforeEach(async () => {
+		if (before === 'reset') await env.sb.admin.reset('none');
+		else await env.clear();
+	});
+	return env;
+}
+
 /** A resource locator value as a saved workflow holds it. */
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

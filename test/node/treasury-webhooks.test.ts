@@ -1,15 +1,6 @@
-import { startEnv, type NodeTestEnv } from './support';
+import { useEnv } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.sb.admin.reset('none');
-});
+const env = useEnv();
 
 describe('treasury', () => {
 	it('getDepositInstructions: one GET without query, one item with the four groups', async () => {

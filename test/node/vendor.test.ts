@@ -1,16 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+import { byId, useEnv, VALID } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.sb.admin.reset('none');
-});
+const env = useEnv();
 
 describe('vendor: create', () => {
 	it('ach: name, method and details in snake_case; the output hides full numbers', async () => {

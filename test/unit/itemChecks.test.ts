@@ -77,6 +77,12 @@ describe('payable → create', () => {
 			additionalFields: { paymentMethod: 'ach', accountNumber: '000123456789' },
 		});
 		expect(fields(checked)).toEqual(['Amount', 'Vendor Name', 'Routing Number']);
+		// Details without a method are refused only when no vendor (whose method applies) is named.
+		const details = { vendorName: 'V', accountNumber: '000123456789', routingNumber: '011000015' };
+		const withoutMethod = (vendorId: string) =>
+			createPayable({ invoiceNumber: 'B', amount: 1, vendorId, additionalFields: details });
+		expect(fields(withoutMethod(''))).toEqual(['Payment Method']);
+		expect(withoutMethod(VENDOR_ID).ok).toBe(true);
 	});
 
 	it('sends the details normalised, with the method', () => {
