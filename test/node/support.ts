@@ -12,6 +12,18 @@ import { runListSearch, runNode, type RunNodeResult } from '../helpers/n8n';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
+export interface SandboxRequest {
+	method: string;
+	path: string;
+	query: IDataObject;
+	body: unknown;
+	status: number;
+	headers: Record<string, string>;
+}
+
+/** A request as `METHOD /path status`, to compare the calls a run made. */
+export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
+
 export interface NodeTestEnv {
 	sb: Sandbox;
 	/** Runs the node with the working key (override `apiKey` to test other keys). */
@@ -25,19 +37,15 @@ export interface NodeTestEnv {
 			baseUrl?: string;
 		},
 	): Promise<RunNodeResult>;
+	/** Runs the node expecting success: its items, and the requests the sandbox received. */
+	runOk(
+		parameters: INodeParameters,
+		options?: Parameters<NodeTestEnv['run']>[1],
+	): Promise<{ items: RunNodeResult['items']; requests: SandboxRequest[] }>;
 	/** The vendor list search of the `vendorId` locator. */
 	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
 	/** `/v1` requests the sandbox received since the last `clear()`. */
-	requests(): Promise<
-		Array<{
-			method: string;
-			path: string;
-			query: IDataObject;
-			body: unknown;
-			status: number;
-			headers: Record<string, string>;
-		}>
-	>;
+	requests(): Promise<SandboxRequest[]>;
 	clear(): Promise<void>;
 	/** Calls the API directly (setup only), with the working key. */
 	api(method: string, path: string, body?: unknown): Promise<IDataObject>;
@@ -60,18 +68,25 @@ export async function startEnv(
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
+	const run: NodeTestEnv['run'] = async (parameters, opts = {}) =>
+		await runNode({
+			nodeType,
+			parameters,
+			items: opts.items,
+			continueOnFail: opts.continueOnFail,
+			onError: opts.onError,
+			credentials: creds(opts.apiKey, opts.baseUrl),
+			credentialTypes: [credentialType],
+		});
+	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
 	return {
 		sb,
-		run: async (parameters, opts = {}) =>
-			await runNode({
-				nodeType,
-				parameters,
-				items: opts.items,
-				continueOnFail: opts.continueOnFail,
-				onError: opts.onError,
-				credentials: creds(opts.apiKey, opts.baseUrl),
-				credentialTypes: [credentialType],
-			}),
+		run,
+		runOk: async (parameters, opts) => {
+			const res = await run(parameters, opts);
+			if (res.error) throw res.error;
+			return { items: res.items, requests: await requests() };
+		},
 		search: async (filter, paginationToken) =>
 			await runListSearch({
 				nodeType,
@@ -81,7 +96,7 @@ export async function startEnv(
 				credentials: creds(),
 				credentialTypes: [credentialType],
 			}),
-		requests: async () => (await sb.admin.getRequests()) as never,
+		requests,
 		clear: async () => {
 			await sb.admin.clearRequests();
 		},
