@@ -3,15 +3,15 @@ import { route, useEnv, UNKNOWN_UUID } from './support';
 const env = useEnv('clear');
 
 describe('receivable: create', () => {
-	it('sends only the fields set, in snake_case, dates cut to the day, and outputs the data object', async () => {
+	it('sends only the fields set, trimmed, in snake_case, dates cut to the day; outputs the data object', async () => {
 		const { items, requests } = await env.runOk({
 			resource: 'receivable',
 			operation: 'create',
-			invoiceNumber: 'INV-1',
+			invoiceNumber: ' INV-1 ',
 			amount: 125.5,
 			additionalFields: {
 				customerName: 'Globex',
-				customerEmail: 'billing@globex.com',
+				customerEmail: ' billing@globex.com ',
 				customerId: '7D1E4F0A-2B3C-4D5E-8F90-A1B2C3D4E5F6',
 				dueDate: '2026-12-31T00:00:00',
 				notes: '',

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { startSandbox } from '../../sandbox';
-import { runListSearch, runNode, type RunNodeResult } from '../helpers/n8n';
+import { runListSearch, runNode } from '../helpers/n8n';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -24,37 +24,20 @@ export interface SandboxRequest {
 /** A request as `METHOD /path status`, to compare the calls a run made. */
 export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
 
-export interface NodeTestEnv {
-	sb: Sandbox;
-	/** Runs the node with the working key (override `apiKey` to test other keys). */
-	run(
-		parameters: INodeParameters,
-		options?: {
-			items?: IDataObject[];
-			continueOnFail?: boolean;
-			onError?: 'continueRegularOutput' | 'continueErrorOutput';
-			apiKey?: string;
-			baseUrl?: string;
-		},
-	): Promise<RunNodeResult>;
-	/** Runs the node expecting success: its items, and the requests the sandbox received. */
-	runOk(
-		parameters: INodeParameters,
-		options?: Parameters<NodeTestEnv['run']>[1],
-	): Promise<{ items: RunNodeResult['items']; requests: SandboxRequest[] }>;
-	/** The vendor list search of the `vendorId` locator. */
-	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
-	/** `/v1` requests the sandbox received since the last `clear()`. */
-	requests(): Promise<SandboxRequest[]>;
-	clear(): Promise<void>;
-	/** Calls the API directly (setup only), with the working key. */
-	api(method: string, path: string, body?: unknown): Promise<IDataObject>;
-	close(): Promise<void>;
+export interface RunOptions {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	/** Another key than the working one, or another service (a scripted server). */
+	apiKey?: string;
+	baseUrl?: string;
 }
+
+export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
 export async function startEnv(
 	options: { rateLimit?: number; rateWindowSeconds?: number; apiKey?: string } = {},
-): Promise<NodeTestEnv> {
+) {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',
@@ -68,7 +51,8 @@ export async function startEnv(
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
-	const run: NodeTestEnv['run'] = async (parameters, opts = {}) =>
+	/** Runs the node with the working key, through WorkflowExecute. */
+	const run = async (parameters: INodeParameters, opts: RunOptions = {}) =>
 		await runNode({
 			nodeType,
 			parameters,
@@ -78,16 +62,19 @@ export async function startEnv(
 			credentials: creds(opts.apiKey, opts.baseUrl),
 			credentialTypes: [credentialType],
 		});
+	/** `/v1` requests the sandbox received since the last `clear()`. */
 	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
 	return {
 		sb,
 		run,
-		runOk: async (parameters, opts) => {
+		/** Runs the node expecting success: its items, and the requests the sandbox received. */
+		runOk: async (parameters: INodeParameters, opts?: RunOptions) => {
 			const res = await run(parameters, opts);
 			if (res.error) throw res.error;
 			return { items: res.items, requests: await requests() };
 		},
-		search: async (filter, paginationToken) =>
+		/** The vendor list search of the `vendorId` locator. */
+		search: async (filter?: string, paginationToken?: string) =>
 			await runListSearch({
 				nodeType,
 				method: 'searchVendors',
@@ -97,10 +84,11 @@ export async function startEnv(
 				credentialTypes: [credentialType],
 			}),
 		requests,
-		clear: async () => {
+		clear: async (): Promise<void> => {
 			await sb.admin.clearRequests();
 		},
-		api: async (method, path, body) => {
+		/** Calls the API directly (setup only), with the working key. */
+		api: async (method: string, path: string, body?: unknown) => {
 			const res = await fetch(`${sb.baseUrl}${path}`, {
 				method,
 				headers: {

@@ -162,23 +162,6 @@ it('an item with several problems gets one error that names each, and nothing is
 	expect(await env.requests()).toEqual([]);
 });
 
-it('the failing item’s index is reported, and the items before it were processed', async () => {
-	const res = await env.run(
-		rc({ invoiceNumber: '={{ $json.inv }}', amount: '={{ $json.amount }}' }),
-		{
-			items: [
-				{ inv: 'OK-1', amount: 5 },
-				{ inv: 'BAD', amount: 0 },
-				{ inv: 'OK-2', amount: 6 },
-			],
-		},
-	);
-	expect(res.error!.message).toContain('Amount');
-	expect(res.error!.context.itemIndex).toBe(1);
-	const reqs = await env.requests();
-	expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual(['OK-1']);
-});
-
 it('bank identifiers given as numbers are refused (their digits may have changed); as text they are sent exactly', async () => {
 	// A spreadsheet column or an expression gives 000123456789 as the number 123456789, and a
 	// 17-digit number rounded: sending its text would pay another account.

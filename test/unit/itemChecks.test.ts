@@ -13,24 +13,6 @@ const fields = (checked: { ok: boolean; problems?: Array<{ field: string }> }) =
 	checked.ok ? [] : checked.problems!.map((p) => p.field);
 
 describe('receivable → create', () => {
-	it('gives the body to send, in API names, normalised', () => {
-		expect(
-			createReceivable({
-				invoiceNumber: ' INV-1 ',
-				amount: '12.50',
-				additionalFields: { customerEmail: ' a@b.co ', dueDate: '2026-03-01T10:00:00Z', notes: '' },
-			}),
-		).toEqual({
-			ok: true,
-			value: {
-				invoice_number: 'INV-1',
-				amount: 12.5,
-				customer_email: 'a@b.co',
-				due_date: '2026-03-01',
-			},
-		});
-	});
-
 	it('lists every problem of the item, not only the first', () => {
 		const checked = createReceivable({
 			invoiceNumber: '',
@@ -83,31 +65,6 @@ describe('payable → create', () => {
 			createPayable({ invoiceNumber: 'B', amount: 1, vendorId, additionalFields: details });
 		expect(fields(withoutMethod(''))).toEqual(['Payment Method']);
 		expect(withoutMethod(VENDOR_ID).ok).toBe(true);
-	});
-
-	it('sends the details normalised, with the method', () => {
-		expect(
-			createPayable({
-				invoiceNumber: 'B-2',
-				amount: 10,
-				vendorId: VENDOR_ID,
-				additionalFields: {
-					paymentMethod: 'wire',
-					accountNumber: 'GB29NWBK6016',
-					iban: 'de89 3704 0044 0532 0130 00',
-				},
-			}),
-		).toEqual({
-			ok: true,
-			value: {
-				invoice_number: 'B-2',
-				amount: 10,
-				vendor_id: VENDOR_ID,
-				payment_method: 'wire',
-				account_number: 'GB29NWBK6016',
-				iban: 'DE89370400440532013000',
-			},
-		});
 	});
 });
 
