@@ -98,16 +98,10 @@ describe.each(
 	const props = shown(resource, operation);
 	const names = props.map((p) => p.name);
 
-	it('is an operation of its resource, with an action name', () => {
+	it('is an operation of its resource, with an action name, showing exactly the interface parameters (plus the node options and notices)', () => {
 		const op = props.find((p) => p.name === 'operation')!;
-		const option = op.options!.find((o) => (o as { value: string }).value === operation) as {
-			action?: string;
-		};
-		expect(option).toBeDefined();
-		expect(option.action).toMatch(/^[A-Z]/);
-	});
-
-	it('shows exactly the interface parameters (plus the node options and notices)', () => {
+		const option = op.options!.find((o) => (o as { value: string }).value === operation);
+		expect((option as { action?: string } | undefined)?.action).toMatch(/^[A-Z]/);
 		const expected = [
 			'resource',
 			'operation',

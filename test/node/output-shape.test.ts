@@ -187,28 +187,6 @@ describe('simplify (sandbox)', () => {
 });
 
 describe('vendor → get', () => {
-	it('a found id: GET /v1/vendors/{id}, the vendor', async () => {
-		const vendor = await env.api('POST', '/v1/vendors', {
-			name: 'Acme',
-			payment_method: 'crypto',
-			wallet_address: VALID.evm,
-			wallet_chain: 'base',
-		});
-		await env.clear();
-		const res = await env.run({
-			resource: 'vendor',
-			operation: 'get',
-			vendorId: byId(vendor.id as string),
-		});
-		expect(res.error).toBeUndefined();
-		expect((await env.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
-			`GET /v1/vendors/${vendor.id}`,
-		]);
-		expect(res.items).toEqual([
-			{ json: expect.objectContaining({ id: vendor.id, name: 'Acme' }), pairedItem: { item: 0 } },
-		]);
-	});
-
 	it('an unknown id: "No vendor with ID", and what to check', async () => {
 		const res = await env.run({
 			resource: 'vendor',

@@ -1,4 +1,4 @@
-import { route, useEnv, UNKNOWN_UUID } from './support';
+import { route, useEnv } from './support';
 
 const env = useEnv('clear');
 
@@ -132,14 +132,5 @@ describe('receivable: send and update', () => {
 		expect(res.error!.message).toContain('INVALID_STATUS_TRANSITION');
 		expect(res.error!.context.itemIndex).toBe(0);
 		expect((await env.requests()).map((r) => r.status)).toEqual([409]);
-	});
-
-	it('an unknown id is a clear 404 from the service', async () => {
-		const res = await env.run({
-			resource: 'receivable',
-			operation: 'send',
-			receivableId: UNKNOWN_UUID,
-		});
-		expect(res.error?.message).toContain('NOT_FOUND');
 	});
 });

@@ -137,14 +137,4 @@ describe('webhookEndpoint', () => {
 		expect(requests[0].body).toEqual({ filter_types: [] });
 		expect(items[0].json.filter_types).toEqual([]);
 	});
-
-	it('get of an unknown endpoint is a clear NOT_FOUND', async () => {
-		const res = await env.run({
-			resource: 'webhookEndpoint',
-			operation: 'get',
-			webhookEndpointId: 'ep_doesnotexist',
-		});
-		expect(res.error?.message).toContain('NOT_FOUND');
-		expect(res.error?.context.itemIndex).toBe(0);
-	});
 });
