@@ -198,12 +198,6 @@ describe('vendor → get', () => {
 		expect(res.error?.description).toMatch(/NOT_FOUND/);
 	});
 
-	it('a malformed id is refused before sending', async () => {
-		const res = await env.run({ resource: 'vendor', operation: 'get', vendorId: byId('v-1') });
-		expect(res.error?.message).toMatch(/vendor ID/i);
-		expect(await env.requests()).toHaveLength(0);
-	});
-
 	// The answers that mean "no such route" in detail: test/unit/resourceFields.test.ts.
 	it('a service without the route (404 with an HTML page): says so and suggests Get Many with a search', async () => {
 		scripted = (method, path) =>
