@@ -202,45 +202,33 @@ describe('bank and wallet details are shown only for the payment methods they ap
 			d,
 		);
 
-	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))(
-		'%s',
-		(_name, field) => {
-			it.each([...PAYMENT_METHODS])('with %s', (method) => {
-				const applies = field.methods.includes(method);
-				// vendor create: the method is a top-level parameter
-				expect(
-					visible('vendor', field.parameter, {
-						resource: 'vendor',
-						operation: 'create',
-						paymentMethod: method,
-						additionalFields: {},
-					}),
-				).toBe(applies);
-				// payable create: the method is a sibling in the same collection
-				const payable = {
-					resource: 'payable',
-					operation: 'create',
-					additionalFields: { paymentMethod: method },
-				};
-				expect(visible('payable', field.parameter, payable)).toBe(applies);
-			});
+	// vendor create: the method is a top-level parameter; payable create: a sibling in the collection.
+	const vendor = (paymentMethod: string) => ({
+		resource: 'vendor',
+		operation: 'create',
+		paymentMethod,
+		additionalFields: {},
+	});
+	const payable = (additionalFields: object) => ({
+		resource: 'payable',
+		operation: 'create',
+		additionalFields,
+	});
 
-			it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
-				expect(
-					visible('payable', field.parameter, {
-						resource: 'payable',
-						operation: 'create',
-						additionalFields: {},
-					}),
-				).toBe(true);
-				const expression = {
-					resource: 'vendor',
-					operation: 'create',
-					paymentMethod: '={{ $json.method }}',
-					additionalFields: {},
-				};
-				expect(visible('vendor', field.parameter, expression)).toBe(true);
-			});
+	it.each(
+		PAYMENT_DETAIL_FIELDS.flatMap((f) =>
+			PAYMENT_METHODS.map((method) => [f.parameter, method, f.methods.includes(method)] as const),
+		),
+	)('%s with %s: shown %s', (field, method, applies) => {
+		expect(visible('vendor', field, vendor(method))).toBe(applies);
+		expect(visible('payable', field, payable({ paymentMethod: method }))).toBe(applies);
+	});
+
+	it.each(PAYMENT_DETAIL_FIELDS.map((f) => f.parameter))(
+		'%s is shown while no method is chosen (payable), or the method is an expression',
+		(field) => {
+			expect(visible('payable', field, payable({}))).toBe(true);
+			expect(visible('vendor', field, vendor('={{ $json.method }}'))).toBe(true);
 		},
 	);
 });

@@ -54,23 +54,6 @@ describe('treasury', () => {
 			[4, { item: 0 }],
 		]);
 	});
-
-	it('getTransactions returnAll pages through 230 transactions in 3 requests', async () => {
-		const many = Array.from({ length: 230 }, (_, k) => ({
-			type: 'deposit' as const,
-			amount: k + 1,
-			currency: 'USD',
-		}));
-		await env.sb.admin.addTransactions(many);
-		await env.clear();
-		const { items, requests } = await env.runOk({
-			resource: 'treasury',
-			operation: 'getTransactions',
-			returnAll: true,
-		});
-		expect(requests.map((r) => r.query.page)).toEqual(['1', '2', '3']);
-		expect(new Set(items.map((i) => i.json.id)).size).toBe(230);
-	});
 });
 
 describe('webhookEndpoint', () => {
