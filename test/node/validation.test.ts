@@ -1,14 +1,15 @@
 /**
  * The node wires every family of checks in (the rules in detail: test/unit/validation.test.ts
  * and itemChecks.test.ts): bad input fails with a NodeOperationError that names each field and
- * carries the item index, and the sandbox receives nothing.
+ * carries the item index, and the sandbox receives nothing; with Continue On Fail, the bad item
+ * becomes an error item paired to it and the others are sent.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 
 const env = useEnv('clear');
 
-const rc = (p: INodeParameters): INodeParameters => ({
+const receivableCreate = (p: INodeParameters): INodeParameters => ({
 	resource: 'receivable',
 	operation: 'create',
 	invoiceNumber: 'INV-1',
@@ -16,7 +17,7 @@ const rc = (p: INodeParameters): INodeParameters => ({
 	additionalFields: {},
 	...p,
 });
-const vc = (p: INodeParameters): INodeParameters => ({
+const vendorCreate = (p: INodeParameters): INodeParameters => ({
 	resource: 'vendor',
 	operation: 'create',
 	name: 'Acme',
@@ -35,7 +36,7 @@ const endpoint = (operation: string, p: INodeParameters): INodeParameters => ({
 const cases: Array<[string, INodeParameters, string[]]> = [
 	[
 		'receivable create: required text, uuid, boolean',
-		rc({
+		receivableCreate({
 			invoiceNumber: '  ',
 			additionalFields: { customerId: 'abc', sendImmediately: '={{ "soon" }}' },
 		}),
@@ -61,7 +62,7 @@ const cases: Array<[string, INodeParameters, string[]]> = [
 	],
 	[
 		'vendor create: required text, email, IBAN, SWIFT',
-		vc({
+		vendorCreate({
 			name: '={{ "  " }}',
 			additionalFields: {
 				email: 'a b@c.d',
@@ -74,7 +75,7 @@ const cases: Array<[string, INodeParameters, string[]]> = [
 	],
 	[
 		'vendor create: wallet address',
-		vc({
+		vendorCreate({
 			paymentMethod: 'crypto',
 			additionalFields: { walletAddress: '0x1234', walletChain: 'ethereum' },
 		}),
@@ -151,7 +152,10 @@ it.each(cases)('%s: refused before any request, naming each field', async (_name
 
 it('an item with several problems gets one error that names each, and nothing is sent', async () => {
 	const res = await env.run(
-		rc({ amount: 0, additionalFields: { customerEmail: 'x@', dueDate: '2026-02-30' } }),
+		receivableCreate({
+			amount: 0,
+			additionalFields: { customerEmail: 'x@', dueDate: '2026-02-30' },
+		}),
 	);
 	expect(res.error!.message).toBe("Invalid parameters: 'Amount', 'Customer Email', 'Due Date'");
 	const reasons = res.error!.description!.split('\n');
@@ -165,7 +169,7 @@ it('an item with several problems gets one error that names each, and nothing is
 it('bank identifiers given as numbers are refused (their digits may have changed); as text they are sent exactly', async () => {
 	// A spreadsheet column or an expression gives 000123456789 as the number 123456789, and a
 	// 17-digit number rounded: sending its text would pay another account.
-	const fromSheet = vc({
+	const fromSheet = vendorCreate({
 		paymentMethod: 'ach',
 		additionalFields: {
 			accountNumber: '={{ $json.account }}',
