@@ -3,18 +3,9 @@
  * sandbox: one invalid item means no request at all; off, the node behaves as before.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+import { byId, useEnv, VALID } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.sb.admin.reset('none');
-});
+const env = useEnv();
 
 /** Receivables from rows; rows 2 (amount 0) and 4 (malformed email) are invalid. */
 const ROWS: IDataObject[] = [
@@ -113,74 +104,58 @@ describe('receivable → create, a batch with invalid items', () => {
 	});
 });
 
-describe('the other operations with the option', () => {
-	it('receivable → send: one malformed id among valid ones sends nothing', async () => {
-		const created = await env.api('POST', '/v1/receivables', {
-			invoice_number: 'S-1',
-			amount: 5,
-			customer_email: 'a@b.co',
-		});
-		await env.clear();
-		const res = await env.run(
-			{
-				resource: 'receivable',
-				operation: 'send',
-				receivableId: '={{ $json.id }}',
-				options: { validateAllBeforeSending: true },
+// One invalid item among valid ones: nothing is sent, and the error names the item and the field.
+it.each([
+	[
+		'receivable → send: a malformed id',
+		{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
+		[{ id: '5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }, { id: 'not-a-uuid' }],
+		/^Item 1: .*'Receivable ID'/m,
+	],
+	[
+		'payable → create: a bad IBAN in the last row',
+		{
+			resource: 'payable',
+			operation: 'create',
+			invoiceNumber: '={{ $json.inv }}',
+			amount: 100,
+			vendorId: byId(''),
+			additionalFields: {
+				vendorName: 'Acme',
+				paymentMethod: 'wire',
+				accountNumber: VALID.account,
+				iban: '={{ $json.iban }}',
 			},
-			{ items: [{ id: created.id }, { id: 'not-a-uuid' }] },
-		);
+		},
+		[
+			{ inv: 'P-0', iban: VALID.iban },
+			{ inv: 'P-1', iban: VALID.iban },
+			{ inv: 'P-2', iban: 'DE00370400440532013000' },
+		],
+		/^Item 2: .*'IBAN'/m,
+	],
+	[
+		'vendor → create: a crypto vendor without a wallet',
+		{
+			resource: 'vendor',
+			operation: 'create',
+			name: '={{ $json.name }}',
+			paymentMethod: 'crypto',
+			additionalFields: { walletAddress: '={{ $json.wallet }}', walletChain: 'ethereum' },
+		},
+		[
+			{ name: 'V0', wallet: VALID.evm },
+			{ name: 'V1', wallet: '' },
+		],
+		/^Item 1: .*'Wallet Address'/m,
+	],
+] as Array<[string, INodeParameters, IDataObject[], RegExp]>)(
+	'%s: sends nothing',
+	async (_name, parameters, items, reason) => {
+		const options = { validateAllBeforeSending: true };
+		const res = await env.run({ ...parameters, options }, { items });
 		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.description).toMatch(/^Item 1: .*Receivable ID/m);
-	});
-
-	it('payable → create: a bad IBAN in the last row sends nothing', async () => {
-		const res = await env.run(
-			{
-				resource: 'payable',
-				operation: 'create',
-				invoiceNumber: '={{ $json.inv }}',
-				amount: 100,
-				vendorId: byId(''),
-				additionalFields: {
-					vendorName: 'Acme',
-					paymentMethod: 'wire',
-					accountNumber: VALID.account,
-					iban: '={{ $json.iban }}',
-				},
-				options: { validateAllBeforeSending: true },
-			},
-			{
-				items: [
-					{ inv: 'P-0', iban: VALID.iban },
-					{ inv: 'P-1', iban: VALID.iban },
-					{ inv: 'P-2', iban: 'DE00370400440532013000' },
-				],
-			},
-		);
-		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.message).toMatch(/\(item 2\)$/);
-		expect(res.error?.description).toMatch(/^Item 2: .*IBAN/m);
-	});
-
-	it('vendor → create: a crypto vendor without a wallet sends nothing', async () => {
-		const res = await env.run(
-			{
-				resource: 'vendor',
-				operation: 'create',
-				name: '={{ $json.name }}',
-				paymentMethod: 'crypto',
-				additionalFields: { walletAddress: '={{ $json.wallet }}', walletChain: 'ethereum' },
-				options: { validateAllBeforeSending: true },
-			},
-			{
-				items: [
-					{ name: 'V0', wallet: VALID.evm },
-					{ name: 'V1', wallet: '' },
-				],
-			},
-		);
-		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.description).toMatch(/^Item 1: .*[Ww]allet/m);
-	});
-});
+		expect(res.error?.message).toMatch(new RegExp(`\\(item ${items.length - 1}\\)$`));
+		expect(res.error?.description).toMatch(reason);
+	},
+);

@@ -19,73 +19,42 @@ import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool
 const node = new BusinessFinance();
 const d = node.description;
 
+const words = (text: string) => text.split(' ').filter(Boolean);
+const PAYMENT_DETAILS =
+	'bankName accountName accountNumber routingNumber swiftCode iban bankAddress walletAddress walletChain';
 // resource → operation → [top-level parameters, collection name, collection fields]
 const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> = {
 	receivable: {
 		create: [
-			['invoiceNumber', 'amount'],
+			words('invoiceNumber amount'),
 			'additionalFields',
-			['customerId', 'customerName', 'customerEmail', 'dueDate', 'notes', 'sendImmediately'],
+			words('customerId customerName customerEmail dueDate notes sendImmediately'),
 		],
-		update: [['receivableId'], 'updateFields', ['status', 'notes', 'dueDate']],
+		update: [['receivableId'], 'updateFields', words('status notes dueDate')],
 		send: [['receivableId']],
 	},
 	payable: {
 		create: [
-			['invoiceNumber', 'amount', 'vendorId'],
+			words('invoiceNumber amount vendorId'),
 			'additionalFields',
-			[
-				'vendorName',
-				'vendorEmail',
-				'dueDate',
-				'notes',
-				'paymentMethod',
-				'bankName',
-				'accountName',
-				'accountNumber',
-				'routingNumber',
-				'swiftCode',
-				'iban',
-				'bankAddress',
-				'walletAddress',
-				'walletChain',
-			],
+			words(`vendorName vendorEmail dueDate notes paymentMethod ${PAYMENT_DETAILS}`),
 		],
-		update: [['payableId'], 'updateFields', ['status', 'notes', 'dueDate']],
+		update: [['payableId'], 'updateFields', words('status notes dueDate')],
 	},
 	vendor: {
-		create: [
-			['name', 'paymentMethod'],
-			'additionalFields',
-			[
-				'email',
-				'bankName',
-				'accountName',
-				'accountNumber',
-				'routingNumber',
-				'swiftCode',
-				'iban',
-				'bankAddress',
-				'walletAddress',
-				'walletChain',
-			],
-		],
-		get: [['vendorId', 'simplify']],
-		getAll: [['returnAll', 'limit', 'simplify'], 'filters', ['search']],
-		update: [['vendorId'], 'updateFields', ['name', 'email', 'paymentMethod']],
+		create: [words('name paymentMethod'), 'additionalFields', words(`email ${PAYMENT_DETAILS}`)],
+		get: [words('vendorId simplify')],
+		getAll: [words('returnAll limit simplify'), 'filters', ['search']],
+		update: [['vendorId'], 'updateFields', words('name email paymentMethod')],
 	},
 	treasury: {
 		getDepositInstructions: [[]],
-		getTransactions: [['returnAll', 'limit', 'simplify'], 'filters', ['from', 'to', 'type']],
+		getTransactions: [words('returnAll limit simplify'), 'filters', words('from to type')],
 		getBalance: [[]],
 	},
 	webhookEndpoint: {
 		get: [['webhookEndpointId']],
-		update: [
-			['webhookEndpointId'],
-			'updateFields',
-			['url', 'description', 'filterTypes', 'disabled'],
-		],
+		update: [['webhookEndpointId'], 'updateFields', words('url description filterTypes disabled')],
 	},
 };
 
@@ -129,16 +98,10 @@ describe.each(
 	const props = shown(resource, operation);
 	const names = props.map((p) => p.name);
 
-	it('is an operation of its resource, with an action name', () => {
+	it('is an operation of its resource, with an action name, showing exactly the interface parameters (plus the node options and notices)', () => {
 		const op = props.find((p) => p.name === 'operation')!;
-		const option = op.options!.find((o) => (o as { value: string }).value === operation) as {
-			action?: string;
-		};
-		expect(option).toBeDefined();
-		expect(option.action).toMatch(/^[A-Z]/);
-	});
-
-	it('shows exactly the interface parameters (plus the node options and notices)', () => {
+		const option = op.options!.find((o) => (o as { value: string }).value === operation);
+		expect((option as { action?: string } | undefined)?.action).toMatch(/^[A-Z]/);
 		const expected = [
 			'resource',
 			'operation',
@@ -189,7 +152,7 @@ it('option values are the API’s', () => {
 	expect(values('status')).toEqual(['cancelled', 'draft', 'pending_review', 'ready']);
 });
 
-it('vendorId is a resource locator with list (searchVendors) and id modes; limit defaults to 50 without a maximum', () => {
+it('vendorId is a resource locator with list (searchVendors) and id modes; Simplify is off by default', () => {
 	const locators = d.properties.filter((p) => p.name === 'vendorId');
 	expect(locators).toHaveLength(3);
 	for (const l of locators) {
@@ -197,20 +160,8 @@ it('vendorId is a resource locator with list (searchVendors) and id modes; limit
 		expect(l.modes!.map((m) => m.name)).toEqual(['list', 'id']);
 		expect(l.modes![0].typeOptions?.searchListMethod).toBe('searchVendors');
 	}
-	for (const limit of d.properties.filter((p) => p.name === 'limit')) {
-		expect(limit.default).toBe(50);
-		expect(limit.typeOptions?.minValue).toBe(1);
-		expect(limit.typeOptions?.maxValue).toBeUndefined();
-		expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
-	}
-	const options = d.properties.find((p) => p.name === 'options')!;
-	const wait = (options.options as INodeProperties[]).find(
-		(o) => o.name === 'rateLimitWaitSeconds',
-	)!;
-	expect(wait.default).toBe(300);
-	// A longer wait would pass Node's timer limit (about 24.8 days); the editor states the maximum.
-	expect(wait.typeOptions?.maxValue).toBe(86_400);
-	expect(wait.description).toMatch(/At most 86400 seconds \(one day\)/);
+	const simplify = d.properties.filter((p) => p.name === 'simplify');
+	expect(simplify.map((p) => p.default)).toEqual([false, false, false]);
 });
 
 it('the editor shows a notice that the customer is emailed: on Send, and on Create with Send Immediately on', () => {
@@ -251,45 +202,33 @@ describe('bank and wallet details are shown only for the payment methods they ap
 			d,
 		);
 
-	describe.each(PAYMENT_DETAIL_FIELDS.map((f) => [f.parameter, f] as const))(
-		'%s',
-		(_name, field) => {
-			it.each([...PAYMENT_METHODS])('with %s', (method) => {
-				const applies = field.methods.includes(method);
-				// vendor create: the method is a top-level parameter
-				expect(
-					visible('vendor', field.parameter, {
-						resource: 'vendor',
-						operation: 'create',
-						paymentMethod: method,
-						additionalFields: {},
-					}),
-				).toBe(applies);
-				// payable create: the method is a sibling in the same collection
-				const payable = {
-					resource: 'payable',
-					operation: 'create',
-					additionalFields: { paymentMethod: method },
-				};
-				expect(visible('payable', field.parameter, payable)).toBe(applies);
-			});
+	// vendor create: the method is a top-level parameter; payable create: a sibling in the collection.
+	const vendor = (paymentMethod: string) => ({
+		resource: 'vendor',
+		operation: 'create',
+		paymentMethod,
+		additionalFields: {},
+	});
+	const payable = (additionalFields: object) => ({
+		resource: 'payable',
+		operation: 'create',
+		additionalFields,
+	});
 
-			it('while no method is chosen (payable), or the method is an expression, it is shown', () => {
-				expect(
-					visible('payable', field.parameter, {
-						resource: 'payable',
-						operation: 'create',
-						additionalFields: {},
-					}),
-				).toBe(true);
-				const expression = {
-					resource: 'vendor',
-					operation: 'create',
-					paymentMethod: '={{ $json.method }}',
-					additionalFields: {},
-				};
-				expect(visible('vendor', field.parameter, expression)).toBe(true);
-			});
+	it.each(
+		PAYMENT_DETAIL_FIELDS.flatMap((f) =>
+			PAYMENT_METHODS.map((method) => [f.parameter, method, f.methods.includes(method)] as const),
+		),
+	)('%s with %s: shown %s', (field, method, applies) => {
+		expect(visible('vendor', field, vendor(method))).toBe(applies);
+		expect(visible('payable', field, payable({ paymentMethod: method }))).toBe(applies);
+	});
+
+	it.each(PAYMENT_DETAIL_FIELDS.map((f) => f.parameter))(
+		'%s is shown while no method is chosen (payable), or the method is an expression',
+		(field) => {
+			expect(visible('payable', field, payable({}))).toBe(true);
+			expect(visible('vendor', field, vendor('={{ $json.method }}'))).toBe(true);
 		},
 	);
 });
@@ -365,29 +304,12 @@ it.each(['BusinessFinance', 'BusinessFinanceTrigger'])(
 			`n8n-nodes-business-finance.${file.charAt(0).toLowerCase()}${file.slice(1)}`,
 		);
 		const aliases = (codex.alias ?? []).map((a) => a.toLowerCase());
-		for (const word of [
-			'invoice',
-			'bill',
-			'ap',
-			'ar',
-			'payee',
-			'supplier',
-			'vendor',
-			'payment',
-			'accounts payable',
-			'accounts receivable',
-		]) {
+		const words = 'invoice bill ap ar payee supplier vendor payment'.split(' ');
+		for (const word of [...words, 'accounts payable', 'accounts receivable']) {
 			expect(aliases).toContain(word);
 		}
 	},
 );
-
-it('Simplify is off by default and names the fields it keeps', () => {
-	for (const simplify of d.properties.filter((p) => p.name === 'simplify')) {
-		expect(simplify.default).toBe(false);
-		expect(simplify.description).toMatch(/Keeps only: id, /);
-	}
-});
 
 it('Validate All Before Sending is offered on receivable create and send, payable create and vendor create only', () => {
 	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');

@@ -1,31 +1,14 @@
 /**
  * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
  */
-import { startEnv, UNKNOWN_UUID, type NodeTestEnv } from './support';
+import { UNKNOWN_UUID, useEnv } from './support';
 
 // 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
 // back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
 // captures its output.
 process.env.N8N_LOG_LEVEL = 'info';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.clear();
-});
-
-const createReceivable = {
-	resource: 'receivable',
-	operation: 'create',
-	invoiceNumber: '={{ $json.inv }}',
-	amount: '={{ $json.amount }}',
-	additionalFields: {},
-};
+const env = useEnv('clear');
 
 // Everything n8n and the node log in this file, captured rather than printed (n8n's logger writes
 // through the console); 'authentication errors' reads it.
@@ -74,35 +57,6 @@ const logs = async () => {
 };
 
 describe('Continue On Fail', () => {
-	it('good items are processed, bad ones become error items paired to their input', async () => {
-		const res = await env.run(createReceivable, {
-			continueOnFail: true,
-			items: [
-				{ inv: 'G-1', amount: 10 },
-				{ inv: 'B-1', amount: 0 },
-				{ inv: 'G-2', amount: 20 },
-				{ inv: 'B-2', amount: 'abc' },
-			],
-		});
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs.map((r) => (r.body as { invoice_number: string }).invoice_number)).toEqual([
-			'G-1',
-			'G-2',
-		]);
-		expect(res.items).toHaveLength(4);
-		expect(res.items.map((i) => i.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
-		expect(res.items[0].json).toMatchObject({ invoice_number: 'G-1', status: 'draft' });
-		expect(res.items[1].json).toEqual({ error: expect.stringContaining('Amount') });
-		expect(res.items[2].json).toMatchObject({ invoice_number: 'G-2' });
-		expect(res.items[3].json.error).toEqual(expect.stringContaining('Amount'));
-	});
-
 	it('a service error on one item is reported on that item; the others go on', async () => {
 		const r = await env.api('POST', '/v1/receivables', {
 			invoice_number: 'S',
@@ -239,19 +193,12 @@ describe('authentication errors', () => {
 
 describe('Options → Max Wait for Rate Limits', () => {
 	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
-	let limited: NodeTestEnv;
-	beforeAll(async () => {
-		limited = await startEnv({
-			rateLimit: 2,
-			rateWindowSeconds: 1,
-			apiKey: 'svc_node_tests_rate_limited',
-		});
-	});
-	afterAll(async () => {
-		await limited.close();
+	const limited = useEnv('reset', {
+		rateLimit: 2,
+		rateWindowSeconds: 1,
+		apiKey: 'svc_node_tests_rate_limited',
 	});
 	beforeEach(async () => {
-		await limited.sb.admin.reset('none');
 		await limited.sb.admin.seedVendors(300);
 		await limited.clear();
 	});

@@ -8,45 +8,36 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { startSandbox } from '../../sandbox';
-import { runListSearch, runNode, type RunNodeResult } from '../helpers/n8n';
+import { runListSearch, runNode } from '../helpers/n8n';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-export interface NodeTestEnv {
-	sb: Sandbox;
-	/** Runs the node with the working key (override `apiKey` to test other keys). */
-	run(
-		parameters: INodeParameters,
-		options?: {
-			items?: IDataObject[];
-			continueOnFail?: boolean;
-			onError?: 'continueRegularOutput' | 'continueErrorOutput';
-			apiKey?: string;
-			baseUrl?: string;
-		},
-	): Promise<RunNodeResult>;
-	/** The vendor list search of the `vendorId` locator. */
-	search(filter?: string, paginationToken?: string): ReturnType<typeof runListSearch>;
-	/** `/v1` requests the sandbox received since the last `clear()`. */
-	requests(): Promise<
-		Array<{
-			method: string;
-			path: string;
-			query: IDataObject;
-			body: unknown;
-			status: number;
-			headers: Record<string, string>;
-		}>
-	>;
-	clear(): Promise<void>;
-	/** Calls the API directly (setup only), with the working key. */
-	api(method: string, path: string, body?: unknown): Promise<IDataObject>;
-	close(): Promise<void>;
+export interface SandboxRequest {
+	method: string;
+	path: string;
+	query: IDataObject;
+	body: unknown;
+	status: number;
+	headers: Record<string, string>;
 }
+
+/** A request as `METHOD /path status`, to compare the calls a run made. */
+export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
+
+export interface RunOptions {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	/** Another key than the working one, or another service (a scripted server). */
+	apiKey?: string;
+	baseUrl?: string;
+}
+
+export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
 export async function startEnv(
 	options: { rateLimit?: number; rateWindowSeconds?: number; apiKey?: string } = {},
-): Promise<NodeTestEnv> {
+) {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',
@@ -60,19 +51,30 @@ export async function startEnv(
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
+	/** Runs the node with the working key, through WorkflowExecute. */
+	const run = async (parameters: INodeParameters, opts: RunOptions = {}) =>
+		await runNode({
+			nodeType,
+			parameters,
+			items: opts.items,
+			continueOnFail: opts.continueOnFail,
+			onError: opts.onError,
+			credentials: creds(opts.apiKey, opts.baseUrl),
+			credentialTypes: [credentialType],
+		});
+	/** `/v1` requests the sandbox received since the last `clear()`. */
+	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
 	return {
 		sb,
-		run: async (parameters, opts = {}) =>
-			await runNode({
-				nodeType,
-				parameters,
-				items: opts.items,
-				continueOnFail: opts.continueOnFail,
-				onError: opts.onError,
-				credentials: creds(opts.apiKey, opts.baseUrl),
-				credentialTypes: [credentialType],
-			}),
-		search: async (filter, paginationToken) =>
+		run,
+		/** Runs the node expecting success: its items, and the requests the sandbox received. */
+		runOk: async (parameters: INodeParameters, opts?: RunOptions) => {
+			const res = await run(parameters, opts);
+			if (res.error) throw res.error;
+			return { items: res.items, requests: await requests() };
+		},
+		/** The vendor list search of the `vendorId` locator. */
+		search: async (filter?: string, paginationToken?: string) =>
 			await runListSearch({
 				nodeType,
 				method: 'searchVendors',
@@ -81,11 +83,12 @@ export async function startEnv(
 				credentials: creds(),
 				credentialTypes: [credentialType],
 			}),
-		requests: async () => (await sb.admin.getRequests()) as never,
-		clear: async () => {
+		requests,
+		clear: async (): Promise<void> => {
 			await sb.admin.clearRequests();
 		},
-		api: async (method, path, body) => {
+		/** Calls the API directly (setup only), with the working key. */
+		api: async (method: string, path: string, body?: unknown) => {
 			const res = await fetch(`${sb.baseUrl}${path}`, {
 				method,
 				headers: {
@@ -101,6 +104,29 @@ export async function startEnv(
 		},
 		close: async () => await sb.close(),
 	};
+}
+
+/**
+ * The environment of a test file: started before its tests, closed after them, and before each
+ * test either emptied (`reset`, the default) or only its request log cleared (`clear`). Its
+ * fields are filled in `beforeAll`, so read them inside tests and hooks only.
+ */
+export function useEnv(
+	before: 'reset' | 'clear' = 'reset',
+	options?: Parameters<typeof startEnv>[0],
+): NodeTestEnv {
+	const env = {} as NodeTestEnv;
+	beforeAll(async () => {
+		Object.assign(env, await startEnv(options));
+	});
+	afterAll(async () => {
+		await env.close();
+	});
+	beforeEach(async () => {
+		if (before === 'reset') await env.sb.admin.reset('none');
+		else await env.clear();
+	});
+	return env;
 }
 
 /** A resource locator value as a saved workflow holds it. */

@@ -1,20 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { byId, startEnv, VALID, type NodeTestEnv } from './support';
+import { byId, route, useEnv, VALID } from './support';
 
-let env: NodeTestEnv;
-beforeAll(async () => {
-	env = await startEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-beforeEach(async () => {
-	await env.sb.admin.reset('none');
-});
+const env = useEnv();
 
 describe('vendor: create', () => {
 	it('ach: name, method and details in snake_case; the output hides full numbers', async () => {
-		const res = await env.run({
+		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'create',
 			name: '  Acme Supplies  ',
@@ -28,11 +19,8 @@ describe('vendor: create', () => {
 				bankAddress: '',
 			},
 		});
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs).toHaveLength(1);
-		expect(reqs[0]).toMatchObject({ method: 'POST', path: '/v1/vendors', status: 201 });
-		expect(reqs[0].body).toEqual({
+		expect(requests.map(route)).toEqual(['POST /v1/vendors 201']);
+		expect(requests[0].body).toEqual({
 			name: 'Acme Supplies',
 			email: 'ar@acme.com',
 			payment_method: 'ach',
@@ -41,81 +29,51 @@ describe('vendor: create', () => {
 			bank_name: 'First National',
 			account_name: 'Acme Supplies LLC',
 		});
-		expect(res.items).toHaveLength(1);
-		expect(res.items[0].pairedItem).toEqual({ item: 0 });
-		expect(res.items[0].json).toMatchObject({
-			name: 'Acme Supplies',
-			payment_method: 'ach',
-			account_number_last4: VALID.account.slice(-4),
-			routing_number_last4: VALID.routing.slice(-4),
-		});
-		expect(JSON.stringify(res.items[0].json)).not.toContain(VALID.account);
+		expect(items).toEqual([
+			{
+				json: expect.objectContaining({
+					name: 'Acme Supplies',
+					account_number_last4: VALID.account.slice(-4),
+					routing_number_last4: VALID.routing.slice(-4),
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(JSON.stringify(items)).not.toContain(VALID.account);
 	});
 
-	it('crypto: wallet address and chain', async () => {
-		const res = await env.run({
-			resource: 'vendor',
-			operation: 'create',
-			name: 'Chain Co',
-			paymentMethod: 'crypto',
-			additionalFields: { walletAddress: VALID.evm, walletChain: 'polygon' },
-		});
-		expect(res.error).toBeUndefined();
-		expect((await env.requests())[0].body).toEqual({
-			name: 'Chain Co',
-			payment_method: 'crypto',
-			wallet_address: VALID.evm,
-			wallet_chain: 'polygon',
-		});
-		expect(res.items[0].json).toMatchObject({ wallet_address: VALID.evm, wallet_chain: 'polygon' });
-	});
-});
-
-describe('vendor: create, details of another method', () => {
-	// The editor hides them once the method is chosen but keeps what was typed before: a value the
-	// user cannot see is neither checked nor sent.
-	const create = (paymentMethod: string, additionalFields: INodeParameters) =>
-		env.run({
-			resource: 'vendor',
-			operation: 'create',
-			name: 'Switched Co',
-			paymentMethod,
-			additionalFields,
-		});
-
-	it('are not sent, even when malformed', async () => {
-		const res = await create('ach', {
-			accountNumber: VALID.account,
-			routingNumber: VALID.routing,
-			iban: 'DE00 not an iban',
-			swiftCode: 'x',
-			walletAddress: '0x1234',
-			walletChain: 'tron',
-		});
-		expect(res.error).toBeUndefined();
-		expect((await env.requests())[0].body).toEqual({
-			name: 'Switched Co',
-			payment_method: 'ach',
-			account_number: VALID.account,
-			routing_number: VALID.routing,
-		});
-	});
-
-	it('crypto, even from an expression, leaves every bank detail out', async () => {
-		const res = await create('={{ "crypto" }}', {
-			walletAddress: VALID.evm,
-			walletChain: 'base',
-			bankName: 'Bank',
-			accountNumber: '12',
-		});
-		expect(res.error).toBeUndefined();
-		expect((await env.requests())[0].body).toEqual({
-			name: 'Switched Co',
-			payment_method: 'crypto',
-			wallet_address: VALID.evm,
-			wallet_chain: 'base',
-		});
-	});
+	// The editor hides the details of another method once one is chosen, but keeps what was typed
+	// before: a value the user cannot see is neither checked nor sent.
+	it.each([
+		[
+			'ach',
+			{
+				accountNumber: VALID.account,
+				routingNumber: VALID.routing,
+				iban: 'DE00 not an iban',
+				swiftCode: 'x',
+				walletAddress: '0x1234',
+				walletChain: 'tron',
+			},
+			{ payment_method: 'ach', account_number: VALID.account, routing_number: VALID.routing },
+		],
+		[
+			'={{ "crypto" }}',
+			{ walletAddress: VALID.evm, walletChain: 'base', bankName: 'Bank', accountNumber: '12' },
+			{ payment_method: 'crypto', wallet_address: VALID.evm, wallet_chain: 'base' },
+		],
+	])(
+		'%s: details of another method are not sent, even when malformed',
+		async (paymentMethod, additionalFields, sent) => {
+			const parameters = { name: 'Switched Co', paymentMethod, additionalFields };
+			const { requests } = await env.runOk({
+				resource: 'vendor',
+				operation: 'create',
+				...parameters,
+			});
+			expect(requests[0].body).toEqual({ name: 'Switched Co', ...sent });
+		},
+	);
 });
 
 describe('vendor: update', () => {
@@ -129,21 +87,14 @@ describe('vendor: update', () => {
 			routing_number: VALID.routing,
 		});
 		await env.clear();
-		const res = await env.run({
+		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'update',
 			vendorId: byId(String(v.id)),
 			updateFields,
 		});
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs).toHaveLength(1);
-		expect(reqs[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/v1/vendors/${String(v.id)}`,
-			status: 200,
-		});
-		return { id: v.id, body: reqs[0].body, output: res.items[0].json };
+		expect(requests.map(route)).toEqual([`PATCH /v1/vendors/${String(v.id)} 200`]);
+		return { id: v.id, body: requests[0].body, output: items[0].json };
 	}
 
 	it('PATCH by resource locator id with only the set fields', async () => {
@@ -167,57 +118,33 @@ describe('vendor: getAll', () => {
 	it('limit 10: one request with limit=10, 10 items each paired to the input item', async () => {
 		await env.sb.admin.seedVendors(30);
 		await env.clear();
-		const res = await env.run({
+		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'getAll',
 			returnAll: false,
 			limit: 10,
 		});
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs.map((r) => [r.method, r.path, r.query])).toEqual([
-			['GET', '/v1/vendors', { page: '1', limit: '10' }],
+		expect(requests.map((r) => [route(r), r.query])).toEqual([
+			['GET /v1/vendors 200', { page: '1', limit: '10' }],
 		]);
-		expect(res.items).toHaveLength(10);
-		expect(
-			res.items.every((i) => i.pairedItem && (i.pairedItem as { item: number }).item === 0),
-		).toBe(true);
-		expect(res.items[0].json).toHaveProperty('id');
-		expect(res.items[0].json).toHaveProperty('payment_method');
+		expect(items.map((i) => i.pairedItem)).toEqual(Array(10).fill({ item: 0 }));
+		expect(items[0].json).toHaveProperty('payment_method');
 	});
 
-	it('limit 150: two requests (100 + 100), 150 distinct items in order', async () => {
-		await env.sb.admin.seedVendors(220);
+	it.each([
+		['limit 150 of 220', { returnAll: false, limit: 150 }, 220, ['1', '2'], 150],
+		['returnAll over 250', { returnAll: true }, 250, ['1', '2', '3'], 250],
+	])('%s: pages of 100, every vendor once', async (_name, paging, seeded, pages, count) => {
+		await env.sb.admin.seedVendors(seeded);
 		await env.clear();
-		const res = await env.run({
+		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'getAll',
-			returnAll: false,
-			limit: 150,
+			...paging,
 		});
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs.map((r) => r.query)).toEqual([
-			{ page: '1', limit: '100' },
-			{ page: '2', limit: '100' },
-		]);
-		expect(res.items).toHaveLength(150);
-		expect(new Set(res.items.map((i) => i.json.id)).size).toBe(150);
-	});
-
-	it('returnAll over 250 vendors: three requests, every vendor once', async () => {
-		await env.sb.admin.seedVendors(250);
-		await env.clear();
-		const res = await env.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
-		expect(res.error).toBeUndefined();
-		const reqs = await env.requests();
-		expect(reqs.map((r) => r.query)).toEqual([
-			{ page: '1', limit: '100' },
-			{ page: '2', limit: '100' },
-			{ page: '3', limit: '100' },
-		]);
-		expect(res.items).toHaveLength(250);
-		expect(new Set(res.items.map((i) => i.json.id)).size).toBe(250);
+		expect(requests.map((r) => r.query)).toEqual(pages.map((page) => ({ page, limit: '100' })));
+		expect(new Set(items.map((i) => i.json.id)).size).toBe(count);
+		expect(items).toHaveLength(count);
 	});
 
 	it('search filter is sent as `search` and narrows the list', async () => {
@@ -229,23 +156,19 @@ describe('vendor: getAll', () => {
 		});
 		await env.sb.admin.seedVendors(5);
 		await env.clear();
-		const res = await env.run({
+		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'getAll',
 			returnAll: true,
 			filters: { search: 'zeta' },
 		});
-		expect(res.error).toBeUndefined();
-		expect((await env.requests()).map((r) => r.query)).toEqual([
-			{ search: 'zeta', page: '1', limit: '100' },
-		]);
-		expect(res.items.map((i) => i.json.name)).toEqual(['Zeta Widgets']);
+		expect(requests.map((r) => r.query)).toEqual([{ search: 'zeta', page: '1', limit: '100' }]);
+		expect(items.map((i) => i.json.name)).toEqual(['Zeta Widgets']);
 	});
 
 	it('an empty list gives no items and no error', async () => {
-		const res = await env.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
-		expect(res.error).toBeUndefined();
-		expect(res.items).toEqual([]);
+		const { items } = await env.runOk({ resource: 'vendor', operation: 'getAll', returnAll: true });
+		expect(items).toEqual([]);
 	});
 });
 

@@ -28,15 +28,6 @@ const chars = (unit: fc.Arbitrary<string>, length: number) =>
 	fc.array(unit, { minLength: length, maxLength: length }).map((parts) => parts.join(''));
 
 describe('ABA routing numbers against abavalidator', () => {
-	it('agree on random 9-digit strings', () => {
-		fc.assert(
-			fc.property(chars(digit, 9), (routing) => {
-				expect(isValidAbaRouting(routing)).toBe(abaValidate(routing));
-			}),
-			RUNS,
-		);
-	});
-
 	it('accept numbers made valid by computing the check digit, and refuse the 9 other digits', () => {
 		fc.assert(
 			fc.property(chars(digit, 8), (first8) => {
@@ -115,15 +106,9 @@ function ibantoolsVerdict(text: string): boolean {
 }
 
 describe('IBANs against ibantools', () => {
-	it('the country table covers what ibantools knows', () => {
-		expect(IBAN_COUNTRIES.length).toBeGreaterThan(100);
-		for (const { country, parts } of IBAN_COUNTRIES) {
-			expect(parts.length).toBeGreaterThan(0);
-			expect(country).toMatch(/^[A-Z]{2}$/);
-		}
-	});
-
 	it('accept generated valid IBANs, also with spaces and in lower case', () => {
+		// The generator covers every country ibantools knows a format for.
+		expect(IBAN_COUNTRIES.length).toBeGreaterThan(100);
 		fc.assert(
 			fc.property(validIbanArb, (iban) => {
 				expect(ibantoolsVerdict(iban)).toBe(true);
@@ -155,6 +140,18 @@ describe('IBANs against ibantools', () => {
 			}),
 			{ numRuns: 3000 },
 		);
+	});
+
+	it('refuse check digits 00, 01 and 99, also where MOD 97-10 passes', () => {
+		// DE02…014, DE98…032 and DE97…050 are valid; the same BBANs pass MOD 97-10 with 99, 01, 00.
+		for (const iban of [
+			'DE99370400440532013014',
+			'DE01370400440532013032',
+			'DE00370400440532013050',
+		]) {
+			expect(ibantoolsVerdict(iban)).toBe(false);
+			expect(isValidIban(iban)).toBe(false);
+		}
 	});
 
 	it('refuse every deletion, insertion and swap of adjacent different characters', () => {
