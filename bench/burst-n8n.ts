@@ -1,8 +1,7 @@
 /**
- * The n8n side of the trigger-burst benchmark (bench/trigger-burst.ts): two workflows, the
- * Business Finance Trigger at typeVersion 2 and a bare Webhook node, each followed by an HTTP
- * Request node reporting the run to the collector; imported into a fresh `n8n start` or into
- * queue mode (scripts/queue), activated, and measured there.
+ * The n8n side of the trigger-burst benchmark (trigger-burst.ts): two workflows, the Business
+ * Finance Trigger at typeVersion 2 and a bare Webhook node, each followed by an HTTP Request node
+ * reporting the run to the collector; imported into a fresh `n8n start` or into queue mode.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -14,6 +13,7 @@ import {
 	N8nServer,
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
+	type N8nOptions,
 	type Runtime,
 	type WorkflowJson,
 } from '../scripts/n8n';
@@ -41,7 +41,8 @@ export interface Configuration {
 	env: Record<string, string>;
 }
 
-interface Setup {
+export interface Setup {
+	sb: SandboxProcess;
 	collector: Collector;
 	endpointId: string;
 	configuration: Configuration;
@@ -52,7 +53,6 @@ type Measured = Record<Side, SideResult> | { skipped: string };
 /** One `n8n start` with the configuration's environment, in a user folder removed after. */
 export async function inSingleN8n(
 	runtime: Runtime,
-	sb: SandboxProcess,
 	setup: Setup,
 	measure: Measure,
 ): Promise<Measured> {
@@ -60,16 +60,13 @@ export async function inSingleN8n(
 	let n8n: N8nServer | undefined;
 	try {
 		installPackage(userFolder);
-		const cli = { userFolder, port: 0 };
-		await importCredentials(runtime, cli, [{ apiKey: sb.apiKey, baseUrl: sb.baseUrl }]);
-		await importWorkflows(runtime, cli, burstWorkflows(setup));
+		await importBoth(runtime, { userFolder, port: 0 }, setup);
 		n8n = await N8nServer.start(runtime, {
 			userFolder,
 			logLevel: 'warn',
 			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
 		});
-		await n8n.setupOwner();
-		await activate(n8n, sb, setup.endpointId, n8n.baseUrl);
+		await activateBoth(n8n, setup, n8n.baseUrl);
 		const group = n8n.process.child.pid!;
 		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
 	} finally {
@@ -81,7 +78,6 @@ export async function inSingleN8n(
 /** Queue mode: deliveries through the load balancer to two webhook processors, runs on workers. */
 export async function inQueueMode(
 	_runtime: Runtime,
-	sb: SandboxProcess,
 	setup: Setup,
 	measure: Measure,
 ): Promise<Measured> {
@@ -92,11 +88,8 @@ export async function inQueueMode(
 		webhookLogLevel: 'info',
 	});
 	try {
-		await env.main.setupOwner();
-		const cli = env.cliOptions();
-		await importCredentials(env.main.runtime, cli, [{ apiKey: sb.apiKey, baseUrl: sb.baseUrl }]);
-		await importWorkflows(env.main.runtime, cli, burstWorkflows(setup));
-		await activate(env.main, sb, setup.endpointId, env.loadBalancer.url);
+		await importBoth(env.main.runtime, env.cliOptions(), setup);
+		await activateBoth(env.main, setup, env.loadBalancer.url);
 		const groups = [...env.webhookProcessors, ...env.workers].map((p) => p.process.child.pid!);
 		return await measure({
 			baseUrl: env.loadBalancer.url,
@@ -110,42 +103,59 @@ export async function inQueueMode(
 const TRIGGER_WORKFLOW_ID = 'bfBenchBurstTrig';
 const WEBHOOK_WORKFLOW_ID = 'bfBenchBurstHook';
 
+async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Promise<void> {
+	const { apiKey, baseUrl } = setup.sb;
+	await importCredentials(runtime, cli, [{ apiKey, baseUrl }]);
+	await importWorkflows(runtime, cli, burstWorkflows(setup));
+}
+
 /** Both workflows active: the endpoint points at n8n, and the Webhook node answers. */
-async function activate(
-	server: N8nServer,
-	sb: SandboxProcess,
-	endpointId: string,
-	webhookBaseUrl: string,
-): Promise<void> {
+async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: string) {
+	await server.setupOwner();
 	await server.activate(TRIGGER_WORKFLOW_ID);
 	await server.activate(WEBHOOK_WORKFLOW_ID);
-	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
+	const api = createHttpClient(`${setup.sb.baseUrl}/v1`, { apiKey: setup.sb.apiKey });
 	const triggerUrl = urlOf('trigger', webhookBaseUrl);
 	await pollUntil(
 		'the endpoint to point at n8n',
-		async () => {
-			const endpoint = await api.request('GET', `/webhooks/${endpointId}`);
-			return endpoint.body?.data?.url === triggerUrl;
-		},
+		async () =>
+			(await api.request('GET', `/webhooks/${setup.endpointId}`)).body?.data?.url === triggerUrl,
 		60_000,
 	);
 	await pollUntil(
 		'the Webhook node to answer',
-		async () => {
-			const probe = await fetch(urlOf('webhook', webhookBaseUrl), { method: 'POST', body: '{}' });
-			return probe.status === 200;
-		},
+		async () =>
+			(await fetch(urlOf('webhook', webhookBaseUrl), { method: 'POST', body: '{}' })).status ===
+			200,
 		60_000,
 	);
 }
 
 function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
-	const trigger = {
-		id: '8c2d4e61-3333-4c1a-9e01-0000000000a1',
-		name: 'On receivable paid',
-		type: TRIGGER,
-		typeVersion: 2,
+	const node = (suffix: string, name: string, type: string, typeVersion: number) => ({
+		id: `8c2d4e61-3333-4c1a-9e01-0000000000${suffix}`,
+		name,
+		type,
+		typeVersion,
 		position: [0, 0],
+	});
+	const reportRun = (suffix: string, source: Side, id: string) => ({
+		...node(suffix, 'Report the run', 'n8n-nodes-base.httpRequest', 4.2),
+		parameters: {
+			method: 'POST',
+			url: collector.url,
+			sendBody: true,
+			bodyParameters: {
+				parameters: [
+					{ name: 'source', value: source },
+					{ name: 'id', value: id },
+				],
+			},
+			options: {},
+		},
+	});
+	const trigger = {
+		...node('a1', 'On receivable paid', TRIGGER, 2),
 		webhookId: TRIGGER_WEBHOOK_ID,
 		parameters: { webhookEndpointId: endpointId, events: ['receivable.paid'], options: {} },
 		credentials: {
@@ -153,11 +163,7 @@ function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
 		},
 	};
 	const webhook = {
-		id: '8c2d4e61-3333-4c1a-9e01-0000000000b1',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
+		...node('b1', 'Webhook', 'n8n-nodes-base.webhook', 2),
 		webhookId: '8c2d4e61-3333-4c1a-9e01-00000000b0b1',
 		parameters: {
 			httpMethod: 'POST',
@@ -169,33 +175,11 @@ function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
 	return [
 		chain(TRIGGER_WORKFLOW_ID, 'bench: trigger burst', [
 			trigger,
-			reportRun('a2', 'trigger', '={{ $json.id }}', collector.url),
+			reportRun('a2', 'trigger', '={{ $json.id }}'),
 		]),
 		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [
 			webhook,
-			reportRun('b2', 'webhook', '={{ $json.body.id }}', collector.url),
+			reportRun('b2', 'webhook', '={{ $json.body.id }}'),
 		]),
 	];
-}
-
-function reportRun(idSuffix: string, source: Side, id: string, url: string) {
-	return {
-		id: `8c2d4e61-3333-4c1a-9e01-0000000000${idSuffix}`,
-		name: 'Report the run',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		parameters: {
-			method: 'POST',
-			url,
-			sendBody: true,
-			bodyParameters: {
-				parameters: [
-					{ name: 'source', value: source },
-					{ name: 'id', value: id },
-				],
-			},
-			options: {},
-		},
-	};
 }

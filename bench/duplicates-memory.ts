@@ -49,18 +49,8 @@ function newId(length: number): string {
 	return Buffer.from(text, 'latin1').toString('latin1');
 }
 
-interface FillResult {
-	case: string;
-	idLength: number;
-	triggers: number;
-	ids: number;
-	bytesPerId: number;
-	totalMB: number;
-	heapLeftAfterExpiryBytes: number;
-}
-
 /** Fills `perTrigger` ids into each of `triggers` triggers, measures, then lets them expire. */
-function measureFill(name: string, idLength: number, perTrigger: number[]): FillResult {
+function measureFill(name: string, idLength: number, perTrigger: number[]) {
 	const now = Math.floor(Date.now() / 1000) + serial; // later than any earlier case's ids
 	const before = heapAfterGc();
 	perTrigger.forEach((count, t) => {
@@ -87,20 +77,8 @@ function measureFill(name: string, idLength: number, perTrigger: number[]): Fill
 	};
 }
 
-interface StreamResult {
-	idLength: number;
-	perSecond: number;
-	toleranceS: number;
-	windows: number;
-	heldAtEnd: number;
-	bytesPerIdHeld: number;
-	microsPerDeliveryByWindow: number[];
-	heapLeftAfterExpiryBytes: number;
-	warnings: number;
-}
-
 /** A steady stream: PER_S new ids a second, each retried once half a tolerance later. */
-function measureStream(): StreamResult {
+function measureStream() {
 	const node = 'bench-stream';
 	const start = Math.floor(Date.now() / 1000) + serial;
 	const before = heapAfterGc();
@@ -142,7 +120,7 @@ function main(): void {
 	const { MAX_SEEN_PER_NODE: perNode, MAX_SEEN_IN_PROCESS: inProcess } = duplicates;
 	const processFill = [perNode, perNode, perNode, inProcess - 3 * perNode];
 	measureFill('warm-up', 31, [duplicates.IDS_PER_TOLERANCE_WINDOW]); // JIT and heap settle first
-	const fills: FillResult[] = [];
+	const fills: Array<ReturnType<typeof measureFill>> = [];
 	// One id for each of the most triggers the process tracks: the cost of a trigger, about.
 	fills.push(measureFill('trigger-count-bound-31', 31, Array(duplicates.MAX_NODES).fill(1)));
 	for (const idLength of [31, 256]) {
