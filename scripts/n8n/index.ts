@@ -23,7 +23,7 @@ export {
 	type DataTableRow,
 } from './data-tables';
 export type { N8nOptions } from './environment';
-export type { ExecuteResult } from './execute';
+export type { ExecuteResult } from './server';
 export { DEV_OWNER } from './http';
 export {
 	importCredentials,
