@@ -183,35 +183,38 @@ export function machine(): IDataObject {
 export function printMarkdownTable(head: string[], body: string[][]): void {
 	const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
 	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-	console.log(
-		[line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join(
-			'\n',
-		),
-	);
+	const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+	console.log([line(head), rule, ...body.map(line)].join('\n'));
 }
 
-const TABLE_HEAD = [
-	...['scenario', 'wall ms', 'floor ms', 'ratio', 'spread', 'floor t from', 'ratio, overhead t'],
-	...['strict ratio', 'requests (non-429)', 'minimum', 'windows', '429s', 'slept ms'],
-	...['needed wait ms', 'cpu ms', 'run-queue ms', 'failed', 'met'],
+/** The table's columns: each heading with its cell (empty when undefined). */
+const COLUMNS: Array<[string, (r: Row) => string | number | undefined]> = [
+	['scenario', (r) => r.scenario],
+	['wall ms', (r) => r.wallMs],
+	['floor ms', (r) => r.floorMs],
+	['ratio', (r) => r.ratio.toFixed(3)],
+	['spread', (r) => r.ratioSpread?.map((x) => x.toFixed(3)).join('–')],
+	['floor t from', (r) => r.floorT],
+	['ratio, overhead t', (r) => r.overheadTRatio.toFixed(3)],
+	['strict ratio', (r) => r.strictRatio.toFixed(3)],
+	['requests (non-429)', (r) => r.requestsOther429],
+	['minimum', (r) => r.minimumRequests],
+	['windows', (r) => r.windows],
+	['429s', (r) => r.rateLimited429],
+	['slept ms', (r) => r.waitedMs],
+	['needed wait ms', (r) => r.necessaryWaitMs],
+	['cpu ms', (r) => r.sched?.cpuMs],
+	['run-queue ms', (r) => r.sched?.runQueueMs],
+	['failed', (r) => r.failedItems],
+	['met', (r) => (r.ok ? 'yes' : 'NO')],
 ];
-
-function tableCells(r: Row): string[] {
-	const spread = r.ratioSpread?.map((x) => x.toFixed(3)).join('–') ?? '';
-	return [
-		...[r.scenario, String(r.wallMs), String(r.floorMs), r.ratio.toFixed(3), spread, r.floorT],
-		...[r.overheadTRatio.toFixed(3), r.strictRatio.toFixed(3), String(r.requestsOther429)],
-		...[String(r.minimumRequests), String(r.windows), String(r.rateLimited429)],
-		...[r.waitedMs, r.necessaryWaitMs, r.sched?.cpuMs, r.sched?.runQueueMs].map((x) =>
-			String(x ?? ''),
-		),
-		...[String(r.failedItems), r.ok ? 'yes' : 'NO'],
-	];
-}
 
 export function printTable(rows: Row[], s: Settings): void {
 	console.log(`\nRate limit ${s.limit} requests per ${s.windowS} s; N = ${s.n}, M = ${s.m}\n`);
-	printMarkdownTable(TABLE_HEAD, rows.map(tableCells));
+	printMarkdownTable(
+		COLUMNS.map(([head]) => head),
+		rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r) ?? ''))),
+	);
 	for (const r of rows) {
 		const each = r.ratioAllRuns ? `ratio of each warm run ${r.ratioAllRuns.join(', ')}` : '';
 		const correct =
