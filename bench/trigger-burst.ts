@@ -114,25 +114,25 @@ export async function runTriggerBurst(): Promise<void> {
 			const measured = await inN8n(runtime, setup, (target) =>
 				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
 			);
-			results.push(
-				'skipped' in measured
-					? { configuration, ...measured }
-					: {
-							configuration,
-							...measured,
-							timeRatio: round3(measured.trigger.totalMs / measured.webhook.totalMs),
-							cpuRatio: round3(
-								measured.trigger.cpuMsPerDelivery / measured.webhook.cpuMsPerDelivery,
-							),
-							target: TARGETS[configuration.name],
-						},
-			);
+			results.push(judged(configuration, measured));
 		}
 	} finally {
 		await collector.close();
 		await sb.close();
 	}
 	report(results, s);
+}
+
+function judged(configuration: Configuration, measured: Measured): ConfigurationResult {
+	if ('skipped' in measured) return { configuration, ...measured };
+	const { trigger, webhook } = measured;
+	return {
+		configuration,
+		...measured,
+		timeRatio: round3(trigger.totalMs / webhook.totalMs),
+		cpuRatio: round3(trigger.cpuMsPerDelivery / webhook.cpuMsPerDelivery),
+		target: TARGETS[configuration.name],
+	};
 }
 
 /** A fresh endpoint for each n8n (the trigger adopts it), and its signing secret. */

@@ -122,7 +122,10 @@ export class QueueEnvironment {
 	}
 }
 
-/** Waits for every part of `starting`, recording each one's stop as it starts; throws the first failure. */
+/**
+ * Waits for every part of `starting`, recording each one's stop as soon as it runs; then throws
+ * the first failure, if any.
+ */
 async function allStarted<T>(
 	stoppers: Stopper[],
 	starting: Array<Promise<T>>,
