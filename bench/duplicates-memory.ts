@@ -1,16 +1,11 @@
 /**
  * `npm run bench:duplicates`: what the trigger's duplicate memory (nodes/BusinessFinance/trigger/
- * duplicates.ts) costs, measured on the V8 heap with `global.gc` (node --expose-gc):
- *   1. bytes per id: one trigger filled to a burst's size and to its bound, and the process filled
- *      to its bound, with ids as the service sends them (`msg_` and 27 characters, one byte each,
- *      as n8n's HTTP server reads a header) and with the longest id the trigger accepts (256);
- *      and bytes per trigger: the most triggers the process tracks, one id each;
- *   2. a steady stream for several tolerance windows: heap per id held, time per delivery per
- *      window (flat when cleanup is amortised O(1)), and the heap once every id has expired.
- * Each figure is the heap after a full collection minus the heap before, divided by the ids held.
- * Writes bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
- * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5),
- * DUP_STREAM_ID_LENGTH (31), DUP_OUT.
+ * duplicates.ts) costs on the V8 heap (docs/trigger.md, "Memory, measured"): bytes per id at a
+ * burst's size and at each bound, with the service's ids and the longest accepted; bytes per
+ * trigger; and a steady stream's heap per id held and time per delivery per tolerance window.
+ * Each figure: the heap after a full collection minus the heap before, over the ids held. Writes
+ * bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
+ * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5), DUP_STREAM_ID_LENGTH (31), DUP_OUT.
  */
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
