@@ -128,16 +128,6 @@ class WindowService {
 	}
 }
 
-interface CaseResult {
-	mode: Mode;
-	learn: boolean;
-	processes: number;
-	meanLostMs: number;
-	maxLostMs: number;
-	rateLimited: number;
-	meanElapsedMs: number;
-}
-
 /**
  * One case's run: `processes` n8n processes (each its own transport, so its own per-key state, as
  * n8n workers in queue mode) list PAGES pages between them at the same time on one key.
@@ -194,7 +184,7 @@ async function oneRun(
 	return { service, elapsedMs: virtual.nowMs - started };
 }
 
-async function measure(mode: Mode, learn: boolean, processes: number): Promise<CaseResult> {
+async function measure(mode: Mode, learn: boolean, processes: number) {
 	const lost: number[] = [];
 	let rateLimited = 0;
 	let elapsed = 0;
@@ -219,7 +209,7 @@ async function measure(mode: Mode, learn: boolean, processes: number): Promise<C
 }
 
 async function main(): Promise<void> {
-	const rows: CaseResult[] = [];
+	const rows: Array<Awaited<ReturnType<typeof measure>>> = [];
 	for (const processes of [1, 2]) {
 		for (const mode of ['first request', 'clock-aligned'] as const) {
 			for (const learn of [false, true]) rows.push(await measure(mode, learn, processes));
