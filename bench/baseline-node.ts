@@ -1,14 +1,13 @@
 /**
- * A bare n8n node for the benchmark's overhead breakdown: the same requests as the Business
- * Finance node (list every vendor page by page; one POST per input item) through the same n8n
- * path (`this.helpers.httpRequestWithAuthentication` with the same credential), and nothing
- * else: no validation, no rate-limit tracking, no retries, no error mapping. The gap between
- * this node and a plain HTTP loop is what n8n itself costs per request; the gap between the
- * Business Finance node and this one is what the package's own code costs.
+ * A bare n8n node for the overhead breakdown: the Business Finance node's requests through the
+ * same `httpRequestWithAuthentication` and credential, and nothing else (no validation, rate-limit
+ * tracking, retries or error mapping). Against a plain loop it shows what n8n costs per request;
+ * the Business Finance node against it, what the package's own code costs.
  */
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -34,44 +33,34 @@ export class BenchBaseline implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const credentials = await this.getCredentials('businessFinanceApi');
-		const baseUrl = String(credentials.baseUrl).replace(/\/+$/, '');
-		const mode = this.getNodeParameter('mode', 0) as string;
+		const url = `${String(credentials.baseUrl).replace(/\/+$/, '')}/v1/vendors`;
+		const request = async (options: Omit<IHttpRequestOptions, 'url'>) =>
+			await this.helpers.httpRequestWithAuthentication.call(this, 'businessFinanceApi', {
+				...options,
+				url,
+				json: true,
+			});
 		const out: INodeExecutionData[] = [];
-		if (mode === 'list') {
+		if (this.getNodeParameter('mode', 0) === 'list') {
 			for (let page = 1; ; page++) {
-				const body = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					'businessFinanceApi',
-					{
-						method: 'GET',
-						url: `${baseUrl}/v1/vendors`,
-						qs: { page, limit: 100 },
-						json: true,
-					},
-				)) as { data: IDataObject[]; meta: { has_more: boolean } };
-				for (const json of body.data) out.push({ json, pairedItem: { item: 0 } });
+				const body = await request({ method: 'GET', qs: { page, limit: 100 } });
+				for (const json of body.data as IDataObject[]) out.push({ json, pairedItem: { item: 0 } });
 				if (!body.meta.has_more) break;
 			}
 			return [out];
 		}
 		const items = this.getInputData();
 		for (let i = 0; i < items.length; i++) {
-			const body = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				'businessFinanceApi',
-				{
-					method: 'POST',
-					url: `${baseUrl}/v1/vendors`,
-					body: {
-						name: this.getNodeParameter('name', i) as string,
-						payment_method: 'crypto',
-						wallet_address: this.getNodeParameter('walletAddress', i) as string,
-						wallet_chain: 'ethereum',
-					},
-					json: true,
+			const body = await request({
+				method: 'POST',
+				body: {
+					name: this.getNodeParameter('name', i) as string,
+					payment_method: 'crypto',
+					wallet_address: this.getNodeParameter('walletAddress', i) as string,
+					wallet_chain: 'ethereum',
 				},
-			)) as { data: IDataObject };
-			out.push({ json: body.data, pairedItem: { item: i } });
+			});
+			out.push({ json: body.data as IDataObject, pairedItem: { item: i } });
 		}
 		return [out];
 	}

@@ -1,18 +1,17 @@
 /**
- * The load side of the trigger-burst benchmark (bench/trigger-burst.ts): signed deliveries sent
- * at a fixed concurrency, and a collector that each run reports to (the workflows end in an HTTP
- * Request node posting `{ source, id }`), so a round ends when every event has run, and a second
- * run of an event shows.
+ * The load side of the trigger-burst benchmark (trigger-burst.ts): signed deliveries sent at a
+ * fixed concurrency, and a collector that every run reports `{ source, id }` to, so a round ends
+ * when every event has run and a second run of an event shows.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { setTimeout as sleep } from 'timers/promises';
-import { createHttpClient } from '../test/helpers/http';
 import { signedHeaders } from '../test/helpers/standardWebhooks';
+import { percentile } from './report';
 import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 
-export interface Delivery {
+interface Delivery {
 	id: string;
 	body: string;
 	headers: Record<string, string>;
@@ -22,7 +21,7 @@ export interface Collector {
 	url: string;
 	/** Runs reported per `source:id`. */
 	runs: Map<string, number>;
-	/** When each `source:id` first ran (ms, Date.now()). */
+	/** When each `source:id` first ran (Date.now()). */
 	firstRunAt: Map<string, number>;
 	close(): Promise<void>;
 }
@@ -56,7 +55,7 @@ export async function startCollector(): Promise<Collector> {
 }
 
 /** `count` receivable.paid events, each signed with `secret` under its own message id. */
-export function signedDeliveries(secret: string, prefix: string, count: number): Delivery[] {
+function signedDeliveries(secret: string, prefix: string, count: number): Delivery[] {
 	const ts = Math.floor(Date.now() / 1000);
 	return Array.from({ length: count }, (_, i) => {
 		const id = `evt_${prefix}_${i}`;
@@ -70,35 +69,29 @@ export function signedDeliveries(secret: string, prefix: string, count: number):
 	});
 }
 
-export interface Answer {
+interface Answer {
 	status: number;
 	ms: number;
 }
 
-/** POSTs every delivery to `url`, `concurrency` at a time; each answer's status and latency. */
-export async function send(
-	url: string,
-	deliveries: Delivery[],
-	concurrency: number,
-): Promise<Answer[]> {
+/** POSTs every delivery to `url`, `concurrency` at a time; status 0 for no answer at all. */
+async function send(url: string, deliveries: Delivery[], concurrency: number): Promise<Answer[]> {
 	const answers: Answer[] = [];
 	let next = 0;
 	const worker = async () => {
 		while (next < deliveries.length) {
 			const { body, headers } = deliveries[next++];
 			const started = performance.now();
-			let status = 0;
-			try {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', ...headers },
-					body,
-				});
-				await res.arrayBuffer();
-				status = res.status;
-			} catch {
-				// no answer at all: status stays 0
-			}
+			const status = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			})
+				.then(async (res) => {
+					await res.arrayBuffer();
+					return res.status;
+				})
+				.catch(() => 0); // no answer at all
 			answers.push({ status, ms: performance.now() - started });
 		}
 	};
@@ -106,18 +99,9 @@ export async function send(
 	return answers;
 }
 
-/** The p-th percentile (0-100) of `values`, nearest rank. */
-export function percentile(values: number[], p: number): number {
-	if (values.length === 0) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-	return sorted[rank - 1];
-}
-
 export interface BurstSettings {
-	/** Deliveries to each side. */
+	/** Deliveries to each side, per round (the sides alternate round by round), at once. */
 	perSide: number;
-	/** Deliveries per round; the sides alternate round by round. */
 	round: number;
 	concurrency: number;
 }
@@ -130,25 +114,9 @@ export interface BurstTarget {
 
 export type Side = 'trigger' | 'webhook';
 
-export interface SideResult {
-	side: Side;
-	deliveries: number;
-	/** The rounds' time, first send to last run, summed. */
-	totalMs: number;
-	roundsMs: number[];
-	p50Ms: number;
-	p90Ms: number;
-	cpuMsPerDelivery: number;
-	/** Time n8n's main threads were ready but waited for a CPU (the machine was busy). */
-	runQueueMs: number;
-	/** Answers other than 200 (none expected: every delivery is genuine). */
-	notAccepted: number;
-	runsPerEvent: { min: number; max: number; notOnce: number };
-	/** The trigger's secret fetches (every process's) from the warm-up to the end. */
-	secretFetches?: number;
-}
+export type SideResult = ReturnType<typeof summarise> & { secretFetches?: number };
 
-/** The Webhook node's path and the trigger's webhook id in bench/burst-n8n.ts's workflows. */
+/** The Webhook node's path and the trigger's webhook id in trigger-burst.ts's workflows. */
 export const WEBHOOK_NODE_PATH = 'bench-burst';
 export const TRIGGER_WEBHOOK_ID = '8c2d4e61-3333-4c1a-9e01-00000000b0b0';
 
@@ -176,33 +144,25 @@ export async function measureBurst(
 	target: BurstTarget,
 	sb: SandboxProcess,
 	collector: Collector,
-	endpointId: string,
+	endpoint: { id: string; secret: string },
 	s: BurstSettings & { tag: string },
 ): Promise<Record<Side, SideResult>> {
-	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
-	const secret: string = (await api.request('GET', `/webhooks/${endpointId}/secret`)).body.data
-		.secret;
 	const sides: Side[] = ['trigger', 'webhook'];
+	const round = async (side: Side, name: string, size: number) => {
+		const deliveries = signedDeliveries(endpoint.secret, `${s.tag}_${name}`, size);
+		return await runRound(target, collector, side, deliveries, s.concurrency);
+	};
 	await sb.admin.clearRequests(); // the secret fetches from here on, the warm-up's included
-	for (const side of sides) {
-		await runRound(
-			target,
-			collector,
-			side,
-			signedDeliveries(secret, `${s.tag}_warm_${side}`, s.concurrency),
-			s.concurrency,
-		);
-	}
+	for (const side of sides) await round(side, `warm_${side}`, s.concurrency);
 	const rounds: Record<Side, Round[]> = { trigger: [], webhook: [] };
 	for (let r = 0; r * s.round < s.perSide; r++) {
 		const size = Math.min(s.round, s.perSide - r * s.round);
 		for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
-			const deliveries = signedDeliveries(secret, `${s.tag}_${side}_${r}`, size);
-			rounds[side].push(await runRound(target, collector, side, deliveries, s.concurrency));
+			rounds[side].push(await round(side, `${side}_${r}`, size));
 		}
 	}
 	await sleep(2000); // a second run of an event would show by now
-	const secretPath = `/v1/webhooks/${endpointId}/secret`;
+	const secretPath = `/v1/webhooks/${endpoint.id}/secret`;
 	const secretFetches = (await sb.admin.getRequests()).filter((r) => r.path === secretPath).length;
 	return {
 		trigger: { ...summarise('trigger', rounds.trigger, collector), secretFetches },
@@ -231,7 +191,8 @@ async function runRound(
 	return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
 }
 
-function summarise(side: Side, rounds: Round[], collector: Collector): SideResult {
+/** Per side: the rounds' time (first send to last run) summed, answers, CPU, runs per event. */
+function summarise(side: Side, rounds: Round[], collector: Collector) {
 	const answers = rounds.flatMap((r) => r.answers);
 	const counts = rounds.flatMap((r) => r.ids).map((id) => collector.runs.get(`${side}:${id}`) ?? 0);
 	const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -244,7 +205,9 @@ function summarise(side: Side, rounds: Round[], collector: Collector): SideResul
 		p50Ms: Math.round(percentile(ms, 50)),
 		p90Ms: Math.round(percentile(ms, 90)),
 		cpuMsPerDelivery: Math.round((10 * sum(rounds.map((r) => r.cpuMs))) / counts.length) / 10,
+		/** Time n8n's main threads were ready but waited for a CPU. */
 		runQueueMs: Math.round(sum(rounds.map((r) => r.runQueueMs))),
+		/** Answers other than 200 (none expected: every delivery is genuine). */
 		notAccepted: answers.filter((a) => a.status !== 200).length,
 		runsPerEvent: {
 			min: Math.min(...counts),

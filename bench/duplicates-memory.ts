@@ -1,16 +1,11 @@
 /**
  * `npm run bench:duplicates`: what the trigger's duplicate memory (nodes/BusinessFinance/trigger/
- * duplicates.ts) costs, measured on the V8 heap with `global.gc` (node --expose-gc):
- *   1. bytes per id: one trigger filled to a burst's size and to its bound, and the process filled
- *      to its bound, with ids as the service sends them (`msg_` and 27 characters, one byte each,
- *      as n8n's HTTP server reads a header) and with the longest id the trigger accepts (256);
- *      and bytes per trigger: the most triggers the process tracks, one id each;
- *   2. a steady stream for several tolerance windows: heap per id held, time per delivery per
- *      window (flat when cleanup is amortised O(1)), and the heap once every id has expired.
- * Each figure is the heap after a full collection minus the heap before, divided by the ids held.
- * Writes bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
- * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5),
- * DUP_STREAM_ID_LENGTH (31), DUP_OUT.
+ * duplicates.ts) costs on the V8 heap (docs/trigger.md, "Memory, measured"): bytes per id at a
+ * burst's size and at each bound, with the service's ids and the longest accepted; bytes per
+ * trigger; and a steady stream's heap per id held and time per delivery per tolerance window.
+ * Each figure: the heap after a full collection minus the heap before, over the ids held. Writes
+ * bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
+ * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5), DUP_STREAM_ID_LENGTH (31), DUP_OUT.
  */
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -49,18 +44,8 @@ function newId(length: number): string {
 	return Buffer.from(text, 'latin1').toString('latin1');
 }
 
-interface FillResult {
-	case: string;
-	idLength: number;
-	triggers: number;
-	ids: number;
-	bytesPerId: number;
-	totalMB: number;
-	heapLeftAfterExpiryBytes: number;
-}
-
 /** Fills `perTrigger` ids into each of `triggers` triggers, measures, then lets them expire. */
-function measureFill(name: string, idLength: number, perTrigger: number[]): FillResult {
+function measureFill(name: string, idLength: number, perTrigger: number[]) {
 	const now = Math.floor(Date.now() / 1000) + serial; // later than any earlier case's ids
 	const before = heapAfterGc();
 	perTrigger.forEach((count, t) => {
@@ -87,20 +72,8 @@ function measureFill(name: string, idLength: number, perTrigger: number[]): Fill
 	};
 }
 
-interface StreamResult {
-	idLength: number;
-	perSecond: number;
-	toleranceS: number;
-	windows: number;
-	heldAtEnd: number;
-	bytesPerIdHeld: number;
-	microsPerDeliveryByWindow: number[];
-	heapLeftAfterExpiryBytes: number;
-	warnings: number;
-}
-
 /** A steady stream: PER_S new ids a second, each retried once half a tolerance later. */
-function measureStream(): StreamResult {
+function measureStream() {
 	const node = 'bench-stream';
 	const start = Math.floor(Date.now() / 1000) + serial;
 	const before = heapAfterGc();
@@ -142,7 +115,7 @@ function main(): void {
 	const { MAX_SEEN_PER_NODE: perNode, MAX_SEEN_IN_PROCESS: inProcess } = duplicates;
 	const processFill = [perNode, perNode, perNode, inProcess - 3 * perNode];
 	measureFill('warm-up', 31, [duplicates.IDS_PER_TOLERANCE_WINDOW]); // JIT and heap settle first
-	const fills: FillResult[] = [];
+	const fills: Array<ReturnType<typeof measureFill>> = [];
 	// One id for each of the most triggers the process tracks: the cost of a trigger, about.
 	fills.push(measureFill('trigger-count-bound-31', 31, Array(duplicates.MAX_NODES).fill(1)));
 	for (const idLength of [31, 256]) {

@@ -3,6 +3,7 @@
  * axios loop over the same requests, and a bare n8n node between them to tell n8n's own cost from
  * the package's. Its per-request times are also the "work" in the other scenarios' floors.
  */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { RunningSandbox } from '../sandbox';
 import {
 	baselineCreateParams,
@@ -12,30 +13,27 @@ import {
 	createParams,
 	errorItems,
 	listParams,
+	nodeType,
 	plainCreate,
 	plainList,
 	requestLog,
 	runTheNode,
+	type NodeType,
 } from './clients';
+import { median } from './report';
 import { listRequests, UNLIMITED, type Settings } from './settings';
 
-const SAMPLE_NAMES = [
-	'plainList',
-	'plainListNoKeepAlive',
-	'baseList',
-	'nodeList',
+const LIST_SAMPLES = ['plainList', 'plainListNoKeepAlive', 'baseList', 'nodeList'] as const;
+const CREATE_SAMPLES = [
 	'plainCreate',
 	'plainCreateNoKeepAlive',
 	'baseCreate',
 	'nodeCreate',
 ] as const;
-type Samples = Record<(typeof SAMPLE_NAMES)[number], number[]>;
-
+type SampleName = (typeof LIST_SAMPLES)[number] | (typeof CREATE_SAMPLES)[number];
+type Samples = Record<SampleName, number[]>;
 /** One client's timed run: its time, and whether its requests and output were right. */
-interface Client {
-	sample: keyof Samples;
-	run: () => Promise<{ ms: number; correct: boolean }>;
-}
+type Client = () => Promise<{ ms: number; correct: boolean }>;
 
 /** Milliseconds per request, of the node and of the plain loop. */
 export interface PerRequestMs {
@@ -50,26 +48,30 @@ export interface OverheadResult {
 }
 
 /**
- * Each round runs the plain loop, the bare n8n node and the Business Finance node in turn; the
- * best of REPEAT rounds is kept (the least disturbed by other load on the machine). Round 0 warms
- * up (JIT, sockets) and is not counted. Each round runs the four clients in a rotated order, so
- * none always comes right after the heavy seeding or the others' garbage. Expects the N vendors
+ * The ratios use each client's best of REPEAT rounds (the least disturbed by other load). Round
+ * -1 warms up (JIT, sockets) and is not counted; each round runs the clients in a rotated order,
+ * so none always comes right after the seeding or the others' garbage. Expects the N vendors
  * seeded; leaves them seeded.
  */
 export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<OverheadResult> {
-	const samples = Object.fromEntries(SAMPLE_NAMES.map((name) => [name, []])) as unknown as Samples;
+	const run = clients(sb, s);
+	const samples = Object.fromEntries(
+		[...LIST_SAMPLES, ...CREATE_SAMPLES].map((name) => [name, [] as number[]]),
+	) as Samples;
 	let correct = true;
+	const time = async (name: SampleName) => {
+		await freshLimits(sb);
+		const timed = await run[name]();
+		samples[name].push(timed.ms);
+		correct &&= timed.correct;
+	};
 	for (let round = -1; round < s.repeat; round++) {
 		if (round === 0) for (const list of Object.values(samples)) list.length = 0;
 		const shift = Math.max(0, round);
-		for (const client of rotate(listClients(sb, s), shift)) {
-			await freshLimits(sb);
-			correct = (await timeInto(samples, client)) && correct;
-		}
+		for (const name of rotate(LIST_SAMPLES, shift)) await time(name);
 		await sb.admin.reset('none');
-		for (const client of rotate(createClients(sb, s), shift)) {
-			await freshLimits(sb);
-			correct = (await timeInto(samples, client)) && correct;
+		for (const name of rotate(CREATE_SAMPLES, shift)) {
+			await time(name);
 			await sb.admin.reset('none');
 		}
 		await sb.admin.seedVendors(s.n);
@@ -82,86 +84,43 @@ export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<
 	};
 }
 
-function listClients(sb: RunningSandbox, s: Settings): Client[] {
+function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
 	const requests = listRequests(s);
-	return [
-		{
-			sample: 'plainList',
-			run: async () => {
-				const plain = await plainList(sb, true);
-				return { ms: plain.ms, correct: plain.ids === s.n && plain.requests === requests };
-			},
-		},
-		{
-			sample: 'plainListNoKeepAlive',
-			run: async () => {
-				const plain = await plainList(sb, false);
-				return { ms: plain.ms, correct: plain.ids === s.n };
-			},
-		},
-		{
-			sample: 'baseList',
-			run: async () => {
-				const { ms, res } = await runTheNode(sb, baselineListParams, [{}], baselineType);
-				return { ms, correct: res.items.length === s.n && !res.error };
-			},
-		},
-		{
-			sample: 'nodeList',
-			run: async () => {
-				const { ms, res } = await runTheNode(sb, listParams, [{}]);
-				const logged = await requestLog(sb);
-				return {
-					ms,
-					correct: res.items.length === s.n && !res.error && logged.length === requests,
-				};
-			},
-		},
-	];
+	/** `logged`: the requests the sandbox must have seen (checked for the Business Finance node). */
+	const node = async (
+		type: NodeType,
+		parameters: INodeParameters,
+		items: IDataObject[],
+		expected: number,
+		logged?: number,
+	) => {
+		const { ms, res } = await runTheNode(sb, parameters, items, type);
+		const complete = errorItems(res) === 0 && res.items.length === expected;
+		const requestsRight = logged === undefined || (await requestLog(sb)).length === logged;
+		return { ms, correct: complete && requestsRight };
+	};
+	const plain = (keepAlive: boolean) => async () => {
+		const listed = await plainList(sb, keepAlive);
+		return { ms: listed.ms, correct: listed.ids === s.n && listed.requests === requests };
+	};
+	const plainPosts = (keepAlive: boolean) => async () => ({
+		ms: await plainCreate(sb, s.m, keepAlive),
+		correct: true, // plainCreate throws on any answer but 201
+	});
+	return {
+		plainList: plain(true),
+		plainListNoKeepAlive: plain(false),
+		baseList: () => node(baselineType, baselineListParams, [{}], s.n),
+		nodeList: () => node(nodeType, listParams, [{}], s.n, requests),
+		plainCreate: plainPosts(true),
+		plainCreateNoKeepAlive: plainPosts(false),
+		baseCreate: () => node(baselineType, baselineCreateParams, createItems(s.m), s.m),
+		nodeCreate: () => node(nodeType, createParams, createItems(s.m), s.m, s.m),
+	};
 }
 
-function createClients(sb: RunningSandbox, s: Settings): Client[] {
-	return [
-		{
-			sample: 'plainCreate',
-			run: async () => ({ ...(await plainCreate(sb, s.m, true)), correct: true }),
-		},
-		{
-			sample: 'plainCreateNoKeepAlive',
-			run: async () => ({ ...(await plainCreate(sb, s.m, false)), correct: true }),
-		},
-		{
-			sample: 'baseCreate',
-			run: async () => {
-				const { ms, res } = await runTheNode(
-					sb,
-					baselineCreateParams,
-					createItems(s.m),
-					baselineType,
-				);
-				return { ms, correct: !res.error && res.items.length === s.m };
-			},
-		},
-		{
-			sample: 'nodeCreate',
-			run: async () => {
-				const { ms, res } = await runTheNode(sb, createParams, createItems(s.m));
-				const logged = await requestLog(sb);
-				const complete = errorItems(res) === 0 && res.items.length === s.m;
-				return { ms, correct: complete && logged.length === s.m };
-			},
-		},
-	];
-}
-
-function rotate<T>(list: T[], shift: number): T[] {
+function rotate<T>(list: readonly T[], shift: number): T[] {
 	return list.map((_, k) => list[(k + shift) % list.length]);
-}
-
-async function timeInto(samples: Samples, client: Client): Promise<boolean> {
-	const { ms, correct } = await client.run();
-	samples[client.sample].push(ms);
-	return correct;
 }
 
 /**
@@ -185,12 +144,6 @@ const msEach = (values: number[], n: number) => Math.round((best(values) / n) * 
  */
 function perRequest(node: number[], plain: number[], requests: number): PerRequestMs {
 	return { node: median(node) / requests, plain: median(plain) / requests };
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function summarise(samples: Samples, s: Settings, correct: boolean) {

@@ -1,11 +1,8 @@
 /**
- * Scenarios 1, 2 and 4, under the rate limit (LIMIT requests per window): list all N vendors,
- * two such listings at once on one key, create M vendors from M items. Round 0 is "cold": each
- * scenario's first run. Rounds 1..REPEAT are "warm" (as in a long-running n8n that used the key
- * before). Before each run the bench waits for the sandbox's current window to end so that the run
- * starts a new one. Each run also records the CPU time and run-queue wait of this process and
- * the sandbox's (bench/sched.ts). Also the timing-proxy diagnostic of how much of each wait was
- * lost.
+ * Scenarios 1, 2 and 4 under the rate limit: list all N vendors, two such listings at once on one
+ * key, create M vendors from M items; round 0 is cold, the REPEAT rounds after it warm. Each run
+ * starts in a new window and records the CPU time and run-queue wait of this process and the
+ * sandbox's. Also the timing-proxy diagnostic of how much of each wait was lost.
  */
 import { setTimeout as sleep } from 'timers/promises';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -19,7 +16,7 @@ import {
 	runTheNode,
 } from './clients';
 import type { PerRequestMs } from './overhead';
-import { toRow, type Row } from './report';
+import { toRow, type Measured, type Row } from './report';
 import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 import { listRequests, type Settings } from './settings';
@@ -55,96 +52,87 @@ export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 }
 
 /**
- * Waits for a new window. The transport keeps nothing of a key past its window but the learnt
- * window length, which the window's first request learns anew.
+ * Runs `work` in a new window (the transport keeps nothing of a key past its window but the learnt
+ * length, which the window's first request learns anew) and measures it against the sandbox's
+ * request log: how long it took, how long the transport slept, what the scheduler did meanwhile.
  */
-async function startRun({ sb, s }: Bench): Promise<void> {
+async function measureRun<T>(
+	{ sb, s }: Bench,
+	work: () => Promise<T>,
+	judge: (result: T) => Promise<Omit<Measured, 'wallMs' | 'requests' | 'waitedMs' | 'sched'>>,
+): Promise<Row> {
 	await sleep(s.windowS * 1000 + 250);
 	await sb.admin.clearRequests();
-}
-
-/** Runs `work` and says how long the transport waited and what the scheduler did meanwhile. */
-async function observed<T>({ sb }: Bench, work: () => Promise<T>) {
-	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(work));
-	return { result: result.result, sleptMs: result.sleptMs, sched };
+	let wallMs = 0;
+	const timed = async () => {
+		const started = performance.now();
+		const result = await work();
+		wallMs = performance.now() - started;
+		return result;
+	};
+	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(timed));
+	const requests = await requestLog(sb);
+	const judged = await judge(result.result);
+	return toRow({ ...judged, wallMs, requests, waitedMs: result.sleptMs, sched }, s);
 }
 
 /** Scenario 1: list all N vendors (returnAll). */
 async function listAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
-	await startRun(bench);
-	const { result, sleptMs, sched } = await observed(bench, () => runTheNode(sb, listParams, [{}]));
-	const { ms, res } = result;
-	const measured = {
-		scenario: `list ${s.n} vendors`,
-		wallMs: ms,
-		requests: await requestLog(sb),
-		minimum: listRequests(s),
-		perRequestMs: bench.getMs,
-		failedItems: errorItems(res),
-		outputItems: res.items.length,
-		correct: distinctIds(res) === s.n && res.items.length === s.n,
-		waitedMs: sleptMs,
-		oneStream: true,
-		sched,
-		targetRatio: 1.03,
-	};
-	return toRow(measured, s);
+	return await measureRun(
+		bench,
+		() => runTheNode(sb, listParams, [{}]),
+		async ({ res }) => ({
+			scenario: `list ${s.n} vendors`,
+			minimum: listRequests(s),
+			perRequestMs: bench.getMs,
+			failedItems: errorItems(res),
+			outputItems: res.items.length,
+			correct: distinctIds(res) === s.n && res.items.length === s.n,
+			oneStream: true,
+			targetRatio: 1.03,
+		}),
+	);
 }
 
 /** Scenario 4: two executions listing all N vendors at once on one key. */
 async function twoListsAtOnce(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
-	await startRun(bench);
-	const started = performance.now();
-	const { result, sleptMs, sched } = await observed(bench, () =>
-		Promise.all([runTheNode(sb, listParams, [{}]), runTheNode(sb, listParams, [{}])]),
+	const list = () => runTheNode(sb, listParams, [{}]);
+	return await measureRun(
+		bench,
+		() => Promise.all([list(), list()]),
+		async ([a, b]) => ({
+			scenario: `2 × list ${s.n} at once`,
+			minimum: 2 * listRequests(s),
+			perRequestMs: bench.getMs,
+			failedItems: errorItems(a.res) + errorItems(b.res),
+			outputItems: a.res.items.length + b.res.items.length,
+			correct: [a, b].every((x) => x.res.items.length === s.n && distinctIds(x.res) === s.n),
+			notes: `each finished after ${Math.round(a.ms)} ms and ${Math.round(b.ms)} ms`,
+		}),
 	);
-	const ms = performance.now() - started;
-	const [a, b] = result;
-	const complete = [a, b].every((x) => x.res.items.length === s.n && distinctIds(x.res) === s.n);
-	const measured = {
-		scenario: `2 × list ${s.n} at once`,
-		wallMs: ms,
-		requests: await requestLog(sb),
-		minimum: 2 * listRequests(s),
-		perRequestMs: bench.getMs,
-		failedItems: errorItems(a.res) + errorItems(b.res),
-		outputItems: a.res.items.length + b.res.items.length,
-		correct: complete,
-		notes: `each finished after ${Math.round(a.ms)} ms and ${Math.round(b.ms)} ms`,
-		waitedMs: sleptMs, // both executions' sleeps, added up
-		sched,
-	};
-	return toRow(measured, s);
 }
 
 /** Scenario 2: create M vendors from M input items. */
 async function createAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	await sb.admin.reset('none');
-	await startRun(bench);
-	const { result, sleptMs, sched } = await observed(bench, () =>
-		runTheNode(sb, createParams, createItems(s.m)),
-	);
-	const { ms, res } = result;
-	const total = (await sb.admin.getStats()).counts.vendors;
-	const paired = res.items.every((it, i) => (it.pairedItem as { item: number }).item === i);
-	const measured = {
-		scenario: `create ${s.m} vendors`,
-		wallMs: ms,
-		requests: await requestLog(sb),
-		minimum: s.m,
-		perRequestMs: bench.postMs,
-		failedItems: errorItems(res),
-		outputItems: res.items.length,
-		correct: total === s.m && res.items.length === s.m && paired,
-		notes: `vendors on the service afterwards: ${total}`,
-		waitedMs: sleptMs,
-		oneStream: true,
-		sched,
-	};
-	return toRow(measured, s);
+	const create = () => runTheNode(sb, createParams, createItems(s.m));
+	return await measureRun(bench, create, async ({ res }) => {
+		const total = (await sb.admin.getStats()).counts.vendors;
+		const paired = res.items.every((it, i) => (it.pairedItem as { item: number }).item === i);
+		return {
+			scenario: `create ${s.m} vendors`,
+			minimum: s.m,
+			perRequestMs: bench.postMs,
+			failedItems: errorItems(res),
+			outputItems: res.items.length,
+			correct: total === s.m && res.items.length === s.m && paired,
+			notes: `vendors on the service afterwards: ${total}`,
+			oneStream: true,
+		};
+	});
 }
 
 /**

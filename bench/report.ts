@@ -1,4 +1,4 @@
-/** A scenario's figures against its floor and targets, the printed table, the machine it ran on. */
+/** A run's figures against its floor and targets (docs/benchmarks.md), the tables, the machine. */
 import { spawnSync } from 'child_process';
 import * as os from 'os';
 import * as path from 'path';
@@ -12,18 +12,12 @@ import type { Settings } from './settings';
 export interface Row {
 	scenario: string;
 	wallMs: number;
-	/**
-	 * The floor the ratio is judged on: with the time per request the node took in this run when
-	 * that is known (one execution: the run's time not spent sleeping, per request), else with
-	 * the overhead rounds' (rate limit off). Either way it leaves the cost of waiting alone.
-	 */
 	floorMs: number;
 	ratio: number;
 	/** Where the floor's time per request came from. */
 	floorT: 'this run' | 'overhead rounds' | 'none (queue mode)';
-	/** The ratio to the floor with the overhead rounds' time per request (for comparison). */
 	overheadTRatio: number;
-	/** Floor with the plain loop's time per request: also charges the node's overhead. */
+	/** The floor with the plain loop's time per request. */
 	strictFloorMs: number;
 	strictRatio: number;
 	requests: number;
@@ -31,11 +25,9 @@ export interface Row {
 	minimumRequests: number;
 	windows: number;
 	rateLimited429: number;
-	/** Processes keeping their own rate-limit state (n8n workers): each may get a 429 per window. */
+	/** Processes with their own rate-limit state (n8n workers): each may get a 429 per window. */
 	rateLimitStates: number;
-	/** The ratio this scenario's median must stay within. */
 	targetRatio: number;
-	/** Time the node slept waiting for the rate limit, and the least a client must wait. */
 	waitedMs?: number;
 	necessaryWaitMs?: number;
 	failedItems: number;
@@ -43,15 +35,11 @@ export interface Row {
 	/** Every item came out exactly once (and, for creates, the service holds exactly M). */
 	correct: boolean;
 	ok: boolean;
-	/** Requests, 429s, failures and output were right in every run of the scenario. */
 	allRunsCorrect?: boolean;
-	/** The statistic of a summary row: 'cold' (one run) or 'median of N warm runs'. */
 	statistic?: string;
-	/** Lowest and highest ratio of the runs summarised. */
 	ratioSpread?: [number, number];
 	wallMsAllRuns?: number[];
 	ratioAllRuns?: number[];
-	/** CPU time and run-queue wait of the client and the sandbox processes (bench/sched.ts). */
 	sched?: SchedDelta;
 	notes?: string;
 }
@@ -70,21 +58,16 @@ export interface Measured {
 	notes?: string;
 	/** Time the transport slept (unknown inside n8n workers). */
 	waitedMs?: number;
-	/**
-	 * The run's requests went one after another (one execution in this process): its time not
-	 * spent sleeping, per request, is the node's time per request in this run.
-	 */
+	/** One execution in this process: its time not spent sleeping, per request, is its t. */
 	oneStream?: boolean;
 	sched?: SchedDelta;
-	/** Default 1 (one process). */
 	rateLimitStates?: number;
-	/** Default 1.05. */
 	targetRatio?: number;
-	/** The run's rate limit, when it is not the settings' (the queue-mode scenario). */
+	/** The run's rate limit, when it is not the settings' (queue mode). */
 	limit?: { requests: number; windowS: number };
 }
 
-const ratioOf = (wallMs: number, floor: number) => Math.round((wallMs / floor) * 1000) / 1000;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The time per request the floor uses, and where it came from. */
 function floorTimePerRequest(run: Measured): { t: number; from: Row['floorT'] } {
@@ -99,25 +82,24 @@ export function toRow(run: Measured, s: Settings): Row {
 	const { minimum, wallMs } = run;
 	const limit = run.limit?.requests ?? s.limit;
 	const windowMs = (run.limit?.windowS ?? s.windowS) * 1000;
+	const floorWith = (t: number) => floorMs(minimum, limit, windowMs, t);
 	const t = floorTimePerRequest(run);
-	const floor = floorMs(minimum, limit, windowMs, t.t);
-	const overheadFloor = floorMs(minimum, limit, windowMs, run.perRequestMs.node);
-	const strict = floorMs(minimum, limit, windowMs, run.perRequestMs.plain);
+	const floor = floorWith(t.t);
+	const strict = floorWith(run.perRequestMs.plain);
 	const rateLimited429 = run.requests.filter((r) => r.status === 429).length;
-	const windows = windowsNeeded(minimum, limit);
 	const row: Row = {
 		scenario: run.scenario,
 		wallMs: Math.round(wallMs),
 		floorMs: Math.round(floor),
-		ratio: ratioOf(wallMs, floor),
+		ratio: round3(wallMs / floor),
 		floorT: t.from,
-		overheadTRatio: ratioOf(wallMs, overheadFloor),
+		overheadTRatio: round3(wallMs / floorWith(run.perRequestMs.node)),
 		strictFloorMs: Math.round(strict),
-		strictRatio: ratioOf(wallMs, strict),
+		strictRatio: round3(wallMs / strict),
 		requests: run.requests.length,
 		requestsOther429: run.requests.length - rateLimited429,
 		minimumRequests: minimum,
-		windows,
+		windows: windowsNeeded(minimum, limit),
 		rateLimited429,
 		rateLimitStates: run.rateLimitStates ?? 1,
 		targetRatio: run.targetRatio ?? 1.05,
@@ -125,17 +107,17 @@ export function toRow(run: Measured, s: Settings): Row {
 		outputItems: run.outputItems,
 		correct: run.correct,
 		ok: false,
+		necessaryWaitMs: Math.max(0, Math.round(floor - minimum * t.t)),
+		waitedMs: run.waitedMs,
+		...(run.notes !== undefined && { notes: run.notes }),
+		...(run.sched && { sched: run.sched }),
 	};
-	row.necessaryWaitMs = Math.max(0, Math.round(floor - minimum * t.t));
-	if (run.notes !== undefined) row.notes = run.notes;
-	row.waitedMs = run.waitedMs;
-	if (run.sched) row.sched = run.sched;
 	row.ok = runCorrect(row) && row.ratio <= row.targetRatio;
 	return row;
 }
 
-/** The correctness targets: the minimum requests, at most one 429 per window, no failure. */
-export function runCorrect(row: Row): boolean {
+/** The minimum requests, at most one 429 per window and process, no failure. */
+function runCorrect(row: Row): boolean {
 	return (
 		row.correct &&
 		row.requestsOther429 === row.minimumRequests &&
@@ -145,41 +127,49 @@ export function runCorrect(row: Row): boolean {
 }
 
 /**
- * Per scenario: the cold run, and the warm runs' median (the run with the median ratio, with the
- * lowest and highest ratio as its spread). Correctness (requests, 429s, failures, complete
- * output) must hold in every run for either row to count as met; the warm row's ratio target
- * is on the median.
+ * The cold run, and the warm run with the median ratio (the lowest and highest as its spread).
+ * Either row is met only when every run was correct.
  */
 export function coldAndMedianWarm(runs: Row[]): Row[] {
 	const allCorrect = runs.every(runCorrect);
 	const [cold, ...warm] = runs;
 	const sorted = [...warm].sort((x, y) => x.ratio - y.ratio);
 	const median = sorted[Math.floor((sorted.length - 1) / 2)];
-	return [
-		{
-			...cold,
-			scenario: `${cold.scenario} (cold)`,
-			statistic: 'cold',
-			ok: cold.ok && allCorrect,
-			allRunsCorrect: allCorrect,
-		},
+	const rows: Row[] = [
+		{ ...cold, scenario: `${cold.scenario} (cold)`, statistic: 'cold', allRunsCorrect: allCorrect },
 		{
 			...median,
 			scenario: `${median.scenario} (warm)`,
 			statistic: `median of ${warm.length} warm runs`,
-			ok: runCorrect(median) && median.ratio <= median.targetRatio && allCorrect,
 			allRunsCorrect: allCorrect,
 			ratioSpread: [sorted[0].ratio, sorted[sorted.length - 1].ratio],
 			wallMsAllRuns: warm.map((row) => row.wallMs),
 			ratioAllRuns: warm.map((row) => row.ratio),
 		},
 	];
+	return rows.map((row) => ({ ...row, ok: row.ok && allCorrect }));
+}
+
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The p-th percentile (0-100), nearest rank. */
+export function percentile(values: number[], p: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 }
 
 export function machine(): IDataObject {
+	const commit = spawnSync('git', ['rev-parse', '--short=7', 'HEAD'], {
+		cwd: path.join(__dirname, '..'),
+		encoding: 'utf8',
+	});
 	return {
 		date: new Date().toISOString(),
-		commit: gitCommit(),
+		commit: commit.status === 0 ? commit.stdout.trim() : 'unknown',
 		node: process.version,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
 		cpus: os.cpus().length,
@@ -189,79 +179,50 @@ export function machine(): IDataObject {
 	};
 }
 
-function gitCommit(): string {
-	const result = spawnSync('git', ['rev-parse', '--short=7', 'HEAD'], {
-		cwd: path.join(__dirname, '..'),
-		encoding: 'utf8',
-	});
-	return result.status === 0 ? result.stdout.trim() : 'unknown'; // not a checkout
+/** Prints a Markdown table, columns padded to their widest cell. */
+export function printMarkdownTable(head: string[], body: string[][]): void {
+	const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+	const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+	console.log([line(head), rule, ...body.map(line)].join('\n'));
 }
 
-const TABLE_HEAD = [
-	'scenario',
-	'wall ms',
-	'floor ms',
-	'ratio',
-	'spread',
-	'floor t from',
-	'ratio, overhead t',
-	'strict ratio',
-	'requests (non-429)',
-	'minimum',
-	'windows',
-	'429s',
-	'slept ms',
-	'needed wait ms',
-	'cpu ms',
-	'run-queue ms',
-	'failed',
-	'met',
+/** The table's columns: each heading with its cell (empty when undefined). */
+const COLUMNS: Array<[string, (r: Row) => string | number | undefined]> = [
+	['scenario', (r) => r.scenario],
+	['wall ms', (r) => r.wallMs],
+	['floor ms', (r) => r.floorMs],
+	['ratio', (r) => r.ratio.toFixed(3)],
+	['spread', (r) => r.ratioSpread?.map((x) => x.toFixed(3)).join('–')],
+	['floor t from', (r) => r.floorT],
+	['ratio, overhead t', (r) => r.overheadTRatio.toFixed(3)],
+	['strict ratio', (r) => r.strictRatio.toFixed(3)],
+	['requests (non-429)', (r) => r.requestsOther429],
+	['minimum', (r) => r.minimumRequests],
+	['windows', (r) => r.windows],
+	['429s', (r) => r.rateLimited429],
+	['slept ms', (r) => r.waitedMs],
+	['needed wait ms', (r) => r.necessaryWaitMs],
+	['cpu ms', (r) => r.sched?.cpuMs],
+	['run-queue ms', (r) => r.sched?.runQueueMs],
+	['failed', (r) => r.failedItems],
+	['met', (r) => (r.ok ? 'yes' : 'NO')],
 ];
 
-function tableCells(r: Row): string[] {
-	const spread = r.ratioSpread
-		? `${r.ratioSpread[0].toFixed(3)}–${r.ratioSpread[1].toFixed(3)}`
-		: '';
-	return [
-		r.scenario,
-		String(r.wallMs),
-		String(r.floorMs),
-		r.ratio.toFixed(3),
-		spread,
-		r.floorT,
-		r.overheadTRatio.toFixed(3),
-		r.strictRatio.toFixed(3),
-		String(r.requestsOther429),
-		String(r.minimumRequests),
-		String(r.windows),
-		String(r.rateLimited429),
-		String(r.waitedMs ?? ''),
-		String(r.necessaryWaitMs ?? ''),
-		String(r.sched?.cpuMs ?? ''),
-		String(r.sched?.runQueueMs ?? ''),
-		String(r.failedItems),
-		r.ok ? 'yes' : 'NO',
-	];
-}
-
 export function printTable(rows: Row[], s: Settings): void {
-	const body = rows.map(tableCells);
-	const widths = TABLE_HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 	console.log(`\nRate limit ${s.limit} requests per ${s.windowS} s; N = ${s.n}, M = ${s.m}\n`);
-	console.log(line(TABLE_HEAD));
-	console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-	for (const b of body) console.log(line(b));
+	printMarkdownTable(
+		COLUMNS.map(([head]) => head),
+		rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r) ?? ''))),
+	);
 	for (const r of rows) {
 		const each = r.ratioAllRuns ? `ratio of each warm run ${r.ratioAllRuns.join(', ')}` : '';
-		const target = `target ratio <= ${r.targetRatio}`;
-		const everyRun = r.allRunsCorrect ? 'yes' : 'NO';
 		const correct =
 			r.allRunsCorrect === undefined
 				? ''
-				: `requests, 429s, failures and output right in every run: ${everyRun}`;
-		const notes = [target, each, correct, r.notes ?? ''].filter(Boolean).join('; ');
-		if (notes) console.log(`  ${r.scenario}: ${notes}`);
+				: `requests, 429s, failures and output right in every run: ${r.allRunsCorrect ? 'yes' : 'NO'}`;
+		const notes = [`target ratio <= ${r.targetRatio}`, each, correct, r.notes ?? ''];
+		console.log(`  ${r.scenario}: ${notes.filter(Boolean).join('; ')}`);
 	}
 }
 

@@ -1,25 +1,6 @@
 /**
- * `npm run bench`: how close the node comes to the limits the service's rate limit sets.
- *
- * Scenarios 1-4 in this process: the real node runs through n8n-core's WorkflowExecute
- * (test/helpers/n8n.ts) with real HTTP against the sandbox, which runs in its own process
- * (bench/sandbox-process.ts) with a short window (LIMIT requests per WINDOW_S seconds) so a run
- * takes seconds:
- *   1. list all of N vendors (seeded through the admin route), returnAll;
- *   2. create M vendors from M input items;
- *   3. per-item overhead with the rate limit off: the node against a plain keep-alive axios loop
- *      over the same requests;
- *   4. two executions listing at once on one key.
- * Scenario 5 in n8n's queue mode (bench/queue-listing.ts): two workers listing at once on one key.
- * Scenario 6 (bench/trigger-burst.ts, alone: `npm run bench:trigger`): a burst of signed events
- * through the trigger against n8n's Webhook node in a real n8n; its own table and JSON file.
- * Every scenario runs cold once, then REPEAT (default 5) times warm; the table shows the cold run
- * and the warm runs' median with their spread, the JSON every run. Requests, 429 answers and
- * failures come from the sandbox's request log and the node's output. Writes
- * bench/results/latest.json. Environment overrides: BENCH_N, BENCH_M, BENCH_LIMIT,
- * BENCH_WINDOW_S, BENCH_REPEAT, BENCH_OUT, BENCH_QUEUE (0: leave scenario 5 out), BENCH_QUEUE_N,
- * BENCH_QUEUE_LIMIT, BENCH_QUEUE_WINDOW_S, BENCH_TRIGGER (0: leave scenario 6 out) and the
- * BENCH_BURST_* variables bench/trigger-burst.ts reads.
+ * `npm run bench`: how close the node comes to the limits the service's rate limit sets. The
+ * scenarios, floors, targets and environment variables are in docs/benchmarks.md.
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -108,7 +89,7 @@ function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
 		msLostAfterEachFullWindow: gaps.lost,
 		msFromLastRequestToEndOfExecution: gaps.tail,
 		overhead: measured.overhead,
-		allTargetsMet: allTargetsMet(rows, measured),
+		allTargetsMet: rows.every((r) => r.ok) && measured.overhead.ok,
 	};
 	mkdirSync(path.dirname(s.out), { recursive: true });
 	writeFileSync(s.out, `${JSON.stringify(result, null, 2)}\n`);
@@ -131,10 +112,6 @@ function settingsRecord(s: Settings) {
 		sandbox: 'in its own process (the emitted JS of npm run sandbox)',
 		queueMode: s.queue.enabled ? { ...s.queue, workers: 2, concurrency: 1 } : 'left out',
 	};
-}
-
-function allTargetsMet(rows: Row[], measured: OverheadResult): boolean {
-	return rows.every((r) => r.ok) && measured.overhead.ok;
 }
 
 main().catch((error) => {

@@ -1,8 +1,6 @@
 /**
- * The sandbox in its own Node process, as `npm run sandbox` runs it: the emitted JS (`tsc -p
- * sandbox/tsconfig.build.json`, which the bench npm scripts run first), so the client under test
- * (the node, a load generator) does not share its event loop, its CPU time or its garbage.
- * Started with CLI flags; stopped with SIGTERM.
+ * The sandbox in its own Node process (the emitted JS of `npm run sandbox`, which the bench npm
+ * scripts build first), so the client under test shares no event loop, CPU time or garbage with it.
  */
 import * as path from 'path';
 import { pollUntil } from '../scripts/poll';
@@ -18,20 +16,10 @@ export interface SandboxProcess extends RunningSandbox {
 	pid: number;
 }
 
-/** Starts `node <emitted cli.js> ...flags` (`nodeFlags` go to Node, e.g. --expose-gc). */
-export async function startSandboxProcess(
-	flags: string[],
-	nodeFlags: string[] = [],
-): Promise<SandboxProcess> {
-	const proc = spawnGroup(
-		'sandbox',
-		process.execPath,
-		[...nodeFlags, CLI, '--port', '0', ...flags],
-		{
-			env: process.env,
-			cwd: ROOT,
-		},
-	);
+/** Starts `node <emitted cli.js> ...flags`. */
+export async function startSandboxProcess(flags: string[]): Promise<SandboxProcess> {
+	const args = [CLI, '--port', '0', ...flags];
+	const proc = spawnGroup('sandbox', process.execPath, args, { env: process.env, cwd: ROOT });
 	const printed = await pollUntil(
 		'the sandbox to print its address',
 		async () => {

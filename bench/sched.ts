@@ -1,24 +1,16 @@
 /**
- * What the scheduler did to a set of processes during a run (Linux: /proc/<pid>/task/<tid>/
- * schedstat): the CPU time all their threads got, and the time their main threads (the event
- * loops) were ready to run but waited for a CPU (the run queue). A run that is slow because the
- * machine was busy with other work shows as run-queue wait; a run that is slow because of the
- * code shows as CPU time, or as idle time (waiting on timers or the network). Only the main
- * threads' wait is counted: V8's garbage-collection helpers all become runnable at once and queue
- * for the two cores among themselves, which says nothing about the event loop's latency. Zeros
- * where /proc is missing.
+ * What the scheduler gave a set of processes during a run, from /proc/<pid>/task/<tid>/schedstat
+ * (zeros where /proc is missing): the CPU time of all their threads, and the time their main
+ * threads (the event loops) were ready to run but waited for a CPU, i.e. what other work on the
+ * machine cost the run. V8's helper threads' wait is left out: they become runnable all at once
+ * and queue among themselves, which says nothing about the event loop.
  */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as os from 'os';
 
-export interface SchedSample {
-	/** CPU time of the processes (ms). */
+export interface SchedDelta {
 	cpuMs: number;
-	/** Time their main threads were runnable but waited for a CPU (ms). */
 	runQueueMs: number;
-}
-
-export interface SchedDelta extends SchedSample {
 	/** The machine's 1-minute load average at the end of the run. */
 	load1m: number;
 }
@@ -41,26 +33,6 @@ function sample(pids: number[]): Map<string, [number, number]> {
 	return threads;
 }
 
-/**
- * The threads that lived through the whole run (a thread started meanwhile is left out: its
- * counters may include time from before, when its id belonged to another thread).
- */
-function difference(
-	before: Map<string, [number, number]>,
-	after: Map<string, [number, number]>,
-): SchedSample {
-	let cpuNs = 0;
-	let waitNs = 0;
-	for (const [thread, [run, wait]] of after) {
-		const start = before.get(thread);
-		if (!start || run < start[0]) continue;
-		cpuNs += run - start[0];
-		const [pid, tid] = thread.split('/');
-		if (pid === tid) waitNs += wait - start[1];
-	}
-	return { cpuMs: cpuNs / 1e6, runQueueMs: waitNs / 1e6 };
-}
-
 /** Runs `work` and says what the scheduler gave `pids` meanwhile. */
 export async function schedDuring<T>(
 	pids: number[],
@@ -68,10 +40,19 @@ export async function schedDuring<T>(
 ): Promise<{ result: T; sched: SchedDelta }> {
 	const before = sample(pids);
 	const result = await work();
-	const { cpuMs, runQueueMs } = difference(before, sample(pids));
+	let cpuNs = 0;
+	let waitNs = 0;
+	for (const [thread, [run, wait]] of sample(pids)) {
+		const start = before.get(thread);
+		// A thread started meanwhile may carry counters of an earlier thread with its id.
+		if (!start || run < start[0]) continue;
+		cpuNs += run - start[0];
+		const [pid, tid] = thread.split('/');
+		if (pid === tid) waitNs += wait - start[1];
+	}
 	const sched = {
-		cpuMs: Math.round(cpuMs),
-		runQueueMs: Math.round(runQueueMs),
+		cpuMs: Math.round(cpuNs / 1e6),
+		runQueueMs: Math.round(waitNs / 1e6),
 		load1m: Math.round(os.loadavg()[0] * 100) / 100,
 	};
 	return { result, sched };

@@ -1,23 +1,12 @@
 /**
- * When did each request reach the service? A loopback HTTP proxy in front of the sandbox records
- * the arrival time of every request; replaying the sandbox's window rule (a window starts with the
- * first request after the previous one ended and lasts `windowMs`) over those times shows, for
- * every window the node used up, how long after the window's end the next request came: the time
- * the rate-limit wait lost. The proxy adds a little latency, so it is used only for this
- * diagnostic, not for the timed scenarios.
+ * When did each request reach the service? A loopback proxy in front of the sandbox records every
+ * arrival; replaying the sandbox's window rule over them shows how long after each used-up
+ * window's end the next request came. The proxy adds latency: a diagnostic only, not timed.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-export interface Timeline {
-	baseUrl: string;
-	/** Arrival times (performance.now() ms) of the requests since the last `clear()`. */
-	arrivals: number[];
-	clear(): void;
-	close(): Promise<void>;
-}
-
-export async function startTimeline(targetBaseUrl: string): Promise<Timeline> {
+export async function startTimeline(targetBaseUrl: string) {
 	const target = new URL(targetBaseUrl);
 	const agent = new http.Agent({ keepAlive: true });
 	const arrivals: number[] = [];
@@ -43,6 +32,7 @@ export async function startTimeline(targetBaseUrl: string): Promise<Timeline> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		/** Arrival times (performance.now() ms) since the last `clear()`. */
 		arrivals,
 		clear: () => {
 			arrivals.length = 0;
@@ -54,10 +44,7 @@ export async function startTimeline(targetBaseUrl: string): Promise<Timeline> {
 	};
 }
 
-/**
- * For each window that was used up (`limit` requests), the time from its end to the next request
- * (ms); negative would mean a request inside a full window, i.e. a 429.
- */
+/** For each used-up window (`limit` requests), ms from its end to the next request. */
 export function lostAfterFullWindows(
 	arrivals: number[],
 	limit: number,

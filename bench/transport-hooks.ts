@@ -1,9 +1,8 @@
 /**
- * The only place the benchmark reaches into the transport: it wraps the clock the nodes'
- * transport sleeps on, to say how long it waited (rate-limit waits; no faults here, so no retry
- * backoff). Counted: the sleeps that ran to their end. A request's own timer is a sleep too, but
- * one that its answer always ends first; so is a wait behind another request that an answer ends,
- * which only runs with two executions at once (the table's figure for them is a lower bound).
+ * The only place the benchmark reaches into the transport: it wraps the clock the transport
+ * sleeps on to say how long it waited. Only sleeps that ran to their end count: a request's own
+ * timer, or a wait behind another request that an answer ends (two executions at once: the
+ * figure is then a lower bound), does not.
  */
 import { systemClock } from '../nodes/BusinessFinance/transport/deadline';
 

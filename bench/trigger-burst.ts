@@ -1,38 +1,65 @@
 /**
- * The trigger-burst scenario of `npm run bench` (alone: `npm run bench:trigger`): what a burst of
- * signed events costs through the Business Finance Trigger (typeVersion 2) against n8n's own
- * Webhook node, in the same n8n, rounds alternating. Each configuration is a fresh `n8n start`
- * (the provisioned 2.x line) with two active workflows, the trigger or a bare Webhook node, each
- * followed by an HTTP Request node that reports the run to bench/burst.ts's collector:
- *   defaults     n8n as installed;
- *   fair         the Webhook node made to acquire an expression isolate for the webhook phase
- *                too, as n8n makes every other trigger (so the ratio is the package's own cost);
- *   recommended  the operator setting docs/trigger.md recommends for bursts (lazy acquisition);
- *   queue mode   the same burst through two webhook processors behind a load balancer, runs on
- *                two workers (scripts/queue), with n8n's defaults.
- * Per side: total time (the rounds' first send to last run), answer p50/p90, CPU per delivery
- * (the n8n processes', from /proc), runs per event and the sandbox's secret fetches. Writes
- * bench/results/trigger-burst.json. Environment: BENCH_BURST_N (deliveries per side, default
- * 1000), BENCH_BURST_ROUND (per round, 250), BENCH_BURST_CONCURRENCY (20), BENCH_BURST_CONFIGS
- * (comma list, default all four).
+ * `npm run bench:trigger` (also the last scenario of `npm run bench`): what a burst of signed
+ * events costs through the Business Finance Trigger against n8n's own Webhook node in the same
+ * n8n, rounds alternating, in each configuration below (docs/benchmarks.md, "Trigger burst"). Two
+ * workflows, the trigger at typeVersion 2 and a bare Webhook node, each followed by an HTTP
+ * Request node reporting the run to burst.ts's collector, in a fresh `n8n start` or in queue mode.
+ * Writes bench/results/trigger-burst.json.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { build, requireRuntime, type Runtime } from '../scripts/n8n';
+import {
+	build,
+	importCredentials,
+	importWorkflows,
+	installPackage,
+	N8nServer,
+	requireRuntime,
+	SANDBOX_CREDENTIAL_ID,
+	SANDBOX_CREDENTIAL_NAME,
+	type N8nOptions,
+	type Runtime,
+	type WorkflowJson,
+} from '../scripts/n8n';
+import { pollUntil } from '../scripts/poll';
+import { QueueEnvironment } from '../scripts/queue';
+import { chain, TRIGGER } from '../test/e2e/workflows';
+import { processesOf } from '../test/e2e-queue/listening';
 import { createHttpClient } from '../test/helpers/http';
 import {
 	measureBurst,
 	startCollector,
+	TRIGGER_WEBHOOK_ID,
+	urlOf,
+	WEBHOOK_NODE_PATH,
 	type BurstSettings,
+	type BurstTarget,
 	type Collector,
+	type Side,
 	type SideResult,
 } from './burst';
-import { inQueueMode, inSingleN8n, type Configuration } from './burst-n8n';
-import { machine } from './report';
+import { queuePrerequisites } from './queue-listing';
+import { machine, printMarkdownTable } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-export const CONFIGURATIONS: Configuration[] = [
+/** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
+interface Configuration {
+	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
+	meaning: string;
+	env: Record<string, string>;
+}
+
+interface Setup {
+	sb: SandboxProcess;
+	collector: Collector;
+	endpointId: string;
+	configuration: Configuration;
+}
+type Measure = (target: BurstTarget) => Promise<Record<Side, SideResult>>;
+type Measured = Record<Side, SideResult> | { skipped: string };
+
+const CONFIGURATIONS: Configuration[] = [
 	{ name: 'defaults', meaning: "n8n's defaults", env: {} },
 	{
 		name: 'fair',
@@ -49,13 +76,13 @@ export const CONFIGURATIONS: Configuration[] = [
 
 const TARGETS = { defaults: 1.5, fair: 1.1, recommended: 1.05 } as Record<string, number>;
 
-export interface ConfigurationResult {
+interface ConfigurationResult {
 	configuration: Configuration;
-	trigger: SideResult;
-	webhook: SideResult;
-	/** Trigger / Webhook node total time. */
-	timeRatio: number;
-	cpuRatio: number;
+	trigger?: SideResult;
+	webhook?: SideResult;
+	/** Trigger / Webhook node total time, and CPU per delivery. */
+	timeRatio?: number;
+	cpuRatio?: number;
 	target?: number;
 	skipped?: string;
 }
@@ -71,104 +98,216 @@ function readBurstSettings(): BurstSettings & { configs: string[] } {
 }
 
 /** Every configuration asked for, each in its own n8n; the table printed, the JSON written. */
-export async function runTriggerBurst(): Promise<ConfigurationResult[]> {
+export async function runTriggerBurst(): Promise<void> {
 	const s = readBurstSettings();
-	const runtime: Runtime = requireRuntime();
+	const runtime = requireRuntime();
 	build();
 	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', '1000000']);
 	const collector = await startCollector();
 	const results: ConfigurationResult[] = [];
 	try {
 		for (const configuration of CONFIGURATIONS.filter((c) => s.configs.includes(c.name))) {
-			results.push(await runConfiguration(runtime, sb, collector, configuration, s));
+			const endpoint = await createEndpoint(sb);
+			const setup: Setup = { sb, collector, endpointId: endpoint.id, configuration };
+			const tag = `${configuration.name.replace(/\s+/g, '_')}_${Date.now().toString(36)}`;
+			const inN8n = configuration.name === 'queue mode' ? inQueueMode : inSingleN8n;
+			const measured = await inN8n(runtime, setup, (target) =>
+				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
+			);
+			results.push(judged(configuration, measured));
 		}
 	} finally {
 		await collector.close();
 		await sb.close();
 	}
 	report(results, s);
-	return results;
 }
 
-async function runConfiguration(
-	runtime: Runtime,
-	sb: SandboxProcess,
-	collector: Collector,
-	configuration: Configuration,
-	s: BurstSettings,
-): Promise<ConfigurationResult> {
-	const endpointId = await createEndpoint(sb);
-	const inN8n = configuration.name === 'queue mode' ? inQueueMode : inSingleN8n;
-	const measured = await inN8n(runtime, sb, { collector, endpointId, configuration }, (n8n) =>
-		measureBurst(n8n, sb, collector, endpointId, { ...s, tag: tagOf(configuration) }),
-	);
-	if ('skipped' in measured) {
-		const none = {} as SideResult;
-		return {
-			configuration,
-			trigger: none,
-			webhook: none,
-			timeRatio: NaN,
-			cpuRatio: NaN,
-			...measured,
-		};
-	}
+function judged(configuration: Configuration, measured: Measured): ConfigurationResult {
+	if ('skipped' in measured) return { configuration, ...measured };
 	const { trigger, webhook } = measured;
-	console.log(
-		`[burst] ${configuration.name}: trigger ${trigger.totalMs} ms, Webhook node ${webhook.totalMs} ms (run-queue ${trigger.runQueueMs} / ${webhook.runQueueMs} ms)`,
-	);
 	return {
 		configuration,
-		trigger,
-		webhook,
+		...measured,
 		timeRatio: round3(trigger.totalMs / webhook.totalMs),
 		cpuRatio: round3(trigger.cpuMsPerDelivery / webhook.cpuMsPerDelivery),
 		target: TARGETS[configuration.name],
 	};
 }
 
-/** A fresh endpoint for each n8n: the trigger adopts it (an endpoint held elsewhere is refused). */
-async function createEndpoint(sb: SandboxProcess): Promise<string> {
+/** A fresh endpoint for each n8n (the trigger adopts it), and its signing secret. */
+async function createEndpoint(sb: SandboxProcess): Promise<{ id: string; secret: string }> {
 	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
 	const created = await api.request('POST', '/webhooks', {
 		body: { url: 'http://127.0.0.1:9/before-the-bench', filter_types: [], disabled: false },
 	});
 	if (created.status !== 201) throw new Error(`creating an endpoint: ${created.text}`);
-	return created.body.data.id;
+	const { id } = created.body.data;
+	return { id, secret: (await api.request('GET', `/webhooks/${id}/secret`)).body.data.secret };
 }
 
-const tagOf = (c: Configuration) => `${c.name.replace(/\s+/g, '_')}_${Date.now().toString(36)}`;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function sideCells(r: ConfigurationResult, side: SideResult): string[] {
+	const { min, max } = side.runsPerEvent;
+	const trigger = side === r.trigger;
+	return [
+		r.configuration.name,
+		side.side,
+		(side.totalMs / 1000).toFixed(1),
+		`${side.p50Ms} / ${side.p90Ms}`,
+		String(side.cpuMsPerDelivery),
+		(side.runQueueMs / 1000).toFixed(1),
+		min === max ? String(min) : `${min}-${max}`,
+		...(trigger ? [side.secretFetches, r.timeRatio, r.target ?? 'reported'] : ['', '', '']).map(
+			String,
+		),
+	];
+}
 
 function report(results: ConfigurationResult[], s: BurstSettings): void {
 	console.log(
 		`\ntrigger burst: ${s.perSide} signed deliveries per side at concurrency ${s.concurrency}, rounds of ${s.round} alternating`,
 	);
-	console.log(
-		'| configuration | side | total s | answer p50 / p90 ms | CPU ms / delivery | run-queue s | runs per event | secret fetches | time ratio | target |',
+	const head = ['configuration', 'side', 'total s', 'answer p50 / p90 ms', 'CPU ms / delivery'];
+	head.push('run-queue s', 'runs per event', 'secret fetches', 'time ratio', 'target');
+	const rows = results.flatMap((r) =>
+		r.trigger && r.webhook
+			? [sideCells(r, r.trigger), sideCells(r, r.webhook)]
+			: [[r.configuration.name, `left out: ${r.skipped}`, ...Array(8).fill('')]],
 	);
-	console.log('|---|---|---|---|---|---|---|---|---|---|');
-	for (const r of results) {
-		if (r.skipped) {
-			console.log(`| ${r.configuration.name} | left out: ${r.skipped} | | | | | | | | |`);
-			continue;
-		}
-		for (const side of [r.trigger, r.webhook]) {
-			const runs =
-				side.runsPerEvent.min === side.runsPerEvent.max
-					? String(side.runsPerEvent.min)
-					: `${side.runsPerEvent.min}-${side.runsPerEvent.max}`;
-			const isTrigger = side === r.trigger;
-			console.log(
-				`| ${r.configuration.name} | ${side.side} | ${(side.totalMs / 1000).toFixed(1)} | ${side.p50Ms} / ${side.p90Ms} | ${side.cpuMsPerDelivery} | ${(side.runQueueMs / 1000).toFixed(1)} | ${runs} | ${isTrigger ? side.secretFetches : ''} | ${isTrigger ? r.timeRatio : ''} | ${isTrigger ? (r.target ?? 'reported') : ''} |`,
-			);
-		}
-	}
+	printMarkdownTable(head, rows);
 	const out = path.join(__dirname, 'results', 'trigger-burst.json');
 	fs.mkdirSync(path.dirname(out), { recursive: true });
 	const record = { machine: { ...machine(), load1mAtEnd: os.loadavg()[0] }, settings: s, results };
 	fs.writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
 	console.log(`written ${path.relative(process.cwd(), out)}`);
+}
+
+/** One `n8n start` with the configuration's environment, in a user folder removed after. */
+async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
+	let n8n: N8nServer | undefined;
+	try {
+		installPackage(userFolder);
+		await importBoth(runtime, { userFolder, port: 0 }, setup);
+		n8n = await N8nServer.start(runtime, {
+			userFolder,
+			logLevel: 'warn',
+			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
+		});
+		await activateBoth(n8n, setup, n8n.baseUrl);
+		const group = n8n.process.child.pid!;
+		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
+	} finally {
+		await n8n?.stop();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+/** Queue mode: deliveries through the load balancer to two webhook processors, runs on workers. */
+async function inQueueMode(_runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
+	const prerequisites = queuePrerequisites();
+	if ('missing' in prerequisites) return { skipped: prerequisites.missing };
+	const env = await QueueEnvironment.start(prerequisites.runtime, prerequisites.programs, {
+		concurrency: 10,
+		webhookLogLevel: 'info',
+	});
+	try {
+		await importBoth(env.main.runtime, env.cliOptions(), setup);
+		await activateBoth(env.main, setup, env.loadBalancer.url);
+		const groups = [...env.webhookProcessors, ...env.workers].map((p) => p.process.child.pid!);
+		return await measure({
+			baseUrl: env.loadBalancer.url,
+			pids: () => [...processesOf(groups).keys()],
+		});
+	} finally {
+		await env.stop();
+	}
+}
+
+const TRIGGER_WORKFLOW_ID = 'bfBenchBurstTrig';
+const WEBHOOK_WORKFLOW_ID = 'bfBenchBurstHook';
+
+async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Promise<void> {
+	const { apiKey, baseUrl } = setup.sb;
+	await importCredentials(runtime, cli, [{ apiKey, baseUrl }]);
+	await importWorkflows(runtime, cli, burstWorkflows(setup));
+}
+
+/** Both workflows active: the endpoint points at n8n, and the Webhook node answers. */
+async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: string) {
+	await server.setupOwner();
+	await server.activate(TRIGGER_WORKFLOW_ID);
+	await server.activate(WEBHOOK_WORKFLOW_ID);
+	const api = createHttpClient(`${setup.sb.baseUrl}/v1`, { apiKey: setup.sb.apiKey });
+	const triggerUrl = urlOf('trigger', webhookBaseUrl);
+	await pollUntil(
+		'the endpoint to point at n8n',
+		async () =>
+			(await api.request('GET', `/webhooks/${setup.endpointId}`)).body?.data?.url === triggerUrl,
+		60_000,
+	);
+	await pollUntil(
+		'the Webhook node to answer',
+		async () =>
+			(await fetch(urlOf('webhook', webhookBaseUrl), { method: 'POST', body: '{}' })).status ===
+			200,
+		60_000,
+	);
+}
+
+function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
+	const node = (suffix: string, name: string, type: string, typeVersion: number) => ({
+		id: `8c2d4e61-3333-4c1a-9e01-0000000000${suffix}`,
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+	});
+	const reportRun = (suffix: string, source: Side, id: string) => ({
+		...node(suffix, 'Report the run', 'n8n-nodes-base.httpRequest', 4.2),
+		parameters: {
+			method: 'POST',
+			url: collector.url,
+			sendBody: true,
+			bodyParameters: {
+				parameters: [
+					{ name: 'source', value: source },
+					{ name: 'id', value: id },
+				],
+			},
+			options: {},
+		},
+	});
+	const trigger = {
+		...node('a1', 'On receivable paid', TRIGGER, 2),
+		webhookId: TRIGGER_WEBHOOK_ID,
+		parameters: { webhookEndpointId: endpointId, events: ['receivable.paid'], options: {} },
+		credentials: {
+			businessFinanceApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME },
+		},
+	};
+	const webhook = {
+		...node('b1', 'Webhook', 'n8n-nodes-base.webhook', 2),
+		webhookId: '8c2d4e61-3333-4c1a-9e01-00000000b0b1',
+		parameters: {
+			httpMethod: 'POST',
+			path: WEBHOOK_NODE_PATH,
+			responseMode: 'onReceived',
+			options: {},
+		},
+	};
+	return [
+		chain(TRIGGER_WORKFLOW_ID, 'bench: trigger burst', [
+			trigger,
+			reportRun('a2', 'trigger', '={{ $json.id }}'),
+		]),
+		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [
+			webhook,
+			reportRun('b2', 'webhook', '={{ $json.body.id }}'),
+		]),
+	];
 }
 
 if (require.main === module) {

@@ -1,26 +1,15 @@
 /**
  * `npm run bench:windows`: what learning the window length (nodes/BusinessFinance/transport/
- * limiter.ts) gains, with the service's real window (100 requests per 60 s), on two kinds of
- * service the API allows:
- *   - "first request": a window starts with the first request after the previous one ended (the
- *     sandbox's rule), and X-RateLimit-Reset is its end rounded up to whole seconds;
- *   - "clock-aligned": windows start on multiples of 60 s of the clock, so the whole-second
- *     X-RateLimit-Reset is exact.
- * A 60 s window would make a real-time run take many minutes per case, so the real transport
- * (createTransport) runs on a virtual clock against a model of each service, with learning on,
- * and off: the model then sends the same reset as an HTTP date, which the transport does not learn
- * from,
- * with a one-way latency of 10–40 ms (seeded; WINDOWS_ONE_WAY_MS). Each case lists WINDOWS_PAGES pages one after another
- * from RUNS different starting points within a window, by one n8n process or shared by two (each with
- * its own per-key state, as two workers in queue mode). Measured: the time lost after each used-up
- * window (from its end to the arrival of the next request), 429 answers, total time.
- * Environment: WINDOWS_PAGES (500), WINDOWS_RUNS (10), WINDOWS_S (60; 2 is bench/run.ts's window),
- * WINDOWS_ONE_WAY_MS (10-40).
+ * limiter.ts) gains at the service's real 60 s window (docs/transport.md, "Window learning"). The
+ * real transport runs on a virtual clock against a model of two kinds of service: windows that
+ * start with the first request (the sandbox's rule) and clock-aligned ones. Learning off: the
+ * model sends the same reset as an HTTP date, which the transport does not learn from.
+ * Environment: WINDOWS_PAGES (500), WINDOWS_RUNS (10), WINDOWS_S (60), WINDOWS_ONE_WAY_MS (10-40).
  */
 import type { IDataObject } from 'n8n-workflow';
-
 import { createTransport } from '../nodes/BusinessFinance/transport';
 import type { Clock } from '../nodes/BusinessFinance/transport/deadline';
+import { printMarkdownTable } from './report';
 
 const PAGES = Number(process.env.WINDOWS_PAGES ?? 500);
 const RUNS = Number(process.env.WINDOWS_RUNS ?? 10);
@@ -139,16 +128,6 @@ class WindowService {
 	}
 }
 
-interface CaseResult {
-	mode: Mode;
-	learn: boolean;
-	processes: number;
-	meanLostMs: number;
-	maxLostMs: number;
-	rateLimited: number;
-	meanElapsedMs: number;
-}
-
 /**
  * One case's run: `processes` n8n processes (each its own transport, so its own per-key state, as
  * n8n workers in queue mode) list PAGES pages between them at the same time on one key.
@@ -205,7 +184,7 @@ async function oneRun(
 	return { service, elapsedMs: virtual.nowMs - started };
 }
 
-async function measure(mode: Mode, learn: boolean, processes: number): Promise<CaseResult> {
+async function measure(mode: Mode, learn: boolean, processes: number) {
 	const lost: number[] = [];
 	let rateLimited = 0;
 	let elapsed = 0;
@@ -230,7 +209,7 @@ async function measure(mode: Mode, learn: boolean, processes: number): Promise<C
 }
 
 async function main(): Promise<void> {
-	const rows: CaseResult[] = [];
+	const rows: Array<Awaited<ReturnType<typeof measure>>> = [];
 	for (const processes of [1, 2]) {
 		for (const mode of ['first request', 'clock-aligned'] as const) {
 			for (const learn of [false, true]) rows.push(await measure(mode, learn, processes));
@@ -239,23 +218,25 @@ async function main(): Promise<void> {
 	console.log(
 		`\n${LIMIT} requests per ${WINDOW_MS / 1000} s; ${PAGES} pages in a row, ${RUNS} runs per case (virtual clock, one-way latency ${ONE_WAY_MIN_MS}–${ONE_WAY_MAX_MS} ms)\n`,
 	);
-	console.log(
-		'| processes on the key | service | window learning | ms lost per used-up window (mean / max) | 429s in all runs | mean total time |',
+	const head = ['processes on the key', 'service', 'window learning'];
+	head.push('ms lost per used-up window (mean / max)', '429s in all runs', 'mean total time');
+	printMarkdownTable(
+		head,
+		rows.map((r) => [
+			String(r.processes),
+			r.mode,
+			r.learn ? 'on' : 'off',
+			`${r.meanLostMs} / ${r.maxLostMs}`,
+			String(r.rateLimited),
+			`${(r.meanElapsedMs / 1000).toFixed(1)} s`,
+		]),
 	);
-	console.log('|---|---|---|---|---|---|');
-	for (const r of rows) {
+	for (let i = 0; i < rows.length; i += 2) {
+		const [off, on] = [rows[i], rows[i + 1]];
+		const gain = ((off.meanElapsedMs - on.meanElapsedMs) / off.meanElapsedMs) * 100;
 		console.log(
-			`| ${r.processes} | ${r.mode} | ${r.learn ? 'on' : 'off'} | ${r.meanLostMs} / ${r.maxLostMs} | ${r.rateLimited} | ${(r.meanElapsedMs / 1000).toFixed(1)} s |`,
+			`\n${off.processes} process(es), ${off.mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`,
 		);
-	}
-	for (const processes of [1, 2]) {
-		for (const mode of ['first request', 'clock-aligned'] as const) {
-			const [off, on] = rows.filter((r) => r.mode === mode && r.processes === processes);
-			const gain = ((off.meanElapsedMs - on.meanElapsedMs) / off.meanElapsedMs) * 100;
-			console.log(
-				`\n${processes} process(es), ${mode}: learning saves ${off.meanLostMs - on.meanLostMs} ms per used-up window, ${gain.toFixed(2)} % of the total time`,
-			);
-		}
 	}
 }
 

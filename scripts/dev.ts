@@ -1,19 +1,12 @@
 /**
- * `npm run dev`: a real n8n 2.40.7 with this package loaded as a community package, against the
- * local sandbox with demo data.
+ * `npm run dev` (README.md, "Try it"): provisions n8n if needed, builds and installs this package
+ * into `.n8n-dev`, starts the sandbox with demo data in this process, imports the credentials and
+ * the examples, starts n8n with an owner and prints where everything is. Changes under nodes/,
+ * credentials/, icons/ or package.json rebuild, reinstall and restart n8n; Ctrl-C stops all.
  *
- * 1. provisions Node 24 + n8n 2.40.7 into the cache folder if needed (once, about 8 minutes);
- * 2. builds the package and installs it into `.n8n-dev/.n8n/nodes/node_modules/`;
- * 3. starts the sandbox (demo data) in this process;
- * 4. imports the "Business Finance sandbox" credential (pointing at the sandbox), the "MCP bearer
- *    token" credential of example 06 and, once, the example workflows from examples/;
- * 5. starts n8n, creates the owner (no sign-up step) and prints the URL and the login;
- * 6. watches nodes/, credentials/, icons/ and package.json: rebuild, reinstall, restart n8n;
- * 7. Ctrl-C stops everything.
- *
- * Environment: BF_DEV_N8N_PORT (default 5678, or a free port when taken), BF_DEV_SANDBOX_PORT
- * (default 4010, or a free port), BF_DEV_FOLDER (default <repo>/.n8n-dev), BF_N8N_CACHE,
- * BF_N8N_VERSION (default 2.40.7; 1.123.81 for the 1.x line, in its own BF_DEV_FOLDER).
+ * Environment: BF_DEV_N8N_PORT (5678, or a free port when taken), BF_DEV_SANDBOX_PORT (4010, or a
+ * free port), BF_DEV_FOLDER (<repo>/.n8n-dev), BF_N8N_CACHE, BF_N8N_VERSION (the 1.x line wants
+ * its own BF_DEV_FOLDER).
  */
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
@@ -51,12 +44,8 @@ interface DevState {
 const say = (message: string) => console.log(`[dev] ${message}`);
 
 function envPort(name: string, fallback: number): number {
-	const value = process.env[name];
-	if (!value) return fallback;
-	const port = Number(value);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) {
-		throw new Error(`${name} must be a port number`);
-	}
+	const port = Number(process.env[name] || fallback);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name}: not a port`);
 	return port;
 }
 
@@ -149,40 +138,26 @@ async function rebuildAndRestart(state: DevState, changed: string[]): Promise<vo
 	say(`n8n is back at ${state.n8n.baseUrl}/ (reload the editor page)`);
 }
 
-/**
- * Collects changed files and reloads once they stop changing; never two reloads at once (a
- * change during a reload makes one more afterwards).
- */
+/** Reloads once files stop changing, one reload after the other. */
 function reloader(state: DevState) {
 	let timer: NodeJS.Timeout | undefined;
-	let busy = false;
-	let again = false;
 	let changed = new Set<string>();
-	const reload = async (): Promise<void> => {
-		if (busy) {
-			again = true;
-			return;
-		}
-		busy = true;
+	let reloads = Promise.resolve();
+	const reload = async () => {
+		if (!changed.size) return; // a reload queued before this one took these changes
 		const files = [...changed];
 		changed = new Set();
-		try {
-			await rebuildAndRestart(state, files);
-		} catch (error) {
-			console.error(`[dev] reload failed: ${(error as Error).message}`);
-		} finally {
-			busy = false;
-			if (again) {
-				again = false;
-				void reload();
-			}
-		}
+		await rebuildAndRestart(state, files).catch((error: Error) => {
+			console.error(`[dev] reload failed: ${error.message}`);
+		});
 	};
 	return {
 		changed(file: string): void {
 			changed.add(file);
 			clearTimeout(timer);
-			timer = setTimeout(() => void reload(), RELOAD_DEBOUNCE_MS);
+			timer = setTimeout(() => {
+				reloads = reloads.then(reload);
+			}, RELOAD_DEBOUNCE_MS);
 		},
 		cancel: () => clearTimeout(timer),
 	};

@@ -11,9 +11,6 @@ import { recordGroup } from './leftover-groups';
 const OUTPUT_KEEP_CHARS = 1_000_000;
 const DEFAULT_STOP_GRACE_MS = 20_000;
 
-/** Groups started by this process that have not closed yet (see killAllGroupsNow). */
-const live = new Set<GroupProcess>();
-
 export interface GroupOutput {
 	/** Where the output goes (default: kept in memory, see GroupProcess.log). */
 	output?: 'inherit' | 'buffer';
@@ -60,10 +57,7 @@ export function spawnGroup(
 	});
 	if (logFd !== undefined) fs.closeSync(logFd);
 	if (child.pid !== undefined) recordGroup(child.pid, name);
-	const proc = trackProcess(name, child, options.logFile);
-	live.add(proc);
-	void proc.exited.then(() => live.delete(proc));
-	return proc;
+	return trackProcess(name, child, options.logFile);
 }
 
 function trackProcess(name: string, child: ChildProcess, logFile?: string): GroupProcess {
@@ -120,11 +114,6 @@ export async function stopGroup(
 /** Synchronous last resort (process 'exit' handlers): SIGKILL to the process group. */
 export function killGroupNow(proc: GroupProcess): void {
 	if (proc.running()) signalGroup(proc, 'SIGKILL');
-}
-
-/** killGroupNow for every group this process started and that still runs. */
-export function killAllGroupsNow(): void {
-	for (const proc of live) killGroupNow(proc);
 }
 
 /** False when the group is already gone. */

@@ -24,7 +24,7 @@ export type DataTableRow = Record<string, unknown> & {
 /** n8n answers at most 250 rows per request. */
 const ROWS_PER_PAGE = 250;
 
-export async function personalProjectId(n8n: N8nServer): Promise<string> {
+async function personalProjectId(n8n: N8nServer): Promise<string> {
 	return (await n8n.rest('GET', '/projects/personal')).id;
 }
 

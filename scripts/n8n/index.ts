@@ -7,11 +7,10 @@
  * environment.ts        the environment every n8n process gets
  * cli.ts                n8n's command line
  * import.ts             credentials and workflows imported with the CLI; examples/
- * process.ts            the `n8n start` process
+ * process.ts            an n8n process in its own process group, ready once it answers
  * http.ts               n8n's REST and public APIs as the owner
  * data-tables.ts        n8n's data tables through its REST API
- * execute.ts            running workflows and reading their executions
- * server.ts             N8nServer: the above behind one handle
+ * server.ts             N8nServer: the above behind one handle, and workflow runs
  */
 export { build, installPackage } from './community-package';
 export {
@@ -19,11 +18,10 @@ export {
 	dataTableRows,
 	findDataTable,
 	type DataTable,
-	type DataTableColumnType,
 	type DataTableRow,
 } from './data-tables';
 export type { N8nOptions } from './environment';
-export type { ExecuteResult } from './execute';
+export type { ExecuteResult } from './server';
 export { DEV_OWNER } from './http';
 export {
 	importCredentials,

@@ -1,37 +1,30 @@
 /**
- * A running n8n server with this package installed, as `npm run dev` and the e2e suite use it:
- * the process (process.ts), an owner session on its APIs (http.ts) and workflow runs
- * (execute.ts) behind one handle.
+ * A running n8n server with this package installed, as `npm run dev` and the e2e suites use it:
+ * the process (process.ts), an owner session on its APIs (http.ts), and workflow runs: a manual
+ * one with `n8n execute` or in the server, a trigger one by activating it; their executions read
+ * back through the public API.
  */
 import { freePort } from '../ports';
 import { pollUntil } from '../poll';
+import { killGroupNow, stopGroup, type GroupOutput, type GroupProcess } from '../process-group';
+import { runCli, type CliResult } from './cli';
 import type { LogLevel, N8nOptions } from './environment';
-import {
-	activateWorkflow,
-	deactivateWorkflow,
-	executeAndReadBack,
-	listExecutions,
-	runInServer,
-	waitForExecutions,
-	type ExecuteResult,
-} from './execute';
 import { newSession, publicApi, rest, setupOwner, type N8nSession } from './http';
-import {
-	killN8nProcess,
-	startN8nProcess,
-	stopN8nProcess,
-	type N8nProcess,
-	type OutputOptions,
-} from './process';
+import { startN8nProcess } from './process';
 import type { Runtime } from './runtime';
 
-export interface StartOptions extends OutputOptions {
+export interface StartOptions extends GroupOutput {
 	userFolder: string;
 	/** Default: a free port. */
 	port?: number;
 	logLevel?: LogLevel;
 	startTimeoutMs?: number;
 	extraEnv?: Record<string, string>;
+}
+
+export interface ExecuteResult extends CliResult {
+	/** Parsed JSON that `--rawOutput` printed, or the execution read back; null when neither. */
+	data: any;
 }
 
 export class N8nServer {
@@ -41,7 +34,8 @@ export class N8nServer {
 	private constructor(
 		readonly runtime: Runtime,
 		readonly options: N8nOptions,
-		private readonly n8nProcess: N8nProcess,
+		/** The `n8n start` process (its group holds the task runner too). */
+		readonly process: GroupProcess,
 	) {
 		this.baseUrl = `http://127.0.0.1:${options.port}`;
 		this.session = newSession(this.baseUrl);
@@ -55,23 +49,18 @@ export class N8nServer {
 		return new N8nServer(runtime, options, n8nProcess);
 	}
 
-	/** The `n8n start` process (its group holds the task runner too). */
-	get process(): N8nProcess {
-		return this.n8nProcess;
-	}
-
 	/** n8n's output so far (empty when inherited). */
 	log(): string {
-		return this.n8nProcess.log();
+		return this.process.log();
 	}
 
 	async stop(): Promise<void> {
-		await stopN8nProcess(this.n8nProcess);
+		await stopGroup(this.process);
 	}
 
 	/** Synchronous last resort (process 'exit' handlers): kills n8n's process group. */
 	killNow(): void {
-		killN8nProcess(this.n8nProcess);
+		killGroupNow(this.process);
 	}
 
 	/** Creates the owner when the instance has none (idempotent), then logs in. */
@@ -89,37 +78,95 @@ export class N8nServer {
 		return await publicApi(this.session, method, urlPath, body);
 	}
 
+	/** Asynchronous in 2.x: it returns before the trigger's webhook methods have run. */
 	async activate(workflowId: string): Promise<any> {
-		return await activateWorkflow(this.session, workflowId);
+		return await this.api('POST', `/workflows/${workflowId}/activate`);
 	}
 
 	async deactivate(workflowId: string): Promise<any> {
-		return await deactivateWorkflow(this.session, workflowId);
+		return await this.api('POST', `/workflows/${workflowId}/deactivate`);
 	}
 
+	/** The workflow's executions (up to 100; one page of the public API). */
 	async executions(workflowId: string, includeData = true): Promise<any[]> {
-		return await listExecutions(this.session, workflowId, includeData);
+		const query = `workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=100`;
+		return (await this.api('GET', `/executions?${query}`))?.data ?? [];
 	}
 
-	async waitForExecutions(workflowId: string, count: number, timeoutMs?: number) {
-		return await waitForExecutions(this.session, workflowId, count, timeoutMs);
-	}
-
-	/** `n8n execute --id=<id> --rawOutput`; a failed run's data is read back from the API. */
-	async execute(workflowId: string): Promise<ExecuteResult> {
-		return await executeAndReadBack(this.runtime, this.options, this.session, workflowId);
+	/** Waits until the workflow has more than `count` finished executions; returns them all. */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<any[]> {
+		let finished: any[] = [];
+		return await pollUntil(
+			() => `more than ${count} executions of workflow ${workflowId} (have ${finished.length})`,
+			async () => {
+				const all = await this.executions(workflowId);
+				finished = all.filter((e) => e.finished || e.stoppedAt);
+				return finished.length > count && finished;
+			},
+			timeoutMs,
+			500,
+		);
 	}
 
 	/**
-	 * Runs a saved workflow in the server from `triggerName` (the editor's "Execute workflow"),
-	 * where n8n's modules are loaded (data tables); resolves with the finished execution.
+	 * `n8n execute --id=<id> --rawOutput` (its start node a Manual Trigger). A failed run prints
+	 * only an error, so its execution is read back from the public API instead.
 	 */
-	async runInServer(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any> {
-		return await runInServer(this.session, this.runtime.major, workflowId, triggerName, timeoutMs);
+	async execute(workflowId: string): Promise<ExecuteResult> {
+		const known = new Set((await this.executions(workflowId, false)).map((e) => String(e.id)));
+		// The CLI prints the run data through its logger at level info: below that, nothing.
+		const args = ['execute', `--id=${workflowId}`, '--rawOutput'];
+		const cli = await runCli(this.runtime, { ...this.options, logLevel: 'info' }, args);
+		const result = { ...cli, data: parseRawOutput(cli.stdout) };
+		if (!result.data) {
+			const fresh = (await this.executions(workflowId)).filter((e) => !known.has(String(e.id)));
+			if (fresh.length) result.data = fresh.sort((a, b) => Number(b.id) - Number(a.id))[0];
+		}
+		return result;
+	}
+
+	/**
+	 * Runs a saved workflow in the server from `triggerName`, as the editor's "Execute workflow"
+	 * does, and resolves with the finished execution and its data. Needed for nodes that use n8n's
+	 * modules (the Data Table node), which `n8n execute` does not load. 2.x takes only the
+	 * trigger's name; 1.x takes the workflow too.
+	 */
+	async runInServer(workflowId: string, triggerName: string, timeoutMs = 600_000): Promise<any> {
+		const triggerToStartFrom = { name: triggerName };
+		const body =
+			this.runtime.major >= 2
+				? { triggerToStartFrom }
+				: { workflowData: await this.rest('GET', `/workflows/${workflowId}`), triggerToStartFrom };
+		const started = await this.rest('POST', `/workflows/${workflowId}/run`, body);
+		const executionId = started?.executionId;
+		if (!executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
+		// Polled without its data: a run over thousands of items has megabytes of it.
+		await pollUntil(
+			`execution ${executionId} of workflow ${workflowId} to finish`,
+			async () => Boolean((await this.api('GET', `/executions/${executionId}`))?.stoppedAt),
+			timeoutMs,
+			500,
+		);
+		return await this.api('GET', `/executions/${executionId}?includeData=true`);
 	}
 
 	/** Polls `check` until it returns a value other than undefined/false. */
 	async waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
 		return await pollUntil(what, check, timeoutMs);
 	}
+}
+
+/** The JSON document `n8n execute --rawOutput` prints among log lines, pretty-printed. */
+function parseRawOutput(stdout: string): any {
+	const lines = stdout.split('\n');
+	for (let start = lines.indexOf('{'); start >= 0; start = lines.indexOf('{', start + 1)) {
+		for (let end = lines.lastIndexOf('}'); end > start; end = lines.lastIndexOf('}', end - 1)) {
+			try {
+				return JSON.parse(lines.slice(start, end + 1).join('\n'));
+			} catch {
+				// not this closing line
+			}
+		}
+	}
+	return null;
 }

@@ -1,8 +1,8 @@
 /**
  * A whole n8n queue-mode environment on loopback, as `npm run test:e2e:queue` and the queue-mode
- * benchmark use it: a private Redis and PostgreSQL 17, a load balancer, then n8n main, workers and
- * webhook processors. Everything lives in one folder (logs: `<name>.log`) and stops in reverse
- * order, also after a failed start.
+ * benchmark use it: a private Redis and PostgreSQL 17, a load balancer, then n8n main, two workers
+ * and two webhook processors. Everything lives in one folder (logs: `<name>.log`) and is stopped,
+ * n8n before the services, also after a failed start.
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -10,16 +10,14 @@ import * as os from 'os';
 import * as path from 'path';
 import type { N8nServer, Runtime } from '../n8n';
 import type { LogLevel, N8nOptions } from '../n8n/environment';
-import { stopN8nProcess } from '../n8n/process';
 import { freePort } from '../ports';
-import type { GroupProcess } from '../process-group';
+import { stopGroup, type GroupProcess } from '../process-group';
 import type { QueueServicePrograms } from './installed';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer';
 import {
 	sharedEnv,
 	startMain,
-	startWebhookProcessor,
-	startWorker,
+	startQueueProcess,
 	type QueueProcess,
 	type SharedSettings,
 } from './n8n-processes';
@@ -27,27 +25,22 @@ import { startPostgres, stopPostgres, type PostgresInstance } from './postgres';
 import { startRedis, stopRedis, type RedisInstance } from './redis';
 
 export interface QueueEnvironmentOptions {
-	/** Default 2. */
-	workers?: number;
 	/** Jobs each worker runs at once (default 1). */
 	concurrency?: number;
-	/** Default 2. */
-	webhookProcessors?: number;
-	/** Main's and the workers' log level (default info: workers log each execution they run). */
-	logLevel?: LogLevel;
-	/** The webhook processors' (default debug: they log each webhook they receive). */
+	/** The webhook processors' log level (default debug: they log each webhook they receive). */
 	webhookLogLevel?: LogLevel;
 	/** Default: a new folder under the system's temporary folder, removed by stop(). */
 	dir?: string;
-	/** Progress messages (default: none). */
-	say?: (message: string) => void;
 }
 
-/** What has been started so far, stopped in reverse order. */
-type Stopper = { name: string; stop: () => Promise<void> };
+const PROCESSES_PER_ROLE = 2;
+
+/** One part started so far; services are stopped after every n8n process. */
+type Stopper = { name: string; service?: boolean; stop: () => Promise<void> };
 
 /** The running parts of an environment. */
 interface Parts {
+	settings: SharedSettings;
 	redis: RedisInstance;
 	postgres: PostgresInstance;
 	loadBalancer: LoadBalancer;
@@ -61,21 +54,17 @@ export class QueueEnvironment {
 	readonly workers: QueueProcess[];
 	readonly webhookProcessors: QueueProcess[];
 	readonly loadBalancer: LoadBalancer;
+	readonly settings: SharedSettings;
 
 	private constructor(
 		readonly dir: string,
-		readonly settings: SharedSettings,
 		private readonly parts: Parts,
 		private readonly stoppers: Stopper[],
 		/** The folder was made for this environment: stop() removes it. */
 		private readonly ownsDir: boolean,
 	) {
-		({
-			main: this.main,
-			workers: this.workers,
-			webhookProcessors: this.webhookProcessors,
-			loadBalancer: this.loadBalancer,
-		} = parts);
+		({ main: this.main, workers: this.workers, settings: this.settings } = parts);
+		({ webhookProcessors: this.webhookProcessors, loadBalancer: this.loadBalancer } = parts);
 	}
 
 	static async start(
@@ -88,11 +77,8 @@ export class QueueEnvironment {
 		const ownsDir = options.dir === undefined;
 		const stoppers: Stopper[] = [];
 		try {
-			const layout = await allocatePorts(options);
-			const services = await startServices(programs, dir, stoppers);
-			const settings = sharedSettings(services, layout);
-			const n8n = await startN8n(runtime, settings, dir, layout, options, stoppers);
-			return new QueueEnvironment(dir, settings, { ...services, ...n8n }, stoppers, ownsDir);
+			const parts = await startParts(runtime, programs, dir, options, stoppers);
+			return new QueueEnvironment(dir, parts, stoppers, ownsDir);
 		} catch (error) {
 			await stopAll(stoppers);
 			if (ownsDir) fs.rmSync(dir, { recursive: true, force: true });
@@ -129,125 +115,93 @@ export class QueueEnvironment {
 		return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 	}
 
-	/**
-	 * Stops every process (n8n first, then PostgreSQL and Redis). A folder given by the caller
-	 * stays (with the logs); one made by start() is removed.
-	 */
+	/** Stops every process. A folder given by the caller stays (with the logs). */
 	async stop(): Promise<void> {
 		await stopAll(this.stoppers);
 		if (this.ownsDir) fs.rmSync(this.dir, { recursive: true, force: true });
 	}
 }
 
-/** The ports of the n8n processes and the load balancer, all different. */
-interface PortLayout {
-	loadBalancer: number;
-	main: number;
-	webhookProcessors: number[];
-	workers: number[];
+/**
+ * Waits for every part of `starting`, recording each one's stop as soon as it runs; then throws
+ * the first failure, if any.
+ */
+async function allStarted<T>(
+	stoppers: Stopper[],
+	starting: Array<Promise<T>>,
+	stopOf: (part: T) => Stopper,
+) {
+	const recorded = starting.map(async (starts) => {
+		const part = await starts;
+		stoppers.push(stopOf(part));
+		return part;
+	});
+	await Promise.allSettled(recorded);
+	return await Promise.all(recorded);
 }
 
-async function allocatePorts(options: QueueEnvironmentOptions): Promise<PortLayout> {
-	const webhooks = options.webhookProcessors ?? 2;
-	const workers = options.workers ?? 2;
-	const ports = new Set<number>();
-	while (ports.size < 2 + webhooks + workers) ports.add(await freePort());
-	const [loadBalancer, main, ...rest] = [...ports];
-	return {
-		loadBalancer,
-		main,
-		webhookProcessors: rest.slice(0, webhooks),
-		workers: rest.slice(webhooks),
-	};
-}
-
-async function startServices(programs: QueueServicePrograms, dir: string, stoppers: Stopper[]) {
-	const [redis, postgres] = await Promise.allSettled([
-		startRedis(programs.redisServer, dir),
-		startPostgres(programs.postgresBinDir, dir),
-	]);
-	if (redis.status === 'fulfilled') stoppers.push(redisStopper(redis.value));
-	if (postgres.status === 'fulfilled') stoppers.push(postgresStopper(postgres.value));
-	if (redis.status === 'rejected') throw redis.reason;
-	if (postgres.status === 'rejected') throw postgres.reason;
-	return { redis: redis.value, postgres: postgres.value };
-}
-
-function sharedSettings(
-	services: { redis: RedisInstance; postgres: PostgresInstance },
-	layout: PortLayout,
-): SharedSettings {
-	return {
-		redisPort: services.redis.port,
-		postgres: services.postgres,
-		encryptionKey: crypto.randomBytes(24).toString('base64url'),
-		webhookUrl: `http://127.0.0.1:${layout.loadBalancer}`,
-	};
-}
-
-const redisStopper = (redis: RedisInstance): Stopper => ({
-	name: 'redis',
-	stop: () => stopRedis(redis),
-});
-
-const postgresStopper = (postgres: PostgresInstance): Stopper => ({
-	name: 'postgres',
-	stop: () => stopPostgres(postgres),
-});
-
-const processStopper = (p: QueueProcess): Stopper => ({
-	name: p.name,
-	stop: () => stopN8nProcess(p.process),
-});
-
-/** Main first (it migrates the fresh database), then the workers and webhook processors at once. */
-async function startN8n(
+async function startParts(
 	runtime: Runtime,
-	settings: SharedSettings,
+	programs: QueueServicePrograms,
 	dir: string,
-	layout: PortLayout,
 	options: QueueEnvironmentOptions,
 	stoppers: Stopper[],
-) {
-	const logLevel = options.logLevel ?? 'info';
-	const targets = layout.webhookProcessors.map((port) => `http://127.0.0.1:${port}`);
-	const loadBalancer = await startLoadBalancer(targets, layout.loadBalancer);
+): Promise<Parts> {
+	const ports = new Set<number>();
+	while (ports.size < 2 + 2 * PROCESSES_PER_ROLE) ports.add(await freePort());
+	const [balancerPort, mainPort, ...rest] = [...ports];
+	const redisStarting = allStarted(stoppers, [startRedis(programs.redisServer, dir)], (r) => ({
+		name: 'redis',
+		service: true,
+		stop: () => stopRedis(r),
+	}));
+	const postgresStarting = allStarted(
+		stoppers,
+		[startPostgres(programs.postgresBinDir, dir)],
+		(p) => ({ name: 'postgres', service: true, stop: () => stopPostgres(p) }),
+	);
+	await Promise.allSettled([redisStarting, postgresStarting]);
+	const [[redis], [postgres]] = await Promise.all([redisStarting, postgresStarting]);
+	const settings: SharedSettings = {
+		redisPort: redis.port,
+		postgres,
+		encryptionKey: crypto.randomBytes(24).toString('base64url'),
+		webhookUrl: `http://127.0.0.1:${balancerPort}`,
+	};
+	const webhookPorts = rest.slice(0, PROCESSES_PER_ROLE);
+	const targets = webhookPorts.map((port) => `http://127.0.0.1:${port}`);
+	const loadBalancer = await startLoadBalancer(targets, balancerPort);
 	stoppers.push({ name: 'load balancer', stop: () => loadBalancer.close() });
-	options.say?.('starting n8n main (it migrates the new database)');
-	const main = await startMain(runtime, settings, dir, layout.main, logLevel);
+	// Main first: it migrates the fresh database.
+	const main = await startMain(runtime, settings, dir, mainPort, 'info');
 	stoppers.push({ name: 'main', stop: () => main.stop() });
-	options.say?.(`main ready at ${main.baseUrl}; starting workers and webhook processors`);
-	const concurrency = options.concurrency ?? 1;
-	const webhookLogLevel = options.webhookLogLevel ?? 'debug';
-	const started = await Promise.allSettled([
-		...layout.workers.map((port, i) =>
-			startWorker(runtime, settings, dir, { index: i + 1, port, concurrency, logLevel }),
-		),
-		...layout.webhookProcessors.map((port, i) =>
-			startWebhookProcessor(runtime, settings, dir, {
-				index: i + 1,
-				port,
-				logLevel: webhookLogLevel,
-			}),
-		),
-	]);
-	for (const s of started) if (s.status === 'fulfilled') stoppers.push(processStopper(s.value));
-	const failed = started.find((s) => s.status === 'rejected');
-	if (failed) throw (failed as PromiseRejectedResult).reason;
-	const processes = started.map((s) => (s as PromiseFulfilledResult<QueueProcess>).value);
-	const workers = processes.slice(0, layout.workers.length);
-	const webhookProcessors = processes.slice(layout.workers.length);
-	return { loadBalancer, main, workers, webhookProcessors };
+	const start = (role: 'worker' | 'webhook', port: number, i: number) =>
+		startQueueProcess(runtime, settings, dir, {
+			role,
+			index: i + 1,
+			port,
+			concurrency: options.concurrency ?? 1,
+			logLevel: role === 'worker' ? 'info' : (options.webhookLogLevel ?? 'debug'),
+		});
+	const processes = await allStarted(
+		stoppers,
+		[
+			...rest.slice(PROCESSES_PER_ROLE).map((port, i) => start('worker', port, i)),
+			...webhookPorts.map((port, i) => start('webhook', port, i)),
+		],
+		(p) => ({ name: p.name, stop: () => stopGroup(p.process) }),
+	);
+	const workers = processes.slice(0, PROCESSES_PER_ROLE);
+	const webhookProcessors = processes.slice(PROCESSES_PER_ROLE);
+	return { settings, redis, postgres, loadBalancer, main, workers, webhookProcessors };
 }
 
-/** n8n processes at once, then the services they use; every stop is tried, errors reported. */
+/** n8n's processes at once, then the services they use; every stop is tried, errors reported. */
 async function stopAll(stoppers: Stopper[]): Promise<void> {
-	const services = ['redis', 'postgres'];
-	const n8n = stoppers.filter((s) => !services.includes(s.name));
-	const rest = stoppers.filter((s) => services.includes(s.name));
-	stoppers.length = 0;
+	const all = stoppers.splice(0);
 	const failures: string[] = [];
-	for (const group of [n8n, rest]) {
+	for (const service of [false, true]) {
+		const group = all.filter((s) => Boolean(s.service) === service);
 		const results = await Promise.allSettled(group.map((s) => s.stop()));
 		results.forEach((r, i) => {
 			if (r.status === 'rejected') failures.push(`${group[i].name}: ${r.reason}`);

@@ -11,6 +11,4 @@
  * environment.ts     QueueEnvironment: all of the above behind one handle
  */
 export { ensureQueueServices, requireQueueServices, type QueueServicePrograms } from './installed';
-export { QueueEnvironment, type QueueEnvironmentOptions } from './environment';
-export type { LoadBalancer, RoutePolicy, RoutedRequest } from './load-balancer';
-export type { QueueProcess, SharedSettings } from './n8n-processes';
+export { QueueEnvironment } from './environment';

@@ -7,8 +7,9 @@
  */
 import * as path from 'path';
 import { installPackage, N8nServer, type Runtime } from '../n8n';
-import type { LogLevel, N8nOptions } from '../n8n/environment';
-import { isHealthy, startN8nProcess, type N8nCommand, type N8nProcess } from '../n8n/process';
+import type { LogLevel } from '../n8n/environment';
+import type { GroupProcess } from '../process-group';
+import { isHealthy, startN8nProcess } from '../n8n/process';
 import type { PostgresInstance } from './postgres';
 
 /** What every process of one environment shares. */
@@ -25,9 +26,7 @@ export interface QueueProcess {
 	name: string;
 	/** The port it serves on (a worker: its health server). */
 	port: number;
-	userFolder: string;
-	logFile: string;
-	process: N8nProcess;
+	process: GroupProcess;
 }
 
 const START_TIMEOUT_MS = 300_000;
@@ -79,67 +78,45 @@ export async function startMain(
 	});
 }
 
-/** `n8n worker --concurrency=<n>`; ready once its health server reports database and Redis up. */
-export async function startWorker(
+/**
+ * `n8n worker --concurrency=<n>` (ready once its health server reports database and Redis up) or
+ * `n8n webhook` (serves production webhooks on its port and enqueues their executions).
+ */
+export async function startQueueProcess(
 	runtime: Runtime,
 	settings: SharedSettings,
 	dir: string,
-	spec: { index: number; port: number; concurrency: number; logLevel: LogLevel },
+	spec: {
+		role: 'worker' | 'webhook';
+		index: number;
+		port: number;
+		logLevel: LogLevel;
+		concurrency?: number;
+	},
 ): Promise<QueueProcess> {
-	const command: N8nCommand = {
-		name: `n8n worker ${spec.index}`,
-		args: ['worker', `--concurrency=${spec.concurrency}`],
-		readyUrl: (options) => `http://127.0.0.1:${options.port}`,
-		isReady: isHealthy,
-	};
-	return await startQueueProcess(runtime, dir, `worker-${spec.index}`, command, {
+	const name = `${spec.role}-${spec.index}`;
+	const worker = spec.role === 'worker';
+	const userFolder = path.join(dir, name);
+	installPackage(userFolder);
+	const options = {
+		userFolder,
 		port: spec.port,
 		logLevel: spec.logLevel,
 		extraEnv: {
 			...sharedEnv(settings),
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(spec.port),
-			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			...(worker && {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(spec.port),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			}),
 		},
-	});
-}
-
-/** `n8n webhook`: serves production webhooks on its port and enqueues their executions. */
-export async function startWebhookProcessor(
-	runtime: Runtime,
-	settings: SharedSettings,
-	dir: string,
-	spec: { index: number; port: number; logLevel: LogLevel },
-): Promise<QueueProcess> {
-	const command: N8nCommand = {
-		name: `n8n webhook ${spec.index}`,
-		args: ['webhook'],
-		readyUrl: (options) => `http://127.0.0.1:${options.port}`,
+	};
+	const command = {
+		name: `n8n ${spec.role} ${spec.index}`,
+		args: worker ? ['worker', `--concurrency=${spec.concurrency}`] : ['webhook'],
 		isReady: isHealthy,
 	};
-	return await startQueueProcess(runtime, dir, `webhook-${spec.index}`, command, {
-		port: spec.port,
-		logLevel: spec.logLevel,
-		extraEnv: sharedEnv(settings),
-	});
-}
-
-async function startQueueProcess(
-	runtime: Runtime,
-	dir: string,
-	name: string,
-	command: N8nCommand,
-	options: Omit<N8nOptions, 'userFolder'>,
-): Promise<QueueProcess> {
-	const userFolder = path.join(dir, name);
-	installPackage(userFolder);
 	const logFile = path.join(dir, `${name}.log`);
-	const proc = await startN8nProcess(
-		runtime,
-		{ ...options, userFolder },
-		{ logFile },
-		START_TIMEOUT_MS,
-		command,
-	);
-	return { name, port: options.port, userFolder, logFile, process: proc };
+	const proc = await startN8nProcess(runtime, options, { logFile }, START_TIMEOUT_MS, command);
+	return { name, port: spec.port, process: proc };
 }
