@@ -3,7 +3,11 @@
  * (its axios stack, the credential's `authenticate` applied, the execution's cancel signal handled
  * as in a running n8n), and scripted servers on 127.0.0.1 that answer as a test says.
  */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import {
+	type ICredentialDataDecryptedObject,
+	type IHttpRequestOptions,
+	Workflow,
+} from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
@@ -11,6 +15,7 @@ import { createTransport, type Transport } from '../../nodes/BusinessFinance/tra
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 import { NODE } from './transport-fakes';
+import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
 export { failure } from './transport-fakes';
@@ -23,27 +28,15 @@ export const {
 	CredentialTestContext,
 } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
 
-const credentialType = new BusinessFinanceApi();
-
-/** Resolves `={{$credentials.x}}` templates the way n8n does for a generic `authenticate`. */
-function applyAuthenticate(
-	credentials: ICredentialDataDecryptedObject,
-	options: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const resolve = (value: string) =>
-		value
-			.replace(/^=/, '')
-			.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) =>
-				String(credentials[name] ?? ''),
-			);
-	const headers = { ...(options.headers ?? {}) } as Record<string, string>;
-	for (const [name, value] of Object.entries(
-		credentialType.authenticate.properties.headers ?? {},
-	)) {
-		headers[name] = resolve(String(value));
-	}
-	return { ...options, headers };
-}
+const credentialTypes = { [CREDENTIAL_NAME]: new BusinessFinanceApi() };
+// Where n8n's expression engine resolves the credential's `authenticate` (`={{$credentials...}}`).
+const workflow = new Workflow({
+	id: 'wf',
+	nodes: [],
+	connections: {},
+	active: false,
+	nodeTypes: makeNodeTypes({}),
+});
 
 /**
  * An execution context as n8n-core builds one: `getExecutionCancelSignal` gives the execution's
@@ -54,18 +47,8 @@ export function realContext(
 	execution = new AbortController(),
 ) {
 	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			preAuthentication: async () => undefined,
-			authenticate: async (
-				creds: ICredentialDataDecryptedObject,
-				type: string,
-				options: IHttpRequestOptions,
-			) => {
-				if (type !== CREDENTIAL_NAME) throw new Error(`unexpected credential type ${type}`);
-				return applyAuthenticate(creds, options);
-			},
-		},
+		// applies the credential's own `authenticate` as n8n does (test/helpers/n8n.ts)
+		credentialsHelper: new TestCredentialsHelper({}, credentialTypes),
 	};
 	const ctx: any = {
 		getNode: () => NODE,
@@ -87,7 +70,7 @@ export function realContext(
 				this,
 				type,
 				options,
-				{ id: 'wf' },
+				workflow,
 				NODE,
 				additionalData,
 			);
