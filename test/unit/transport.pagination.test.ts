@@ -23,13 +23,7 @@ useScriptedServer();
 
 describe('pagination', () => {
 	/** A list endpoint over `total` items, honouring page and limit like the sandbox. */
-	function listServer(
-		total: number,
-		options: {
-			hasMore?: (page: number, limit: number) => boolean;
-			pageOverride?: (page: number) => number;
-		} = {},
-	) {
+	function listServer(total: number, pageOverride = (page: number) => page) {
 		const items = Array.from({ length: total }, (_, i) => ({
 			id: `id-${String(i).padStart(5, '0')}`,
 			n: i,
@@ -37,69 +31,42 @@ describe('pagination', () => {
 		return (opts: { qs?: Record<string, unknown> }) => {
 			const page = Number(opts.qs?.page ?? 1);
 			const limit = Number(opts.qs?.limit ?? 50);
-			const served = options.pageOverride ? options.pageOverride(page) : page;
-			const data = items.slice((served - 1) * limit, served * limit);
-			const hasMore = options.hasMore ? options.hasMore(page, limit) : page * limit < total;
-			return json(200, { data, meta: { page, limit, total, has_more: hasMore } });
+			const data = items.slice((pageOverride(page) - 1) * limit, pageOverride(page) * limit);
+			return json(200, { data, meta: { page, limit, total, has_more: page * limit < total } });
 		};
 	}
 
 	async function list(
 		ctx: ReturnType<typeof fakeContext>,
 		qs: IDataObject,
-		options: { returnAll: boolean; limit?: number },
+		options: { returnAll: boolean; limit?: number; waitBudgetMs?: number },
 	) {
 		return await fake.run(t.apiRequestAllItems.call(ctx as never, '/v1/vendors', qs, options));
 	}
 
-	it('an empty first page returns [] after one request', async () => {
-		const ctx = fakeContext(fake, listServer(0) as never);
-		expect(await list(ctx, {}, { returnAll: true })).toEqual([]);
-		expect(ctx.calls).toHaveLength(1);
-	});
-
-	it.each([1, 99, 100, 101, 200, 250, 1000])(
-		'listing %i items costs ceil(N/100) requests',
+	it.each([0, 1, 99, 100, 101, 200, 250, 1000])(
+		'listing %i items costs ceil(N/100) requests (at least one)',
 		async (n) => {
 			const ctx = fakeContext(fake, listServer(n) as never);
 			const items = await list(ctx, {}, { returnAll: true });
 			expect(items).toHaveLength(n);
 			expect(new Set(items.map((i) => i.id)).size).toBe(n);
-			expect(ctx.calls).toHaveLength(Math.ceil(n / 100));
-			expect(ctx.calls.every((c) => c.options.qs?.limit === 100)).toBe(true);
-			expect(ctx.calls.map((c) => c.options.qs?.page)).toEqual(
-				Array.from({ length: Math.ceil(n / 100) }, (_, i) => i + 1),
+			const pages = Array.from({ length: Math.max(1, Math.ceil(n / 100)) }, (_, i) => i + 1);
+			expect(ctx.calls.map((c) => c.options.qs)).toEqual(
+				pages.map((page) => ({ page, limit: 100 })),
 			);
 		},
 	);
 
-	it('an exact multiple of 100 does not request an empty extra page', async () => {
-		const ctx = fakeContext(fake, listServer(300) as never);
-		expect(await list(ctx, {}, { returnAll: true })).toHaveLength(300);
-		expect(ctx.calls).toHaveLength(3);
-	});
-
-	it('a limit below 100 uses the limit as the page size', async () => {
-		const ctx = fakeContext(fake, listServer(500) as never);
-		const items = await list(ctx, {}, { returnAll: false, limit: 30 });
-		expect(items).toHaveLength(30);
-		expect(ctx.calls).toHaveLength(1);
-		expect(ctx.calls[0].options.qs).toEqual({ page: 1, limit: 30 });
-	});
-
-	it('a limit above 100 pages in 100s and stops as soon as it has enough', async () => {
-		const ctx = fakeContext(fake, listServer(1000) as never);
-		const items = await list(ctx, {}, { returnAll: false, limit: 250 });
-		expect(items).toHaveLength(250);
-		expect(items[249].n).toBe(249);
-		expect(ctx.calls).toHaveLength(3);
-		expect(ctx.calls.map((c) => c.options.qs?.limit)).toEqual([100, 100, 100]);
-	});
-
-	it('a limit larger than the list returns the whole list', async () => {
-		const ctx = fakeContext(fake, listServer(120) as never);
-		expect(await list(ctx, {}, { returnAll: false, limit: 500 })).toHaveLength(120);
-		expect(ctx.calls).toHaveLength(2);
+	it.each([
+		['below 100: the limit is the page size', 500, 30, [30]],
+		['above 100: pages of 100 until it has enough', 1000, 250, [100, 100, 100]],
+		['larger than the list: the whole list', 120, 500, [100, 100]],
+	])('a limit %s', async (_, total, limit, pageSizes) => {
+		const ctx = fakeContext(fake, listServer(total) as never);
+		const items = await list(ctx, {}, { returnAll: false, limit });
+		expect(items.map((i) => i.n)).toEqual([...Array(Math.min(total, limit)).keys()]);
+		expect(ctx.calls.map((c) => c.options.qs?.limit)).toEqual(pageSizes);
 	});
 
 	it('rejects a limit below 1 before sending', async () => {
@@ -143,10 +110,7 @@ describe('pagination', () => {
 	}, 60_000);
 
 	it('stops with a clear error when the server repeats a page', async () => {
-		const ctx = fakeContext(
-			fake,
-			listServer(300, { pageOverride: (page) => (page >= 2 ? 1 : page) }) as never,
-		);
+		const ctx = fakeContext(fake, listServer(300, (page) => (page >= 2 ? 1 : page)) as never);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/returned page 2 of \/v1\/vendors again/);
 		expect(ctx.calls).toHaveLength(2);
@@ -188,16 +152,7 @@ describe('pagination', () => {
 			if (i % 2 === 0) return apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '3' });
 			return server(opts);
 		}) as never);
-		const error = await failure(
-			fake.run(
-				t.apiRequestAllItems.call(
-					ctx as never,
-					'/v1/vendors',
-					{},
-					{ returnAll: true, waitBudgetMs: 5_000 },
-				),
-			),
-		);
+		const error = await failure(list(ctx, {}, { returnAll: true, waitBudgetMs: 5_000 }));
 		expect(error.message).toMatch(/after waiting 3s \(wait budget 5s/);
 	});
 

@@ -17,18 +17,8 @@ import { CredentialTestContext, failure, realContext } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-// The real clock, with the shortest backoff: these tests wait in real time.
-const newTransport = () => createTransport({ clock: { ...systemClock, random: () => 0 } });
-let transport: Transport = newTransport();
-const apiRequest: Transport['apiRequest'] = async function (this, ...args) {
-	return await transport.apiRequest.apply(this, args);
-};
-const apiRequestAllItems: Transport['apiRequestAllItems'] = async function (this, ...args) {
-	return await transport.apiRequestAllItems.apply(this, args);
-};
-/** A transport of its own, as a freshly started n8n: it knows nothing of the key. */
-const resetRateLimitState = () => (transport = newTransport());
 let sb: Sandbox;
+let apiRequest: Transport['apiRequest'];
 
 beforeAll(async () => {
 	sb = await startSandbox({
@@ -43,7 +33,8 @@ afterAll(async () => {
 	await sb.close();
 });
 beforeEach(async () => {
-	resetRateLimitState();
+	// A transport of its own, as a freshly started n8n, on the real clock with the shortest backoff.
+	({ apiRequest } = createTransport({ clock: { ...systemClock, random: () => 0 } }));
 	await sb.admin.reset('none');
 	await sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
 	await sb.admin.clearFaults();
@@ -57,37 +48,6 @@ const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
 });
 
 describe('over real HTTP (sandbox)', () => {
-	it('lists 250 seeded vendors in 3 requests with Bearer auth from the credential', async () => {
-		await sb.admin.seedVendors(250);
-		const ctx = realContext(creds({ baseUrl: `${sb.baseUrl}/v1/` }));
-		const qs = { search: '' };
-		const items = await apiRequestAllItems.call(ctx, '/v1/vendors', qs, { returnAll: true });
-		expect(items).toHaveLength(250);
-		expect(new Set(items.map((v) => v.id)).size).toBe(250);
-		expect(qs).toEqual({ search: '' });
-		const log = await sb.admin.getRequests();
-		expect(log.map((r) => [r.method, r.path, r.query.page, r.query.limit, r.status])).toEqual([
-			['GET', '/v1/vendors', '1', '100', 200],
-			['GET', '/v1/vendors', '2', '100', 200],
-			['GET', '/v1/vendors', '3', '100', 200],
-		]);
-		expect(String(log[0].headers.authorization)).toMatch(
-			new RegExp(`^Bearer svc_.*${sb.apiKey.slice(-4)}$`),
-		);
-	});
-
-	it('creates with a JSON body and returns {data}', async () => {
-		const ctx = realContext(creds());
-		const result = await apiRequest.call(ctx, 'POST', '/v1/receivables', {
-			invoice_number: 'INV-1',
-			amount: 12.5,
-		});
-		expect(result.data).toMatchObject({ invoice_number: 'INV-1', amount: 12.5, status: 'draft' });
-		const [logged] = await sb.admin.getRequests();
-		expect(logged.status).toBe(201);
-		expect(String(logged.headers['content-type'])).toMatch(/application\/json/);
-	});
-
 	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {
 		const ctx = realContext(creds());
 		const created = await apiRequest.call(ctx, 'POST', '/v1/receivables', {
@@ -96,45 +56,13 @@ describe('over real HTTP (sandbox)', () => {
 		});
 		const id = (created.data as { id: string }).id;
 		await sb.admin.clearRequests();
-		let outcome: any;
-		try {
-			outcome = await apiRequest.call(ctx, 'PATCH', `/v1/receivables/${id}`, {});
-		} catch (error) {
-			outcome = error;
-		}
+		const outcome = await apiRequest
+			.call(ctx, 'PATCH', `/v1/receivables/${id}`, {})
+			.catch((error: Error) => error);
 		const [logged] = await sb.admin.getRequests();
 		expect(logged.body).toEqual({});
 		expect([200, 400]).toContain(logged.status);
 		expect(String(outcome?.message ?? '')).not.toMatch(/INVALID_JSON|UNSUPPORTED_MEDIA_TYPE/);
-	});
-
-	it('a GET survives two 503s and a connection reset; each was a real request', async () => {
-		await sb.admin.addFault({ kind: 'status503', count: 2, pathPrefix: '/v1/treasury/balance' });
-		await sb.admin.addFault({ kind: 'reset', count: 1, pathPrefix: '/v1/treasury/balance' });
-		const ctx = realContext(creds());
-		const result = await apiRequest.call(ctx, 'GET', '/v1/treasury/balance');
-		expect(result.data).toHaveProperty('balances');
-		const log = await sb.admin.getRequests();
-		expect(log).toHaveLength(4);
-	});
-
-	it('a POST hit by a connection reset is sent once and not retried', async () => {
-		await sb.admin.addFault({
-			kind: 'reset',
-			count: 1,
-			pathPrefix: '/v1/receivables',
-			method: 'POST',
-		});
-		const error = await failure(
-			apiRequest.call(realContext(creds()), 'POST', '/v1/receivables', {
-				invoice_number: 'INV-2',
-				amount: 3,
-			}),
-		);
-		expect(error.description).toMatch(/may or may not have been processed/);
-		const log = await sb.admin.getRequests();
-		expect(log).toHaveLength(1);
-		expect(error.message).toMatch(/ECONNRESET|Could not reach/);
 	});
 
 	it('an unreachable host gives a clear message; a POST to it says nothing was created', async () => {
