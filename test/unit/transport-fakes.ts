@@ -21,6 +21,9 @@ export const NODE: INode = {
 
 export const KEY = 'svc_dummy_unit_test_key_0123456789abcdef';
 
+const quiet = () => undefined;
+export const quietLogger = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+
 interface Timer {
 	at: number;
 	seq: number;
@@ -64,10 +67,6 @@ export class FakeClock {
 			signal?.addEventListener('abort', onAbort, { once: true });
 			this.timers.push(timer);
 		});
-	}
-
-	random(): number {
-		return this.randomValue;
 	}
 
 	/** Timers still pending (a finished call must leave none behind). */
@@ -146,12 +145,7 @@ export function fakeContext(
 		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
 		getCredentials: async () => ({ ...credentials }),
-		logger: {
-			debug: () => undefined,
-			info: () => undefined,
-			warn: () => undefined,
-			error: () => undefined,
-		},
+		logger: quietLogger,
 		helpers: {
 			httpRequestWithAuthentication: async function (
 				credentialType: string,

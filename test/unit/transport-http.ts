@@ -14,7 +14,7 @@ import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
-import { NODE } from './transport-fakes';
+import { NODE, quietLogger } from './transport-fakes';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
@@ -57,12 +57,7 @@ export function realContext(
 			return { ...credentials };
 		},
 		getExecutionCancelSignal: () => execution.signal,
-		logger: {
-			debug: () => undefined,
-			info: () => undefined,
-			warn: () => undefined,
-			error: () => undefined,
-		},
+		logger: quietLogger,
 	};
 	ctx.helpers = {
 		httpRequestWithAuthentication(this: unknown, type: string, options: IHttpRequestOptions) {
@@ -80,11 +75,10 @@ export function realContext(
 }
 
 export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const okHeaders = () => ({
 	'x-ratelimit-limit': '100',
 	'x-ratelimit-remaining': '99',
-	'x-ratelimit-reset': String(nowSeconds() + 60),
+	'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60),
 });
 export const LIST = { data: [], meta: { page: 1, limit: 100, total: 0, has_more: false } };
 

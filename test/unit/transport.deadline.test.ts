@@ -70,6 +70,17 @@ describe('Deadline', () => {
 });
 
 describe("a call's budget", () => {
+	/** A server whose first answer takes `ms`, and a transport whose first request is on its way. */
+	async function behindSlowFirst(ms: number) {
+		await serve((_req, res, i) =>
+			setTimeout(() => answer(res, 200, LIST, okHeaders()), i === 0 ? ms : 0),
+		);
+		const shifted = transportWithShiftableClock();
+		const probe = getVendors(shifted.t);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		return { ...shifted, probe };
+	}
+
 	it('the default budget is 5 minutes and a larger budget lets the call wait longer', async () => {
 		expect(DEFAULT_RATE_LIMIT_WAIT_SECONDS * 1000).toBe(300_000);
 		const reset = Math.floor(fake.now / 1000) + 600;
@@ -107,13 +118,7 @@ describe("a call's budget", () => {
 	});
 
 	it('callers behind a slow first request stop at their own budget; nobody is left waiting', async () => {
-		await serve((_req, res, i) => {
-			if (i === 0) setTimeout(() => answer(res, 200, LIST, okHeaders()), 3_000);
-			else answer(res, 200, LIST, okHeaders());
-		});
-		const { t, waiting } = transportWithShiftableClock();
-		const probe = timed(getVendors(t, 10));
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		const { t, waiting, probe } = await behindSlowFirst(3_000);
 		const behind = await Promise.all(
 			[1, 1].map(async (seconds) => await timed(failure(getVendors(t, seconds)))),
 		);
@@ -125,18 +130,12 @@ describe("a call's budget", () => {
 			expect(ms).toBeLessThan(1_600);
 		}
 		expect(waiting()).toBe(0);
-		expect((await probe).result).toEqual(LIST);
+		expect(await probe).toEqual(LIST);
 		expect(server.hits).toHaveLength(1);
 	});
 
 	it("a wait budget beyond Node's timer limit (30 days) waits behind a slow first request instead of giving up at once", async () => {
-		await serve((_req, res, i) => {
-			if (i === 0) setTimeout(() => answer(res, 200, LIST, okHeaders()), 500);
-			else answer(res, 200, LIST, okHeaders());
-		});
-		const { t, waiting } = transportWithShiftableClock();
-		const probe = getVendors(t);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		const { t, waiting, probe } = await behindSlowFirst(500);
 		// A timer longer than 2^31 - 1 ms fires after 1 ms: the wait would end before the probe's answer.
 		const [behind] = await Promise.all([
 			timed(getVendors(t, 30 * 86_400).catch((error: Error) => error.message)),
@@ -198,13 +197,7 @@ describe("a call's budget", () => {
 	});
 
 	it('a cancelled execution stops waiting behind another request at once and leaves no waiter', async () => {
-		await serve((_req, res, i) => {
-			if (i === 0) setTimeout(() => answer(res, 200, LIST, okHeaders()), 2_000);
-			else answer(res, 200, LIST, okHeaders());
-		});
-		const { t, waiting } = transportWithShiftableClock();
-		const probe = getVendors(t);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		const { t, waiting, probe } = await behindSlowFirst(2_000);
 		const execution = new AbortController();
 		setTimeout(() => execution.abort(), 300);
 		const { ms, result } = await timed(failure(getVendors(t, 60, {}, execution)));
