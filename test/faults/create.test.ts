@@ -7,21 +7,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	allVendors,
-	fresh,
-	requestLog,
-	startFaultEnv,
-	vendorCreate,
-	type NodeTestEnv,
-} from './support';
+import { allVendors, fresh, requestLog, startEnv, vendorCreate, type NodeTestEnv } from './support';
 
 const M = 40;
 const items = (prefix: string) => Array.from({ length: M }, (_, i) => ({ name: `${prefix} ${i}` }));
 
 let env: NodeTestEnv;
 beforeAll(async () => {
-	env = await startFaultEnv();
+	env = await startEnv();
 });
 afterAll(async () => {
 	await env.close();

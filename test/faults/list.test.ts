@@ -7,21 +7,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	allVendors,
-	fresh,
-	requestLog,
-	startFaultEnv,
-	vendorList,
-	type NodeTestEnv,
-} from './support';
+import { allVendors, fresh, requestLog, startEnv, vendorList, type NodeTestEnv } from './support';
 
 const N = 2500; // 25 pages of 100
 const PAGES = N / 100;
 
 let env: NodeTestEnv;
 beforeAll(async () => {
-	env = await startFaultEnv();
+	env = await startEnv();
 });
 afterAll(async () => {
 	await env.close();

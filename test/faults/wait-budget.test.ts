@@ -6,7 +6,7 @@
 import {
 	fresh,
 	requestLog,
-	startFaultEnv,
+	startEnv,
 	vendorCreate,
 	vendorList,
 	withBudget,
@@ -15,7 +15,7 @@ import {
 
 let env: NodeTestEnv;
 beforeAll(async () => {
-	env = await startFaultEnv();
+	env = await startEnv();
 });
 afterAll(async () => {
 	await env.close();
