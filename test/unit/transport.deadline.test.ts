@@ -1,14 +1,9 @@
 /**
- * The Deadline (deadline.ts) every wait of the transport is made on, on an injected fake clock:
- * what is charged, what fits, and that no sleep is longer than Node's timer limit; then a call's
- * budget and deadline through a transport, over real HTTP where only it shows them.
+ * A call's budget and deadline (deadline.ts): what is charged to it (waits, and attempts), what
+ * fits, and that no sleep is longer than Node's timer limit; over real HTTP, and on a fake clock
+ * where exact charged times are the point.
  */
 import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../../nodes/BusinessFinance/helpers/constants';
-import {
-	Deadline,
-	MAX_TIMER_MS,
-	OverBudgetError,
-} from '../../nodes/BusinessFinance/transport/deadline';
 import {
 	apiError,
 	call,
@@ -35,39 +30,6 @@ import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();
-
-describe('Deadline', () => {
-	it('charges every wait and fails a wait that does not fit, without waiting', async () => {
-		const d = new Deadline(fake.clock, 5_000, undefined);
-		await fake.run(d.wait(3_000));
-		expect(fake.totalSlept).toBe(3_000);
-		await expect(fake.run(d.wait(2_001))).rejects.toBeInstanceOf(OverBudgetError);
-		expect(fake.totalSlept).toBe(3_000);
-		await fake.run(d.wait(2_000));
-		expect(d.leftMs).toBe(0);
-	});
-
-	it("charges the call's whole time, not only its waits", async () => {
-		const d = new Deadline(fake.clock, 5_000, undefined);
-		fake.now += 4_000; // an attempt that took 4 s
-		expect(d.spentMs).toBe(4_000);
-		await expect(fake.run(d.wait(1_001))).rejects.toBeInstanceOf(OverBudgetError);
-		expect(fake.totalSlept).toBe(0);
-	});
-
-	it('a deadline for the whole call bounds what is left, whatever the budget', () => {
-		const d = new Deadline(fake.clock, 60_000, undefined, fake.now + 2_000);
-		fake.now += 500;
-		expect(d.untilEndMs).toBe(1_500);
-		expect(d.leftMs).toBe(1_500);
-	});
-
-	it("never asks the clock for a sleep longer than Node's timer limit (it would fire at once)", async () => {
-		const d = new Deadline(fake.clock, 30 * 86_400_000, undefined);
-		await fake.run(d.wait(25 * 86_400_000));
-		expect(Math.max(...fake.sleeps)).toBe(MAX_TIMER_MS);
-	});
-});
 
 describe("a call's budget", () => {
 	/** A server whose first answer takes `ms`, and a transport whose first request is on its way. */
@@ -104,17 +66,6 @@ describe("a call's budget", () => {
 		expect(ctx.calls).toHaveLength(3);
 		expect(fake.now - start).toBe(8_000);
 		expect(error.message).toMatch(/after waiting 8s \(wait budget 10s/);
-	});
-
-	it('a budget of 0 never waits', async () => {
-		const ctx = fakeContext(fake, () =>
-			apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '1' }),
-		);
-		const error = await failure(
-			call(ctx, 'GET', '/v1/vendors', undefined, undefined, { waitBudgetMs: 0 }),
-		);
-		expect(ctx.calls).toHaveLength(1);
-		expect(error.message).toMatch(/wait budget 0s/);
 	});
 
 	it('callers behind a slow first request stop at their own budget; nobody is left waiting', async () => {
