@@ -23,6 +23,7 @@ import {
 	apiError,
 	call,
 	fake,
+	failure,
 	fakeContext,
 	FakeWindowServer,
 	freshClock,
@@ -64,15 +65,6 @@ async function pass(
 	if (headers) ticket.answered(200, headers, timing());
 	ticket.release();
 	return fake.now - started;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected a rejection');
 }
 
 describe('what one answer can do to a key at most', () => {
@@ -166,7 +158,7 @@ describe('queueing behind the first request on a key', () => {
 		async (_, deadline, errorClass, afterMs) => {
 			const probe = await fake.run(limiter.acquire(budget(0)));
 			const started = fake.now;
-			const error = await rejection(fake.run(limiter.acquire(deadline())));
+			const error = await failure(fake.run(limiter.acquire(deadline())));
 			expect(error).toBeInstanceOf(errorClass);
 			expect(fake.now - started).toBe(afterMs);
 			expect(limiter.waiting).toBe(0);
@@ -244,7 +236,7 @@ describe('queueing behind the first request on a key', () => {
 
 	it('with no answer giving a slot back, such a caller fails at the end of its budget', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		const error = await rejection(fake.run(limiter.acquire(budget(1_000))));
+		const error = await failure(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
 		expect(fake.now).toBe(1_800_000_001_000);
 		expect(limiter.waiting).toBe(0);
@@ -386,24 +378,15 @@ describe('a service that counts concurrent requests in any order', () => {
 });
 
 describe('a 429 in a window, with a learnt window length (several processes on one key)', () => {
-	const LIMIT = '5';
 	let openedAtMs: number;
 	let resetMs: number;
 	/** This process opens a 2 s window now: the answer to the window's first request. */
 	async function openWindow(): Promise<void> {
 		openedAtMs = fake.now;
 		resetMs = Math.ceil((openedAtMs + 2_000) / 1000) * 1000;
-		await pass(0, {
-			'x-ratelimit-limit': LIMIT,
-			'x-ratelimit-remaining': '4',
-			'x-ratelimit-reset': String(resetMs / 1000),
-		});
+		await pass(0, limitOf(5, 4, String(resetMs / 1000)));
 	}
-	const rateLimitedIn = (reset: number) => ({
-		'x-ratelimit-limit': LIMIT,
-		'x-ratelimit-remaining': '0',
-		'x-ratelimit-reset': String(reset / 1000),
-	});
+	const rateLimitedIn = (reset: number) => limitOf(5, 0, String(reset / 1000));
 	const sentEarlier = (ms: number) => ({ sentAtMs: fake.now - ms, receivedAtMs: fake.now });
 	beforeEach(async () => {
 		// A 2 s window opened 0.3 s after a whole second: it ends at 2.3 s, and its whole-second
@@ -599,6 +582,12 @@ describe('the rate-limit headers, read through a transport', () => {
 });
 
 describe('proactive waiting and per-key sharing', () => {
+	/** The server counts a request on arrival; its answer takes 3 ms on the way back. */
+	const countedOnArrival = (server: FakeWindowServer) => async () => {
+		const answer = server.handle();
+		await fake.clock.sleep(3);
+		return answer;
+	};
 	const headers = (remaining: number, resetMs: number) =>
 		limitOf(100, remaining, String(Math.ceil(resetMs / 1000)));
 
@@ -636,7 +625,7 @@ describe('proactive waiting and per-key sharing', () => {
 			const server = new FakeWindowServer(fake, 5, 1_000, unit);
 			const calls: RecordedCall[] = [];
 			const contexts = Array.from({ length: 4 }, () =>
-				fakeContext(fake, () => server.handle(ok), undefined, calls),
+				fakeContext(fake, () => server.handle(), undefined, calls),
 			);
 			const start = fake.now;
 			const all = Promise.all(
@@ -662,11 +651,7 @@ describe('proactive waiting and per-key sharing', () => {
 	] as const)('sandbox-like windows, %s: little time lost to the reset', async (_, unit) => {
 		fake.now += 300; // windows start off the second boundary
 		const server = new FakeWindowServer(fake, 5, 2_000, unit, 'firstRequest');
-		const ctx = fakeContext(fake, async () => {
-			const answer = server.handle(ok); // counted on arrival
-			await fake.clock.sleep(3); // then 3 ms on the way back
-			return answer;
-		});
+		const ctx = fakeContext(fake, countedOnArrival(server));
 		const start = fake.now;
 		for (let i = 0; i < 60; i++) await call(ctx, 'GET', '/v1/vendors');
 		// 60 requests at 5 per 2 s: 12 windows, the last opens 22 s after the first.
@@ -680,7 +665,7 @@ describe('proactive waiting and per-key sharing', () => {
 	it('a service with clock-aligned windows costs at most one 429 while the learning is disproved', async () => {
 		fake.now += 300;
 		const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', 'aligned');
-		const ctx = fakeContext(fake, () => server.handle(ok));
+		const ctx = fakeContext(fake, () => server.handle());
 		for (let i = 0; i < 80; i++) await call(ctx, 'GET', '/v1/vendors');
 		expect(server.served).toBe(80);
 		expect(server.rateLimited).toBeLessThanOrEqual(1);
@@ -695,15 +680,10 @@ describe('proactive waiting and per-key sharing', () => {
 			// Two n8n workers: two transports, each with its own per-key state, one service.
 			fake.now += 300; // windows start off the second boundary
 			const server = new FakeWindowServer(fake, 5, 2_000, 'seconds', mode);
-			const respond = async () => {
-				const answer = server.handle(ok); // counted on arrival
-				await fake.clock.sleep(3); // then 3 ms on the way back
-				return answer;
-			};
 			const workers = [t, createTransport({ clock: fake.clock })];
 			const start = fake.now;
 			const listing = async (worker: Transport) => {
-				const ctx = fakeContext(fake, respond);
+				const ctx = fakeContext(fake, countedOnArrival(server));
 				for (let i = 0; i < 50; i++)
 					await worker.apiRequest.call(ctx as never, 'GET', '/v1/vendors');
 			};
@@ -727,7 +707,7 @@ describe('proactive waiting and per-key sharing', () => {
 		server.windowStart = fake.now - 700; // someone else opened this window 0.7 s ago...
 		server.count = 3; // ...and used it up
 		const calls: RecordedCall[] = [];
-		const ctx = fakeContext(fake, () => server.handle(ok), undefined, calls);
+		const ctx = fakeContext(fake, () => server.handle(), undefined, calls);
 		const results = await fake.run(
 			Promise.all(
 				Array.from({ length: 6 }, () => t.apiRequest.call(ctx as never, 'GET', '/v1/vendors')),
