@@ -3,7 +3,7 @@
  * a service that repeats pages, never stops, sends no list of objects or ends a list early (the
  * last two over real HTTP).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, failure, fake, fakeContext, json, t, useFakeTransport } from './transport-fakes';
@@ -28,7 +28,7 @@ describe('pagination', () => {
 			id: `id-${String(i).padStart(5, '0')}`,
 			n: i,
 		}));
-		return (opts: { qs?: Record<string, unknown> }) => {
+		return (opts: IHttpRequestOptions) => {
 			const page = Number(opts.qs?.page ?? 1);
 			const limit = Number(opts.qs?.limit ?? 50);
 			const data = items.slice((pageOverride(page) - 1) * limit, pageOverride(page) * limit);
@@ -47,7 +47,7 @@ describe('pagination', () => {
 	it.each([0, 1, 99, 100, 101, 200, 250, 1000])(
 		'listing %i items costs ceil(N/100) requests (at least one)',
 		async (n) => {
-			const ctx = fakeContext(fake, listServer(n) as never);
+			const ctx = fakeContext(fake, listServer(n));
 			const items = await list(ctx, {}, { returnAll: true });
 			expect(items).toHaveLength(n);
 			expect(new Set(items.map((i) => i.id)).size).toBe(n);
@@ -63,20 +63,20 @@ describe('pagination', () => {
 		['above 100: pages of 100 until it has enough', 1000, 250, [100, 100, 100]],
 		['larger than the list: the whole list', 120, 500, [100, 100]],
 	])('a limit %s', async (_, total, limit, pageSizes) => {
-		const ctx = fakeContext(fake, listServer(total) as never);
+		const ctx = fakeContext(fake, listServer(total));
 		const items = await list(ctx, {}, { returnAll: false, limit });
 		expect(items.map((i) => i.n)).toEqual([...Array(Math.min(total, limit)).keys()]);
 		expect(ctx.calls.map((c) => c.options.qs?.limit)).toEqual(pageSizes);
 	});
 
 	it('rejects a limit below 1 before sending', async () => {
-		const ctx = fakeContext(fake, listServer(10) as never);
+		const ctx = fakeContext(fake, listServer(10));
 		await expect(list(ctx, {}, { returnAll: false, limit: 0 })).rejects.toThrow(/Limit must be/);
 		expect(ctx.calls).toHaveLength(0);
 	});
 
 	it('passes filters through and never mutates the caller’s qs', async () => {
-		const ctx = fakeContext(fake, listServer(150) as never);
+		const ctx = fakeContext(fake, listServer(150));
 		const qs = Object.freeze({ search: 'acme', page: 7, limit: 3 });
 		await list(ctx, qs, { returnAll: true });
 		expect(qs).toEqual({ search: 'acme', page: 7, limit: 3 });
@@ -89,11 +89,12 @@ describe('pagination', () => {
 	it('stops with a clear error when has_more never turns false', async () => {
 		// Fresh ids on every page, total 150, but has_more always true.
 		let counter = 0;
-		const ctx = fakeContext(fake, (() =>
+		const ctx = fakeContext(fake, () =>
 			json(200, {
 				data: Array.from({ length: 100 }, () => ({ id: `gen-${counter++}` })),
 				meta: { page: 1, limit: 100, total: 150, has_more: true },
-			})) as never);
+			}),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/kept reporting more pages/);
@@ -102,15 +103,19 @@ describe('pagination', () => {
 
 	it('a server without total and with endless has_more hits the hard page cap', async () => {
 		let counter = 0;
-		const ctx = fakeContext(fake, (() =>
-			json(200, { data: [{ id: `gen-${counter++}` }], meta: { has_more: true } })) as never);
+		const ctx = fakeContext(fake, () =>
+			json(200, { data: [{ id: `gen-${counter++}` }], meta: { has_more: true } }),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/kept reporting more pages/);
 		expect(ctx.calls.length).toBe(10_000);
 	}, 60_000);
 
 	it('stops with a clear error when the server repeats a page', async () => {
-		const ctx = fakeContext(fake, listServer(300, (page) => (page >= 2 ? 1 : page)) as never);
+		const ctx = fakeContext(
+			fake,
+			listServer(300, (page) => (page >= 2 ? 1 : page)),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/returned page 2 of \/v1\/vendors again/);
 		expect(ctx.calls).toHaveLength(2);
@@ -121,8 +126,9 @@ describe('pagination', () => {
 			[{ id: 'a' }, { id: 'b' }, { id: 'c' }],
 			[{ id: 'b' }, { id: 'c' }],
 		];
-		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
-			json(200, { data: pages[Math.min(i, 1)], meta: { has_more: true, total: 9 } })) as never);
+		const ctx = fakeContext(fake, (_, i) =>
+			json(200, { data: pages[Math.min(i, 1)], meta: { has_more: true, total: 9 } }),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/again/);
 	});
@@ -133,25 +139,23 @@ describe('pagination', () => {
 			[{ id: 'c' }, { id: 'd' }, { id: 'e' }],
 			[{ id: 'f' }],
 		];
-		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
-			json(200, { data: pages[i], meta: { has_more: i < 2, total: 7 } })) as never);
+		const ctx = fakeContext(fake, (_, i) =>
+			json(200, { data: pages[i], meta: { has_more: i < 2, total: 7 } }),
+		);
 		const items = await list(ctx, {}, { returnAll: true });
 		expect(items.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
 	});
 
 	it('a body without a data list is a clear error', async () => {
-		const ctx = fakeContext(fake, (() => json(200, { items: [] })) as never);
+		const ctx = fakeContext(fake, () => json(200, { items: [] }));
 		await expect(list(ctx, {}, { returnAll: true })).rejects.toThrow(/without a list in "data"/);
 	});
 
 	it('shares one wait budget across the pages', async () => {
-		let i = 0;
 		const server = listServer(300);
-		const ctx = fakeContext(fake, ((opts: never) => {
-			i += 1;
-			if (i % 2 === 0) return apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '3' });
-			return server(opts);
-		}) as never);
+		const ctx = fakeContext(fake, (opts, i) =>
+			i % 2 === 1 ? apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '3' }) : server(opts),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true, waitBudgetMs: 5_000 }));
 		expect(error.message).toMatch(/after waiting 3s \(wait budget 5s/);
 	});
