@@ -12,6 +12,7 @@ import {
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 import { NODE, quietLogger } from './transport-fakes';
@@ -24,9 +25,18 @@ export { failure } from './transport-fakes';
 const {
 	httpRequestWithAuthentication,
 } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication');
-export const {
+const {
 	CredentialTestContext,
 } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
+
+/** The credential's Test button as n8n runs it (n8n-core's legacy `request` helper). */
+export const testCredential = async (data: ICredentialDataDecryptedObject) =>
+	await businessFinanceApiTest.call(new CredentialTestContext({}), {
+		id: '1',
+		name: 'c',
+		type: CREDENTIAL_NAME,
+		data,
+	});
 
 const credentialTypes = { [CREDENTIAL_NAME]: new BusinessFinanceApi() };
 // Where n8n's expression engine resolves the credential's `authenticate` (`={{$credentials...}}`).

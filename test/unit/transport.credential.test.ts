@@ -2,19 +2,12 @@
  * Which key and base URL may be used (credential.ts), checked before anything is sent, over real
  * HTTP. The Test button applies the same rules: credential.test.ts.
  */
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
 
-import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
-import {
-	businessFinanceApiTest,
-	isLoopbackHost,
-	normaliseBaseUrl,
-} from '../../nodes/BusinessFinance/transport/credential';
+import { isLoopbackHost, normaliseBaseUrl } from '../../nodes/BusinessFinance/transport/credential';
 import { call, failure, fake, fakeContext, KEY, ok, useFakeTransport } from './transport-fakes';
 import {
-	CredentialTestContext,
 	creds,
 	getVendors,
 	HTTP_KEY,
@@ -23,6 +16,7 @@ import {
 	realContext,
 	serve,
 	server,
+	testCredential,
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
@@ -127,18 +121,10 @@ describe('one key, one truth', () => {
 						okHeaders(),
 					),
 		);
-	const credentialTest = async (data: ICredentialDataDecryptedObject) =>
-		await businessFinanceApiTest.call(new CredentialTestContext({}), {
-			id: '1',
-			name: 'c',
-			type: CREDENTIAL_NAME,
-			data,
-		});
-
 	it('the credential test and the requests send exactly the same key', async () => {
 		await strictServer();
 		const { t } = transportWithShiftableClock();
-		expect((await credentialTest(creds())).status).toBe('OK');
+		expect((await testCredential(creds())).status).toBe('OK');
 		await getVendors(t);
 		expect(server.hits.map((h) => h.authorization)).toEqual([
 			`Bearer ${HTTP_KEY}`,

@@ -33,10 +33,6 @@ const encodings: Array<[string, (s: string) => string]> = [
 	['as is', (s) => s],
 	['URL-encoded', encodeURIComponent],
 	[
-		'URL-encoded, lower-case hex',
-		(s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-	],
-	[
 		'with every byte percent-encoded, hex in mixed case',
 		(s) =>
 			[...Buffer.from(s)]

@@ -6,14 +6,12 @@
 import { inspect } from 'util';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
-import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import { freePort } from '../../scripts/ports';
 import { startSandbox } from '../../sandbox';
 import { scriptedServer } from '../helpers/scripted-server';
-import { CredentialTestContext, failure, realContext } from './transport-http';
+import { failure, realContext, testCredential } from './transport-http';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -92,12 +90,7 @@ describe('over real HTTP (sandbox)', () => {
 			);
 			expect(error.message).toMatch(/HTTP 302 \(a redirect to/);
 			expect(await sb.admin.getRequests()).toHaveLength(0);
-			const tested = await businessFinanceApiTest.call(new CredentialTestContext({}), {
-				id: '1',
-				name: 'c',
-				type: CREDENTIAL_NAME,
-				data: creds({ baseUrl: redirector.baseUrl }),
-			});
+			const tested = await testCredential(creds({ baseUrl: redirector.baseUrl }));
 			expect(tested.status).toBe('Error');
 			expect(tested.message).toMatch(/redirect/);
 			expect(await sb.admin.getRequests()).toHaveLength(0);
@@ -108,16 +101,8 @@ describe('over real HTTP (sandbox)', () => {
 });
 
 describe('credential test (n8n-core CredentialTestContext)', () => {
-	const test = (data: ICredentialDataDecryptedObject) =>
-		businessFinanceApiTest.call(new CredentialTestContext({}), {
-			id: '1',
-			name: 'c',
-			type: CREDENTIAL_NAME,
-			data,
-		});
-
 	it('accepts the working key', async () => {
-		await expect(test(creds())).resolves.toEqual({
+		await expect(testCredential(creds())).resolves.toEqual({
 			status: 'OK',
 			message: expect.stringMatching(/successful/),
 		});
@@ -131,7 +116,7 @@ describe('credential test (n8n-core CredentialTestContext)', () => {
 		['expired', 'API_KEY_EXPIRED', /expired/],
 		['revoked', 'INVALID_API_KEY', /invalid or has been revoked/],
 	] as const)('explains the %s key', async (which, code, text) => {
-		const result = await test(creds({ apiKey: sb.keys[which] }));
+		const result = await testCredential(creds({ apiKey: sb.keys[which] }));
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain(code);
 		expect(result.message).toMatch(text);
@@ -140,14 +125,14 @@ describe('credential test (n8n-core CredentialTestContext)', () => {
 
 	it('explains an unreachable host', async () => {
 		const port = await freePort(); // nothing listens there any more
-		const down = await test(creds({ baseUrl: `http://127.0.0.1:${port}` }));
+		const down = await testCredential(creds({ baseUrl: `http://127.0.0.1:${port}` }));
 		expect(down.status).toBe('Error');
 		expect(down.message).toMatch(/ECONNREFUSED/);
 		expect(down.message).toMatch(/Nothing is listening/);
 	});
 
 	it('explains a base URL that is not the API', async () => {
-		const result = await test(creds({ baseUrl: `${sb.baseUrl}/somewhere-else` }));
+		const result = await testCredential(creds({ baseUrl: `${sb.baseUrl}/somewhere-else` }));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/Base URL/);
 	});
