@@ -1,13 +1,12 @@
 /**
  * Support for the fault suite: the node test environment (test/node/support.ts: an in-process
- * sandbox and the real node through WorkflowExecute), plus what the fault tests add: a complete
- * serialisation of a run (errors with stack, context and cause included) to search for secrets,
- * and plain readers of the sandbox's state (every vendor id, events, the request log).
+ * sandbox and the real node through WorkflowExecute, a limit the tests do not reach), a transport
+ * made anew for each test, and plain readers of the sandbox's state (every vendor, the request log).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type * as TransportModule from '../../nodes/BusinessFinance/transport';
-import { startEnv, VALID, type NodeTestEnv } from '../node/support';
+import { VALID, type NodeTestEnv } from '../node/support';
 
 /**
  * The nodes' transport, made anew by `fresh()`: one per n8n process would carry one test's rate
@@ -36,7 +35,7 @@ function renewTransport(): void {
 	).renewTransport();
 }
 
-export { VALID };
+export { startEnv } from '../node/support';
 export type { NodeTestEnv };
 
 export interface LoggedRequest {
@@ -45,11 +44,6 @@ export interface LoggedRequest {
 	query: IDataObject;
 	body: unknown;
 	status: number;
-}
-
-/** A sandbox with a limit the tests do not reach; each test starts from `fresh()`. */
-export async function startFaultEnv(): Promise<NodeTestEnv> {
-	return await startEnv();
 }
 
 /** No data, no faults, empty logs, fresh rate-limit counters on both sides (a new transport). */
@@ -76,37 +70,6 @@ export async function allVendors(env: NodeTestEnv): Promise<IDataObject[]> {
 
 export async function requestLog(env: NodeTestEnv): Promise<LoggedRequest[]> {
 	return (await env.sb.admin.getRequests()) as unknown as LoggedRequest[];
-}
-
-/**
- * JSON of everything reachable from `value`, including what JSON.stringify leaves out: an
- * Error's non-enumerable `message`, `stack` and `cause`, getters' values are not invoked.
- * Cycles are cut. Used to prove a secret appears nowhere in a run.
- */
-export function serialiseEverything(value: unknown): string {
-	const seen = new WeakSet<object>();
-	const walk = (v: unknown, depth: number): unknown => {
-		if (v === null || typeof v !== 'object') {
-			if (typeof v === 'function') return `[function ${(v as { name?: string }).name ?? ''}]`;
-			if (typeof v === 'bigint') return String(v);
-			return v;
-		}
-		if (seen.has(v as object) || depth > 60) return '[seen]';
-		seen.add(v as object);
-		if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-		if (v instanceof Map)
-			return [...v.entries()].map(([k, x]) => [walk(k, depth + 1), walk(x, depth + 1)]);
-		if (v instanceof Set) return [...v.values()].map((x) => walk(x, depth + 1));
-		if (Buffer.isBuffer(v)) return (v as Buffer).toString('utf8');
-		const out: Record<string, unknown> = {};
-		for (const key of Object.getOwnPropertyNames(v)) {
-			const desc = Object.getOwnPropertyDescriptor(v, key);
-			if (!desc || !('value' in desc)) continue; // do not run getters
-			out[key] = walk(desc.value, depth + 1);
-		}
-		return out;
-	};
-	return JSON.stringify(walk(value, 0));
 }
 
 /** Vendor create parameters for item `$json.name` (a valid crypto vendor). */

@@ -21,10 +21,12 @@ export const NODE: INode = {
 
 export const KEY = 'svc_dummy_unit_test_key_0123456789abcdef';
 
+const quiet = () => undefined;
+export const quietLogger = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+
 interface Timer {
 	at: number;
 	seq: number;
-	ms: number;
 	resolve: () => void;
 }
 
@@ -46,12 +48,7 @@ export class FakeClock {
 	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
 		if (signal?.aborted) throw signal.reason;
 		await new Promise<void>((resolve, reject) => {
-			const timer: Timer = {
-				at: this.now + Math.max(0, ms),
-				seq: this.seq++,
-				ms,
-				resolve: () => undefined,
-			};
+			const timer: Timer = { at: this.now + Math.max(0, ms), seq: this.seq++, resolve: () => {} };
 			const onAbort = () => {
 				this.timers = this.timers.filter((t) => t !== timer);
 				reject(signal!.reason);
@@ -66,10 +63,6 @@ export class FakeClock {
 		});
 	}
 
-	random(): number {
-		return this.randomValue;
-	}
-
 	/** Timers still pending (a finished call must leave none behind). */
 	get pendingTimers(): number {
 		return this.timers.length;
@@ -82,23 +75,12 @@ export class FakeClock {
 	/** Run a promise to completion, advancing virtual time whenever everything is waiting on a timer. */
 	async run<T>(promise: Promise<T>, maxSteps = 100_000): Promise<T> {
 		let settled = false;
-		let value: T | undefined;
-		let error: unknown;
-		let failed = false;
-		promise.then(
-			(v) => {
-				settled = true;
-				value = v;
-			},
-			(e) => {
-				settled = true;
-				failed = true;
-				error = e;
-			},
-		);
-		for (let step = 0; step < maxSteps; step++) {
+		const done = promise.finally(() => (settled = true));
+		done.catch(() => undefined); // its failure is the caller's, below
+		for (let step = 0; !settled; step++) {
 			await flush();
 			if (settled) break;
+			if (step >= maxSteps) throw new Error('fake clock: too many steps');
 			if (this.timers.length === 0)
 				throw new Error('deadlock: nothing to wait for and the promise has not settled');
 			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
@@ -106,9 +88,7 @@ export class FakeClock {
 			if (next.at > this.now) this.now = next.at;
 			next.resolve();
 		}
-		if (!settled) throw new Error('fake clock: too many steps');
-		if (failed) throw error;
-		return value as T;
+		return await done;
 	}
 }
 
@@ -146,12 +126,7 @@ export function fakeContext(
 		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
 		getCredentials: async () => ({ ...credentials }),
-		logger: {
-			debug: () => undefined,
-			info: () => undefined,
-			warn: () => undefined,
-			error: () => undefined,
-		},
+		logger: quietLogger,
 		helpers: {
 			httpRequestWithAuthentication: async function (
 				credentialType: string,
@@ -201,21 +176,21 @@ export function apiError(
 }
 
 /** A network error shaped like what n8n-core throws: a NodeApiError-like wrapper around an axios error. */
-export function networkError(code: string, withKey = KEY): Error {
+export function networkError(code: string): Error {
 	const axiosLike = Object.assign(
 		new Error(code === 'ECONNRESET' ? 'socket hang up' : `connect ${code} 127.0.0.1:4010`),
 		{
 			code,
 			isAxiosError: true,
 			config: {
-				headers: { Authorization: `Bearer ${withKey}` },
+				headers: { Authorization: `Bearer ${KEY}` },
 				url: 'http://127.0.0.1:4010/v1/vendors',
 			},
 		},
 	);
 	return Object.assign(new Error(`The service refused the connection - ${code}`), {
 		cause: axiosLike,
-		context: { request: { headers: { Authorization: `Bearer ${withKey}` } } },
+		context: { request: { headers: { Authorization: `Bearer ${KEY}` } } },
 	});
 }
 
@@ -240,7 +215,8 @@ export class FakeWindowServer {
 			mode === 'aligned' ? Math.floor(fake.now / windowMs) * windowMs : Number.NEGATIVE_INFINITY;
 	}
 
-	handle(ok: () => ScriptedResponse): ScriptedResponse {
+	/** The answer to a request arriving now: a 200 with the headers, or a 429 past the limit. */
+	handle(): ScriptedResponse {
 		const now = this.fake.now;
 		if (now >= this.windowStart + this.windowMs) {
 			this.windowStart =
@@ -260,8 +236,7 @@ export class FakeWindowServer {
 			return apiError(429, 'RATE_LIMITED', 'Too many requests, please slow down', headers);
 		}
 		this.served += 1;
-		const response = ok();
-		return { ...response, headers: { ...(response.headers ?? {}), ...headers } };
+		return json(200, { data: { id: 'x' } }, headers);
 	}
 }
 

@@ -3,14 +3,20 @@
  * (its axios stack, the credential's `authenticate` applied, the execution's cancel signal handled
  * as in a running n8n), and scripted servers on 127.0.0.1 that answer as a test says.
  */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import {
+	type ICredentialDataDecryptedObject,
+	type IHttpRequestOptions,
+	Workflow,
+} from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
-import { NODE } from './transport-fakes';
+import { NODE, quietLogger } from './transport-fakes';
+import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
 export { failure } from './transport-fakes';
@@ -19,31 +25,28 @@ export { failure } from './transport-fakes';
 const {
 	httpRequestWithAuthentication,
 } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication');
-export const {
+const {
 	CredentialTestContext,
 } = require('n8n-core/dist/execution-engine/node-execution-context/credentials-test-context');
 
-const credentialType = new BusinessFinanceApi();
+/** The credential's Test button as n8n runs it (n8n-core's legacy `request` helper). */
+export const testCredential = async (data: ICredentialDataDecryptedObject) =>
+	await businessFinanceApiTest.call(new CredentialTestContext({}), {
+		id: '1',
+		name: 'c',
+		type: CREDENTIAL_NAME,
+		data,
+	});
 
-/** Resolves `={{$credentials.x}}` templates the way n8n does for a generic `authenticate`. */
-function applyAuthenticate(
-	credentials: ICredentialDataDecryptedObject,
-	options: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const resolve = (value: string) =>
-		value
-			.replace(/^=/, '')
-			.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) =>
-				String(credentials[name] ?? ''),
-			);
-	const headers = { ...(options.headers ?? {}) } as Record<string, string>;
-	for (const [name, value] of Object.entries(
-		credentialType.authenticate.properties.headers ?? {},
-	)) {
-		headers[name] = resolve(String(value));
-	}
-	return { ...options, headers };
-}
+const credentialTypes = { [CREDENTIAL_NAME]: new BusinessFinanceApi() };
+// Where n8n's expression engine resolves the credential's `authenticate` (`={{$credentials...}}`).
+const workflow = new Workflow({
+	id: 'wf',
+	nodes: [],
+	connections: {},
+	active: false,
+	nodeTypes: makeNodeTypes({}),
+});
 
 /**
  * An execution context as n8n-core builds one: `getExecutionCancelSignal` gives the execution's
@@ -54,18 +57,8 @@ export function realContext(
 	execution = new AbortController(),
 ) {
 	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			preAuthentication: async () => undefined,
-			authenticate: async (
-				creds: ICredentialDataDecryptedObject,
-				type: string,
-				options: IHttpRequestOptions,
-			) => {
-				if (type !== CREDENTIAL_NAME) throw new Error(`unexpected credential type ${type}`);
-				return applyAuthenticate(creds, options);
-			},
-		},
+		// applies the credential's own `authenticate` as n8n does (test/helpers/n8n.ts)
+		credentialsHelper: new TestCredentialsHelper({}, credentialTypes),
 	};
 	const ctx: any = {
 		getNode: () => NODE,
@@ -74,12 +67,7 @@ export function realContext(
 			return { ...credentials };
 		},
 		getExecutionCancelSignal: () => execution.signal,
-		logger: {
-			debug: () => undefined,
-			info: () => undefined,
-			warn: () => undefined,
-			error: () => undefined,
-		},
+		logger: quietLogger,
 	};
 	ctx.helpers = {
 		httpRequestWithAuthentication(this: unknown, type: string, options: IHttpRequestOptions) {
@@ -87,7 +75,7 @@ export function realContext(
 				this,
 				type,
 				options,
-				{ id: 'wf' },
+				workflow,
 				NODE,
 				additionalData,
 			);
@@ -97,11 +85,10 @@ export function realContext(
 }
 
 export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const okHeaders = () => ({
 	'x-ratelimit-limit': '100',
 	'x-ratelimit-remaining': '99',
-	'x-ratelimit-reset': String(nowSeconds() + 60),
+	'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60),
 });
 export const LIST = { data: [], meta: { page: 1, limit: 100, total: 0, has_more: false } };
 

@@ -3,7 +3,7 @@
  * a service that repeats pages, never stops, sends no list of objects or ends a list early (the
  * last two over real HTTP).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, failure, fake, fakeContext, json, t, useFakeTransport } from './transport-fakes';
@@ -23,93 +23,60 @@ useScriptedServer();
 
 describe('pagination', () => {
 	/** A list endpoint over `total` items, honouring page and limit like the sandbox. */
-	function listServer(
-		total: number,
-		options: {
-			hasMore?: (page: number, limit: number) => boolean;
-			pageOverride?: (page: number) => number;
-		} = {},
-	) {
+	function listServer(total: number, pageOverride = (page: number) => page) {
 		const items = Array.from({ length: total }, (_, i) => ({
 			id: `id-${String(i).padStart(5, '0')}`,
 			n: i,
 		}));
-		return (opts: { qs?: Record<string, unknown> }) => {
+		return (opts: IHttpRequestOptions) => {
 			const page = Number(opts.qs?.page ?? 1);
 			const limit = Number(opts.qs?.limit ?? 50);
-			const served = options.pageOverride ? options.pageOverride(page) : page;
-			const data = items.slice((served - 1) * limit, served * limit);
-			const hasMore = options.hasMore ? options.hasMore(page, limit) : page * limit < total;
-			return json(200, { data, meta: { page, limit, total, has_more: hasMore } });
+			const data = items.slice((pageOverride(page) - 1) * limit, pageOverride(page) * limit);
+			return json(200, { data, meta: { page, limit, total, has_more: page * limit < total } });
 		};
 	}
 
 	async function list(
 		ctx: ReturnType<typeof fakeContext>,
 		qs: IDataObject,
-		options: { returnAll: boolean; limit?: number },
+		options: { returnAll: boolean; limit?: number; waitBudgetMs?: number },
 	) {
 		return await fake.run(t.apiRequestAllItems.call(ctx as never, '/v1/vendors', qs, options));
 	}
 
-	it('an empty first page returns [] after one request', async () => {
-		const ctx = fakeContext(fake, listServer(0) as never);
-		expect(await list(ctx, {}, { returnAll: true })).toEqual([]);
-		expect(ctx.calls).toHaveLength(1);
-	});
-
-	it.each([1, 99, 100, 101, 200, 250, 1000])(
-		'listing %i items costs ceil(N/100) requests',
+	it.each([0, 1, 99, 100, 101, 200, 250, 1000])(
+		'listing %i items costs ceil(N/100) requests (at least one)',
 		async (n) => {
-			const ctx = fakeContext(fake, listServer(n) as never);
+			const ctx = fakeContext(fake, listServer(n));
 			const items = await list(ctx, {}, { returnAll: true });
 			expect(items).toHaveLength(n);
 			expect(new Set(items.map((i) => i.id)).size).toBe(n);
-			expect(ctx.calls).toHaveLength(Math.ceil(n / 100));
-			expect(ctx.calls.every((c) => c.options.qs?.limit === 100)).toBe(true);
-			expect(ctx.calls.map((c) => c.options.qs?.page)).toEqual(
-				Array.from({ length: Math.ceil(n / 100) }, (_, i) => i + 1),
+			const pages = Array.from({ length: Math.max(1, Math.ceil(n / 100)) }, (_, i) => i + 1);
+			expect(ctx.calls.map((c) => c.options.qs)).toEqual(
+				pages.map((page) => ({ page, limit: 100 })),
 			);
 		},
 	);
 
-	it('an exact multiple of 100 does not request an empty extra page', async () => {
-		const ctx = fakeContext(fake, listServer(300) as never);
-		expect(await list(ctx, {}, { returnAll: true })).toHaveLength(300);
-		expect(ctx.calls).toHaveLength(3);
-	});
-
-	it('a limit below 100 uses the limit as the page size', async () => {
-		const ctx = fakeContext(fake, listServer(500) as never);
-		const items = await list(ctx, {}, { returnAll: false, limit: 30 });
-		expect(items).toHaveLength(30);
-		expect(ctx.calls).toHaveLength(1);
-		expect(ctx.calls[0].options.qs).toEqual({ page: 1, limit: 30 });
-	});
-
-	it('a limit above 100 pages in 100s and stops as soon as it has enough', async () => {
-		const ctx = fakeContext(fake, listServer(1000) as never);
-		const items = await list(ctx, {}, { returnAll: false, limit: 250 });
-		expect(items).toHaveLength(250);
-		expect(items[249].n).toBe(249);
-		expect(ctx.calls).toHaveLength(3);
-		expect(ctx.calls.map((c) => c.options.qs?.limit)).toEqual([100, 100, 100]);
-	});
-
-	it('a limit larger than the list returns the whole list', async () => {
-		const ctx = fakeContext(fake, listServer(120) as never);
-		expect(await list(ctx, {}, { returnAll: false, limit: 500 })).toHaveLength(120);
-		expect(ctx.calls).toHaveLength(2);
+	it.each([
+		['below 100: the limit is the page size', 500, 30, [30]],
+		['above 100: pages of 100 until it has enough', 1000, 250, [100, 100, 100]],
+		['larger than the list: the whole list', 120, 500, [100, 100]],
+	])('a limit %s', async (_, total, limit, pageSizes) => {
+		const ctx = fakeContext(fake, listServer(total));
+		const items = await list(ctx, {}, { returnAll: false, limit });
+		expect(items.map((i) => i.n)).toEqual([...Array(Math.min(total, limit)).keys()]);
+		expect(ctx.calls.map((c) => c.options.qs?.limit)).toEqual(pageSizes);
 	});
 
 	it('rejects a limit below 1 before sending', async () => {
-		const ctx = fakeContext(fake, listServer(10) as never);
+		const ctx = fakeContext(fake, listServer(10));
 		await expect(list(ctx, {}, { returnAll: false, limit: 0 })).rejects.toThrow(/Limit must be/);
 		expect(ctx.calls).toHaveLength(0);
 	});
 
 	it('passes filters through and never mutates the caller’s qs', async () => {
-		const ctx = fakeContext(fake, listServer(150) as never);
+		const ctx = fakeContext(fake, listServer(150));
 		const qs = Object.freeze({ search: 'acme', page: 7, limit: 3 });
 		await list(ctx, qs, { returnAll: true });
 		expect(qs).toEqual({ search: 'acme', page: 7, limit: 3 });
@@ -122,11 +89,12 @@ describe('pagination', () => {
 	it('stops with a clear error when has_more never turns false', async () => {
 		// Fresh ids on every page, total 150, but has_more always true.
 		let counter = 0;
-		const ctx = fakeContext(fake, (() =>
+		const ctx = fakeContext(fake, () =>
 			json(200, {
 				data: Array.from({ length: 100 }, () => ({ id: `gen-${counter++}` })),
 				meta: { page: 1, limit: 100, total: 150, has_more: true },
-			})) as never);
+			}),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/kept reporting more pages/);
@@ -135,8 +103,9 @@ describe('pagination', () => {
 
 	it('a server without total and with endless has_more hits the hard page cap', async () => {
 		let counter = 0;
-		const ctx = fakeContext(fake, (() =>
-			json(200, { data: [{ id: `gen-${counter++}` }], meta: { has_more: true } })) as never);
+		const ctx = fakeContext(fake, () =>
+			json(200, { data: [{ id: `gen-${counter++}` }], meta: { has_more: true } }),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/kept reporting more pages/);
 		expect(ctx.calls.length).toBe(10_000);
@@ -145,7 +114,7 @@ describe('pagination', () => {
 	it('stops with a clear error when the server repeats a page', async () => {
 		const ctx = fakeContext(
 			fake,
-			listServer(300, { pageOverride: (page) => (page >= 2 ? 1 : page) }) as never,
+			listServer(300, (page) => (page >= 2 ? 1 : page)),
 		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/returned page 2 of \/v1\/vendors again/);
@@ -157,8 +126,9 @@ describe('pagination', () => {
 			[{ id: 'a' }, { id: 'b' }, { id: 'c' }],
 			[{ id: 'b' }, { id: 'c' }],
 		];
-		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
-			json(200, { data: pages[Math.min(i, 1)], meta: { has_more: true, total: 9 } })) as never);
+		const ctx = fakeContext(fake, (_, i) =>
+			json(200, { data: pages[Math.min(i, 1)], meta: { has_more: true, total: 9 } }),
+		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
 		expect(error.message).toMatch(/again/);
 	});
@@ -169,35 +139,24 @@ describe('pagination', () => {
 			[{ id: 'c' }, { id: 'd' }, { id: 'e' }],
 			[{ id: 'f' }],
 		];
-		const ctx = fakeContext(fake, ((_: unknown, i: number) =>
-			json(200, { data: pages[i], meta: { has_more: i < 2, total: 7 } })) as never);
+		const ctx = fakeContext(fake, (_, i) =>
+			json(200, { data: pages[i], meta: { has_more: i < 2, total: 7 } }),
+		);
 		const items = await list(ctx, {}, { returnAll: true });
 		expect(items.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
 	});
 
 	it('a body without a data list is a clear error', async () => {
-		const ctx = fakeContext(fake, (() => json(200, { items: [] })) as never);
+		const ctx = fakeContext(fake, () => json(200, { items: [] }));
 		await expect(list(ctx, {}, { returnAll: true })).rejects.toThrow(/without a list in "data"/);
 	});
 
 	it('shares one wait budget across the pages', async () => {
-		let i = 0;
 		const server = listServer(300);
-		const ctx = fakeContext(fake, ((opts: never) => {
-			i += 1;
-			if (i % 2 === 0) return apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '3' });
-			return server(opts);
-		}) as never);
-		const error = await failure(
-			fake.run(
-				t.apiRequestAllItems.call(
-					ctx as never,
-					'/v1/vendors',
-					{},
-					{ returnAll: true, waitBudgetMs: 5_000 },
-				),
-			),
+		const ctx = fakeContext(fake, (opts, i) =>
+			i % 2 === 1 ? apiError(429, 'RATE_LIMITED', 'slow', { 'retry-after': '3' }) : server(opts),
 		);
+		const error = await failure(list(ctx, {}, { returnAll: true, waitBudgetMs: 5_000 }));
 		expect(error.message).toMatch(/after waiting 3s \(wait budget 5s/);
 	});
 

@@ -33,10 +33,6 @@ const encodings: Array<[string, (s: string) => string]> = [
 	['as is', (s) => s],
 	['URL-encoded', encodeURIComponent],
 	[
-		'URL-encoded, lower-case hex',
-		(s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-	],
-	[
 		'with every byte percent-encoded, hex in mixed case',
 		(s) =>
 			[...Buffer.from(s)]
@@ -48,41 +44,43 @@ const encodings: Array<[string, (s: string) => string]> = [
 	['base64url', (s) => Buffer.from(s).toString('base64url')],
 ];
 
-/** Whether the key's secret part (after svc_) can be read back from `out` in the given form. */
-function readable(out: string, secret: string, name: string): boolean {
-	if (name.startsWith('base64')) {
-		const alphabet = name === 'base64' ? 'base64' : 'base64url';
-		const tokens = out.match(/[A-Za-z0-9+/_=-]{6,}/g) ?? [];
-		return tokens.some((t) =>
-			[0, 1, 2, 3].some((shift) =>
-				Buffer.from(t.slice(shift), alphabet).toString('latin1').includes(secret),
-			),
-		);
-	}
-	return decodeURIComponentSafe(out).includes(secret);
+/** `text` read every way it may carry the key: as is, percent-decoded, and each base64-looking
+ * stretch decoded (either alphabet) from each of 4 starting points. */
+function readings(text: string): string {
+	const percentDecoded = text.replace(/(%[0-9a-f]{2})+/gi, (run) => {
+		try {
+			return decodeURIComponent(run);
+		} catch {
+			return run;
+		}
+	});
+	const tokens = text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? [];
+	const decoded = tokens
+		.flatMap((token) => [0, 1, 2, 3].map((shift) => token.slice(shift)))
+		.flatMap((token) => (['base64', 'base64url'] as const).map((a) => Buffer.from(token, a)))
+		.map((bytes) => bytes.toString('latin1'));
+	return [text, percentDecoded, ...decoded].join('\n');
 }
 
-function decodeURIComponentSafe(s: string): string {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
+/** The first 10 characters in a row of `key` that `text`, read every way, shows; if any. */
+function leakedPiece(text: string, key: string): string | undefined {
+	const all = readings(text);
+	for (let i = 0; i + 10 <= key.length; i++) {
+		if (all.includes(key.slice(i, i + 10))) return key.slice(i, i + 10);
 	}
+	return undefined;
 }
 
 describe('redact', () => {
-	it.each(encodings)(
-		'property: a key embedded %s in any text cannot be read back',
-		(name, encode) => {
-			fc.assert(
-				fc.property(key, text, text, (k, before, after) => {
-					const out = redact(encode(`${before}Authorization: Bearer ${k}${after}`), [k]);
-					expect(readable(out, k.slice(4, 16), name)).toBe(false);
-				}),
-				{ numRuns: 300 },
-			);
-		},
-	);
+	it.each(encodings)('property: a key embedded %s in any text cannot be read back', (_, encode) => {
+		fc.assert(
+			fc.property(key, text, text, (k, before, after) => {
+				const out = redact(encode(`${before}Authorization: Bearer ${k}${after}`), [k]);
+				expect(leakedPiece(out, k)).toBeUndefined();
+			}),
+			{ numRuns: 300 },
+		);
+	});
 
 	it('leaves text without the key alone, and scrubs what looks like another key or a webhook secret', () => {
 		expect(redact('amount must be at least 0.01', ['svc_dummy_abcdef012345'])).toBe(
@@ -94,43 +92,13 @@ describe('redact', () => {
 	});
 });
 
-/** The first 10 characters in a row of a form of the key found in `text`, if any. */
-function leakedPiece(text: string, forms: string[]): string | undefined {
-	for (const form of forms) {
-		for (let i = 0; i + 10 <= form.length; i++) {
-			if (text.includes(form.slice(i, i + 10))) return form.slice(i, i + 10);
-		}
-	}
-	return undefined;
-}
-
-/** What every base64-looking stretch of `text` decodes to, read from each of 4 starting points. */
-function base64Decodings(text: string): string {
-	const tokens = text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? [];
-	return tokens
-		.flatMap((token) => [0, 1, 2, 3].map((shift) => token.slice(shift)))
-		.flatMap((token) => [
-			Buffer.from(token, 'base64').toString('latin1'),
-			Buffer.from(token, 'base64url').toString('latin1'),
-		])
-		.join('\n');
-}
-
 describe('redaction', () => {
+	// Each encoding, at each alignment, on redact() itself: the properties above.
 	it.each([
-		['URL-encoded', (key: string) => `no such key: ${encodeURIComponent(key)}`],
+		['URL-encoded in lower case', (key: string) => encodeURIComponent(key).toLowerCase()],
 		[
-			'URL-encoded in lower case',
-			(key: string) => `no such key: ${encodeURIComponent(key).toLowerCase()}`,
-		],
-		[
-			'base64 of the header',
-			(_: string, header: string) =>
-				`saw ${Buffer.from(`Authorization: ${header}`).toString('base64')}`,
-		],
-		[
-			'base64 of the header value',
-			(_: string, header: string) => `saw ${Buffer.from(header).toString('base64')}`,
+			'in base64 of the header',
+			(_: string, header: string) => Buffer.from(`Authorization: ${header}`).toString('base64'),
 		],
 	])('a key echoed %s by the service never reaches the error', async (_, echo) => {
 		await serve((req, res) =>
@@ -140,7 +108,7 @@ describe('redaction', () => {
 				{
 					error: {
 						code: 'VALIDATION_ERROR',
-						message: echo(KEY, String(req.headers.authorization)),
+						message: `no such key: ${echo(KEY, String(req.headers.authorization))}`,
 					},
 				},
 				okHeaders(),
@@ -157,9 +125,7 @@ describe('redaction', () => {
 			JSON.stringify(error),
 			inspect(error, { depth: 10, showHidden: true }),
 		].join('\n');
-		const forms = [KEY, encodeURIComponent(KEY), encodeURIComponent(KEY).toLowerCase()];
-		expect(leakedPiece(text, forms)).toBeUndefined();
-		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+		expect(leakedPiece(text, KEY)).toBeUndefined();
 	});
 	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
 		// The cut falls 3 characters before the end of the encoded header: the rest of it would
@@ -173,50 +139,30 @@ describe('redaction', () => {
 		const error = await failure(getVendors(t));
 		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
 		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
-		expect(leakedPiece(base64Decodings(text), [KEY])).toBeUndefined();
+		expect(leakedPiece(text, KEY)).toBeUndefined();
 	});
 
-	/** Every byte of `text` as %XX; `literal(i)` keeps character i as it is. */
-	const percentEncoded = (
-		text: string,
-		hex: (h: string, i: number) => string,
-		literal: (i: number) => boolean = () => false,
-	) =>
-		[...Buffer.from(text)]
-			.map((byte, i) =>
-				literal(i) ? String.fromCharCode(byte) : `%${hex(byte.toString(16).padStart(2, '0'), i)}`,
-			)
+	it('a redirect whose Location carries the key percent-encoded (mixed-case hex, letters too) never reaches the error', async () => {
+		const encoded = [...Buffer.from(KEY)]
+			.map((byte, i) => {
+				const hex = byte.toString(16).padStart(2, '0');
+				if (i % 3 === 0) return String.fromCharCode(byte);
+				return `%${i % 2 ? hex : hex.toUpperCase()}`;
+			})
 			.join('');
-
-	it.each([
-		['upper-case hex', () => percentEncoded(KEY, (h) => h.toUpperCase())],
-		['lower-case hex', () => percentEncoded(KEY, (h) => h)],
-		[
-			'mixed case, some characters literal',
-			() =>
-				percentEncoded(
-					KEY,
-					(h, i) => (i % 2 ? h : h.toUpperCase()),
-					(i) => i % 3 === 0,
-				),
-		],
-	])(
-		'a redirect whose Location carries the key with every byte percent-encoded (%s) never reaches the error',
-		async (_, encoded) => {
-			await serve((_req, res) => {
-				res.writeHead(302, {
-					location: `https://login.example.com/?key=${encoded()}`,
-					...okHeaders(),
-				});
-				res.end();
+		await serve((_req, res) => {
+			res.writeHead(302, {
+				location: `https://login.example.com/?key=${encoded}`,
+				...okHeaders(),
 			});
-			const { t } = transportWithShiftableClock();
-			const error = await failure(getVendors(t));
-			expect(error.message).toMatch(
-				/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
-			);
-			const text = [error.message, error.description, JSON.stringify(error)].join('\n');
-			expect(leakedPiece(decodeURIComponent(text), [KEY])).toBeUndefined();
-		},
-	);
+			res.end();
+		});
+		const { t } = transportWithShiftableClock();
+		const error = await failure(getVendors(t));
+		expect(error.message).toMatch(
+			/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
+		);
+		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
+		expect(leakedPiece(text, KEY)).toBeUndefined();
+	});
 });
