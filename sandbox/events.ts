@@ -6,6 +6,7 @@
 import http from 'http';
 import https from 'https';
 import { Webhook } from 'standardwebhooks';
+import { isLoopback } from './http';
 import type { Store } from './store';
 import type { SandboxEvent, WebhookEndpoint } from './types';
 import { nowIso, prefixedId } from './util';
@@ -14,18 +15,6 @@ export interface DeliveryOptions {
 	retryDelaysMs: number[];
 	timeoutMs: number;
 	deliverAnywhere: boolean;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-	const h = hostname.toLowerCase();
-	return (
-		h === 'localhost' ||
-		h.endsWith('.localhost') ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
-		h === '[::1]' ||
-		h === '::1' ||
-		/^\[::ffff:127\./.test(h)
-	);
 }
 
 export class Events {
@@ -79,7 +68,7 @@ export class Events {
 			record(undefined, 'not delivered: the endpoint url is not a valid URL');
 			return;
 		}
-		if (!this.options.deliverAnywhere && !isLoopbackHost(url.hostname)) {
+		if (!this.options.deliverAnywhere && !isLoopback(url.hostname)) {
 			record(
 				undefined,
 				'not delivered: only loopback hosts receive deliveries (start the sandbox with --deliver-anywhere)',

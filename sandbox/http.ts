@@ -11,9 +11,15 @@ export const pathOf = (url: string): string => {
 export const isAdminPath = (path: string): boolean =>
 	path === '/_admin' || path.startsWith('/_admin/');
 
-export function isLoopbackAddress(address: string | undefined): boolean {
-	if (!address) return false;
-	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+/** localhost, 127.0.0.0/8 (also IPv4-mapped) or ::1 (also in brackets): a host or an address. */
+export function isLoopback(host: string | undefined): boolean {
+	const h = (host ?? '').toLowerCase().replace(/^\[(.*)\]$/, '$1');
+	return (
+		h === 'localhost' ||
+		h.endsWith('.localhost') ||
+		h === '::1' ||
+		/^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+	);
 }
 
 export const isJsonContentType = (ct: string | undefined): boolean =>

@@ -6,14 +6,14 @@ import Fastify, {
 	type FastifyRequest,
 } from 'fastify';
 import { adminRoutes, forbidden, type AdminCtx } from './admin';
-import { ApiError, errorBody, validationError } from './errors';
+import { ApiError, validationError } from './errors';
 import { Events } from './events';
 import { Faults } from './faults';
 import {
 	authenticate,
 	isAdminPath,
 	isJsonContentType,
-	isLoopbackAddress,
+	isLoopback,
 	loggedHeaders,
 	pathOf,
 	RouteTable,
@@ -37,7 +37,29 @@ class RawBody {
 }
 
 const sendError = (reply: FastifyReply, err: ApiError): FastifyReply =>
-	reply.code(err.statusCode).type('application/json').send(errorBody(err.code, err.message));
+	reply
+		.code(err.statusCode)
+		.type('application/json')
+		.send(JSON.stringify({ error: { code: err.code, message: err.message } }));
+
+const unsupportedMediaType = () =>
+	new ApiError(
+		415,
+		'UNSUPPORTED_MEDIA_TYPE',
+		'Send the request body as JSON with Content-Type: application/json',
+	);
+
+/** The API's error for what a hook, a route or Fastify itself threw. */
+function toApiError(err: FastifyError | ApiError, req: FastifyRequest): ApiError {
+	if (err instanceof ApiError) return err;
+	if (err.validation) return validationError(formatAjvError(err.validation[0]));
+	if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+		return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+	if (err.statusCode === 415) return unsupportedMediaType(); // an empty Content-Type header
+	if (err.statusCode === 400) return validationError(err.message);
+	req.log.error(err);
+	return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
 
 const INVALID = Symbol('invalid JSON');
 function parseJson(text: string): unknown {
@@ -105,7 +127,7 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		// absolute-form request line, so `/%5Fadmin/...` reaches an admin route too), and on the raw
 		// path for unknown admin paths; loopback on the connection's own address.
 		if (isAdminPath(req.routeOptions.url ?? '') || isAdminPath(path)) {
-			if (!isLoopbackAddress(req.socket.remoteAddress)) throw forbidden();
+			if (!isLoopback(req.socket.remoteAddress)) throw forbidden();
 			return;
 		}
 		const entry: RequestRecord = {
@@ -164,11 +186,7 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		const entry = logEntries.get(req);
 		if (entry) entry.body = text;
 		if (!isJsonContentType(req.headers['content-type'])) {
-			throw new ApiError(
-				415,
-				'UNSUPPORTED_MEDIA_TYPE',
-				'Send the request body as JSON with Content-Type: application/json',
-			);
+			throw unsupportedMediaType();
 		}
 		const parsed = parseJson(text);
 		if (parsed === INVALID)
@@ -199,32 +217,9 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
 	});
 
-	app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-		let status = 500;
-		let code = 'INTERNAL_ERROR';
-		let message = 'Internal server error';
-		if (err instanceof ApiError) {
-			({ statusCode: status, code, message } = err);
-		} else if ((err as FastifyError).validation) {
-			const v = (err as FastifyError).validation as unknown as Parameters<
-				typeof formatAjvError
-			>[0][];
-			({ statusCode: status, code, message } = validationError(formatAjvError(v[0])));
-		} else if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-			[status, code, message] = [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'];
-		} else if ((err as FastifyError).statusCode === 415) {
-			[status, code, message] = [
-				415,
-				'UNSUPPORTED_MEDIA_TYPE',
-				'Send the request body as JSON with Content-Type: application/json',
-			];
-		} else if ((err as FastifyError).statusCode === 400) {
-			[status, code, message] = [400, 'VALIDATION_ERROR', err.message];
-		} else {
-			req.log.error(err);
-		}
-		return reply.code(status).type('application/json').send(errorBody(code, message));
-	});
+	app.setErrorHandler((err: FastifyError | ApiError, req, reply) =>
+		sendError(reply, toApiError(err, req)),
+	);
 
 	const define: Define = (method, path, body, handler) => {
 		routes.add(method, path);

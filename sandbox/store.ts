@@ -15,16 +15,10 @@ import type {
 	WebhookEndpoint,
 } from './types';
 
-const compare = (a: Ordered, b: Ordered): number =>
-	a.created_at < b.created_at
-		? -1
-		: a.created_at > b.created_at
-			? 1
-			: a.id < b.id
-				? -1
-				: a.id > b.id
-					? 1
-					: 0;
+function compare(a: Ordered, b: Ordered): number {
+	if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 export class Collection<T extends Ordered> {
 	private items: T[] = [];

@@ -1,8 +1,7 @@
 /** Checks JSON Schema cannot express: bank and wallet details, amounts, query strings. */
 import { validationError } from './errors';
+import { EVM_CHAINS } from './schemas';
 import type { PaymentMethod } from './types';
-
-export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
 
 /** ABA routing number: 9 digits, weights 3-7-1, sum divisible by 10. */
 export function isAbaRoutingNumber(value: string): boolean {
@@ -48,33 +47,24 @@ export function isWalletAddress(chain: string, address: string): boolean {
 	}
 }
 
-const DETAIL_FIELDS = [
-	'bank_name',
-	'account_name',
-	'account_number',
-	'routing_number',
-	'swift_code',
-	'iban',
-	'bank_address',
-	'wallet_address',
-	'wallet_chain',
-] as const;
+const ACH_FIELDS = ['bank_name', 'account_name', 'account_number', 'routing_number'] as const;
+const WIRE_FIELDS = [...ACH_FIELDS, 'swift_code', 'iban', 'bank_address'] as const;
+const WALLET_FIELDS = ['wallet_address', 'wallet_chain'] as const;
+const DETAIL_FIELDS = [...WIRE_FIELDS, ...WALLET_FIELDS];
+type DetailField = (typeof DETAIL_FIELDS)[number];
+export type Details = Partial<Record<DetailField, string>>;
 
-const FIELDS_BY_METHOD: Record<PaymentMethod, readonly string[]> = {
-	ach: ['bank_name', 'account_name', 'account_number', 'routing_number'],
-	wire: [
-		'bank_name',
-		'account_name',
-		'account_number',
-		'routing_number',
-		'swift_code',
-		'iban',
-		'bank_address',
-	],
-	crypto: ['wallet_address', 'wallet_chain'],
+const FIELDS_BY_METHOD: Record<PaymentMethod, readonly DetailField[]> = {
+	ach: ACH_FIELDS,
+	wire: WIRE_FIELDS,
+	crypto: WALLET_FIELDS,
 };
-
-export type Details = Partial<Record<(typeof DETAIL_FIELDS)[number], string>>;
+/** Per method, the details a vendor needs: one of each group. */
+const REQUIRED_BY_METHOD: Record<PaymentMethod, DetailField[][]> = {
+	ach: [['account_number'], ['routing_number']],
+	wire: [['account_number'], ['routing_number', 'swift_code', 'iban']],
+	crypto: [['wallet_address'], ['wallet_chain']],
+};
 
 export const hasAnyDetail = (body: Details): boolean =>
 	DETAIL_FIELDS.some((f) => body[f] !== undefined);
@@ -122,24 +112,11 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 		throw validationError(`wallet_address is not a valid ${wallet_chain} address`);
 	}
 	if (!complete) return;
-	if (method === 'ach') {
-		if (account_number === undefined)
-			throw validationError('account_number is required for payment_method ach');
-		if (routing_number === undefined)
-			throw validationError('routing_number is required for payment_method ach');
-	} else if (method === 'wire') {
-		if (account_number === undefined)
-			throw validationError('account_number is required for payment_method wire');
-		if (routing_number === undefined && swift_code === undefined && iban === undefined) {
-			throw validationError(
-				'routing_number, swift_code or iban is required for payment_method wire',
-			);
+	for (const group of REQUIRED_BY_METHOD[method]) {
+		if (group.every((field) => body[field] === undefined)) {
+			const names = group.join(', ').replace(/, (\w+)$/, ' or $1');
+			throw validationError(`${names} is required for payment_method ${method}`);
 		}
-	} else {
-		if (wallet_address === undefined)
-			throw validationError('wallet_address is required for payment_method crypto');
-		if (wallet_chain === undefined)
-			throw validationError('wallet_chain is required for payment_method crypto');
 	}
 }
 
@@ -278,11 +255,4 @@ const PATTERNS: Record<string, string> = {
 	'^/': 'a path starting with /',
 };
 
-const article = (type: string): string =>
-	type === 'integer'
-		? 'an integer'
-		: type === 'array'
-			? 'an array'
-			: type === 'object'
-				? 'an object'
-				: `a ${type}`;
+const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
