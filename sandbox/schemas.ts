@@ -118,8 +118,9 @@ export const webhookUpdate = obj(webhookFields, [], 1);
 
 export const adminReset = obj({ seed: { type: 'string', enum: ['demo', 'none'] } });
 
-export const adminStatus = (statuses: string[]) =>
-	obj({ status: { type: 'string', enum: statuses } }, ['status']);
+/** `{status}`, one of the keys of a transition table. */
+export const adminStatus = (fromTable: Record<string, string[]>) =>
+	obj({ status: { type: 'string', enum: Object.keys(fromTable) } }, ['status']);
 
 export const adminTransactions = obj(
 	{

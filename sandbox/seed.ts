@@ -96,7 +96,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	const vendors = COMPANIES.map(([name, email, method, chain], i) =>
 		makeVendor(rand, name, email, method, chain ?? 'ethereum', iso(base + (9 + i) * HOUR)),
 	);
-	store.vendors.insertMany(vendors);
+	store.vendors.insert(vendors);
 
 	const customers = [
 		['Globex Corporation', 'ap@globex.example'],
@@ -142,7 +142,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 			updated_at: iso(status === 'paid' ? created + 12 * DAY : created + HOUR),
 		};
 	});
-	store.receivables.insertMany(receivables);
+	store.receivables.insert(receivables);
 
 	const payStatuses: PayableStatus[] = [
 		'pending_review',
@@ -174,7 +174,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 			updated_at: iso(created + (status === 'pending_review' ? 0 : 2 * DAY)),
 		};
 	});
-	store.payables.insertMany(payables);
+	store.payables.insert(payables);
 
 	const txs: TreasuryTransaction[] = [];
 	const tx = (
@@ -215,19 +215,21 @@ export function seedDemo(store: Store, now = Date.now()): void {
 			tx(at + 4 * HOUR + 1_000, 'conversion', usd, 'USDC', 'internal', 'completed');
 		}
 	}
-	store.transactions.insertMany(txs);
+	store.transactions.insert(txs);
 
 	const epAt = iso(base);
 	const epId = `ep_demo${chars(rand, '0123456789abcdef', 17)}`;
-	store.webhooks.insert({
-		id: epId,
-		url: 'http://127.0.0.1:9/webhooks/business-finance',
-		description: 'Demo endpoint (disabled): point it at your receiver and enable it',
-		filter_types: [],
-		disabled: true,
-		created_at: epAt,
-		updated_at: epAt,
-	});
+	store.webhooks.insert([
+		{
+			id: epId,
+			url: 'http://127.0.0.1:9/webhooks/business-finance',
+			description: 'Demo endpoint (disabled): point it at your receiver and enable it',
+			filter_types: [],
+			disabled: true,
+			created_at: epAt,
+			updated_at: epAt,
+		},
+	]);
 	const secretBytes = Buffer.from(Array.from({ length: 24 }, () => Math.floor(rand() * 256)));
 	store.secrets.set(epId, newSecret(secretBytes));
 }
@@ -253,5 +255,5 @@ export function seedVendors(store: Store, count: number, seed = store.vendors.si
 			at,
 		);
 	}
-	store.vendors.insertMany(list);
+	store.vendors.insert(list);
 }

@@ -61,12 +61,11 @@ function toApiError(err: FastifyError | ApiError, req: FastifyRequest): ApiError
 	return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 
-const INVALID = Symbol('invalid JSON');
 function parseJson(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch {
-		return INVALID;
+		throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 	}
 }
 
@@ -185,14 +184,9 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		if (req.is404 || req.method === 'GET' || req.method === 'DELETE' || text.length === 0) return;
 		const entry = logEntries.get(req);
 		if (entry) entry.body = text;
-		if (!isJsonContentType(req.headers['content-type'])) {
-			throw unsupportedMediaType();
-		}
-		const parsed = parseJson(text);
-		if (parsed === INVALID)
-			throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
-		req.body = parsed;
-		if (entry) entry.body = parsed;
+		if (!isJsonContentType(req.headers['content-type'])) throw unsupportedMediaType();
+		req.body = parseJson(text);
+		if (entry) entry.body = req.body;
 	});
 
 	app.addHook('onResponse', async (req, reply) => {

@@ -34,32 +34,16 @@ export class Collection<T extends Ordered> {
 		return this.byId.get(id);
 	}
 
-	/** Inserts at its place in list order (usually the end). */
-	insert(item: T): void {
-		const items = this.items;
-		if (items.length === 0 || compare(items[items.length - 1], item) <= 0) {
-			items.push(item);
-		} else {
-			let lo = 0;
-			let hi = items.length;
-			while (lo < hi) {
-				const mid = (lo + hi) >>> 1;
-				if (compare(items[mid], item) <= 0) lo = mid + 1;
-				else hi = mid;
-			}
-			items.splice(lo, 0, item);
-		}
-		this.byId.set(item.id, item);
-		this.answers.clear();
-	}
-
-	/** Adds many at once (one sort instead of many splices). */
-	insertMany(list: T[]): void {
+	/** Adds items at their place in list order (new ones usually belong at the end). */
+	insert(list: readonly T[]): void {
+		let inOrder = true;
 		for (const item of list) {
+			const last = this.items[this.items.length - 1];
+			if (last && compare(last, item) > 0) inOrder = false;
 			this.items.push(item);
 			this.byId.set(item.id, item);
 		}
-		this.items.sort(compare);
+		if (!inOrder) this.items.sort(compare);
 		this.answers.clear();
 	}
 

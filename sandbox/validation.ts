@@ -226,17 +226,11 @@ export function formatAjvError(e: AjvError): string {
 				: `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
 		case 'maxLength':
 			return `${field} must be at most ${p.limit} characters`;
-		case 'minimum':
-		case 'maximum':
-		case 'exclusiveMinimum':
-		case 'exclusiveMaximum':
-			return `${field} must be ${p.comparison} ${p.limit}`;
 		case 'minProperties':
 			return 'body must contain at least one field';
 		case 'uniqueItems':
 			return `${field} must not contain duplicates`;
-		case 'minimum_integer':
-		default:
+		default: // e.g. minimum: "amount must be >= 0.01"
 			return `${field} ${e.message ?? 'is invalid'}`;
 	}
 }

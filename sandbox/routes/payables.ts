@@ -71,7 +71,7 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.payables.insert(p);
+		store.payables.insert([p]);
 		events.emit('payable.created', JSON.parse(json(p)));
 		return sendData(reply, 201, json(p));
 	});

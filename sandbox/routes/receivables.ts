@@ -76,7 +76,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.receivables.insert(r);
+		store.receivables.insert([r]);
 		events.emit('receivable.created', JSON.parse(json(r)));
 		if (b.send_immediately) {
 			r.status = 'sent';

@@ -72,7 +72,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		vendors.insert(v);
+		vendors.insert([v]);
 		events.emit('vendor.created', JSON.parse(vendors.toJson(v)));
 		return sendData(reply, 201, vendors.toJson(v));
 	});

@@ -40,7 +40,7 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.webhooks.insert(ep);
+		store.webhooks.insert([ep]);
 		store.secrets.set(ep.id, newSecret());
 		return sendData(reply, 201, json(ep));
 	});
