@@ -19,7 +19,7 @@ import {
 	RouteTable,
 } from './http';
 import { RateLimiter, type RateResult } from './rate-limit';
-import type { Define } from './routes/common';
+import { QUERY_PARAMS, type Define } from './routes/common';
 import { payableRoutes } from './routes/payables';
 import { receivableRoutes } from './routes/receivables';
 import { treasuryRoutes } from './routes/treasury';
@@ -27,7 +27,7 @@ import { vendorRoutes } from './routes/vendors';
 import { webhookRoutes } from './routes/webhooks';
 import { Store } from './store';
 import type { RequestRecord, ResolvedOptions } from './types';
-import { formatAjvError } from './validation';
+import { checkQuery, formatAjvError, type Query } from './validation';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -217,7 +217,10 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 
 	const define: Define = (method, path, body, handler) => {
 		routes.add(method, path);
-		app.route({ method, url: path, schema: body ? { body } : undefined, handler });
+		const params = QUERY_PARAMS[`${method} ${path}`] ?? [];
+		const schema = body ? { body } : undefined;
+		const preHandler = async (req: FastifyRequest) => void checkQuery(req.query as Query, params);
+		app.route({ method, url: path, schema, preHandler, handler });
 	};
 	receivableRoutes(define, ctx);
 	payableRoutes(define, ctx);

@@ -12,13 +12,19 @@ export interface Ctx {
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
-/** Registers a route (and remembers its path for 405 answers). */
+/** Registers a route (and remembers its path for 405 answers); `body` is its JSON Schema. */
 export type Define = (
 	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
 	path: string,
 	body: object | undefined,
 	handler: Handler,
 ) => void;
+
+/** The query parameters of the list routes; every other route takes none (400 otherwise). */
+export const QUERY_PARAMS: Record<string, readonly string[]> = {
+	'GET /v1/vendors': ['page', 'limit', 'search'],
+	'GET /v1/treasury/transactions': ['page', 'limit', 'from', 'to', 'type'],
+};
 
 export const params = (req: FastifyRequest): Record<string, string> =>
 	req.params as Record<string, string>;

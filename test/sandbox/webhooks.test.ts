@@ -322,30 +322,17 @@ describe('attempt timeout, and redeliveries to a changed endpoint', () => {
 		await slow?.close();
 	});
 
-	test('a receiver that does not answer in time: logged with an error, retried, bounded', async () => {
-		receiver.status = () => 0;
+	test('an attempt that times out is logged with an error; disabling the endpoint drops the redelivery', async () => {
+		receiver.status = () => 0; // never answers
 		const ep = await createEndpoint({}, slow);
 		await slow.api.post('/v1/vendors', achVendor());
-		await eventually(
+		const [first] = await eventually(
 			() => deliveriesTo(ep.id, slow),
-			(l) => l.length >= 3,
-			8000,
+			(l) => l.length > 0,
 		);
-		await sleep(500);
-		const log = await deliveriesTo(ep.id, slow);
-		expect(log.map((d) => [d.attempt, Boolean(d.error)])).toEqual([1, 2, 3].map((a) => [a, true]));
-	});
-
-	test('disabling an endpoint between attempts drops the redelivery', async () => {
-		receiver.status = () => 500;
-		const ep = await createEndpoint({}, slow);
-		await slow.api.post('/v1/vendors', achVendor());
-		await eventually(
-			async () => receiver.received,
-			(r) => r.length > 0,
-		);
+		expect(first).toMatchObject({ attempt: 1, error: expect.stringContaining('timed out') });
 		expect((await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true })).status).toBe(200);
-		await sleep(1600);
+		await sleep(1200);
 		expect(receiver.received).toHaveLength(1);
 		expect(await deliveriesTo(ep.id, slow)).toHaveLength(1);
 	});
