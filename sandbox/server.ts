@@ -50,14 +50,14 @@ const unsupportedMediaType = () =>
 	);
 
 /** The API's error for what a hook, a route or Fastify itself threw. */
-function toApiError(err: FastifyError | ApiError, req: FastifyRequest): ApiError {
+function toApiError(err: FastifyError | ApiError): ApiError {
 	if (err instanceof ApiError) return err;
 	if (err.validation) return validationError(formatAjvError(err.validation[0]));
 	if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
 		return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
 	if (err.statusCode === 415) return unsupportedMediaType(); // an empty Content-Type header
 	if (err.statusCode === 400) return validationError(err.message);
-	req.log.error(err);
+	console.error(err); // a bug in the sandbox
 	return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 
@@ -90,7 +90,6 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 	const routes = new RouteTable();
 
 	const app = Fastify({
-		logger: options.logger,
 		bodyLimit: BODY_LIMIT,
 		exposeHeadRoutes: false,
 		ajv: {
@@ -212,7 +211,7 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 	});
 
 	app.setErrorHandler((err: FastifyError | ApiError, req, reply) =>
-		sendError(reply, toApiError(err, req)),
+		sendError(reply, toApiError(err)),
 	);
 
 	const define: Define = (method, path, body, handler) => {

@@ -47,14 +47,10 @@ export class Collection<T extends Ordered> {
 		this.answers.clear();
 	}
 
-	remove(id: string): boolean {
-		const item = this.byId.get(id);
-		if (!item) return false;
-		this.byId.delete(id);
-		const i = this.items.indexOf(item);
-		if (i >= 0) this.items.splice(i, 1);
+	remove(item: T): void {
+		this.byId.delete(item.id);
+		this.items.splice(this.items.indexOf(item), 1);
 		this.answers.clear();
-		return true;
 	}
 
 	/** Call after changing an item in place: drops the cached answers (which may hold it). */

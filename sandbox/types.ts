@@ -22,8 +22,6 @@ export interface SandboxOptions {
 	deliveryTimeoutMs?: number;
 	/** Deliver webhooks to non-loopback hosts too (default false). */
 	deliverAnywhere?: boolean;
-	/** Fastify's logger (default false). */
-	logger?: boolean;
 }
 
 export type ResolvedOptions = Required<SandboxOptions>;

@@ -81,17 +81,11 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 	}
 	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
 	if (account_number !== undefined) {
-		const ok =
+		const [format, rule] =
 			method === 'ach'
-				? /^\d{4,17}$/.test(account_number)
-				: /^[A-Za-z0-9]{4,34}$/.test(account_number);
-		if (!ok) {
-			throw validationError(
-				method === 'ach'
-					? 'account_number must be 4 to 17 digits'
-					: 'account_number must be 4 to 34 letters or digits',
-			);
-		}
+				? [/^\d{4,17}$/, '4 to 17 digits']
+				: [/^[A-Za-z0-9]{4,34}$/, '4 to 34 letters or digits'];
+		if (!format.test(account_number)) throw validationError(`account_number must be ${rule}`);
 	}
 	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
 		throw validationError(

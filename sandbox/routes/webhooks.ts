@@ -61,7 +61,7 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 
 	define('DELETE', '/v1/webhooks/:id', undefined, (req, reply) => {
 		const ep = findEndpoint(ctx, params(req).id);
-		store.webhooks.remove(ep.id);
+		store.webhooks.remove(ep);
 		store.secrets.delete(ep.id);
 		return reply.code(204).send();
 	});

@@ -80,23 +80,14 @@ describe('authentication', () => {
 		);
 	});
 
+	// Authentication is one hook in front of every route (sandbox/server.ts): one route of each
+	// resource and method is enough to show no route escapes it.
 	const id = '00000000-0000-4000-8000-000000000000';
 	test.each([
-		['POST', '/v1/receivables'],
-		['PATCH', `/v1/receivables/${id}`],
 		['POST', `/v1/receivables/${id}/send`],
-		['POST', '/v1/vendors'],
 		['GET', '/v1/vendors'],
-		['GET', `/v1/vendors/${id}`],
-		['PATCH', `/v1/vendors/${id}`],
-		['POST', '/v1/payables'],
 		['PATCH', `/v1/payables/${id}`],
-		['GET', '/v1/treasury/deposit-instructions'],
 		['GET', '/v1/treasury/transactions'],
-		['GET', '/v1/treasury/balance'],
-		['POST', '/v1/webhooks'],
-		['GET', '/v1/webhooks/ep_x'],
-		['PATCH', '/v1/webhooks/ep_x'],
 		['DELETE', '/v1/webhooks/ep_x'],
 		['GET', '/v1/webhooks/ep_x/secret'],
 	])('%s %s requires the key', async (method, path) => {

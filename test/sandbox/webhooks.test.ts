@@ -104,6 +104,20 @@ async function deliveriesTo(endpointId: string, on: Harness = h): Promise<Delive
 	return (await on.admin.getDeliveries()).filter((d) => d.endpoint_id === endpointId);
 }
 
+/** Waits for `count` deliveries to reach `rx`; resolves to all it received. */
+const arrivals = (count: number, rx: Receiver = receiver) =>
+	eventually(
+		async () => rx.received,
+		(r) => r.length >= count,
+	);
+
+/** Waits for `count` attempts to `endpointId` in the delivery log; resolves to them. */
+const logged = (endpointId: string, count: number, on: Harness = h) =>
+	eventually(
+		() => deliveriesTo(endpointId, on),
+		(l) => l.length >= count,
+	);
+
 /** `v1,<base64>` as docs/api-decisions.md defines it: HMAC-SHA256 of `id.timestamp.body`. */
 function hmac(secret: string, id: string, timestamp: string, body: string): string {
 	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
@@ -184,10 +198,7 @@ describe('delivery', () => {
 		const ep = await createEndpoint();
 		const secret = await secretOf(ep.id);
 		const vendor = (await h.api.post('/v1/vendors', achVendor())).body.data;
-		const [req] = await eventually(
-			async () => receiver.received,
-			(r) => r.length > 0,
-		);
+		const [req] = await arrivals(1);
 		expect(req.headers['content-type']).toMatch(/^application\/json/);
 		const event = JSON.parse(req.body);
 		expect(Object.keys(event).sort()).toEqual(['created_at', 'data', 'id', 'type']);
@@ -223,10 +234,7 @@ describe('delivery', () => {
 		expect((await h.api.patch(`/v1/vendors/${v.id}`, { email: 'bad' })).status).toBe(400);
 		await h.api.patch(`/v1/vendors/${v.id}`, { name: 'Filtered' });
 		await h.api.post('/v1/receivables', receivableBody());
-		await eventually(
-			async () => receiver.received,
-			(r) => r.length >= 4,
-		);
+		await arrivals(4);
 		// re-enabled, an endpoint gets the later events only
 		await h.api.patch(`/v1/webhooks/${disabled.id}`, { disabled: false });
 		await h.api.post('/v1/receivables', receivableBody());
@@ -251,10 +259,7 @@ describe('delivery', () => {
 		const secret = await secretOf(ep.id);
 		receiver.status = (i) => (i < 2 ? 500 : 204);
 		await h.api.post('/v1/vendors', achVendor());
-		await eventually(
-			async () => receiver.received,
-			(r) => r.length >= 3,
-		);
+		await arrivals(3);
 		await settle();
 		const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
 		expect({ deliveries: receiver.received.length, ids: ids.size }).toEqual({
@@ -286,10 +291,7 @@ describe('delivery', () => {
 		const ep = await createEndpoint();
 		await receiver.close();
 		await h.api.post('/v1/vendors', achVendor());
-		await eventually(
-			() => deliveriesTo(ep.id),
-			(l) => l.length >= 4,
-		);
+		await logged(ep.id, 4);
 		await sleep(2 * RETRY_DELAYS[2]);
 		const log = await deliveriesTo(ep.id);
 		expect(log.map((d) => [d.attempt, Boolean(d.error)])).toEqual(
@@ -301,10 +303,7 @@ describe('delivery', () => {
 	test('a non-loopback url is logged once as not delivered', async () => {
 		const ep = await createEndpoint({ url: 'https://example.com/hook' });
 		await h.api.post('/v1/vendors', achVendor());
-		await eventually(
-			() => deliveriesTo(ep.id),
-			(l) => l.length > 0,
-		);
+		await logged(ep.id, 1);
 		await sleep(2 * RETRY_DELAYS[2]);
 		const log = await deliveriesTo(ep.id);
 		expect(log).toEqual([expect.objectContaining({ attempt: 1, error: expect.any(String) })]);
@@ -326,10 +325,7 @@ describe('attempt timeout, and redeliveries to a changed endpoint', () => {
 		receiver.status = () => 0; // never answers
 		const ep = await createEndpoint({}, slow);
 		await slow.api.post('/v1/vendors', achVendor());
-		const [first] = await eventually(
-			() => deliveriesTo(ep.id, slow),
-			(l) => l.length > 0,
-		);
+		const [first] = await logged(ep.id, 1, slow);
 		expect(first).toMatchObject({ attempt: 1, error: expect.stringContaining('timed out') });
 		expect((await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true })).status).toBe(200);
 		await sleep(1200);
@@ -343,15 +339,9 @@ describe('attempt timeout, and redeliveries to a changed endpoint', () => {
 			receiver.status = () => 500;
 			const ep = await createEndpoint({}, slow);
 			await slow.api.post('/v1/vendors', achVendor());
-			await eventually(
-				async () => receiver.received,
-				(r) => r.length > 0,
-			);
+			await arrivals(1);
 			await slow.api.patch(`/v1/webhooks/${ep.id}`, { url: second.url });
-			await eventually(
-				async () => second.received,
-				(r) => r.length > 0,
-			);
+			await arrivals(1, second);
 			await sleep(100);
 			expect([receiver.received.length, second.received.length]).toEqual([1, 1]);
 			const id = (r: Receiver) => r.received[0].headers['webhook-id'];
