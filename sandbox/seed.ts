@@ -235,25 +235,17 @@ export function seedDemo(store: Store, now = Date.now()): void {
 }
 
 /** Adds `count` valid vendors quickly (no events); created now, ordered by id. */
-export function seedVendors(store: Store, count: number, seed = store.vendors.size + 1): void {
-	const rand = prng(seed);
+export function seedVendors(store: Store, count: number): void {
+	const start = store.vendors.size;
+	const rand = prng(start + 1);
 	const at = new Date().toISOString();
 	const methods: PaymentMethod[] = ['ach', 'wire', 'crypto'];
 	const chains = ['ethereum', 'base', 'polygon', 'solana', 'tron', 'bitcoin'];
-	const start = store.vendors.size;
-	const list: Vendor[] = new Array(count);
-	for (let i = 0; i < count; i++) {
+	const list = Array.from({ length: count }, (_, i) => {
 		const k = start + i + 1;
-		const method = methods[k % 3];
 		const name = `Seeded Vendor ${String(k).padStart(6, '0')}`;
-		list[i] = makeVendor(
-			rand,
-			name,
-			`vendor${k}@seeded.example`,
-			method,
-			chains[k % chains.length],
-			at,
-		);
-	}
+		const email = `vendor${k}@seeded.example`;
+		return makeVendor(rand, name, email, methods[k % 3], chains[k % chains.length], at);
+	});
 	store.vendors.insert(list);
 }

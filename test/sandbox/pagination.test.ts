@@ -31,20 +31,6 @@ function expectListOrder(items: Array<{ id: string; created_at: string }>): void
 }
 
 describe('vendors', () => {
-	test('empty list', async () => {
-		await h.admin.reset('none');
-		expect((await page({})).body).toEqual({
-			data: [],
-			meta: { page: 1, limit: 50, total: 0, has_more: false },
-		});
-		expect((await page({ page: 3, limit: 10 })).body.meta).toEqual({
-			page: 3,
-			limit: 10,
-			total: 0,
-			has_more: false,
-		});
-	});
-
 	test.each([
 		['defaults: page 1, limit 50', {}, 1, 50, true, 50],
 		['an exact multiple: the last full page', { page: 5 }, 5, 50, false, 50],

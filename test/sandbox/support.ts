@@ -66,11 +66,7 @@ export function expectPageMeta(
 
 // ---------------------------------------------------------------- valid request bodies
 
-let counter = 0;
-function uniq(prefix: string): string {
-	counter += 1;
-	return `${prefix}-${Date.now().toString(36)}-${counter}`;
-}
+const uniq = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
 export function achVendor(overrides: Record<string, unknown> = {}): Record<string, unknown> {
 	return {
