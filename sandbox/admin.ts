@@ -1,11 +1,11 @@
 /** Admin routes under /_admin (loopback only, no key, not rate-limited): what the service does by itself, and test hooks. */
-import { ApiError, invalidTransition, notFound, validationError } from './errors';
+import { ApiError, notFound, validationError } from './errors';
 import type { Events } from './events';
 import type { Faults } from './faults';
 import type { RateLimiter } from './rate-limit';
 import { findPayable } from './routes/payables';
 import { findReceivable } from './routes/receivables';
-import { body, params, sendData, type Ctx, type Define } from './routes/common';
+import { body, moveTo, params, sendData, type Ctx, type Define } from './routes/common';
 import * as S from './schemas';
 import { seedDemo, seedVendors } from './seed';
 import type {
@@ -35,21 +35,6 @@ export function resetAll(ctx: AdminCtx, seed: SeedKind): void {
 const RECEIVABLE_FROM = { paid: ['draft', 'sent', 'overdue'], overdue: ['sent'] };
 const PAYABLE_FROM = { scheduled: ['ready'], paid: ['scheduled'], failed: ['scheduled'] };
 const TRANSACTION_FROM = { completed: ['pending'], failed: ['pending'] };
-
-/** Sets `item.status` to `status` if `fromTable` allows it from the current status (409 if not). */
-function moveTo<S extends string>(
-	item: { status: string },
-	status: S,
-	fromTable: Record<S, string[]>,
-): S {
-	const from = fromTable[status];
-	if (!from.includes(item.status))
-		throw invalidTransition(
-			`Cannot move from ${item.status} to ${status} (allowed from: ${from.join(', ')})`,
-		);
-	item.status = status;
-	return status;
-}
 
 export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	const { store, events } = ctx;

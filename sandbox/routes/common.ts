@@ -1,5 +1,6 @@
 /** What the route modules share: the context and small reply helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidTransition } from '../errors';
 import type { Events } from '../events';
 import type { Store } from '../store';
 import type { ResolvedOptions } from '../types';
@@ -57,4 +58,19 @@ export function sendList(
 
 export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
 	return reply.code(200).type('application/json; charset=utf-8').send(body);
+}
+
+/** Sets `item.status` to `status` if `fromTable` allows it from the current status (409 if not). */
+export function moveTo<S extends string>(
+	item: { status: string },
+	status: S,
+	fromTable: Record<S, string[]>,
+): S {
+	const from = fromTable[status];
+	if (!from.includes(item.status))
+		throw invalidTransition(
+			`Cannot move from ${item.status} to ${status} (allowed from: ${from.join(', ')})`,
+		);
+	item.status = status;
+	return status;
 }

@@ -4,7 +4,7 @@ import * as S from '../schemas';
 import type { Receivable } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
 import { checkAmount } from '../validation';
-import { body, params, sendData, type Ctx, type Define } from './common';
+import { body, moveTo, params, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody {
 	invoice_number: string;
@@ -24,7 +24,7 @@ interface UpdateBody {
 }
 
 /** From which states the PATCH status values may be reached. */
-const PATCH_FROM: Record<string, string[]> = {
+const PATCH_FROM = {
 	cancelled: ['draft', 'sent', 'overdue'],
 	draft: ['cancelled', 'sent'],
 };
@@ -90,20 +90,14 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		const r = findReceivable(ctx, params(req).id);
 		const b = body<UpdateBody>(req);
 		if (r.status === 'paid') throw invalidTransition('A paid receivable cannot be changed');
-		if (b.status !== undefined && !PATCH_FROM[b.status].includes(r.status)) {
-			throw invalidTransition(
-				`Cannot change a receivable from ${r.status} to ${b.status} (allowed from: ${PATCH_FROM[b.status].join(', ')})`,
-			);
-		}
-		const cancelled = b.status === 'cancelled';
-		if (b.status !== undefined) r.status = b.status;
+		if (b.status !== undefined) moveTo(r, b.status, PATCH_FROM);
 		if (b.notes !== undefined) r.notes = b.notes;
 		if (b.due_date !== undefined) r.due_date = b.due_date;
 		r.updated_at = nowIso();
 		store.receivables.changed(r);
 		const data = json(r);
 		events.emit('receivable.updated', JSON.parse(data));
-		if (cancelled) events.emit('receivable.cancelled', JSON.parse(data));
+		if (b.status === 'cancelled') events.emit('receivable.cancelled', JSON.parse(data));
 		return sendData(reply, 200, data);
 	});
 

@@ -48,21 +48,8 @@ const FLAG_KEY = ['svc', 'cli_flag_key_42'].join('_');
 let flagged: Cli;
 
 beforeAll(async () => {
-	flagged = await startCli([
-		'--port',
-		'0',
-		'--host',
-		'127.0.0.1',
-		'--api-key',
-		FLAG_KEY,
-		'--rate-limit',
-		'3',
-		'--rate-window',
-		'30',
-		'--retry-after',
-		'--seed',
-		'none',
-	]);
+	const flags = `--port 0 --host 127.0.0.1 --api-key ${FLAG_KEY} --rate-limit 3 --rate-window 30`;
+	flagged = await startCli(`${flags} --retry-after --seed none`.split(' '));
 }, 90000);
 
 afterAll(async () => {

@@ -25,15 +25,9 @@ import {
 	type Harness,
 } from './support';
 
-interface Received {
-	headers: Record<string, string>;
-	body: string;
-	at: number;
-}
-
 interface Receiver {
 	url: string;
-	received: Received[];
+	received: Array<{ headers: Record<string, string>; body: string; at: number }>;
 	/** The status for the n-th delivery (0-based); 0 = never answer. */
 	status: (index: number) => number;
 	close(): Promise<void>;
@@ -41,7 +35,7 @@ interface Receiver {
 
 /** A loopback receiver (test/helpers/scripted-server.ts) that records every delivery. */
 async function startReceiver(): Promise<Receiver> {
-	const received: Received[] = [];
+	const received: Receiver['received'] = [];
 	const server = await scriptedServer((req, res, index) => {
 		void bodyOf(req).then((body) => {
 			received.push({ headers: flat(req.headers), body: body.toString('utf8'), at: Date.now() });
