@@ -8,14 +8,8 @@ import https from 'https';
 import { Webhook } from 'standardwebhooks';
 import { isLoopback } from './http';
 import type { Store } from './store';
-import type { SandboxEvent, WebhookEndpoint } from './types';
+import type { ResolvedOptions, SandboxEvent, WebhookEndpoint } from './types';
 import { nowIso, prefixedId } from './util';
-
-export interface DeliveryOptions {
-	retryDelaysMs: number[];
-	timeoutMs: number;
-	deliverAnywhere: boolean;
-}
 
 export class Events {
 	private timers = new Set<NodeJS.Timeout>();
@@ -26,7 +20,7 @@ export class Events {
 
 	constructor(
 		private readonly store: Store,
-		readonly options: DeliveryOptions,
+		private readonly options: ResolvedOptions,
 	) {}
 
 	/** Records the event and starts its deliveries. `data` is the resource as the API returns it. */
@@ -95,7 +89,7 @@ export class Events {
 			{
 				method: 'POST',
 				agent: false,
-				timeout: this.options.timeoutMs,
+				timeout: this.options.deliveryTimeoutMs,
 				headers: {
 					'content-type': 'application/json',
 					'content-length': Buffer.byteLength(body),
@@ -112,13 +106,15 @@ export class Events {
 			},
 		);
 		this.inFlight.add(req);
-		req.on('timeout', () => req.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`)));
+		req.on('timeout', () =>
+			req.destroy(new Error(`timed out after ${this.options.deliveryTimeoutMs} ms`)),
+		);
 		req.on('error', (e) => done(undefined, e.message || String(e)));
 		req.end(body);
 	}
 
 	private retry(event: SandboxEvent, body: string, endpointId: string, attempt: number): void {
-		const delay = this.options.retryDelaysMs[attempt - 1];
+		const delay = this.options.deliveryRetryDelaysMs[attempt - 1];
 		if (delay === undefined || this.closed) return;
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);

@@ -78,11 +78,7 @@ export interface Sandbox {
 
 export function buildServer(options: ResolvedOptions): Sandbox {
 	const store = new Store();
-	const events = new Events(store, {
-		retryDelaysMs: options.deliveryRetryDelaysMs,
-		timeoutMs: options.deliveryTimeoutMs,
-		deliverAnywhere: options.deliverAnywhere,
-	});
+	const events = new Events(store, options);
 	const faults = new Faults();
 	const rate = new RateLimiter(options.rateLimit, options.rateWindowSeconds, options.retryAfter);
 	const ctx: AdminCtx = { store, events, options, faults, rate };

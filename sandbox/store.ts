@@ -81,10 +81,6 @@ export class Collection<T extends Ordered> {
 		return this.items;
 	}
 
-	slice(start: number, end: number): T[] {
-		return this.items.slice(start, end);
-	}
-
 	clear(): void {
 		this.items = [];
 		this.byId.clear();

@@ -134,11 +134,8 @@ export function checkQuery(query: Query, allowed: readonly string[]): Record<str
 	const out: Record<string, string> = {};
 	for (const [name, value] of Object.entries(query)) {
 		if (!allowed.includes(name)) {
-			throw validationError(
-				allowed.length
-					? `unknown query parameter: ${name} (allowed: ${allowed.join(', ')})`
-					: `unknown query parameter: ${name} (this endpoint takes none)`,
-			);
+			const takes = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this endpoint takes none';
+			throw validationError(`unknown query parameter: ${name} (${takes})`);
 		}
 		if (Array.isArray(value)) throw validationError(`${name} must be given once`);
 		if (value !== undefined) out[name] = value;

@@ -37,23 +37,15 @@ export function sendData(reply: FastifyReply, status: number, json: string): Fas
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
-/** The body of a list answer: `{"data": [...], "meta": {...}}` as one Buffer. */
-export function listBody(
-	items: string[],
-	meta: { page: number; limit: number; total: number },
+/** Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. */
+export function pageBody<T>(
+	all: readonly T[],
+	{ page, limit }: { page: number; limit: number },
+	toJson: (item: T) => string,
 ): Buffer {
-	const hasMore = meta.page * meta.limit < meta.total;
-	return Buffer.from(
-		`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,
-	);
-}
-
-export function sendList(
-	reply: FastifyReply,
-	items: string[],
-	meta: { page: number; limit: number; total: number },
-): FastifyReply {
-	return sendBody(reply, listBody(items, meta));
+	const items = all.slice((page - 1) * limit, page * limit).map(toJson);
+	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };
+	return Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
 }
 
 export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {

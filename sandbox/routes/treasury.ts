@@ -4,7 +4,7 @@ import { TRANSACTION_TYPES } from '../schemas';
 import type { Store } from '../store';
 import { round8 } from '../util';
 import { parseDateParam, parsePagination } from '../validation';
-import { sendData, sendList, type Ctx, type Define } from './common';
+import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
 
 export const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
@@ -73,14 +73,13 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 
 	define('GET', '/v1/treasury/transactions', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
-		const { page, limit } = parsePagination(q);
+		const paging = parsePagination(q);
 		const from = q.from === undefined ? undefined : parseDateParam('from', q.from);
 		const to = q.to === undefined ? undefined : parseDateParam('to', q.to);
 		if (from && to && from > to) throw validationError('from must not be after to');
 		if (q.type !== undefined && !TRANSACTION_TYPES.includes(q.type)) {
 			throw validationError(`type must be one of: ${TRANSACTION_TYPES.join(', ')}`);
 		}
-		const start = (page - 1) * limit;
 		const filtered =
 			from || to || q.type
 				? txs.all().filter((t) => {
@@ -88,8 +87,10 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 						return (!from || day >= from) && (!to || day <= to) && (!q.type || t.type === q.type);
 					})
 				: txs.all();
-		const items = filtered.slice(start, start + limit).map((t) => txs.toJson(t));
-		return sendList(reply, items, { page, limit, total: filtered.length });
+		return sendBody(
+			reply,
+			pageBody(filtered, paging, (t) => txs.toJson(t)),
+		);
 	});
 
 	define('GET', '/v1/treasury/balance', undefined, (req, reply) => {

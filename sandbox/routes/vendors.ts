@@ -4,16 +4,7 @@ import * as S from '../schemas';
 import type { PaymentMethod, Vendor } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
 import { checkPaymentDetails, last4, parsePagination, type Details } from '../validation';
-import {
-	body,
-	listBody,
-	params,
-	sendBody,
-	sendData,
-	sendList,
-	type Ctx,
-	type Define,
-} from './common';
+import { body, pageBody, params, sendBody, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody extends Details {
 	name: string;
@@ -72,25 +63,21 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
-		const { page, limit } = parsePagination(q);
-		const start = (page - 1) * limit;
+		const paging = parsePagination(q);
+		const toJson = (v: Vendor) => vendors.toJson(v);
 		if (q.search === undefined) {
 			// Without a search a page is a slice of the ordered array; its answer is cached until
 			// the next vendor change.
-			const answer = vendors.answer(`${page}:${limit}`, () => {
-				const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
-				return listBody(
-					items.map((v) => vendors.toJson(v)),
-					{ page, limit, total: vendors.size },
-				);
-			});
-			return sendBody(reply, answer);
+			const key = `${paging.page}:${paging.limit}`;
+			return sendBody(
+				reply,
+				vendors.answer(key, () => pageBody(vendors.all(), paging, toJson)),
+			);
 		}
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
 		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
-		const items = matches.slice(start, start + limit).map((v) => vendors.toJson(v));
-		return sendList(reply, items, { page, limit, total: matches.length });
+		return sendBody(reply, pageBody(matches, paging, toJson));
 	});
 
 	define('GET', '/v1/vendors/:id', undefined, (req, reply) => {
