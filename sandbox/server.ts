@@ -71,12 +71,7 @@ function parseJson(text: string): unknown {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface Sandbox {
-	app: FastifyInstance;
-	ctx: AdminCtx;
-}
-
-export function buildServer(options: ResolvedOptions): Sandbox {
+export function buildServer(options: ResolvedOptions): { app: FastifyInstance; ctx: AdminCtx } {
 	const store = new Store();
 	const events = new Events(store, options);
 	const faults = new Faults();

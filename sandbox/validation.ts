@@ -152,13 +152,9 @@ export function parsePagination(q: Record<string, string>): { page: number; limi
 
 function parseIntStrict(name: string, raw: string, min: number, max: number): number {
 	const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-	if (!Number.isSafeInteger(n) || n < min || n > max) {
-		throw validationError(
-			max === Number.MAX_SAFE_INTEGER
-				? `${name} must be an integer of at least ${min}`
-				: `${name} must be an integer from ${min} to ${max}`,
-		);
-	}
+	const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+	if (!Number.isSafeInteger(n) || n < min || n > max)
+		throw validationError(`${name} must be an integer ${range}`);
 	return n;
 }
 

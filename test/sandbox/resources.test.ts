@@ -1,9 +1,7 @@
 /**
  * One smoke test per resource: the sandbox answers each route the node calls with the documented
- * representation, and refuses what the node must never send (validation errors naming the field,
- * 404 and 409 with their codes, unknown query parameters). The node's behaviour against each
- * resource is tested in test/node and the e2e suites; the sandbox's rate limit, paging, protocol
- * errors, faults, admin routes and deliveries in the other files here.
+ * representation, and refuses what the node must never send (400 naming the field, 404, 409,
+ * unknown query parameters). The node against each resource: test/node and the e2e suites.
  */
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import type { NewTransaction } from '../../sandbox';

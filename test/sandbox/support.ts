@@ -111,9 +111,7 @@ export function payableBody(overrides: Record<string, unknown> = {}): Record<str
 	};
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `fn` until `ok` holds for its value or the timeout passes; returns the last value. */
 export async function eventually<T>(
