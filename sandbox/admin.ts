@@ -1,11 +1,11 @@
 /** Admin routes under /_admin (loopback only, no key, not rate-limited): what the service does by itself, and test hooks. */
-import { ApiError, invalidTransition, notFound, validationError } from './errors';
+import { ApiError, notFound, validationError } from './errors';
 import type { Events } from './events';
 import type { Faults } from './faults';
 import type { RateLimiter } from './rate-limit';
 import { findPayable } from './routes/payables';
 import { findReceivable } from './routes/receivables';
-import { body, params, sendData, type Ctx, type Define } from './routes/common';
+import { body, moveTo, params, sendData, type Ctx, type Define } from './routes/common';
 import * as S from './schemas';
 import { seedDemo, seedVendors } from './seed';
 import type {
@@ -31,6 +31,11 @@ export function resetAll(ctx: AdminCtx, seed: SeedKind): void {
 	if (seed === 'demo') seedDemo(ctx.store);
 }
 
+/** The service's own transitions: for each status, the statuses it may be reached from. */
+const RECEIVABLE_FROM = { paid: ['draft', 'sent', 'overdue'], overdue: ['sent'] };
+const PAYABLE_FROM = { scheduled: ['ready'], paid: ['scheduled'], failed: ['scheduled'] };
+const TRANSACTION_FROM = { completed: ['pending'], failed: ['pending'] };
+
 export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	const { store, events } = ctx;
 	const data = (value: unknown) => JSON.stringify(value);
@@ -41,52 +46,30 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ seed }));
 	});
 
-	define(
-		'POST',
-		'/_admin/receivables/:id/status',
-		S.adminStatus(['paid', 'overdue']),
-		(req, reply) => {
-			const r = findReceivable(ctx, params(req).id);
-			const { status } = body<{ status: 'paid' | 'overdue' }>(req);
-			const from = status === 'paid' ? ['draft', 'sent', 'overdue'] : ['sent'];
-			if (!from.includes(r.status))
-				throw invalidTransition(
-					`Cannot mark a ${r.status} receivable ${status} (allowed from: ${from.join(', ')})`,
-				);
-			const now = nowIso();
-			r.status = status;
-			if (status === 'paid') r.paid_at = now;
-			r.updated_at = now;
-			store.receivables.changed(r);
-			const json = store.receivables.toJson(r);
-			events.emit(`receivable.${status}`, JSON.parse(json));
-			return sendData(reply, 200, json);
-		},
-	);
+	define('POST', '/_admin/receivables/:id/status', S.adminStatus(RECEIVABLE_FROM), (req, reply) => {
+		const r = findReceivable(ctx, params(req).id);
+		const status = moveTo(r, body<{ status: 'paid' | 'overdue' }>(req).status, RECEIVABLE_FROM);
+		r.updated_at = nowIso();
+		if (status === 'paid') r.paid_at = r.updated_at;
+		store.receivables.changed(r);
+		const json = store.receivables.toJson(r);
+		events.emit(`receivable.${status}`, JSON.parse(json));
+		return sendData(reply, 200, json);
+	});
 
-	define(
-		'POST',
-		'/_admin/payables/:id/status',
-		S.adminStatus(['scheduled', 'paid', 'failed']),
-		(req, reply) => {
-			const p = findPayable(ctx, params(req).id);
-			const { status } = body<{ status: 'scheduled' | 'paid' | 'failed' }>(req);
-			const from = status === 'scheduled' ? 'ready' : 'scheduled';
-			if (p.status !== from)
-				throw invalidTransition(
-					`Cannot move a ${p.status} payable to ${status} (allowed from: ${from})`,
-				);
-			p.status = status;
-			p.updated_at = nowIso();
-			store.payables.changed(p);
-			const json = store.payables.toJson(p);
-			events.emit(
-				status === 'scheduled' ? 'payable.updated' : `payable.${status}`,
-				JSON.parse(json),
-			);
-			return sendData(reply, 200, json);
-		},
-	);
+	define('POST', '/_admin/payables/:id/status', S.adminStatus(PAYABLE_FROM), (req, reply) => {
+		const p = findPayable(ctx, params(req).id);
+		const status = moveTo(
+			p,
+			body<{ status: 'scheduled' | 'paid' | 'failed' }>(req).status,
+			PAYABLE_FROM,
+		);
+		p.updated_at = nowIso();
+		store.payables.changed(p);
+		const json = store.payables.toJson(p);
+		events.emit(status === 'scheduled' ? 'payable.updated' : `payable.${status}`, JSON.parse(json));
+		return sendData(reply, 200, json);
+	});
 
 	define('POST', '/_admin/treasury/transactions', S.adminTransactions, (req, reply) => {
 		const list = body<{ transactions: NewTransaction[] }>(req).transactions;
@@ -98,10 +81,10 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 			if (t.created_at !== undefined && isNaN(Date.parse(t.created_at)))
 				throw validationError(`transactions[${i}].created_at must be a date-time`);
 		});
-		const created = list.map((t) => {
+		const created = list.map((t): TreasuryTransaction => {
 			const at = t.created_at ? new Date(t.created_at).toISOString() : nowIso();
 			const status = t.status ?? 'completed';
-			const tx: TreasuryTransaction = {
+			return {
 				id: prefixedId('txn'),
 				type: t.type,
 				amount: t.amount,
@@ -112,9 +95,8 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 				created_at: at,
 				completed_at: status === 'completed' ? at : null,
 			};
-			store.transactions.insert(tx);
-			return tx;
 		});
+		store.transactions.insert(created);
 		for (const tx of created) events.emit('treasury.transaction.created', { ...tx });
 		return sendData(reply, 200, data(created));
 	});
@@ -122,16 +104,15 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	define(
 		'POST',
 		'/_admin/treasury/transactions/:id/status',
-		S.adminStatus(['completed', 'failed']),
+		S.adminStatus(TRANSACTION_FROM),
 		(req, reply) => {
 			const tx = store.transactions.get(params(req).id);
 			if (!tx) throw notFound(`No treasury transaction with id ${params(req).id}`);
-			const { status } = body<{ status: 'completed' | 'failed' }>(req);
-			if (tx.status !== 'pending')
-				throw invalidTransition(
-					`Cannot move a ${tx.status} transaction to ${status} (allowed from: pending)`,
-				);
-			tx.status = status;
+			const status = moveTo(
+				tx,
+				body<{ status: 'completed' | 'failed' }>(req).status,
+				TRANSACTION_FROM,
+			);
 			if (status === 'completed') tx.completed_at = nowIso();
 			store.transactions.changed(tx);
 			events.emit(`treasury.transaction.${status}`, { ...tx });
@@ -173,46 +154,22 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;
 		if (gc) gc();
-		const m = process.memoryUsage();
-		return sendData(
-			reply,
-			200,
-			data({
-				memory: {
-					rss: m.rss,
-					heapUsed: m.heapUsed,
-					heapTotal: m.heapTotal,
-					external: m.external,
-					gcRan: Boolean(gc),
-				},
-				counts: {
-					vendors: store.vendors.size,
-					receivables: store.receivables.size,
-					payables: store.payables.size,
-					transactions: store.transactions.size,
-					webhooks: store.webhooks.size,
-					requests: store.requests.list().length,
-					events: store.events.list().length,
-				},
-			}),
-		);
+		const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+		const collections = ['vendors', 'receivables', 'payables', 'transactions', 'webhooks'] as const;
+		const counts = {
+			...Object.fromEntries(collections.map((name) => [name, store[name].size])),
+			requests: store.requests.list().length,
+			events: store.events.list().length,
+		};
+		const memory = { rss, heapUsed, heapTotal, external, gcRan: Boolean(gc) };
+		return sendData(reply, 200, data({ memory, counts }));
 	});
 
 	define('PUT', '/_admin/rate-limit', S.adminRateLimit, (req, reply) => {
-		const b = body<RateLimitSettings>(req);
-		if (b.limit !== undefined) ctx.rate.limit = b.limit;
-		if (b.windowSeconds !== undefined) ctx.rate.windowSeconds = b.windowSeconds;
-		if (b.retryAfter !== undefined) ctx.rate.retryAfter = b.retryAfter;
+		Object.assign(ctx.rate, body<RateLimitSettings>(req)); // the schema allows only these fields
 		ctx.rate.reset();
-		return sendData(
-			reply,
-			200,
-			data({
-				limit: ctx.rate.limit,
-				windowSeconds: ctx.rate.windowSeconds,
-				retryAfter: ctx.rate.retryAfter,
-			}),
-		);
+		const { limit, windowSeconds, retryAfter } = ctx.rate;
+		return sendData(reply, 200, data({ limit, windowSeconds, retryAfter }));
 	});
 }
 

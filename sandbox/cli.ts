@@ -18,52 +18,37 @@ function fail(message: string): never {
 	process.exit(2);
 }
 
+function num(flag: string, v: string | undefined): number {
+	const n = Number(v);
+	if (v === undefined || v.trim() === '' || !Number.isFinite(n)) fail(`${flag} needs a number`);
+	return n;
+}
+
+/** Each flag sets its option; `value()` takes the flag's value (`--flag=v` or the next word). */
+const FLAGS: Record<string, (o: SandboxOptions, value: () => string | undefined) => void> = {
+	'--port': (o, value) => (o.port = num('--port', value())),
+	'--host': (o, value) => (o.host = value() ?? fail('--host needs a value')),
+	'--api-key': (o, value) => (o.apiKey = value() ?? fail('--api-key needs a value')),
+	'--rate-limit': (o, value) => (o.rateLimit = num('--rate-limit', value())),
+	'--rate-window': (o, value) => (o.rateWindowSeconds = num('--rate-window', value())),
+	'--retry-after': (o) => (o.retryAfter = true),
+	'--seed': (o, value) => {
+		const seed = value();
+		o.seed = seed === 'demo' || seed === 'none' ? seed : fail('--seed must be demo or none');
+	},
+	'--deliver-anywhere': (o) => (o.deliverAnywhere = true),
+};
+
 export function parseArgs(argv: string[]): SandboxOptions {
 	const o: SandboxOptions = { port: 4010, seed: 'demo' };
-	const num = (flag: string, v: string | undefined) => {
-		const n = Number(v);
-		if (v === undefined || v.trim() === '' || !Number.isFinite(n)) fail(`${flag} needs a number`);
-		return n;
-	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++i]);
-		switch (flag) {
-			case '--port':
-				o.port = num(flag, value());
-				break;
-			case '--host':
-				o.host = value() ?? fail('--host needs a value');
-				break;
-			case '--api-key':
-				o.apiKey = value() ?? fail('--api-key needs a value');
-				break;
-			case '--rate-limit':
-				o.rateLimit = num(flag, value());
-				break;
-			case '--rate-window':
-				o.rateWindowSeconds = num(flag, value());
-				break;
-			case '--retry-after':
-				o.retryAfter = true;
-				break;
-			case '--seed': {
-				const s = value();
-				if (s !== 'demo' && s !== 'none') fail('--seed must be demo or none');
-				o.seed = s;
-				break;
-			}
-			case '--deliver-anywhere':
-				o.deliverAnywhere = true;
-				break;
-			case '--help':
-			case '-h':
-				console.log(USAGE);
-				process.exit(0);
-				break;
-			default:
-				fail(`Unknown option ${argv[i]}`);
+		if (flag === '--help' || flag === '-h') {
+			console.log(USAGE);
+			process.exit(0);
 		}
+		const set = FLAGS[flag] ?? fail(`Unknown option ${argv[i]}`);
+		set(o, () => (inline !== undefined ? inline : argv[++i]));
 	}
 	return o;
 }

@@ -43,49 +43,33 @@ export class AdminClient {
 		return parsed.data as T;
 	}
 
-	reset(seed?: SeedKind): Promise<{ seed: SeedKind }> {
-		return this.call('POST', '/reset', seed === undefined ? {} : { seed });
-	}
-	setReceivableStatus(id: string, status: 'paid' | 'overdue'): Promise<Receivable> {
-		return this.call('POST', `/receivables/${encodeURIComponent(id)}/status`, { status });
-	}
-	setPayableStatus(id: string, status: 'scheduled' | 'paid' | 'failed'): Promise<Payable> {
-		return this.call('POST', `/payables/${encodeURIComponent(id)}/status`, { status });
-	}
-	addTransactions(transactions: NewTransaction[]): Promise<TreasuryTransaction[]> {
-		return this.call('POST', '/treasury/transactions', { transactions });
-	}
-	setTransactionStatus(id: string, status: 'completed' | 'failed'): Promise<TreasuryTransaction> {
-		return this.call('POST', `/treasury/transactions/${encodeURIComponent(id)}/status`, { status });
-	}
-	seedVendors(count: number): Promise<{ added: number; total: number }> {
-		return this.call('POST', '/vendors/seed', { count });
-	}
-	addFault(fault: FaultSpec): Promise<{ id: string }> {
-		return this.call('POST', '/faults', fault);
-	}
-	clearFaults(): Promise<{ cleared: number }> {
-		return this.call('DELETE', '/faults');
-	}
-	getRequests(): Promise<RequestRecord[]> {
-		return this.call('GET', '/requests');
-	}
-	clearRequests(): Promise<{ cleared: boolean }> {
-		return this.call('DELETE', '/requests');
-	}
-	getEvents(): Promise<SandboxEvent[]> {
-		return this.call('GET', '/events');
-	}
-	getDeliveries(): Promise<DeliveryRecord[]> {
-		return this.call('GET', '/deliveries');
-	}
-	getStats(): Promise<{
-		memory: Record<string, number | boolean>;
-		counts: Record<string, number>;
-	}> {
-		return this.call('GET', '/stats');
-	}
-	setRateLimit(settings: RateLimitSettings): Promise<Required<RateLimitSettings>> {
-		return this.call('PUT', '/rate-limit', settings);
-	}
+	reset = (seed?: SeedKind) =>
+		this.call<{ seed: SeedKind }>('POST', '/reset', seed === undefined ? {} : { seed });
+	setReceivableStatus = (id: string, status: 'paid' | 'overdue') =>
+		this.call<Receivable>('POST', `/receivables/${encodeURIComponent(id)}/status`, { status });
+	setPayableStatus = (id: string, status: 'scheduled' | 'paid' | 'failed') =>
+		this.call<Payable>('POST', `/payables/${encodeURIComponent(id)}/status`, { status });
+	addTransactions = (transactions: NewTransaction[]) =>
+		this.call<TreasuryTransaction[]>('POST', '/treasury/transactions', { transactions });
+	setTransactionStatus = (id: string, status: 'completed' | 'failed') =>
+		this.call<TreasuryTransaction>(
+			'POST',
+			`/treasury/transactions/${encodeURIComponent(id)}/status`,
+			{ status },
+		);
+	seedVendors = (count: number) =>
+		this.call<{ added: number; total: number }>('POST', '/vendors/seed', { count });
+	addFault = (fault: FaultSpec) => this.call<{ id: string }>('POST', '/faults', fault);
+	clearFaults = () => this.call<{ cleared: number }>('DELETE', '/faults');
+	getRequests = () => this.call<RequestRecord[]>('GET', '/requests');
+	clearRequests = () => this.call<{ cleared: boolean }>('DELETE', '/requests');
+	getEvents = () => this.call<SandboxEvent[]>('GET', '/events');
+	getDeliveries = () => this.call<DeliveryRecord[]>('GET', '/deliveries');
+	getStats = () =>
+		this.call<{ memory: Record<string, number | boolean>; counts: Record<string, number> }>(
+			'GET',
+			'/stats',
+		);
+	setRateLimit = (settings: RateLimitSettings) =>
+		this.call<Required<RateLimitSettings>>('PUT', '/rate-limit', settings);
 }

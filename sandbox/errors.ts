@@ -1,4 +1,4 @@
-/** The API's error shape `{error: {code, message}}` and the error type the routes throw. */
+/** The error type the routes throw; server.ts sends it as `{error: {code, message}}`. */
 
 export class ApiError extends Error {
 	constructor(
@@ -14,7 +14,3 @@ export const validationError = (message: string) => new ApiError(400, 'VALIDATIO
 export const notFound = (message = 'Resource not found') => new ApiError(404, 'NOT_FOUND', message);
 export const invalidTransition = (message: string) =>
 	new ApiError(409, 'INVALID_STATUS_TRANSITION', message);
-
-export function errorBody(code: string, message: string): string {
-	return JSON.stringify({ error: { code, message } });
-}

@@ -6,27 +6,10 @@
 import http from 'http';
 import https from 'https';
 import { Webhook } from 'standardwebhooks';
+import { isLoopback } from './http';
 import type { Store } from './store';
-import type { SandboxEvent, WebhookEndpoint } from './types';
+import type { ResolvedOptions, SandboxEvent, WebhookEndpoint } from './types';
 import { nowIso, prefixedId } from './util';
-
-export interface DeliveryOptions {
-	retryDelaysMs: number[];
-	timeoutMs: number;
-	deliverAnywhere: boolean;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-	const h = hostname.toLowerCase();
-	return (
-		h === 'localhost' ||
-		h.endsWith('.localhost') ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
-		h === '[::1]' ||
-		h === '::1' ||
-		/^\[::ffff:127\./.test(h)
-	);
-}
 
 export class Events {
 	private timers = new Set<NodeJS.Timeout>();
@@ -37,7 +20,7 @@ export class Events {
 
 	constructor(
 		private readonly store: Store,
-		readonly options: DeliveryOptions,
+		private readonly options: ResolvedOptions,
 	) {}
 
 	/** Records the event and starts its deliveries. `data` is the resource as the API returns it. */
@@ -79,7 +62,7 @@ export class Events {
 			record(undefined, 'not delivered: the endpoint url is not a valid URL');
 			return;
 		}
-		if (!this.options.deliverAnywhere && !isLoopbackHost(url.hostname)) {
+		if (!this.options.deliverAnywhere && !isLoopback(url.hostname)) {
 			record(
 				undefined,
 				'not delivered: only loopback hosts receive deliveries (start the sandbox with --deliver-anywhere)',
@@ -106,7 +89,7 @@ export class Events {
 			{
 				method: 'POST',
 				agent: false,
-				timeout: this.options.timeoutMs,
+				timeout: this.options.deliveryTimeoutMs,
 				headers: {
 					'content-type': 'application/json',
 					'content-length': Buffer.byteLength(body),
@@ -123,13 +106,15 @@ export class Events {
 			},
 		);
 		this.inFlight.add(req);
-		req.on('timeout', () => req.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`)));
+		req.on('timeout', () =>
+			req.destroy(new Error(`timed out after ${this.options.deliveryTimeoutMs} ms`)),
+		);
 		req.on('error', (e) => done(undefined, e.message || String(e)));
 		req.end(body);
 	}
 
 	private retry(event: SandboxEvent, body: string, endpointId: string, attempt: number): void {
-		const delay = this.options.retryDelaysMs[attempt - 1];
+		const delay = this.options.deliveryRetryDelaysMs[attempt - 1];
 		if (delay === undefined || this.closed) return;
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);

@@ -3,7 +3,6 @@ import { prng } from './util';
 import type { FaultKind, FaultSpec } from './types';
 
 interface ActiveFault extends FaultSpec {
-	id: string;
 	remaining: number;
 }
 
@@ -20,7 +19,7 @@ export class Faults {
 	add(spec: FaultSpec): string {
 		const id = `flt_${this.nextId++}`;
 		const remaining = spec.count ?? (spec.rate === undefined ? 1 : Infinity);
-		this.active.push({ ...spec, method: spec.method?.toUpperCase(), id, remaining });
+		this.active.push({ ...spec, method: spec.method?.toUpperCase(), remaining });
 		return id;
 	}
 

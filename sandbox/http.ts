@@ -11,9 +11,15 @@ export const pathOf = (url: string): string => {
 export const isAdminPath = (path: string): boolean =>
 	path === '/_admin' || path.startsWith('/_admin/');
 
-export function isLoopbackAddress(address: string | undefined): boolean {
-	if (!address) return false;
-	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+/** localhost, 127.0.0.0/8 (also IPv4-mapped) or ::1 (also in brackets): a host or an address. */
+export function isLoopback(host: string | undefined): boolean {
+	const h = (host ?? '').toLowerCase().replace(/^\[(.*)\]$/, '$1');
+	return (
+		h === 'localhost' ||
+		h.endsWith('.localhost') ||
+		h === '::1' ||
+		/^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+	);
 }
 
 export const isJsonContentType = (ct: string | undefined): boolean =>
@@ -47,22 +53,13 @@ export function authenticate(header: string | undefined, apiKey: string): string
 	return new ApiError(401, 'INVALID_API_KEY', 'The API key is invalid or has been revoked');
 }
 
-export function maskAuthorization(value: string): string {
-	const m = /^(\s*Bearer\s+)(\S+)\s*$/i.exec(value);
-	if (!m) return '…';
-	const token = m[2];
-	const tail = token.length > 8 ? token.slice(-4) : '';
-	return `Bearer ${token.startsWith('svc_') ? 'svc_' : ''}…${tail}`;
-}
-
-/** A copy of the request headers with the key masked (for the request log). */
-export function loggedHeaders(
-	headers: IncomingHttpHeaders,
-): Record<string, string | string[] | undefined> {
-	const out: Record<string, string | string[] | undefined> = { ...headers };
-	if (typeof out.authorization === 'string')
-		out.authorization = maskAuthorization(out.authorization);
-	return out;
+/** The request headers for the request log: the key masked as `Bearer svc_…<last 4>`. */
+export function loggedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+	if (headers.authorization === undefined) return { ...headers };
+	const token = /^\s*Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1];
+	const tail = token && token.length > 8 ? token.slice(-4) : '';
+	const masked = token ? `Bearer ${token.startsWith('svc_') ? 'svc_' : ''}…${tail}` : '…';
+	return { ...headers, authorization: masked };
 }
 
 /** Route patterns, to tell 405 (path exists with another method) from 404. */

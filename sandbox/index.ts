@@ -38,7 +38,6 @@ export function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
 		deliveryRetryDelaysMs: o.deliveryRetryDelaysMs ?? [1000, 5000, 25000],
 		deliveryTimeoutMs: o.deliveryTimeoutMs ?? 5000,
 		deliverAnywhere: o.deliverAnywhere ?? false,
-		logger: o.logger ?? false,
 	};
 	if (!r.apiKey.startsWith('svc_') || r.apiKey.length < 8 || /\s/.test(r.apiKey)) {
 		throw new Error('apiKey must start with svc_ and have no spaces');

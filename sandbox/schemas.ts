@@ -1,35 +1,16 @@
 /** JSON Schemas of every request body (Fastify validates them with ajv, no coercion). */
 
+/** The event types of docs/api-decisions.md, by resource. */
 export const EVENT_TYPES = [
-	'receivable.created',
-	'receivable.updated',
-	'receivable.sent',
-	'receivable.paid',
-	'receivable.overdue',
-	'receivable.cancelled',
-	'payable.created',
-	'payable.updated',
-	'payable.ready',
-	'payable.paid',
-	'payable.failed',
-	'vendor.created',
-	'vendor.updated',
-	'treasury.transaction.created',
-	'treasury.transaction.completed',
-	'treasury.transaction.failed',
+	...['created', 'updated', 'sent', 'paid', 'overdue', 'cancelled'].map((t) => `receivable.${t}`),
+	...['created', 'updated', 'ready', 'paid', 'failed'].map((t) => `payable.${t}`),
+	...['created', 'updated'].map((t) => `vendor.${t}`),
+	...['created', 'completed', 'failed'].map((t) => `treasury.transaction.${t}`),
 ];
 
 export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'];
-export const WALLET_CHAINS = [
-	'ethereum',
-	'base',
-	'polygon',
-	'arbitrum',
-	'optimism',
-	'solana',
-	'tron',
-	'bitcoin',
-];
+export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
+export const WALLET_CHAINS = [...EVM_CHAINS, 'solana', 'tron', 'bitcoin'];
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'];
 
 const text = (max = 255) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
@@ -137,8 +118,9 @@ export const webhookUpdate = obj(webhookFields, [], 1);
 
 export const adminReset = obj({ seed: { type: 'string', enum: ['demo', 'none'] } });
 
-export const adminStatus = (statuses: string[]) =>
-	obj({ status: { type: 'string', enum: statuses } }, ['status']);
+/** `{status}`, one of the keys of a transition table. */
+export const adminStatus = (fromTable: Record<string, string[]>) =>
+	obj({ status: { type: 'string', enum: Object.keys(fromTable) } }, ['status']);
 
 export const adminTransactions = obj(
 	{

@@ -12,7 +12,8 @@ import type {
 import { prng, seededUuid } from './util';
 import { newSecret } from './routes/webhooks';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
@@ -93,16 +94,9 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	const base = today - 90 * DAY;
 
 	const vendors = COMPANIES.map(([name, email, method, chain], i) =>
-		makeVendor(
-			rand,
-			name,
-			email,
-			method as PaymentMethod,
-			chain ?? 'ethereum',
-			iso(base + i * 3_600_000 + 9 * 3_600_000),
-		),
+		makeVendor(rand, name, email, method, chain ?? 'ethereum', iso(base + (9 + i) * HOUR)),
 	);
-	store.vendors.insertMany(vendors);
+	store.vendors.insert(vendors);
 
 	const customers = [
 		['Globex Corporation', 'ap@globex.example'],
@@ -127,11 +121,9 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	];
 	const receivables: Receivable[] = recStatuses.map((status, i) => {
 		const [customer, email] = customers[i % customers.length];
-		const created = base + (5 + i * 7) * DAY + 10 * 3_600_000;
+		const created = base + (5 + i * 7) * DAY + 10 * HOUR;
 		const sent =
-			status === 'draft' || (status === 'cancelled' && i % 2 === 0)
-				? null
-				: iso(created + 3_600_000);
+			status === 'draft' || (status === 'cancelled' && i % 2 === 0) ? null : iso(created + HOUR);
 		const due = status === 'overdue' ? today - (3 + i) * DAY : created + 30 * DAY;
 		return {
 			id: seededUuid(rand),
@@ -147,10 +139,10 @@ export function seedDemo(store: Store, now = Date.now()): void {
 			sent_at: sent,
 			paid_at: status === 'paid' ? iso(created + 12 * DAY) : null,
 			created_at: iso(created),
-			updated_at: iso(status === 'paid' ? created + 12 * DAY : created + 3_600_000),
+			updated_at: iso(status === 'paid' ? created + 12 * DAY : created + HOUR),
 		};
 	});
-	store.receivables.insertMany(receivables);
+	store.receivables.insert(receivables);
 
 	const payStatuses: PayableStatus[] = [
 		'pending_review',
@@ -166,7 +158,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	];
 	const payables: Payable[] = payStatuses.map((status, i) => {
 		const v = vendors[i % vendors.length];
-		const created = base + (8 + i * 8) * DAY + 14 * 3_600_000;
+		const created = base + (8 + i * 8) * DAY + 14 * HOUR;
 		return {
 			id: seededUuid(rand),
 			invoice_number: `BILL-${String(5001 + i)}`,
@@ -182,10 +174,9 @@ export function seedDemo(store: Store, now = Date.now()): void {
 			updated_at: iso(created + (status === 'pending_review' ? 0 : 2 * DAY)),
 		};
 	});
-	store.payables.insertMany(payables);
+	store.payables.insert(payables);
 
 	const txs: TreasuryTransaction[] = [];
-	let n = 0;
 	const tx = (
 		at: number,
 		type: TreasuryTransaction['type'],
@@ -194,91 +185,67 @@ export function seedDemo(store: Store, now = Date.now()): void {
 		network: string,
 		status: TreasuryTransaction['status'],
 	) => {
-		n++;
+		const n = String(txs.length + 1);
 		txs.push({
-			id: `txn_${String(n).padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
+			id: `txn_${n.padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
 			type,
 			amount,
 			currency,
 			network,
 			status,
-			reference: `REF-${String(n).padStart(5, '0')}`,
+			reference: `REF-${n.padStart(5, '0')}`,
 			created_at: iso(at),
-			completed_at: status === 'completed' ? iso(at + 2 * 3_600_000) : null,
+			completed_at: status === 'completed' ? iso(at + 2 * HOUR) : null,
 		});
 	};
+	const amount = (min: number, span: number) => Math.round(min + rand() * span);
 	for (let d = 0; d < 90; d++) {
-		const at = base + d * DAY + 8 * 3_600_000 + Math.floor(rand() * 8) * 3_600_000;
-		const recent = d >= 88;
-		tx(
-			at,
-			'deposit',
-			Math.round(2_000 + rand() * 8_000),
-			'USD',
-			pick(rand, ['ach', 'wire']),
-			recent ? 'pending' : d % 29 === 5 ? 'failed' : 'completed',
-		);
+		const at = base + d * DAY + 8 * HOUR + Math.floor(rand() * 8) * HOUR;
+		// the last two days are still pending; a deposit fails now and then
+		const status = d >= 88 ? 'pending' : 'completed';
+		const deposit = d % 29 === 5 && status === 'completed' ? 'failed' : status;
+		tx(at, 'deposit', amount(2_000, 8_000), 'USD', pick(rand, ['ach', 'wire']), deposit);
+		const chains = ['ethereum', 'base', 'solana'];
 		if (d % 3 === 0)
-			tx(
-				at + 3_600_000,
-				'deposit',
-				Math.round(1_000 + rand() * 5_000),
-				'USDC',
-				pick(rand, ['ethereum', 'base', 'solana']),
-				recent ? 'pending' : 'completed',
-			);
-		if (d % 4 === 1)
-			tx(
-				at + 2 * 3_600_000,
-				'withdrawal',
-				Math.round(500 + rand() * 3_000),
-				'USD',
-				'ach',
-				recent ? 'pending' : 'completed',
-			);
+			tx(at + HOUR, 'deposit', amount(1_000, 5_000), 'USDC', pick(rand, chains), status);
+		if (d % 4 === 1) tx(at + 2 * HOUR, 'withdrawal', amount(500, 3_000), 'USD', 'ach', status);
 		if (d % 10 === 7) {
-			const amount = Math.round(1_000 + rand() * 2_000);
-			tx(at + 4 * 3_600_000, 'conversion', -amount, 'USD', 'internal', 'completed');
-			tx(at + 4 * 3_600_000 + 1_000, 'conversion', amount, 'USDC', 'internal', 'completed');
+			const usd = amount(1_000, 2_000);
+			tx(at + 4 * HOUR, 'conversion', -usd, 'USD', 'internal', 'completed');
+			tx(at + 4 * HOUR + 1_000, 'conversion', usd, 'USDC', 'internal', 'completed');
 		}
 	}
-	store.transactions.insertMany(txs);
+	store.transactions.insert(txs);
 
 	const epAt = iso(base);
 	const epId = `ep_demo${chars(rand, '0123456789abcdef', 17)}`;
-	store.webhooks.insert({
-		id: epId,
-		url: 'http://127.0.0.1:9/webhooks/business-finance',
-		description: 'Demo endpoint (disabled): point it at your receiver and enable it',
-		filter_types: [],
-		disabled: true,
-		created_at: epAt,
-		updated_at: epAt,
-	});
+	store.webhooks.insert([
+		{
+			id: epId,
+			url: 'http://127.0.0.1:9/webhooks/business-finance',
+			description: 'Demo endpoint (disabled): point it at your receiver and enable it',
+			filter_types: [],
+			disabled: true,
+			created_at: epAt,
+			updated_at: epAt,
+		},
+	]);
 	const secretBytes = Buffer.from(Array.from({ length: 24 }, () => Math.floor(rand() * 256)));
 	store.secrets.set(epId, newSecret(secretBytes));
 }
 
 /** Adds `count` valid vendors quickly (no events); created now, ordered by id. */
-export function seedVendors(store: Store, count: number, seed = store.vendors.size + 1): void {
-	const rand = prng(seed);
+export function seedVendors(store: Store, count: number): void {
+	const start = store.vendors.size;
+	const rand = prng(start + 1);
 	const at = new Date().toISOString();
 	const methods: PaymentMethod[] = ['ach', 'wire', 'crypto'];
 	const chains = ['ethereum', 'base', 'polygon', 'solana', 'tron', 'bitcoin'];
-	const start = store.vendors.size;
-	const list: Vendor[] = new Array(count);
-	for (let i = 0; i < count; i++) {
+	const list = Array.from({ length: count }, (_, i) => {
 		const k = start + i + 1;
-		const method = methods[k % 3];
 		const name = `Seeded Vendor ${String(k).padStart(6, '0')}`;
-		list[i] = makeVendor(
-			rand,
-			name,
-			`vendor${k}@seeded.example`,
-			method,
-			chains[k % chains.length],
-			at,
-		);
-	}
-	store.vendors.insertMany(list);
+		const email = `vendor${k}@seeded.example`;
+		return makeVendor(rand, name, email, methods[k % 3], chains[k % chains.length], at);
+	});
+	store.vendors.insert(list);
 }

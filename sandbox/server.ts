@@ -6,20 +6,20 @@ import Fastify, {
 	type FastifyRequest,
 } from 'fastify';
 import { adminRoutes, forbidden, type AdminCtx } from './admin';
-import { ApiError, errorBody, validationError } from './errors';
+import { ApiError, validationError } from './errors';
 import { Events } from './events';
 import { Faults } from './faults';
 import {
 	authenticate,
 	isAdminPath,
 	isJsonContentType,
-	isLoopbackAddress,
+	isLoopback,
 	loggedHeaders,
 	pathOf,
 	RouteTable,
 } from './http';
 import { RateLimiter, type RateResult } from './rate-limit';
-import type { Define } from './routes/common';
+import { QUERY_PARAMS, type Define } from './routes/common';
 import { payableRoutes } from './routes/payables';
 import { receivableRoutes } from './routes/receivables';
 import { treasuryRoutes } from './routes/treasury';
@@ -27,7 +27,7 @@ import { vendorRoutes } from './routes/vendors';
 import { webhookRoutes } from './routes/webhooks';
 import { Store } from './store';
 import type { RequestRecord, ResolvedOptions } from './types';
-import { formatAjvError } from './validation';
+import { checkQuery, formatAjvError, type Query } from './validation';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -37,31 +37,43 @@ class RawBody {
 }
 
 const sendError = (reply: FastifyReply, err: ApiError): FastifyReply =>
-	reply.code(err.statusCode).type('application/json').send(errorBody(err.code, err.message));
+	reply
+		.code(err.statusCode)
+		.type('application/json')
+		.send(JSON.stringify({ error: { code: err.code, message: err.message } }));
 
-const INVALID = Symbol('invalid JSON');
+const unsupportedMediaType = () =>
+	new ApiError(
+		415,
+		'UNSUPPORTED_MEDIA_TYPE',
+		'Send the request body as JSON with Content-Type: application/json',
+	);
+
+/** The API's error for what a hook, a route or Fastify itself threw. */
+function toApiError(err: FastifyError | ApiError): ApiError {
+	if (err instanceof ApiError) return err;
+	if (err.validation) return validationError(formatAjvError(err.validation[0]));
+	if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+		return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+	if (err.statusCode === 415) return unsupportedMediaType(); // an empty Content-Type header
+	if (err.statusCode === 400) return validationError(err.message);
+	console.error(err); // a bug in the sandbox
+	return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
+
 function parseJson(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch {
-		return INVALID;
+		throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
 	}
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface Sandbox {
-	app: FastifyInstance;
-	ctx: AdminCtx;
-}
-
-export function buildServer(options: ResolvedOptions): Sandbox {
+export function buildServer(options: ResolvedOptions): { app: FastifyInstance; ctx: AdminCtx } {
 	const store = new Store();
-	const events = new Events(store, {
-		retryDelaysMs: options.deliveryRetryDelaysMs,
-		timeoutMs: options.deliveryTimeoutMs,
-		deliverAnywhere: options.deliverAnywhere,
-	});
+	const events = new Events(store, options);
 	const faults = new Faults();
 	const rate = new RateLimiter(options.rateLimit, options.rateWindowSeconds, options.retryAfter);
 	const ctx: AdminCtx = { store, events, options, faults, rate };
@@ -69,7 +81,6 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 	const routes = new RouteTable();
 
 	const app = Fastify({
-		logger: options.logger,
 		bodyLimit: BODY_LIMIT,
 		exposeHeadRoutes: false,
 		ajv: {
@@ -105,7 +116,7 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		// absolute-form request line, so `/%5Fadmin/...` reaches an admin route too), and on the raw
 		// path for unknown admin paths; loopback on the connection's own address.
 		if (isAdminPath(req.routeOptions.url ?? '') || isAdminPath(path)) {
-			if (!isLoopbackAddress(req.socket.remoteAddress)) throw forbidden();
+			if (!isLoopback(req.socket.remoteAddress)) throw forbidden();
 			return;
 		}
 		const entry: RequestRecord = {
@@ -163,18 +174,9 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		if (req.is404 || req.method === 'GET' || req.method === 'DELETE' || text.length === 0) return;
 		const entry = logEntries.get(req);
 		if (entry) entry.body = text;
-		if (!isJsonContentType(req.headers['content-type'])) {
-			throw new ApiError(
-				415,
-				'UNSUPPORTED_MEDIA_TYPE',
-				'Send the request body as JSON with Content-Type: application/json',
-			);
-		}
-		const parsed = parseJson(text);
-		if (parsed === INVALID)
-			throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
-		req.body = parsed;
-		if (entry) entry.body = parsed;
+		if (!isJsonContentType(req.headers['content-type'])) throw unsupportedMediaType();
+		req.body = parseJson(text);
+		if (entry) entry.body = req.body;
 	});
 
 	app.addHook('onResponse', async (req, reply) => {
@@ -199,36 +201,16 @@ export function buildServer(options: ResolvedOptions): Sandbox {
 		return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
 	});
 
-	app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-		let status = 500;
-		let code = 'INTERNAL_ERROR';
-		let message = 'Internal server error';
-		if (err instanceof ApiError) {
-			({ statusCode: status, code, message } = err);
-		} else if ((err as FastifyError).validation) {
-			const v = (err as FastifyError).validation as unknown as Parameters<
-				typeof formatAjvError
-			>[0][];
-			({ statusCode: status, code, message } = validationError(formatAjvError(v[0])));
-		} else if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-			[status, code, message] = [413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'];
-		} else if ((err as FastifyError).statusCode === 415) {
-			[status, code, message] = [
-				415,
-				'UNSUPPORTED_MEDIA_TYPE',
-				'Send the request body as JSON with Content-Type: application/json',
-			];
-		} else if ((err as FastifyError).statusCode === 400) {
-			[status, code, message] = [400, 'VALIDATION_ERROR', err.message];
-		} else {
-			req.log.error(err);
-		}
-		return reply.code(status).type('application/json').send(errorBody(code, message));
-	});
+	app.setErrorHandler((err: FastifyError | ApiError, req, reply) =>
+		sendError(reply, toApiError(err)),
+	);
 
 	const define: Define = (method, path, body, handler) => {
 		routes.add(method, path);
-		app.route({ method, url: path, schema: body ? { body } : undefined, handler });
+		const params = QUERY_PARAMS[`${method} ${path}`] ?? [];
+		const schema = body ? { body } : undefined;
+		const preHandler = async (req: FastifyRequest) => void checkQuery(req.query as Query, params);
+		app.route({ method, url: path, schema, preHandler, handler });
 	};
 	receivableRoutes(define, ctx);
 	payableRoutes(define, ctx);

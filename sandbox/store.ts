@@ -15,16 +15,10 @@ import type {
 	WebhookEndpoint,
 } from './types';
 
-const compare = (a: Ordered, b: Ordered): number =>
-	a.created_at < b.created_at
-		? -1
-		: a.created_at > b.created_at
-			? 1
-			: a.id < b.id
-				? -1
-				: a.id > b.id
-					? 1
-					: 0;
+function compare(a: Ordered, b: Ordered): number {
+	if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 export class Collection<T extends Ordered> {
 	private items: T[] = [];
@@ -40,43 +34,23 @@ export class Collection<T extends Ordered> {
 		return this.byId.get(id);
 	}
 
-	/** Inserts at its place in list order (usually the end). */
-	insert(item: T): void {
-		const items = this.items;
-		if (items.length === 0 || compare(items[items.length - 1], item) <= 0) {
-			items.push(item);
-		} else {
-			let lo = 0;
-			let hi = items.length;
-			while (lo < hi) {
-				const mid = (lo + hi) >>> 1;
-				if (compare(items[mid], item) <= 0) lo = mid + 1;
-				else hi = mid;
-			}
-			items.splice(lo, 0, item);
-		}
-		this.byId.set(item.id, item);
-		this.answers.clear();
-	}
-
-	/** Adds many at once (one sort instead of many splices). */
-	insertMany(list: T[]): void {
+	/** Adds items at their place in list order (new ones usually belong at the end). */
+	insert(list: readonly T[]): void {
+		let inOrder = true;
 		for (const item of list) {
+			const last = this.items[this.items.length - 1];
+			if (last && compare(last, item) > 0) inOrder = false;
 			this.items.push(item);
 			this.byId.set(item.id, item);
 		}
-		this.items.sort(compare);
+		if (!inOrder) this.items.sort(compare);
 		this.answers.clear();
 	}
 
-	remove(id: string): boolean {
-		const item = this.byId.get(id);
-		if (!item) return false;
-		this.byId.delete(id);
-		const i = this.items.indexOf(item);
-		if (i >= 0) this.items.splice(i, 1);
+	remove(item: T): void {
+		this.byId.delete(item.id);
+		this.items.splice(this.items.indexOf(item), 1);
 		this.answers.clear();
-		return true;
 	}
 
 	/** Call after changing an item in place: drops the cached answers (which may hold it). */
@@ -105,10 +79,6 @@ export class Collection<T extends Ordered> {
 
 	all(): readonly T[] {
 		return this.items;
-	}
-
-	slice(start: number, end: number): T[] {
-		return this.items.slice(start, end);
 	}
 
 	clear(): void {

@@ -22,23 +22,9 @@ export interface SandboxOptions {
 	deliveryTimeoutMs?: number;
 	/** Deliver webhooks to non-loopback hosts too (default false). */
 	deliverAnywhere?: boolean;
-	/** Fastify's logger (default false). */
-	logger?: boolean;
 }
 
-export interface ResolvedOptions {
-	port: number;
-	host: string;
-	apiKey: string;
-	rateLimit: number;
-	rateWindowSeconds: number;
-	retryAfter: boolean;
-	seed: SeedKind;
-	deliveryRetryDelaysMs: number[];
-	deliveryTimeoutMs: number;
-	deliverAnywhere: boolean;
-	logger: boolean;
-}
+export type ResolvedOptions = Required<SandboxOptions>;
 
 export const EXPIRED_KEY = 'svc_sandbox_expired_key';
 export const REVOKED_KEY = 'svc_sandbox_revoked_key';

@@ -1,8 +1,7 @@
 /** Checks JSON Schema cannot express: bank and wallet details, amounts, query strings. */
 import { validationError } from './errors';
+import { EVM_CHAINS } from './schemas';
 import type { PaymentMethod } from './types';
-
-export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
 
 /** ABA routing number: 9 digits, weights 3-7-1, sum divisible by 10. */
 export function isAbaRoutingNumber(value: string): boolean {
@@ -48,33 +47,24 @@ export function isWalletAddress(chain: string, address: string): boolean {
 	}
 }
 
-const DETAIL_FIELDS = [
-	'bank_name',
-	'account_name',
-	'account_number',
-	'routing_number',
-	'swift_code',
-	'iban',
-	'bank_address',
-	'wallet_address',
-	'wallet_chain',
-] as const;
+const ACH_FIELDS = ['bank_name', 'account_name', 'account_number', 'routing_number'] as const;
+const WIRE_FIELDS = [...ACH_FIELDS, 'swift_code', 'iban', 'bank_address'] as const;
+const WALLET_FIELDS = ['wallet_address', 'wallet_chain'] as const;
+const DETAIL_FIELDS = [...WIRE_FIELDS, ...WALLET_FIELDS];
+type DetailField = (typeof DETAIL_FIELDS)[number];
+export type Details = Partial<Record<DetailField, string>>;
 
-const FIELDS_BY_METHOD: Record<PaymentMethod, readonly string[]> = {
-	ach: ['bank_name', 'account_name', 'account_number', 'routing_number'],
-	wire: [
-		'bank_name',
-		'account_name',
-		'account_number',
-		'routing_number',
-		'swift_code',
-		'iban',
-		'bank_address',
-	],
-	crypto: ['wallet_address', 'wallet_chain'],
+const FIELDS_BY_METHOD: Record<PaymentMethod, readonly DetailField[]> = {
+	ach: ACH_FIELDS,
+	wire: WIRE_FIELDS,
+	crypto: WALLET_FIELDS,
 };
-
-export type Details = Partial<Record<(typeof DETAIL_FIELDS)[number], string>>;
+/** Per method, the details a vendor needs: one of each group. */
+const REQUIRED_BY_METHOD: Record<PaymentMethod, DetailField[][]> = {
+	ach: [['account_number'], ['routing_number']],
+	wire: [['account_number'], ['routing_number', 'swift_code', 'iban']],
+	crypto: [['wallet_address'], ['wallet_chain']],
+};
 
 export const hasAnyDetail = (body: Details): boolean =>
 	DETAIL_FIELDS.some((f) => body[f] !== undefined);
@@ -91,17 +81,11 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 	}
 	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
 	if (account_number !== undefined) {
-		const ok =
+		const [format, rule] =
 			method === 'ach'
-				? /^\d{4,17}$/.test(account_number)
-				: /^[A-Za-z0-9]{4,34}$/.test(account_number);
-		if (!ok) {
-			throw validationError(
-				method === 'ach'
-					? 'account_number must be 4 to 17 digits'
-					: 'account_number must be 4 to 34 letters or digits',
-			);
-		}
+				? [/^\d{4,17}$/, '4 to 17 digits']
+				: [/^[A-Za-z0-9]{4,34}$/, '4 to 34 letters or digits'];
+		if (!format.test(account_number)) throw validationError(`account_number must be ${rule}`);
 	}
 	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
 		throw validationError(
@@ -122,24 +106,11 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 		throw validationError(`wallet_address is not a valid ${wallet_chain} address`);
 	}
 	if (!complete) return;
-	if (method === 'ach') {
-		if (account_number === undefined)
-			throw validationError('account_number is required for payment_method ach');
-		if (routing_number === undefined)
-			throw validationError('routing_number is required for payment_method ach');
-	} else if (method === 'wire') {
-		if (account_number === undefined)
-			throw validationError('account_number is required for payment_method wire');
-		if (routing_number === undefined && swift_code === undefined && iban === undefined) {
-			throw validationError(
-				'routing_number, swift_code or iban is required for payment_method wire',
-			);
+	for (const group of REQUIRED_BY_METHOD[method]) {
+		if (group.every((field) => body[field] === undefined)) {
+			const names = group.join(', ').replace(/, (\w+)$/, ' or $1');
+			throw validationError(`${names} is required for payment_method ${method}`);
 		}
-	} else {
-		if (wallet_address === undefined)
-			throw validationError('wallet_address is required for payment_method crypto');
-		if (wallet_chain === undefined)
-			throw validationError('wallet_chain is required for payment_method crypto');
 	}
 }
 
@@ -163,11 +134,8 @@ export function checkQuery(query: Query, allowed: readonly string[]): Record<str
 	const out: Record<string, string> = {};
 	for (const [name, value] of Object.entries(query)) {
 		if (!allowed.includes(name)) {
-			throw validationError(
-				allowed.length
-					? `unknown query parameter: ${name} (allowed: ${allowed.join(', ')})`
-					: `unknown query parameter: ${name} (this endpoint takes none)`,
-			);
+			const takes = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this endpoint takes none';
+			throw validationError(`unknown query parameter: ${name} (${takes})`);
 		}
 		if (Array.isArray(value)) throw validationError(`${name} must be given once`);
 		if (value !== undefined) out[name] = value;
@@ -184,13 +152,9 @@ export function parsePagination(q: Record<string, string>): { page: number; limi
 
 function parseIntStrict(name: string, raw: string, min: number, max: number): number {
 	const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-	if (!Number.isSafeInteger(n) || n < min || n > max) {
-		throw validationError(
-			max === Number.MAX_SAFE_INTEGER
-				? `${name} must be an integer of at least ${min}`
-				: `${name} must be an integer from ${min} to ${max}`,
-		);
-	}
+	const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+	if (!Number.isSafeInteger(n) || n < min || n > max)
+		throw validationError(`${name} must be an integer ${range}`);
 	return n;
 }
 
@@ -249,17 +213,11 @@ export function formatAjvError(e: AjvError): string {
 				: `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
 		case 'maxLength':
 			return `${field} must be at most ${p.limit} characters`;
-		case 'minimum':
-		case 'maximum':
-		case 'exclusiveMinimum':
-		case 'exclusiveMaximum':
-			return `${field} must be ${p.comparison} ${p.limit}`;
 		case 'minProperties':
 			return 'body must contain at least one field';
 		case 'uniqueItems':
 			return `${field} must not contain duplicates`;
-		case 'minimum_integer':
-		default:
+		default: // e.g. minimum: "amount must be >= 0.01"
 			return `${field} ${e.message ?? 'is invalid'}`;
 	}
 }
@@ -278,11 +236,4 @@ const PATTERNS: Record<string, string> = {
 	'^/': 'a path starting with /',
 };
 
-const article = (type: string): string =>
-	type === 'integer'
-		? 'an integer'
-		: type === 'array'
-			? 'an array'
-			: type === 'object'
-				? 'an object'
-				: `a ${type}`;
+const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

@@ -1,5 +1,6 @@
 /** What the route modules share: the context and small reply helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidTransition } from '../errors';
 import type { Events } from '../events';
 import type { Store } from '../store';
 import type { ResolvedOptions } from '../types';
@@ -12,13 +13,19 @@ export interface Ctx {
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
-/** Registers a route (and remembers its path for 405 answers). */
+/** Registers a route (and remembers its path for 405 answers); `body` is its JSON Schema. */
 export type Define = (
 	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
 	path: string,
 	body: object | undefined,
 	handler: Handler,
 ) => void;
+
+/** The query parameters of the list routes; every other route takes none (400 otherwise). */
+export const QUERY_PARAMS: Record<string, readonly string[]> = {
+	'GET /v1/vendors': ['page', 'limit', 'search'],
+	'GET /v1/treasury/transactions': ['page', 'limit', 'from', 'to', 'type'],
+};
 
 export const params = (req: FastifyRequest): Record<string, string> =>
 	req.params as Record<string, string>;
@@ -30,25 +37,32 @@ export function sendData(reply: FastifyReply, status: number, json: string): Fas
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
-/** The body of a list answer: `{"data": [...], "meta": {...}}` as one Buffer. */
-export function listBody(
-	items: string[],
-	meta: { page: number; limit: number; total: number },
+/** Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. */
+export function pageBody<T>(
+	all: readonly T[],
+	{ page, limit }: { page: number; limit: number },
+	toJson: (item: T) => string,
 ): Buffer {
-	const hasMore = meta.page * meta.limit < meta.total;
-	return Buffer.from(
-		`{"data":[${items.join(',')}],"meta":{"page":${meta.page},"limit":${meta.limit},"total":${meta.total},"has_more":${hasMore}}}`,
-	);
-}
-
-export function sendList(
-	reply: FastifyReply,
-	items: string[],
-	meta: { page: number; limit: number; total: number },
-): FastifyReply {
-	return sendBody(reply, listBody(items, meta));
+	const items = all.slice((page - 1) * limit, page * limit).map(toJson);
+	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };
+	return Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
 }
 
 export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
 	return reply.code(200).type('application/json; charset=utf-8').send(body);
+}
+
+/** Sets `item.status` to `status` if `fromTable` allows it from the current status (409 if not). */
+export function moveTo<S extends string>(
+	item: { status: string },
+	status: S,
+	fromTable: Record<S, string[]>,
+): S {
+	const from = fromTable[status];
+	if (!from.includes(item.status))
+		throw invalidTransition(
+			`Cannot move from ${item.status} to ${status} (allowed from: ${from.join(', ')})`,
+		);
+	item.status = status;
+	return status;
 }

@@ -3,13 +3,7 @@ import { invalidTransition, notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Payable, PaymentMethod } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
-import {
-	checkAmount,
-	checkPaymentDetails,
-	checkQuery,
-	hasAnyDetail,
-	type Details,
-} from '../validation';
+import { checkAmount, checkPaymentDetails, hasAnyDetail, type Details } from '../validation';
 import { body, params, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody extends Details {
@@ -42,7 +36,6 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 	const json = (p: Payable) => store.payables.toJson(p);
 
 	define('POST', '/v1/payables', S.payableCreate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const b = body<CreateBody>(req);
 		checkAmount('amount', b.amount);
 		const vendor = b.vendor_id === undefined ? undefined : store.vendors.get(b.vendor_id);
@@ -71,13 +64,12 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.payables.insert(p);
+		store.payables.insert([p]);
 		events.emit('payable.created', JSON.parse(json(p)));
 		return sendData(reply, 201, json(p));
 	});
 
 	define('PATCH', '/v1/payables/:id', S.payableUpdate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const p = findPayable(ctx, params(req).id);
 		const b = body<UpdateBody>(req);
 		if (FROZEN.includes(p.status)) {

@@ -3,8 +3,8 @@ import { invalidTransition, notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Receivable } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
-import { checkAmount, checkQuery } from '../validation';
-import { body, params, sendData, type Ctx, type Define } from './common';
+import { checkAmount } from '../validation';
+import { body, moveTo, params, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody {
 	invoice_number: string;
@@ -24,7 +24,7 @@ interface UpdateBody {
 }
 
 /** From which states the PATCH status values may be reached. */
-const PATCH_FROM: Record<string, string[]> = {
+const PATCH_FROM = {
 	cancelled: ['draft', 'sent', 'overdue'],
 	draft: ['cancelled', 'sent'],
 };
@@ -51,7 +51,6 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 	const json = (r: Receivable) => store.receivables.toJson(r);
 
 	define('POST', '/v1/receivables', S.receivableCreate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const b = body<CreateBody>(req);
 		checkAmount('amount', b.amount);
 		if (b.send_immediately && b.customer_email === undefined) {
@@ -76,7 +75,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.receivables.insert(r);
+		store.receivables.insert([r]);
 		events.emit('receivable.created', JSON.parse(json(r)));
 		if (b.send_immediately) {
 			r.status = 'sent';
@@ -88,29 +87,21 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 	});
 
 	define('PATCH', '/v1/receivables/:id', S.receivableUpdate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const r = findReceivable(ctx, params(req).id);
 		const b = body<UpdateBody>(req);
 		if (r.status === 'paid') throw invalidTransition('A paid receivable cannot be changed');
-		if (b.status !== undefined && !PATCH_FROM[b.status].includes(r.status)) {
-			throw invalidTransition(
-				`Cannot change a receivable from ${r.status} to ${b.status} (allowed from: ${PATCH_FROM[b.status].join(', ')})`,
-			);
-		}
-		const cancelled = b.status === 'cancelled';
-		if (b.status !== undefined) r.status = b.status;
+		if (b.status !== undefined) moveTo(r, b.status, PATCH_FROM);
 		if (b.notes !== undefined) r.notes = b.notes;
 		if (b.due_date !== undefined) r.due_date = b.due_date;
 		r.updated_at = nowIso();
 		store.receivables.changed(r);
 		const data = json(r);
 		events.emit('receivable.updated', JSON.parse(data));
-		if (cancelled) events.emit('receivable.cancelled', JSON.parse(data));
+		if (b.status === 'cancelled') events.emit('receivable.cancelled', JSON.parse(data));
 		return sendData(reply, 200, data);
 	});
 
 	define('POST', '/v1/receivables/:id/send', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		checkNoBody(req.body);
 		const r = findReceivable(ctx, params(req).id);
 		if (!SEND_FROM.includes(r.status)) {

@@ -3,8 +3,8 @@ import { validationError } from '../errors';
 import { TRANSACTION_TYPES } from '../schemas';
 import type { Store } from '../store';
 import { round8 } from '../util';
-import { checkQuery, parseDateParam, parsePagination } from '../validation';
-import { sendData, sendList, type Ctx, type Define } from './common';
+import { parseDateParam, parsePagination } from '../validation';
+import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
 
 export const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
@@ -68,20 +68,18 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 	const instructions = JSON.stringify(DEPOSIT_INSTRUCTIONS);
 
 	define('GET', '/v1/treasury/deposit-instructions', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		return sendData(reply, 200, instructions);
 	});
 
 	define('GET', '/v1/treasury/transactions', undefined, (req, reply) => {
-		const q = checkQuery(req.query as never, ['page', 'limit', 'from', 'to', 'type']);
-		const { page, limit } = parsePagination(q);
+		const q = req.query as Record<string, string>;
+		const paging = parsePagination(q);
 		const from = q.from === undefined ? undefined : parseDateParam('from', q.from);
 		const to = q.to === undefined ? undefined : parseDateParam('to', q.to);
 		if (from && to && from > to) throw validationError('from must not be after to');
 		if (q.type !== undefined && !TRANSACTION_TYPES.includes(q.type)) {
 			throw validationError(`type must be one of: ${TRANSACTION_TYPES.join(', ')}`);
 		}
-		const start = (page - 1) * limit;
 		const filtered =
 			from || to || q.type
 				? txs.all().filter((t) => {
@@ -89,12 +87,13 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 						return (!from || day >= from) && (!to || day <= to) && (!q.type || t.type === q.type);
 					})
 				: txs.all();
-		const items = filtered.slice(start, start + limit).map((t) => txs.toJson(t));
-		return sendList(reply, items, { page, limit, total: filtered.length });
+		return sendBody(
+			reply,
+			pageBody(filtered, paging, (t) => txs.toJson(t)),
+		);
 	});
 
 	define('GET', '/v1/treasury/balance', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		return sendData(reply, 200, JSON.stringify(balance(store)));
 	});
 }

@@ -3,23 +3,8 @@ import { notFound, validationError } from '../errors';
 import * as S from '../schemas';
 import type { PaymentMethod, Vendor } from '../types';
 import { nowIso, uuid, UUID_RE } from '../util';
-import {
-	checkPaymentDetails,
-	checkQuery,
-	last4,
-	parsePagination,
-	type Details,
-} from '../validation';
-import {
-	body,
-	listBody,
-	params,
-	sendBody,
-	sendData,
-	sendList,
-	type Ctx,
-	type Define,
-} from './common';
+import { checkPaymentDetails, last4, parsePagination, type Details } from '../validation';
+import { body, pageBody, params, sendBody, sendData, type Ctx, type Define } from './common';
 
 interface CreateBody extends Details {
 	name: string;
@@ -54,7 +39,6 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	};
 
 	define('POST', '/v1/vendors', S.vendorCreate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const b = body<CreateBody>(req);
 		checkPaymentDetails(b.payment_method, b, true);
 		const now = nowIso();
@@ -72,41 +56,35 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		vendors.insert(v);
+		vendors.insert([v]);
 		events.emit('vendor.created', JSON.parse(vendors.toJson(v)));
 		return sendData(reply, 201, vendors.toJson(v));
 	});
 
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
-		const q = checkQuery(req.query as never, ['page', 'limit', 'search']);
-		const { page, limit } = parsePagination(q);
-		const start = (page - 1) * limit;
+		const q = req.query as Record<string, string>;
+		const paging = parsePagination(q);
+		const toJson = (v: Vendor) => vendors.toJson(v);
 		if (q.search === undefined) {
 			// Without a search a page is a slice of the ordered array; its answer is cached until
 			// the next vendor change.
-			const answer = vendors.answer(`${page}:${limit}`, () => {
-				const items = start < vendors.size ? vendors.slice(start, start + limit) : [];
-				return listBody(
-					items.map((v) => vendors.toJson(v)),
-					{ page, limit, total: vendors.size },
-				);
-			});
-			return sendBody(reply, answer);
+			const key = `${paging.page}:${paging.limit}`;
+			return sendBody(
+				reply,
+				vendors.answer(key, () => pageBody(vendors.all(), paging, toJson)),
+			);
 		}
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
 		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
-		const items = matches.slice(start, start + limit).map((v) => vendors.toJson(v));
-		return sendList(reply, items, { page, limit, total: matches.length });
+		return sendBody(reply, pageBody(matches, paging, toJson));
 	});
 
 	define('GET', '/v1/vendors/:id', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		return sendData(reply, 200, vendors.toJson(findVendor(ctx, params(req).id)));
 	});
 
 	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const v = findVendor(ctx, params(req).id);
 		const b = body<UpdateBody>(req);
 		if (b.name !== undefined) v.name = b.name;

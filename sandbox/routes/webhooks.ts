@@ -4,7 +4,6 @@ import { notFound } from '../errors';
 import * as S from '../schemas';
 import type { WebhookEndpoint } from '../types';
 import { nowIso, prefixedId } from '../util';
-import { checkQuery } from '../validation';
 import { body, params, sendData, type Ctx, type Define } from './common';
 
 interface WebhookBody {
@@ -28,7 +27,6 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 	const json = (ep: WebhookEndpoint) => store.webhooks.toJson(ep);
 
 	define('POST', '/v1/webhooks', S.webhookCreate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const b = body<WebhookBody>(req);
 		const now = nowIso();
 		const ep: WebhookEndpoint = {
@@ -40,18 +38,16 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.webhooks.insert(ep);
+		store.webhooks.insert([ep]);
 		store.secrets.set(ep.id, newSecret());
 		return sendData(reply, 201, json(ep));
 	});
 
 	define('GET', '/v1/webhooks/:id', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		return sendData(reply, 200, json(findEndpoint(ctx, params(req).id)));
 	});
 
 	define('PATCH', '/v1/webhooks/:id', S.webhookUpdate, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const ep = findEndpoint(ctx, params(req).id);
 		const b = body<WebhookBody>(req);
 		if (b.url !== undefined) ep.url = b.url;
@@ -64,15 +60,13 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 	});
 
 	define('DELETE', '/v1/webhooks/:id', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const ep = findEndpoint(ctx, params(req).id);
-		store.webhooks.remove(ep.id);
+		store.webhooks.remove(ep);
 		store.secrets.delete(ep.id);
 		return reply.code(204).send();
 	});
 
 	define('GET', '/v1/webhooks/:id/secret', undefined, (req, reply) => {
-		checkQuery(req.query as never, []);
 		const ep = findEndpoint(ctx, params(req).id);
 		return sendData(reply, 200, JSON.stringify({ secret: store.secrets.get(ep.id) }));
 	});

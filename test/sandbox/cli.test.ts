@@ -3,7 +3,7 @@
  * --rate-window, --retry-after, --seed), prints the base URL and the key, stops on Ctrl-C (SIGINT).
  * Started as the npm script does (ts-node, transpile only), on port 0.
  */
-import { spawn, type ChildProcess } from 'child_process';
+import { spawn } from 'child_process';
 import * as path from 'path';
 
 import { createHttpClient } from '../helpers/http';
@@ -11,14 +11,7 @@ import { eventually, expectError } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-interface Cli {
-	child: ChildProcess;
-	output: () => string;
-	baseUrl: string;
-	exited: Promise<number | null>;
-}
-
-async function startCli(args: string[]): Promise<Cli> {
+async function startCli(args: string[]) {
 	const child = spawn(
 		process.execPath,
 		[require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'sandbox/cli.ts', ...args],
@@ -45,24 +38,11 @@ const FLAG_KEY = ['svc', 'cli_flag_key_42'].join('_');
 
 // One process only: ts-node start-up dominates this file's time (demo data and the admin routes
 // are covered in-process by faults-admin.test.ts).
-let flagged: Cli;
+let flagged: Awaited<ReturnType<typeof startCli>>;
 
 beforeAll(async () => {
-	flagged = await startCli([
-		'--port',
-		'0',
-		'--host',
-		'127.0.0.1',
-		'--api-key',
-		FLAG_KEY,
-		'--rate-limit',
-		'3',
-		'--rate-window',
-		'30',
-		'--retry-after',
-		'--seed',
-		'none',
-	]);
+	const flags = `--port 0 --host 127.0.0.1 --api-key ${FLAG_KEY} --rate-limit 3 --rate-window 30`;
+	flagged = await startCli(`${flags} --retry-after --seed none`.split(' '));
 }, 90000);
 
 afterAll(async () => {
