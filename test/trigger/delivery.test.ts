@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RunningSandbox } from '../../sandbox';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import type { HttpClient } from '../helpers/http';
-import { startTriggerSandbox, TriggerHarness, until, type Served } from './support';
+import { closeAll, sandboxTrigger, startTriggerSandbox, until } from './support';
 
 let sb: RunningSandbox;
 let api: HttpClient;
@@ -20,6 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	await closeAll();
 	await sb.close();
 });
 
@@ -28,17 +29,8 @@ async function deliveries(endpointId: string): Promise<IDataObject[]> {
 	return all.filter((d) => d.endpoint_id === endpointId);
 }
 
-async function activeTrigger(events: string[], options: IDataObject = {}) {
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events, options },
-		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
-	});
-	const served: Served = await t.serve();
-	t.webhookBaseUrl = served.baseUrl;
-	await t.activate();
-	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
-	return { t, served, endpointId };
-}
+const activeTrigger = (events: string[], options: IDataObject = {}) =>
+	sandboxTrigger(sb, options, events);
 
 describe('a real delivery from the sandbox', () => {
 	it('verifies the signed event of an API operation and starts one execution', async () => {
@@ -72,7 +64,6 @@ describe('a real delivery from the sandbox', () => {
 			expect(served.executions).toHaveLength(1);
 		} finally {
 			await t.deactivate();
-			await served.close();
 		}
 	});
 
@@ -106,7 +97,6 @@ describe('a real delivery from the sandbox', () => {
 			expect(served.executions).toHaveLength(1);
 		} finally {
 			await t.deactivate();
-			await served.close();
 		}
 	});
 
@@ -132,8 +122,6 @@ describe('a real delivery from the sandbox', () => {
 		} finally {
 			await a.t.deactivate();
 			await b.t.deactivate();
-			await a.served.close();
-			await b.served.close();
 		}
 	});
 });

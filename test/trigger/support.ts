@@ -1,22 +1,18 @@
 /**
  * Test support for the trigger: the REAL n8n-core contexts (HookContext for checkExists/create/
- * delete, WebhookContext for webhook()) over a real Workflow, with the harness's credentials
- * helper (n8n's `authenticate` semantics: the credential's Bearer header). HTTP goes through
- * n8n-core's own request path to the sandbox. Nothing of the trigger is stubbed.
+ * delete, WebhookContext for webhook()) over a real Workflow, HTTP through n8n-core's own request
+ * path. Nothing of the trigger is stubbed.
  *
- * `serve()` plays n8n's webhook server: a node:http server on 127.0.0.1:0 that reads the raw body
- * into `req.rawBody` (a Buffer, as n8n 2.x does), parses JSON into `req.body`, gives `res` the
- * Express `status().json()` methods, runs `webhook()` in a WebhookContext and answers as n8n does
- * (`noWebhookResponse`: the node answered; `workflowData`: "Workflow was started"; neither:
- * "Webhook call received"; a throw: 500).
+ * `serve()` plays n8n's webhook server: the raw body in `req.rawBody` (a Buffer, as n8n 2.x),
+ * Express's `status().json()`, and n8n's answers (`workflowData`: "Workflow was started"; a
+ * throw: 500).
  *
- * Static data as n8n handles it: the harness keeps it as "saved"; every activation, deactivation
- * and webhook request runs on a new Workflow built from that copy and writes it back only when the
- * run changed it (n8n's saveStaticData), so a delivery during an activation sees what was saved
- * before it, and a write by a delivery would overwrite what the activation saves. A test listener
- * ("Listen for test event") has static data of its own, as n8n's test-webhook registration keeps
- * it: it starts empty, never reaches the database, and the active workflow never sees it.
+ * Static data as n8n handles it: every activation, deactivation and webhook request runs on a new
+ * Workflow built from the saved copy and writes it back only when the run changed it (n8n's
+ * saveStaticData). A test listener ("Listen for test event") has static data of its own that
+ * starts empty and is never saved.
  */
+import { randomBytes } from 'crypto';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
@@ -39,15 +35,7 @@ import { createHttpClient, type HttpClient } from '../helpers/http';
 import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
-export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
-export const STANDARD_VECTOR = {
-	/** The published whsec_ value of the Standard Webhooks test vector (not a real secret). */
-	vectorWhsec: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
-	timestamp: 1614265330,
-	body: '{"test": 2432232314}',
-	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-};
+const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 
 export interface TriggerOptions {
 	parameters: IDataObject;
@@ -301,18 +289,8 @@ export class TriggerHarness {
 					body: rawBody.toString('utf8'),
 				});
 				const request = req as any;
-				request.rawBody = rawBody;
+				request.rawBody = rawBody; // what the trigger verifies (n8n 2.x sets it; req.body unused)
 				request.body = {};
-				if (
-					String(req.headers['content-type'] ?? '').startsWith('application/json') &&
-					rawBody.length
-				) {
-					try {
-						request.body = JSON.parse(rawBody.toString('utf8'));
-					} catch {
-						request.body = {};
-					}
-				}
 				request.params = {};
 				request.query = {};
 				const response = res as any;
@@ -437,7 +415,9 @@ export async function startMiniService(
 ): Promise<MiniService> {
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
-	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
+	for (const ep of options.endpoints ?? []) {
+		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
+	}
 	const requests: MiniService['requests'] = [];
 	const faults: MiniFault[] = [];
 	let next = 1;
@@ -560,4 +540,79 @@ export async function until<T>(
 		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
+}
+
+export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+export const newId = () => `msg_${randomBytes(8).toString('hex')}`;
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const eventBody = (type = 'payable.paid', data: IDataObject = { id: 'p1', amount: 100 }) =>
+	JSON.stringify({
+		id: `evt_${randomBytes(6).toString('hex')}`,
+		type,
+		created_at: new Date().toISOString(),
+		data,
+	});
+
+const realNow = Date.now.bind(Date);
+/**
+ * Moves n8n's clock (`Date.now`, which the trigger reads once per delivery) `ms` further ahead, as
+ * if that much time had passed; `jest.restoreAllMocks()` puts it back.
+ */
+export function advanceClock(ms: number): void {
+	const offsetMs = Date.now() - realNow() + ms;
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
+}
+
+/** Servers the helpers below started; `afterAll(closeAll)` in each file. */
+const running: Array<{ close(): Promise<void> }> = [];
+export const closeAll = async () => {
+	await Promise.all(running.splice(0).map((r) => r.close()));
+};
+
+/**
+ * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
+ * when `secret` is ''), as activation leaves it when the service hands out no secret.
+ */
+export async function credentialTrigger(
+	options: IDataObject = {},
+	{
+		events = ['*'],
+		secret = newSecret(),
+		nodeName,
+	}: Partial<Record<'secret' | 'nodeName', string>> & {
+		events?: string[];
+	} = {},
+) {
+	const harness = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events, options },
+		credentials: {
+			apiKey: 'svc_unused',
+			baseUrl: 'http://127.0.0.1:9',
+			webhookSigningSecret: secret,
+		},
+		staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
+		nodeName,
+	});
+	const served = await harness.serve();
+	running.push(served);
+	return { harness, served, url: `${served.baseUrl}/any`, secret };
+}
+
+/** A trigger activated on the sandbox (endpoint created, its secret fetched), served over HTTP. */
+export async function sandboxTrigger(
+	sb: RunningSandbox,
+	options: IDataObject = {},
+	events = ['*'],
+	credentials: IDataObject = {},
+) {
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events, options },
+		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+	});
+	const served = await t.serve();
+	running.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	await t.activate();
+	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
+	return { t, served, url: t.webhookUrl(), endpointId };
 }
