@@ -89,10 +89,14 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 	beforeAll(async () => {
 		a = await activeTrigger();
 		// A genuine delivery, sent and signed by the sandbox, captured as it arrived.
-		await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
-		await until('the genuine delivery', () => a.served.executions[0]);
+		const made = await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
+		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
+		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
+		const log = (await admin.get('/_admin/deliveries')).body.data as IDataObject[];
+		expect(log.filter((d) => d.endpoint_id === a.endpointId)).toEqual([
+			expect.objectContaining({ event_type: 'receivable.created', status: 200, url: a.url }),
+		]);
 		captured = a.served.received[0];
-		expect(captured.headers['webhook-signature']).toMatch(/^v1,/);
 	});
 
 	afterAll(async () => {
@@ -144,6 +148,22 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 			ignored: 'duplicate delivery',
 		});
 		expect(a.served.executions).toHaveLength(2);
+	});
+
+	it("another endpoint's deliveries, pointed at this trigger, are refused however often retried", async () => {
+		const before = a.served.executions.length;
+		const b = await activeTrigger();
+		await api.patch(`/v1/webhooks/${b.endpointId}`, { url: a.url });
+		await api.post('/v1/receivables', { invoice_number: 'INV-OTHER-1', amount: 3 });
+		const fromB = await until("B's retries to end", async () => {
+			const log = (await admin.get('/_admin/deliveries')).body.data as IDataObject[];
+			const list = log.filter((d) => d.endpoint_id === b.endpointId);
+			return list.length >= 3 ? list : undefined;
+		});
+		expect(fromB.map((d) => d.status)).toEqual([401, 401, 401]);
+		await until("A's own delivery", () => a.served.executions[before]);
+		expect(a.served.executions).toHaveLength(before + 1);
+		await b.t.deactivate();
 	});
 
 	it('no delivery wrote the static data', async () => {

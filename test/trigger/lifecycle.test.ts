@@ -88,11 +88,11 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 			filter_types: ['payable.failed', 'receivable.paid'],
 			disabled: false,
 		});
-		expect(await t.checkExists()).toBe(true);
+		expect(await t.run('checkExists')).toBe(true);
 
 		// Activating twice (n8n re-runs create, e.g. after an update) must not save our own values
 		// as the "original".
-		await t.create();
+		await t.run('create');
 		await t.activate();
 		const stored = JSON.stringify(t.staticData());
 		expect(stored).not.toContain('whsec_');
@@ -101,22 +101,22 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		const after = (await getEndpoint(before.id as string)).data!;
 		expect(settings(after)).toEqual(settings(before));
 		expect(t.staticData()).toEqual({ production: {} });
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 	});
 
 	it('checkExists is false when the endpoint points elsewhere, has other events or is disabled', async () => {
 		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/x' });
 		const t = trigger({ webhookEndpointId: ep.id, events: ['receivable.sent'] });
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
-		expect(await t.checkExists()).toBe(true);
+		expect(await t.run('checkExists')).toBe(true);
 		await api.patch(`/v1/webhooks/${ep.id}`, {
 			filter_types: ['receivable.sent', 'vendor.created'],
 		});
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		await api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		expect((await getEndpoint(ep.id as string)).data).toMatchObject({
 			disabled: false,
@@ -141,7 +141,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(t.staticData()).toEqual({ production: {} });
 
 		await t.activate().catch(() => undefined); // the id no longer exists
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 	});
 
 	it('refuses a test listener on an endpoint the active workflow holds, and changes nothing', async () => {
@@ -177,9 +177,9 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect(ep.description).toContain('n8n workflow');
 
 		expect(await t.activate()).toEqual({ existed: true });
-		await t.create(); // as if n8n lost track: must reuse the stored id
+		await t.run('create'); // as if n8n lost track: must reuse the stored id
 		forgetAllSecrets(); // and again after a restart
-		await t.create();
+		await t.run('create');
 		const posts = (await requests()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
 		);
@@ -220,7 +220,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		const second = (t.staticData().production as IDataObject).endpointId as string;
 		expect(second).not.toBe(id);
 		await api.delete(`/v1/webhooks/${second}`);
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		expect(t.staticData()).toEqual({ production: {} });
 		await t.activate();
 		const third = (t.staticData().production as IDataObject).endpointId as string;

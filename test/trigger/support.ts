@@ -40,11 +40,8 @@ const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 export interface TriggerOptions {
 	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
-	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
-	webhookBaseUrl?: string;
 	/** The node's static data as n8n saved it (what an earlier activation left). */
 	staticData?: IDataObject;
-	workflowId?: string;
 	nodeName?: string;
 }
 
@@ -66,9 +63,10 @@ let counter = 0;
 
 export class TriggerHarness {
 	readonly nodeType = new BusinessFinanceTrigger();
-	readonly credentialsHelper: TestCredentialsHelper;
+	private readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
-	webhookBaseUrl: string;
+	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
+	webhookBaseUrl = 'http://127.0.0.1:5678/webhook';
 	readonly workflowId: string;
 	/** The workflow's static data as n8n's database holds it. */
 	private persisted: IDataObject = {};
@@ -79,12 +77,10 @@ export class TriggerHarness {
 	private testRegistration: IDataObject | undefined;
 
 	constructor(options: TriggerOptions) {
-		this.workflowId = options.workflowId ?? `wf${++counter}`;
-		this.webhookBaseUrl = options.webhookBaseUrl ?? 'http://127.0.0.1:5678/webhook';
-		const credentialType = new BusinessFinanceApi();
+		this.workflowId = `wf${++counter}`;
 		this.credentialsHelper = new TestCredentialsHelper(
 			{ businessFinanceApi: options.credentials },
-			{ businessFinanceApi: credentialType },
+			{ businessFinanceApi: new BusinessFinanceApi() },
 		);
 		this.node = {
 			id: `node-${this.workflowId}`,
@@ -135,7 +131,7 @@ export class TriggerHarness {
 		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
 
-	additionalData(
+	private additionalData(
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
@@ -144,20 +140,15 @@ export class TriggerHarness {
 			executionId: undefined,
 			restApiUrl: `${base}/rest`,
 			instanceBaseUrl: `${base}/`,
-			formBaseUrl: `${base}/form`,
-			formWaitingBaseUrl: `${base}/form-waiting`,
-			formTestBaseUrl: `${base}/form-test`,
 			webhookBaseUrl: this.webhookBaseUrl,
 			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
 			webhookTestBaseUrl: `${base}/webhook-test`,
-			mcpBaseUrl: `${base}/mcp`,
-			mcpTestBaseUrl: `${base}/mcp-test`,
 			variables: {},
 			...extra,
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 
-	webhookData(isTest = false): IWebhookData {
+	private webhookData(isTest: boolean): IWebhookData {
 		const description = this.nodeType.description.webhooks![0];
 		return {
 			httpMethod: 'POST',
@@ -176,7 +167,7 @@ export class TriggerHarness {
 	 * ("Listen for test event"), else 'webhook'. Deactivation (see deactivate()): mode 'internal'
 	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
 	 */
-	hookContext(
+	private hookContext(
 		workflow: Workflow,
 		mode: WorkflowExecuteMode = 'webhook',
 		activation: WorkflowActivateMode = 'activate',
@@ -239,24 +230,14 @@ export class TriggerHarness {
 		}
 	}
 
-	/** checkExists alone, on the static data as saved; saved again as n8n would. */
-	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
+	/** checkExists, or create (as if n8n lost track), alone on the static data as saved; saved again. */
+	async run(method: 'checkExists' | 'create'): Promise<boolean> {
 		const workflow = this.loadWorkflow();
-		const exists = await this.nodeType.webhookMethods.default.checkExists.call(
-			this.hookContext(workflow, mode),
+		const answer = await this.nodeType.webhookMethods.default[method].call(
+			this.hookContext(workflow),
 		);
 		this.saveIfChanged(workflow);
-		return exists;
-	}
-
-	/** create alone (as if n8n lost track of the registration), saved on success. */
-	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		const workflow = this.loadWorkflow();
-		const created = await this.nodeType.webhookMethods.default.create.call(
-			this.hookContext(workflow, mode),
-		);
-		this.saveIfChanged(workflow);
-		return created;
+		return answer;
 	}
 
 	/**
