@@ -25,11 +25,10 @@ import {
 	newSecret,
 	nowSeconds as now,
 	sandboxTrigger,
+	servedTrigger,
 	startMiniService,
 	startTriggerSandbox,
-	TriggerHarness,
 	until,
-	type Served,
 } from './support';
 
 let sb: RunningSandbox;
@@ -58,18 +57,9 @@ const secretFetches = async (endpointId: string) =>
 		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
 	).length;
 
-interface Active {
-	t: TriggerHarness;
-	served: Served;
-	url: string;
-	endpointId: string;
-	/** The endpoint's secret, as the service holds it. */
-	secret: string;
-	/** The credential's Webhook Signing Secret (another value: the fallback). */
-	credentialSecret: string;
-}
-
-async function activeTrigger(options: IDataObject = {}): Promise<Active> {
+/** A trigger activated on the sandbox, with its endpoint's secret and another in the credential. */
+type Active = Awaited<ReturnType<typeof activeTrigger>>;
+async function activeTrigger(options: IDataObject = {}) {
 	const credentialSecret = newSecret();
 	const active = await sandboxTrigger(sb, options, ['*'], {
 		webhookSigningSecret: credentialSecret,
@@ -103,42 +93,26 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		await a.t.deactivate();
 	});
 
-	const pick = (h: Record<string, string>) => ({
-		'webhook-id': h['webhook-id'],
-		'webhook-timestamp': h['webhook-timestamp'],
-		'webhook-signature': h['webhook-signature'],
+	/** The captured headers, those named in `svix` under their svix-* names. */
+	const renamed = (svix: string[]) =>
+		Object.fromEntries(
+			['id', 'timestamp', 'signature'].map((f) => [
+				`${svix.includes(f) ? 'svix' : 'webhook'}-${f}`,
+				captured.headers[`webhook-${f}`],
+			]),
+		);
+
+	it.each([
+		['as sent', () => renamed([])],
+		['under svix-* names', () => renamed(['id', 'timestamp', 'signature'])],
+		['id as svix-id, the rest as webhook-*', () => renamed(['id'])],
+		['timestamp and signature as svix-*', () => renamed(['timestamp', 'signature'])],
+		['both names at once', () => ({ ...renamed([]), ...asSvix(renamed([])) })],
+	])('%s: acknowledged as a duplicate, no second execution', async (_name, headers) => {
+		const res = await deliver(a.url, captured.body, headers());
+		expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
+		expect(a.served.executions).toHaveLength(1);
 	});
-
-	const replays: Array<[string, (h: Record<string, string>) => Record<string, string>]> = [
-		['as sent', (h) => pick(h)],
-		['under svix-* names', (h) => asSvix(pick(h))],
-		[
-			'id as svix-id, the rest as webhook-*',
-			(h) => ({
-				'svix-id': h['webhook-id'],
-				'webhook-timestamp': h['webhook-timestamp'],
-				'webhook-signature': h['webhook-signature'],
-			}),
-		],
-		[
-			'signature as svix-signature, timestamp as svix-timestamp',
-			(h) => ({
-				'webhook-id': h['webhook-id'],
-				'svix-timestamp': h['webhook-timestamp'],
-				'svix-signature': h['webhook-signature'],
-			}),
-		],
-		['both names at once', (h) => ({ ...pick(h), ...asSvix(pick(h)) })],
-	];
-
-	it.each(replays)(
-		'%s: acknowledged as a duplicate, no second execution',
-		async (_name, rename) => {
-			const res = await deliver(a.url, captured.body, rename(captured.headers));
-			expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
-			expect(a.served.executions).toHaveLength(1);
-		},
-	);
 
 	it('a fresh delivery under svix-* names runs once, and its webhook-* replay does not', async () => {
 		const { body, headers } = genuine(a);
@@ -295,26 +269,14 @@ describe('floods: nothing unproven costs an API call', () => {
 
 	it('a rotated secret is fetched again once, however many deliveries fail on the old one', async () => {
 		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_rotating',
-					url: 'http://127.0.0.1:1/x',
-					description: 'R',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+			endpoints: [{ id: 'ep_rotating', url: 'http://127.0.0.1:1/x' }],
 			secrets: { ep_rotating: newSecret() },
 		});
 		open.push(mini);
-		const t = new TriggerHarness({
-			parameters: { webhookEndpointId: 'ep_rotating', events: ['*'], options: {} },
-			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl },
-		});
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
-		await t.activate();
+		const { t, served } = await servedTrigger(
+			{ webhookEndpointId: 'ep_rotating' },
+			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl },
+		);
 		const fetches = () =>
 			mini.requests.filter((r) => r.path === '/v1/webhooks/ep_rotating/secret').length;
 		expect(fetches()).toBe(1);
@@ -440,35 +402,18 @@ describe('the secret route failing under a burst', () => {
 
 	it('404 (the service no longer hands out the secret): one fetch, 503 for all, the log says to reactivate', async () => {
 		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_gone_secret',
-					url: 'http://127.0.0.1:1/x',
-					description: 'G',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+			endpoints: [{ id: 'ep_gone_secret', url: 'http://127.0.0.1:1/x' }],
 		});
 		open.push(mini);
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const credential = newSecret();
-		const t = new TriggerHarness({
-			parameters: { webhookEndpointId: 'ep_gone_secret', events: ['*'], options: {} },
-			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
-			// Saved by an activation at a time the service still handed out the secret.
-			staticData: {
-				production: {
-					endpointId: 'ep_gone_secret',
-					created: false,
-					secretSource: 'endpoint',
-					originalOf: 'ep_gone_secret',
-					original: { url: 'http://127.0.0.1:1/x' },
-				},
-			},
-		});
-		const served = await t.serve();
-		open.push(served);
+		// Saved by an activation at a time the service still handed out the secret.
+		const saved = { endpointId: 'ep_gone_secret', secretSource: 'endpoint' };
+		const { served } = await servedTrigger(
+			{ webhookEndpointId: 'ep_gone_secret' },
+			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
+			{ activate: false, staticData: { production: saved } },
+		);
 		const body = eventBody();
 		const send = (secret: string) =>
 			deliver(
@@ -523,13 +468,11 @@ describe('a delivery while n8n is still activating', () => {
 						})
 					).body.data
 				: undefined;
-			const t = new TriggerHarness({
-				parameters: { webhookEndpointId: existing?.id ?? '', events: ['*'], options: {} },
-				credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
-			});
-			const served = await t.serve();
-			open.push(served);
-			t.webhookBaseUrl = served.baseUrl;
+			const { t, served } = await servedTrigger(
+				{ webhookEndpointId: existing?.id ?? '' },
+				{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+				{ activate: false },
+			);
 			// Hold activation in its secret fetch long enough to deliver meanwhile.
 			await admin.post('/_admin/faults', {
 				kind: 'latency',

@@ -14,6 +14,7 @@ import {
 	startTriggerSandbox,
 	TriggerHarness,
 	type MiniService,
+	endpointSettings,
 } from './support';
 
 /** What activation says when the service creates no endpoints, or hands out no secret. */
@@ -60,13 +61,6 @@ async function requests(): Promise<Array<{ method: string; path: string; body: a
 	return (await admin.get('/_admin/requests')).body.data;
 }
 
-const settings = (ep: IDataObject) => ({
-	url: ep.url,
-	description: ep.description,
-	filter_types: ep.filter_types,
-	disabled: ep.disabled,
-});
-
 describe('an existing endpoint (webhookEndpointId given)', () => {
 	it('is pointed at the workflow on activation and restored exactly on deactivation', async () => {
 		const before = await createEndpoint({
@@ -82,7 +76,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 
 		expect(await t.activate()).toEqual({ existed: false });
 		const active = (await getEndpoint(before.id as string)).data!;
-		expect(settings(active)).toEqual({
+		expect(endpointSettings(active)).toEqual({
 			url: t.webhookUrl(),
 			description: 'Accounting receiver',
 			filter_types: ['payable.failed', 'receivable.paid'],
@@ -99,7 +93,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 
 		expect(await t.deactivate()).toBe(true);
 		const after = (await getEndpoint(before.id as string)).data!;
-		expect(settings(after)).toEqual(settings(before));
+		expect(endpointSettings(after)).toEqual(endpointSettings(before));
 		expect(t.staticData()).toEqual({ production: {} });
 		expect(await t.run('checkExists')).toBe(false);
 	});
@@ -123,7 +117,9 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 			filter_types: ['receivable.sent'],
 		});
 		await t.deactivate();
-		expect(settings((await getEndpoint(ep.id as string)).data!)).toEqual(settings(ep));
+		expect(endpointSettings((await getEndpoint(ep.id as string)).data!)).toEqual(
+			endpointSettings(ep),
+		);
 	});
 
 	it('fails with a clear message for an unknown endpoint id and changes nothing', async () => {
@@ -156,7 +152,9 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
-		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
+		expect(endpointSettings((await getEndpoint(before.id as string)).data!)).toEqual(
+			endpointSettings(before),
+		);
 	});
 });
 
@@ -239,7 +237,9 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect((await getEndpoint(created)).status).toBe(404);
 		expect((await getEndpoint(given.id as string)).data!.url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(settings((await getEndpoint(given.id as string)).data!)).toEqual(settings(given));
+		expect(endpointSettings((await getEndpoint(given.id as string)).data!)).toEqual(
+			endpointSettings(given),
+		);
 	});
 
 	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {

@@ -5,12 +5,19 @@
  */
 import { randomBytes } from 'crypto';
 
-import type { IDataObject } from 'n8n-workflow';
-
 import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { signedHeaders } from '../helpers/standardWebhooks';
-import { deliver, startMiniService, TriggerHarness, until, type MiniService } from './support';
+import {
+	closeAll,
+	deliver,
+	endpointSettings,
+	servedTrigger,
+	startMiniService,
+	TriggerHarness,
+	until,
+	type MiniService,
+} from './support';
 
 const API_KEY = 'svc_ownership_test_key';
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -37,22 +44,15 @@ beforeEach(async () => {
 
 afterEach(async () => {
 	await Promise.all(open.splice(0).map((o) => o.close()));
+	await closeAll();
 });
 
-function trigger(): TriggerHarness {
-	return new TriggerHarness({
-		parameters: { webhookEndpointId: 'ep_erp', events: ['*'], options: {} },
-		credentials: { apiKey: API_KEY, baseUrl: mini.baseUrl },
-	});
-}
+const parameters = { webhookEndpointId: 'ep_erp' };
+const credentials = () => ({ apiKey: API_KEY, baseUrl: mini.baseUrl });
+const trigger = () =>
+	new TriggerHarness({ parameters: { ...parameters, events: ['*'] }, credentials: credentials() });
 
 const endpoint = () => mini.endpoints.get('ep_erp')!;
-const settings = (ep: IDataObject) => ({
-	url: ep.url,
-	description: ep.description,
-	filter_types: ep.filter_types,
-	disabled: ep.disabled,
-});
 const patches = () => mini.requests.filter((r) => r.method === 'PATCH');
 const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
 const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
@@ -95,12 +95,12 @@ describe('a failed activation never loses the endpoint', () => {
 		expect(failed).toBeInstanceOf(Error);
 		expect((failed as Error).message).toMatch(/Could not point webhook endpoint "ep_erp"/);
 		expect((failed as { description?: string }).description).toMatch(/were put back/);
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 
 		await t.activate();
 		expect(endpoint().url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	}, 30_000);
 
 	it('when putting back fails too, n8n’s clean-up saves the ERP settings; after a restart the next activation and deactivation give them back', async () => {
@@ -123,7 +123,7 @@ describe('a failed activation never loses the endpoint', () => {
 		expect(endpoint().url).toBe(t.webhookUrl());
 		expect(t.staticData().production).toMatchObject({ original: ERP });
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 		expect(t.staticData()).toEqual({ production: {} });
 	}, 30_000);
 
@@ -149,7 +149,7 @@ describe('the active workflow wins over the test listener', () => {
 		await t.deactivate('manual');
 		expect(endpoint().url).toBe(t.webhookUrl('webhook'));
 		await t.deactivate('webhook');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 
 	it('listener first, workflow deactivated before the listener ends: the ERP gets its settings back and keeps them', async () => {
@@ -157,9 +157,9 @@ describe('the active workflow wins over the test listener', () => {
 		await t.activate('manual');
 		await t.activate('webhook');
 		await t.deactivate('webhook');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 		await t.deactivate('manual');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 
 	it('a second workflow given the endpoint an active workflow holds is refused, naming it; nothing changes', async () => {
@@ -174,7 +174,7 @@ describe('the active workflow wins over the test listener', () => {
 		expect(patches()).toHaveLength(before);
 		expect(endpoint().url).toBe(first.webhookUrl());
 		await first.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 });
 
@@ -188,10 +188,7 @@ describe('deliveries and activation keep their own limits', () => {
 
 	it('an anonymous delivery just before activation cannot make it fail (secret route answering in 6 s)', async () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 6_000 });
-		const t = trigger();
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
+		const { t, served } = await servedTrigger(parameters, credentials(), { activate: false });
 		const started = Date.now();
 		const delivery = forgedDelivery(t.webhookUrl()).then((answer) => ({
 			...answer,
@@ -211,10 +208,7 @@ describe('deliveries and activation keep their own limits', () => {
 
 	it('a delivery during an activation whose secret takes 8 s is answered within its own 5 s', async () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 8_000 });
-		const t = trigger();
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
+		const { t } = await servedTrigger(parameters, credentials(), { activate: false });
 		const activation = t.activate();
 		await until('activation to fetch the secret', () =>
 			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
@@ -225,6 +219,6 @@ describe('deliveries and activation keep their own limits', () => {
 		expect(answered.status).toBe(503);
 		await expect(activation).resolves.toEqual({ existed: false });
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	}, 30_000);
 });

@@ -523,6 +523,14 @@ export async function until<T>(
 	}
 }
 
+/** The fields of an endpoint that activation changes and deactivation puts back. */
+export const endpointSettings = ({ url, description, filter_types, disabled }: IDataObject) => ({
+	url,
+	description,
+	filter_types,
+	disabled,
+});
+
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 export const newId = () => `msg_${randomBytes(8).toString('hex')}`;
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -579,21 +587,35 @@ export async function credentialTrigger(
 	return { harness, served, url: `${served.baseUrl}/any`, secret };
 }
 
+/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
+export async function servedTrigger(
+	parameters: IDataObject,
+	credentials: ICredentialDataDecryptedObject,
+	{ activate = true, staticData }: { activate?: boolean; staticData?: IDataObject } = {},
+) {
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+		credentials,
+		staticData,
+	});
+	const served = await t.serve();
+	running.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	if (activate) await t.activate();
+	return { t, served };
+}
+
 /** A trigger activated on the sandbox (endpoint created, its secret fetched), served over HTTP. */
 export async function sandboxTrigger(
 	sb: RunningSandbox,
 	options: IDataObject = {},
 	events = ['*'],
-	credentials: IDataObject = {},
+	credentials: ICredentialDataDecryptedObject = {},
 ) {
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events, options },
-		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
-	});
-	const served = await t.serve();
-	running.push(served);
-	t.webhookBaseUrl = served.baseUrl;
-	await t.activate();
+	const { t, served } = await servedTrigger(
+		{ events, options },
+		{ apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+	);
 	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
 	return { t, served, url: t.webhookUrl(), endpointId };
 }
