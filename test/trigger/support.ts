@@ -50,8 +50,6 @@ export interface Served {
 	baseUrl: string;
 	/** The workflow data of every delivery that started an execution, in order. */
 	executions: INodeExecutionData[][][];
-	/** Every answer given: status and parsed body. */
-	answers: Array<{ status: number; body: any }>;
 	/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
 	received: Array<{ headers: Record<string, string>; body: string }>;
 	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
@@ -259,7 +257,6 @@ export class TriggerHarness {
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
 	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
-		const answers: Array<{ status: number; body: any }> = [];
 		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
 		const server = await scriptedServer((req, res) => {
@@ -275,13 +272,11 @@ export class TriggerHarness {
 				request.params = {};
 				request.query = {};
 				const response = res as any;
-				let answered: { status: number; body: any } | undefined;
 				response.status = (code: number) => {
 					res.statusCode = code;
 					return response;
 				};
 				response.json = (body: unknown) => {
-					answered = { status: res.statusCode, body };
 					res.setHeader('content-type', 'application/json');
 					res.end(JSON.stringify(body));
 					return response;
@@ -314,13 +309,11 @@ export class TriggerHarness {
 					send(500, { message: (error as Error).message });
 				}
 				if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
-				if (answered) answers.push(answered);
 			})();
 		});
 		return {
 			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
-			answers,
 			received,
 			get staticDataWrites() {
 				return counts.staticDataWrites;
@@ -351,18 +344,7 @@ export async function deliver(
 	return { status: res.status, body };
 }
 
-export interface MiniService {
-	baseUrl: string;
-	/** Endpoints by id, as the service holds them. */
-	endpoints: Map<string, IDataObject>;
-	/** Every request: method and path. */
-	requests: Array<{ method: string; path: string; body: any }>;
-	/** Endpoint secrets the service hands out (`GET .../secret`); an endpoint without one: 404. */
-	secrets: Map<string, string>;
-	/** Faults for the next matching requests, in order (tests push to it). */
-	faults: MiniFault[];
-	close(): Promise<void>;
-}
+export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 
 /**
  * The next `count` requests with this method whose path matches: held `delayMs`, then answered
@@ -393,13 +375,16 @@ export async function startMiniService(
 		endpoints?: IDataObject[];
 		secrets?: Record<string, string>;
 	} = {},
-): Promise<MiniService> {
+) {
+	/** Endpoints by id, as the service holds them. */
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) {
 		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
 	}
-	const requests: MiniService['requests'] = [];
+	/** Every request: method, path and body. */
+	const requests: Array<{ method: string; path: string; body: any }> = [];
+	/** Faults for the next matching requests, in order (tests push to it). */
 	const faults: MiniFault[] = [];
 	let next = 1;
 
@@ -412,10 +397,8 @@ export async function startMiniService(
 	/** What the service does with one authenticated request. */
 	function handle(method: string, path: string, body: any): Answer {
 		if (path === '/v1/webhooks') {
-			if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
-			const status = options.createStatus ?? 404;
-			if (status === 404) return error(404, 'NOT_FOUND');
-			if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
+			const status = method === 'POST' ? (options.createStatus ?? 404) : 405;
+			if (status !== 201) return error(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
 			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
 			Object.assign(ep, body);
 			endpoints.set(ep.id, ep);
@@ -483,16 +466,15 @@ export async function startMiniService(
 	};
 }
 
-export interface TriggerSandbox {
+/**
+ * A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries;
+ * `api` with the working key, `admin` without one.
+ */
+export async function startTriggerSandbox(): Promise<{
 	sb: RunningSandbox;
-	/** /v1 client with the working key. */
 	api: HttpClient;
-	/** No key: the admin routes. */
 	admin: HttpClient;
-}
-
-/** A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries. */
-export async function startTriggerSandbox(): Promise<TriggerSandbox> {
+}> {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',

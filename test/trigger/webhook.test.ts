@@ -74,12 +74,14 @@ describe('webhook(): verification', () => {
 	});
 
 	it('never echoes the secret in its answers', async () => {
-		const { served, url, secret } = await credentialTrigger();
+		const { url, secret } = await credentialTrigger();
 		const body = eventBody();
-		await deliver(url, body, signed(newSecret(), body));
-		await deliver(url, body, {});
-		await deliver(url, body, signed(secret, body));
-		const text = JSON.stringify(served.answers);
+		const answers = [
+			await deliver(url, body, signed(newSecret(), body)),
+			await deliver(url, body, {}),
+			await deliver(url, body, signed(secret, body)),
+		];
+		const text = JSON.stringify(answers);
 		expect(text).not.toContain(secret.slice('whsec_'.length));
 	});
 });
