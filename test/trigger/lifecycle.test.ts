@@ -9,11 +9,11 @@ import type { RunningSandbox } from '../../sandbox';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import type { HttpClient } from '../helpers/http';
 import {
+	closeAll,
 	newSecret,
 	startMiniService,
 	startTriggerSandbox,
 	TriggerHarness,
-	type MiniService,
 	endpointSettings,
 } from './support';
 
@@ -269,16 +269,12 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 });
 
 describe('a service without the assumed routes', () => {
-	let mini: MiniService | undefined;
-	afterEach(async () => {
-		await mini?.close();
-		mini = undefined;
-	});
+	afterEach(closeAll);
 
 	it.each([404, 405] as const)(
 		'a %s from POST /v1/webhooks tells the user to paste an endpoint id',
 		async (createStatus) => {
-			mini = await startMiniService(sb.apiKey, { createStatus });
+			const mini = await startMiniService(sb.apiKey, { createStatus });
 			const t = trigger({}, { baseUrl: mini.baseUrl });
 			await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED);
 			expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
@@ -287,7 +283,7 @@ describe('a service without the assumed routes', () => {
 	);
 
 	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
-		mini = await startMiniService(sb.apiKey, {
+		const mini = await startMiniService(sb.apiKey, {
 			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
 		});
 		const t = trigger(
@@ -300,7 +296,7 @@ describe('a service without the assumed routes', () => {
 	});
 
 	it("falls back to the credential's secret, and allowUnsigned lets it activate without any", async () => {
-		mini = await startMiniService(sb.apiKey, {
+		const mini = await startMiniService(sb.apiKey, {
 			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
 		});
 		const withSecret = trigger(
@@ -326,7 +322,7 @@ describe('a service without the assumed routes', () => {
 	});
 
 	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
-		mini = await startMiniService(sb.apiKey, { createStatus: 201 });
+		const mini = await startMiniService(sb.apiKey, { createStatus: 201 });
 		const t = trigger({}, { baseUrl: mini.baseUrl });
 		await expect(t.activate()).rejects.toThrow(NO_SECRET);
 		expect(mini.endpoints.size).toBe(0);

@@ -30,7 +30,6 @@ const ERP = {
 };
 
 let mini: MiniService;
-const open: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(async () => {
 	forgetAllSecrets();
@@ -39,11 +38,9 @@ beforeEach(async () => {
 		endpoints: [{ id: 'ep_erp', ...ERP }],
 		secrets: { ep_erp: SECRET },
 	});
-	open.push(mini);
 });
 
 afterEach(async () => {
-	await Promise.all(open.splice(0).map((o) => o.close()));
 	await closeAll();
 });
 

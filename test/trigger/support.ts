@@ -37,6 +37,12 @@ import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
 const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 
+/** Servers the helpers here started (the mini service, served triggers): `closeAll` ends them. */
+const running: Array<{ close(): Promise<void> }> = [];
+export const closeAll = async () => {
+	await Promise.all(running.splice(0).map((r) => r.close()));
+};
+
 export interface TriggerOptions {
 	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
@@ -323,6 +329,12 @@ export class TriggerHarness {
 	}
 }
 
+/** Sends `count` deliveries at once (`send(i)` each); their statuses, in order. */
+export const burstStatuses = async (
+	count: number,
+	send: (i: number) => Promise<{ status: number }>,
+) => (await Promise.all(Array.from({ length: count }, (_, i) => send(i)))).map((r) => r.status);
+
 /** POSTs a delivery to a URL; resolves with status and parsed body. */
 export async function deliver(
 	url: string,
@@ -456,14 +468,8 @@ export async function startMiniService(
 			else answer();
 		});
 	});
-	return {
-		baseUrl: server.baseUrl,
-		endpoints,
-		requests,
-		secrets,
-		faults,
-		close: () => server.close(),
-	};
+	running.push(server);
+	return { baseUrl: server.baseUrl, endpoints, requests, secrets, faults };
 }
 
 /**
@@ -533,12 +539,6 @@ export function advanceClock(ms: number): void {
 	const offsetMs = Date.now() - realNow() + ms;
 	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
 }
-
-/** Servers the helpers below started; `afterAll(closeAll)` in each file. */
-const running: Array<{ close(): Promise<void> }> = [];
-export const closeAll = async () => {
-	await Promise.all(running.splice(0).map((r) => r.close()));
-};
 
 /**
  * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
