@@ -3,8 +3,6 @@
  * decide an activation: through n8n-core's real hook and webhook contexts (support.ts), against a
  * service that applies a change and then answers 503, or answers slowly.
  */
-import { randomBytes } from 'crypto';
-
 import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { signedHeaders } from '../helpers/standardWebhooks';
@@ -12,6 +10,10 @@ import {
 	closeAll,
 	deliver,
 	endpointSettings,
+	eventBody,
+	newId,
+	newSecret,
+	nowSeconds,
 	servedTrigger,
 	startMiniService,
 	TriggerHarness,
@@ -20,7 +22,6 @@ import {
 } from './support';
 
 const API_KEY = 'svc_ownership_test_key';
-const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 /** The user's own system, where the endpoint points before any workflow adopts it. */
 const ERP = {
 	url: 'https://erp.example.com/hooks/finance',
@@ -36,13 +37,11 @@ beforeEach(async () => {
 	forgetAllOriginals();
 	mini = await startMiniService(API_KEY, {
 		endpoints: [{ id: 'ep_erp', ...ERP }],
-		secrets: { ep_erp: SECRET },
+		secrets: { ep_erp: newSecret() },
 	});
 });
 
-afterEach(async () => {
-	await closeAll();
-});
+afterEach(closeAll);
 
 const parameters = { webhookEndpointId: 'ep_erp' };
 const credentials = () => ({ apiKey: API_KEY, baseUrl: mini.baseUrl });
@@ -177,11 +176,13 @@ describe('the active workflow wins over the test listener', () => {
 
 describe('deliveries and activation keep their own limits', () => {
 	const forgedDelivery = (url: string) => {
-		const body = JSON.stringify({ id: 'evt_1', type: 'vendor.created', created_at: '', data: {} });
-		const anySecret = `whsec_${randomBytes(24).toString('base64')}`;
-		const ts = Math.floor(Date.now() / 1000);
-		return deliver(url, body, signedHeaders(anySecret, body, { id: `msg_${ts}`, ts }));
+		const body = eventBody();
+		return deliver(url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
 	};
+	const secretFetched = () =>
+		until('a fetch of the secret', () =>
+			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
+		);
 
 	it('an anonymous delivery just before activation cannot make it fail (secret route answering in 6 s)', async () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 6_000 });
@@ -191,9 +192,7 @@ describe('deliveries and activation keep their own limits', () => {
 			...answer,
 			tookMs: Date.now() - started,
 		}));
-		await until('the delivery to fetch the secret', () =>
-			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
-		);
+		await secretFetched(); // by the delivery
 		await expect(t.activate()).resolves.toEqual({ existed: false });
 		expect(endpoint().url).toBe(t.webhookUrl());
 		const answered = await delivery;
@@ -207,9 +206,7 @@ describe('deliveries and activation keep their own limits', () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 8_000 });
 		const { t } = await servedTrigger(parameters, credentials(), { activate: false });
 		const activation = t.activate();
-		await until('activation to fetch the secret', () =>
-			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
-		);
+		await secretFetched(); // by activation
 		const started = Date.now();
 		const answered = await forgedDelivery(t.webhookUrl());
 		expect(Date.now() - started).toBeLessThan(5_900);
