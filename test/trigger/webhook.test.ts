@@ -1,8 +1,8 @@
 /**
  * The trigger's webhook() handler, served over real HTTP in n8n-core's WebhookContext: Standard
  * Webhooks verification over the raw body, event filter, duplicates and output modes. The secret
- * here is the credential's; the endpoint's secret is covered in delivery.test.ts and
- * attack.test.ts, which also cover forged, unsigned and "Allow Unsigned" deliveries.
+ * here is the credential's; the endpoint's secret is covered in attack.test.ts, which also covers
+ * forged, unsigned and "Allow Unsigned" deliveries.
  */
 import { signedHeaders, STANDARD_VECTOR } from '../helpers/standardWebhooks';
 import {
