@@ -6,17 +6,22 @@
 import {
 	computeSignature,
 	decodeSecret,
-} from '../../nodes/BusinessFinance/helpers/standardWebhooks';
+	readSignedMessage,
+	signatureMatches,
+	type VerifyOptions,
+	type WebhookHeaders,
+} from '../../nodes/BusinessFinance/trigger/standardWebhooks';
 
-/** True when the secret can be used to sign and verify. */
-export function isUsableSecret(secret: unknown): boolean {
-	return typeof secret === 'string' && decodeSecret(secret) !== undefined;
-}
+/** The Standard Webhooks specification's test vector (a published secret, not a real one). */
+export const STANDARD_VECTOR = {
+	vectorWhsec: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+	timestamp: 1614265330,
+	body: '{"test": 2432232314}',
+	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
 
-/**
- * Signs a message: returns the `webhook-signature` value `v1,<base64>`. Throws when the secret
- * is not usable (the message does not include it).
- */
+/** Signs a message: the `webhook-signature` value `v1,<base64>`. Throws on an unusable secret. */
 export function signWebhook(
 	secret: string,
 	msgId: string,
@@ -24,8 +29,7 @@ export function signWebhook(
 	rawBody: string | Buffer,
 ): string {
 	const key = decodeSecret(secret);
-	if (!key)
-		throw new Error('The webhook signing secret is not valid: expected whsec_ followed by base64');
+	if (!key) throw new Error('The webhook signing secret is not valid');
 	return `v1,${computeSignature(key, msgId, String(Math.floor(timestampSeconds)), rawBody)}`;
 }
 
@@ -48,4 +52,15 @@ export function asSvix(headers: Record<string, string>): Record<string, string> 
 	for (const [name, value] of Object.entries(headers))
 		out[name.replace(/^webhook-/, 'svix-')] = value;
 	return out;
+}
+
+/** What receive.ts checks of a delivery once it has the secret: the headers, then the signature. */
+export function verifies(
+	secret: string,
+	headers: WebhookHeaders,
+	rawBody: string | Buffer,
+	options: VerifyOptions,
+): boolean {
+	const read = readSignedMessage(headers, options);
+	return read.ok && signatureMatches(secret, read.message, rawBody);
 }

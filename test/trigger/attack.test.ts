@@ -4,14 +4,11 @@
  * from the service), webhook() served over HTTP in n8n-core's WebhookContext on the static data as
  * saved (test/trigger/support.ts). The cost of each attack is counted in the sandbox's request log.
  */
-import { randomBytes } from 'crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../sandbox';
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 import {
-	clock,
 	FAILURE_MEMORY_MS,
 	forgetAllSecrets,
 	REFRESH_INTERVAL_MS,
@@ -20,43 +17,35 @@ import type { HttpClient } from '../helpers/http';
 import { n8nLogger } from '../helpers/n8n';
 import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
 import {
+	advanceClock,
+	burstStatuses,
+	closeAll,
 	deliver,
+	eventBody,
+	newId,
+	newSecret,
+	nowSeconds as now,
+	sandboxTrigger,
+	servedTrigger,
 	startMiniService,
 	startTriggerSandbox,
-	TriggerHarness,
 	until,
-	type Served,
 } from './support';
 
 let sb: RunningSandbox;
 let api: HttpClient;
 let admin: HttpClient;
-const open: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
 	({ sb, api, admin } = await startTriggerSandbox());
 });
 
 afterAll(async () => {
-	await Promise.all(open.map((o) => o.close()));
+	await closeAll();
 	await sb.close();
 });
 
-const realNowMs = clock.nowMs;
-afterEach(() => {
-	clock.nowMs = realNowMs;
-	jest.restoreAllMocks();
-});
-
-/** Moves the secret cache's clock forward (as if that much time had passed since its fetches). */
-const advanceSecretClock = (ms: number) => {
-	const before = clock.nowMs;
-	clock.nowMs = () => before() + ms;
-};
-
-const now = () => Math.floor(Date.now() / 1000);
-const newId = () => `msg_${randomBytes(8).toString('hex')}`;
-const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+afterEach(() => jest.restoreAllMocks());
 
 async function requestLog(): Promise<Array<{ method: string; path: string }>> {
 	return (await admin.get('/_admin/requests')).body.data;
@@ -67,39 +56,16 @@ const secretFetches = async (endpointId: string) =>
 		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
 	).length;
 
-interface Active {
-	t: TriggerHarness;
-	served: Served;
-	url: string;
-	endpointId: string;
-	/** The endpoint's secret, as the service holds it. */
-	secret: string;
-	/** The credential's Webhook Signing Secret (another value: the fallback). */
-	credentialSecret: string;
-}
-
-async function activeTrigger(options: IDataObject = {}): Promise<Active> {
+/** A trigger activated on the sandbox, with its endpoint's secret and another in the credential. */
+type Active = Awaited<ReturnType<typeof activeTrigger>>;
+async function activeTrigger(options: IDataObject = {}) {
 	const credentialSecret = newSecret();
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events: ['*'], options },
-		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSigningSecret: credentialSecret },
+	const active = await sandboxTrigger(sb, options, ['*'], {
+		webhookSigningSecret: credentialSecret,
 	});
-	const served = await t.serve();
-	open.push(served);
-	t.webhookBaseUrl = served.baseUrl;
-	await t.activate();
-	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
-	const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
-	return { t, served, url: t.webhookUrl(), endpointId, secret, credentialSecret };
+	const secret = (await api.get(`/v1/webhooks/${active.endpointId}/secret`)).body.data.secret;
+	return { ...active, secret, credentialSecret };
 }
-
-const eventBody = (type = 'payable.paid') =>
-	JSON.stringify({
-		id: `evt_${randomBytes(6).toString('hex')}`,
-		type,
-		created_at: new Date().toISOString(),
-		data: { id: 'p1', amount: 100 },
-	});
 
 function genuine(a: Active, body = eventBody(), ts = now()) {
 	return { body, headers: signedHeaders(a.secret, body, { id: newId(), ts }) };
@@ -112,61 +78,39 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 	beforeAll(async () => {
 		a = await activeTrigger();
 		// A genuine delivery, sent and signed by the sandbox, captured as it arrived.
-		await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
-		await until('the genuine delivery', () => a.served.executions[0]);
+		const made = await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
+		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
+		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
+		const log = (await admin.get('/_admin/deliveries')).body.data as IDataObject[];
+		expect(log.filter((d) => d.endpoint_id === a.endpointId)).toEqual([
+			expect.objectContaining({ event_type: 'receivable.created', status: 200, url: a.url }),
+		]);
 		captured = a.served.received[0];
-		expect(captured.headers['webhook-signature']).toMatch(/^v1,/);
 	});
 
 	afterAll(async () => {
 		await a.t.deactivate();
 	});
 
-	const pick = (h: Record<string, string>) => ({
-		'webhook-id': h['webhook-id'],
-		'webhook-timestamp': h['webhook-timestamp'],
-		'webhook-signature': h['webhook-signature'],
-	});
+	/** The captured headers, those named in `svix` under their svix-* names. */
+	const renamed = (svix: string[]) =>
+		Object.fromEntries(
+			['id', 'timestamp', 'signature'].map((f) => [
+				`${svix.includes(f) ? 'svix' : 'webhook'}-${f}`,
+				captured.headers[`webhook-${f}`],
+			]),
+		);
 
-	const replays: Array<[string, (h: Record<string, string>) => Record<string, string>]> = [
-		['as sent', (h) => pick(h)],
-		['under svix-* names', (h) => asSvix(pick(h))],
-		[
-			'id as svix-id, the rest as webhook-*',
-			(h) => ({
-				'svix-id': h['webhook-id'],
-				'webhook-timestamp': h['webhook-timestamp'],
-				'webhook-signature': h['webhook-signature'],
-			}),
-		],
-		[
-			'signature as svix-signature, timestamp as svix-timestamp',
-			(h) => ({
-				'webhook-id': h['webhook-id'],
-				'svix-timestamp': h['webhook-timestamp'],
-				'svix-signature': h['webhook-signature'],
-			}),
-		],
-		['both names at once', (h) => ({ ...pick(h), ...asSvix(pick(h)) })],
-	];
-
-	it.each(replays)(
-		'%s: acknowledged as a duplicate, no second execution',
-		async (_name, rename) => {
-			const res = await deliver(a.url, captured.body, rename(captured.headers));
-			expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
-			expect(a.served.executions).toHaveLength(1);
-		},
-	);
-
-	it('a fresh delivery under svix-* names runs once, and its webhook-* replay does not', async () => {
-		const { body, headers } = genuine(a);
-		expect((await deliver(a.url, body, asSvix(headers))).status).toBe(200);
-		expect(a.served.executions).toHaveLength(2);
-		expect((await deliver(a.url, body, headers)).body).toMatchObject({
-			ignored: 'duplicate delivery',
-		});
-		expect(a.served.executions).toHaveLength(2);
+	it.each([
+		['as sent', () => renamed([])],
+		['under svix-* names', () => renamed(['id', 'timestamp', 'signature'])],
+		['id as svix-id, the rest as webhook-*', () => renamed(['id'])],
+		['timestamp and signature as svix-*', () => renamed(['timestamp', 'signature'])],
+		['both names at once', () => ({ ...renamed([]), ...asSvix(renamed([])) })],
+	])('%s: acknowledged as a duplicate, no second execution', async (_name, headers) => {
+		const res = await deliver(a.url, captured.body, headers());
+		expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
+		expect(a.served.executions).toHaveLength(1);
 	});
 
 	it('no delivery wrote the static data', async () => {
@@ -242,11 +186,8 @@ describe('floods: nothing unproven costs an API call', () => {
 				'webhook-id': 'x'.repeat(300),
 			},
 		];
-		const burst = Array.from({ length: 40 }, (_, i) =>
-			deliver(a.url, body, hopeless[i % hopeless.length]),
-		);
-		const answers = await Promise.all(burst);
-		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(401));
+		const send = (i: number) => deliver(a.url, body, hopeless[i % hopeless.length]);
+		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(401));
 		expect(await requestLog()).toEqual([]);
 		expect(a.served.executions).toHaveLength(0);
 	});
@@ -256,24 +197,20 @@ describe('floods: nothing unproven costs an API call', () => {
 		const first = genuine(a);
 		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
 		await admin.delete('/_admin/requests');
-		advanceSecretClock(REFRESH_INTERVAL_MS + 1_000);
+		advanceClock(REFRESH_INTERVAL_MS + 1_000);
 
 		const forgedSecret = newSecret();
 		const body = eventBody();
-		const burst = Array.from({ length: 40 }, () =>
-			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() })),
-		);
-		const unsigned = Array.from({ length: 40 }, () => deliver(a.url, body, {}));
-		const answers = await Promise.all([...burst, ...unsigned]);
-		expect(answers.map((r) => r.status)).toEqual(Array(80).fill(401));
+		const forged = () =>
+			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() }));
+		// 40 forged and 40 unsigned, at once
+		const mixed = (i: number) => (i % 2 ? forged() : deliver(a.url, body, {}));
+		expect(await burstStatuses(80, mixed)).toEqual(Array(80).fill(401));
 		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
 		expect(await requestLog()).toHaveLength(await secretFetches(a.endpointId));
 
 		// Another burst right after costs nothing: the refresh interval has not passed again.
-		const again = Array.from({ length: 40 }, () =>
-			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() })),
-		);
-		expect((await Promise.all(again)).every((r) => r.status === 401)).toBe(true);
+		expect(await burstStatuses(40, forged)).toEqual(Array(40).fill(401));
 		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
 
 		const after = genuine(a);
@@ -285,39 +222,24 @@ describe('floods: nothing unproven costs an API call', () => {
 	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
 		forgetAllSecrets();
 		const before = a.served.executions.length;
-		const answers = await Promise.all(
-			Array.from({ length: 40 }, () => {
-				const { body, headers } = genuine(a);
-				return deliver(a.url, body, headers);
-			}),
-		);
-		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200));
+		const send = () => {
+			const { body, headers } = genuine(a);
+			return deliver(a.url, body, headers);
+		};
+		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(200));
 		expect(a.served.executions.length - before).toBe(40);
 		expect(await secretFetches(a.endpointId)).toBe(1);
 	});
 
 	it('a rotated secret is fetched again once, however many deliveries fail on the old one', async () => {
 		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_rotating',
-					url: 'http://127.0.0.1:1/x',
-					description: 'R',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+			endpoints: [{ id: 'ep_rotating', url: 'http://127.0.0.1:1/x' }],
 			secrets: { ep_rotating: newSecret() },
 		});
-		open.push(mini);
-		const t = new TriggerHarness({
-			parameters: { webhookEndpointId: 'ep_rotating', events: ['*'], options: {} },
-			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl },
-		});
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
-		await t.activate();
+		const { t, served } = await servedTrigger(
+			{ webhookEndpointId: 'ep_rotating' },
+			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl },
+		);
 		const fetches = () =>
 			mini.requests.filter((r) => r.path === '/v1/webhooks/ep_rotating/secret').length;
 		expect(fetches()).toBe(1);
@@ -330,9 +252,8 @@ describe('floods: nothing unproven costs an API call', () => {
 		// Within the refresh interval the cached (old) secret stands: refused, nothing fetched.
 		expect((await signedNew()).status).toBe(401);
 		expect(fetches()).toBe(1);
-		advanceSecretClock(REFRESH_INTERVAL_MS + 1_000);
-		const burst = await Promise.all(Array.from({ length: 20 }, signedNew));
-		expect(burst.map((r) => r.status)).toEqual(Array(20).fill(200));
+		advanceClock(REFRESH_INTERVAL_MS + 1_000);
+		expect(await burstStatuses(20, signedNew)).toEqual(Array(20).fill(200));
 		expect(fetches()).toBe(2);
 		expect(served.executions).toHaveLength(20);
 		await t.deactivate();
@@ -352,22 +273,12 @@ describe('the secret route failing under a burst', () => {
 	/** 20 signed with the credential's secret, 20 with the endpoint's, 20 forged; in one burst. */
 	async function mixedBurst() {
 		const body = eventBody();
-		const make = (secret: string) => () =>
-			deliver(a.url, body, signedHeaders(secret, body, { id: newId(), ts: now() }));
-		const forged = newSecret();
-		const kinds = [
-			...Array.from({ length: 20 }, () => ['credential', make(a.credentialSecret)] as const),
-			...Array.from({ length: 20 }, () => ['endpoint', make(a.secret)] as const),
-			...Array.from({ length: 20 }, () => ['forged', make(forged)] as const),
-		];
-		const answers = await Promise.all(kinds.map(([, send]) => send()));
-		const statusOf = (kind: string) =>
-			answers.filter((_, i) => kinds[i][0] === kind).map((r) => r.status);
-		return {
-			credential: statusOf('credential'),
-			endpoint: statusOf('endpoint'),
-			forged: statusOf('forged'),
-		};
+		const secrets = [a.credentialSecret, a.secret, newSecret()];
+		const send = (i: number) =>
+			deliver(a.url, body, signedHeaders(secrets[i % 3], body, { id: newId(), ts: now() }));
+		const statuses = await burstStatuses(60, send);
+		const of = (kind: number) => statuses.filter((_, i) => i % 3 === kind);
+		return { credential: of(0), endpoint: of(1), forged: of(2) };
 	}
 
 	it.each([
@@ -409,7 +320,7 @@ describe('the secret route failing under a burst', () => {
 
 			// Once the service is back and the failure has been remembered long enough: one fetch.
 			await admin.delete('/_admin/faults');
-			advanceSecretClock(FAILURE_MEMORY_MS + 1_000);
+			advanceClock(FAILURE_MEMORY_MS + 1_000);
 			const third = await mixedBurst();
 			expect(third.endpoint).toEqual(Array(20).fill(200));
 			expect(third.credential).toEqual(Array(20).fill(401));
@@ -443,35 +354,17 @@ describe('the secret route failing under a burst', () => {
 
 	it('404 (the service no longer hands out the secret): one fetch, 503 for all, the log says to reactivate', async () => {
 		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_gone_secret',
-					url: 'http://127.0.0.1:1/x',
-					description: 'G',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+			endpoints: [{ id: 'ep_gone_secret', url: 'http://127.0.0.1:1/x' }],
 		});
-		open.push(mini);
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const credential = newSecret();
-		const t = new TriggerHarness({
-			parameters: { webhookEndpointId: 'ep_gone_secret', events: ['*'], options: {} },
-			credentials: { apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
-			// Saved by an activation at a time the service still handed out the secret.
-			staticData: {
-				production: {
-					endpointId: 'ep_gone_secret',
-					created: false,
-					secretSource: 'endpoint',
-					originalOf: 'ep_gone_secret',
-					original: { url: 'http://127.0.0.1:1/x' },
-				},
-			},
-		});
-		const served = await t.serve();
-		open.push(served);
+		// Saved by an activation at a time the service still handed out the secret.
+		const saved = { endpointId: 'ep_gone_secret', secretSource: 'endpoint' };
+		const { served } = await servedTrigger(
+			{ webhookEndpointId: 'ep_gone_secret' },
+			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
+			{ activate: false, staticData: { production: saved } },
+		);
 		const body = eventBody();
 		const send = (secret: string) =>
 			deliver(
@@ -479,11 +372,9 @@ describe('the secret route failing under a burst', () => {
 				body,
 				signedHeaders(secret, body, { id: newId(), ts: now() }),
 			);
-		const answers = await Promise.all([
-			...Array.from({ length: 20 }, () => send(credential)),
-			...Array.from({ length: 20 }, () => send(newSecret())),
-		]);
-		expect(answers.map((r) => r.status)).toEqual(Array(40).fill(503));
+		// 20 with the credential's secret, 20 forged
+		const mixed = (i: number) => send(i % 2 ? credential : newSecret());
+		expect(await burstStatuses(40, mixed)).toEqual(Array(40).fill(503));
 		expect(mini.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
 		expect(served.executions).toHaveLength(0);
 		const said = warnings.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('503'));
@@ -499,8 +390,7 @@ describe('timestamps ahead of n8n’s clock', () => {
 			const { body, headers } = genuine(a, eventBody(), now() + 200);
 			expect((await deliver(a.url, body, headers)).status).toBe(200);
 			expect(a.served.executions).toHaveLength(1);
-			const realNow = Date.now.bind(Date);
-			jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 350_000);
+			advanceClock(350_000);
 			const replay = await deliver(a.url, body, headers);
 			expect([200, 401]).toContain(replay.status);
 			expect(a.served.executions).toHaveLength(1);
@@ -527,13 +417,11 @@ describe('a delivery while n8n is still activating', () => {
 						})
 					).body.data
 				: undefined;
-			const t = new TriggerHarness({
-				parameters: { webhookEndpointId: existing?.id ?? '', events: ['*'], options: {} },
-				credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
-			});
-			const served = await t.serve();
-			open.push(served);
-			t.webhookBaseUrl = served.baseUrl;
+			const { t, served } = await servedTrigger(
+				{ webhookEndpointId: existing?.id ?? '' },
+				{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+				{ activate: false },
+			);
 			// Hold activation in its secret fetch long enough to deliver meanwhile.
 			await admin.post('/_admin/faults', {
 				kind: 'latency',
@@ -584,41 +472,6 @@ describe('a delivery while n8n is still activating', () => {
 			else expect((await api.get(`/v1/webhooks/${endpointId}`)).status).toBe(404);
 		},
 	);
-});
-
-describe('the signature compared in full', () => {
-	let a: Active;
-	beforeAll(async () => {
-		a = await activeTrigger();
-	});
-	afterAll(async () => {
-		await a.t.deactivate();
-	});
-
-	const changes: Array<[string, (signature: string) => string]> = [
-		['truncated by one character', (s) => s.slice(0, -1)],
-		['truncated by the padding and one more', (s) => s.slice(0, -2)],
-		['with one character appended', (s) => `${s}A`],
-		['with "=" appended', (s) => `${s}=`],
-		['with four characters appended (still base64)', (s) => `${s}AAAA`],
-		[
-			'with its last character changed',
-			(s) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + '=',
-		],
-	];
-
-	it.each(changes)('the genuine signature %s is refused', async (_name, change) => {
-		const { body, headers } = genuine(a);
-		const res = await deliver(a.url, body, {
-			...headers,
-			'webhook-signature': change(headers['webhook-signature']),
-		});
-		expect(res.status).toBe(401);
-		expect(a.served.executions).toHaveLength(0);
-		// Control: unchanged, the same delivery runs.
-		expect((await deliver(a.url, body, headers)).status).toBe(200);
-		a.served.executions.pop();
-	});
 });
 
 describe('Allow Unsigned Deliveries', () => {

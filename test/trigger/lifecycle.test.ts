@@ -5,31 +5,30 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
-import {
-	CREATE_UNSUPPORTED_MESSAGE,
-	NO_SECRET_MESSAGE,
-} from '../../nodes/BusinessFinance/trigger/errors';
+import type { RunningSandbox } from '../../sandbox';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
-import { createHttpClient, type HttpClient } from '../helpers/http';
-import { startMiniService, STANDARD_VECTOR, TriggerHarness, type MiniService } from './support';
+import type { HttpClient } from '../helpers/http';
+import {
+	closeAll,
+	newSecret,
+	startMiniService,
+	startTriggerSandbox,
+	TriggerHarness,
+	endpointSettings,
+} from './support';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+/** What activation says when the service creates no endpoints, or hands out no secret. */
+const CREATE_UNSUPPORTED =
+	/^The service does not let this account create webhook endpoints.*'Webhook Endpoint ID'\.$/;
+const NO_SECRET =
+	/^No signing secret is available to verify deliveries.*the credential's 'Webhook Signing Secret'/;
 
-let sb: Sandbox;
+let sb: RunningSandbox;
 let api: HttpClient;
 let admin: HttpClient;
 
 beforeAll(async () => {
-	sb = await startSandbox({
-		port: 0,
-		host: '127.0.0.1',
-		seed: 'none',
-		rateLimit: 100_000,
-		rateWindowSeconds: 60,
-	});
-	api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
-	admin = createHttpClient(sb.baseUrl, { apiKey: null });
+	({ sb, api, admin } = await startTriggerSandbox());
 });
 
 afterAll(async () => {
@@ -62,13 +61,6 @@ async function requests(): Promise<Array<{ method: string; path: string; body: a
 	return (await admin.get('/_admin/requests')).body.data;
 }
 
-const settings = (ep: IDataObject) => ({
-	url: ep.url,
-	description: ep.description,
-	filter_types: ep.filter_types,
-	disabled: ep.disabled,
-});
-
 describe('an existing endpoint (webhookEndpointId given)', () => {
 	it('is pointed at the workflow on activation and restored exactly on deactivation', async () => {
 		const before = await createEndpoint({
@@ -84,58 +76,50 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 
 		expect(await t.activate()).toEqual({ existed: false });
 		const active = (await getEndpoint(before.id as string)).data!;
-		expect(settings(active)).toEqual({
+		expect(endpointSettings(active)).toEqual({
 			url: t.webhookUrl(),
 			description: 'Accounting receiver',
 			filter_types: ['payable.failed', 'receivable.paid'],
 			disabled: false,
 		});
-		expect(await t.checkExists()).toBe(true);
+		expect(await t.run('checkExists')).toBe(true);
 
 		// Activating twice (n8n re-runs create, e.g. after an update) must not save our own values
 		// as the "original".
-		await t.create();
+		await t.run('create');
 		await t.activate();
 		const stored = JSON.stringify(t.staticData());
 		expect(stored).not.toContain('whsec_');
 
 		expect(await t.deactivate()).toBe(true);
 		const after = (await getEndpoint(before.id as string)).data!;
-		expect(settings(after)).toEqual(settings(before));
+		expect(endpointSettings(after)).toEqual(endpointSettings(before));
 		expect(t.staticData()).toEqual({ production: {} });
-		expect(await t.checkExists()).toBe(false);
-	});
-
-	it('restores after an n8n restart (state comes from the persisted static data)', async () => {
-		const before = await createEndpoint({ url: 'http://127.0.0.1:1/kept', filter_types: [] });
-		const t = trigger({ webhookEndpointId: before.id, events: ['vendor.updated'] });
-		await t.activate();
-		forgetAllSecrets(); // a new process: only the saved static data is left
-		expect(await t.checkExists()).toBe(true);
-		await t.deactivate();
-		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
+		expect(await t.run('checkExists')).toBe(false);
 	});
 
 	it('checkExists is false when the endpoint points elsewhere, has other events or is disabled', async () => {
 		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/x' });
 		const t = trigger({ webhookEndpointId: ep.id, events: ['receivable.sent'] });
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
-		expect(await t.checkExists()).toBe(true);
+		expect(await t.run('checkExists')).toBe(true);
 		await api.patch(`/v1/webhooks/${ep.id}`, {
 			filter_types: ['receivable.sent', 'vendor.created'],
 		});
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		await api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		expect((await getEndpoint(ep.id as string)).data).toMatchObject({
 			disabled: false,
 			filter_types: ['receivable.sent'],
 		});
 		await t.deactivate();
-		expect(settings((await getEndpoint(ep.id as string)).data!)).toEqual(settings(ep));
+		expect(endpointSettings((await getEndpoint(ep.id as string)).data!)).toEqual(
+			endpointSettings(ep),
+		);
 	});
 
 	it('fails with a clear message for an unknown endpoint id and changes nothing', async () => {
@@ -153,7 +137,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(t.staticData()).toEqual({ production: {} });
 
 		await t.activate().catch(() => undefined); // the id no longer exists
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 	});
 
 	it('refuses a test listener on an endpoint the active workflow holds, and changes nothing', async () => {
@@ -168,7 +152,9 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
-		expect(settings((await getEndpoint(before.id as string)).data!)).toEqual(settings(before));
+		expect(endpointSettings((await getEndpoint(before.id as string)).data!)).toEqual(
+			endpointSettings(before),
+		);
 	});
 });
 
@@ -189,9 +175,9 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect(ep.description).toContain('n8n workflow');
 
 		expect(await t.activate()).toEqual({ existed: true });
-		await t.create(); // as if n8n lost track: must reuse the stored id
+		await t.run('create'); // as if n8n lost track: must reuse the stored id
 		forgetAllSecrets(); // and again after a restart
-		await t.create();
+		await t.run('create');
 		const posts = (await requests()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
 		);
@@ -232,7 +218,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		const second = (t.staticData().production as IDataObject).endpointId as string;
 		expect(second).not.toBe(id);
 		await api.delete(`/v1/webhooks/${second}`);
-		expect(await t.checkExists()).toBe(false);
+		expect(await t.run('checkExists')).toBe(false);
 		expect(t.staticData()).toEqual({ production: {} });
 		await t.activate();
 		const third = (t.staticData().production as IDataObject).endpointId as string;
@@ -251,7 +237,9 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect((await getEndpoint(created)).status).toBe(404);
 		expect((await getEndpoint(given.id as string)).data!.url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(settings((await getEndpoint(given.id as string)).data!)).toEqual(settings(given));
+		expect(endpointSettings((await getEndpoint(given.id as string)).data!)).toEqual(
+			endpointSettings(given),
+		);
 	});
 
 	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
@@ -278,71 +266,42 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 			await admin.delete('/_admin/faults');
 		}
 	});
-
-	it('a 404 from POST /v1/webhooks tells the user to paste an endpoint id', async () => {
-		// Under a path prefix the service answers 404 to every route.
-		const t = trigger({}, { baseUrl: `${sb.baseUrl}/no-such-prefix` });
-		const error = await t.activate().then(
-			() => undefined,
-			(e: Error) => e,
-		);
-		expect(error?.message).toBe(CREATE_UNSUPPORTED_MESSAGE);
-		expect(error?.message).toContain('Webhook Endpoint ID');
-		expect(t.staticData()).toEqual({ production: {} });
-	});
 });
 
 describe('a service without the assumed routes', () => {
-	let mini: MiniService | undefined;
-	afterEach(async () => {
-		await mini?.close();
-		mini = undefined;
-	});
+	afterEach(closeAll);
 
-	it('a 405 from POST /v1/webhooks tells the user to paste an endpoint id', async () => {
-		mini = await startMiniService(sb.apiKey, { createStatus: 405 });
-		const t = trigger({}, { baseUrl: mini.baseUrl });
-		await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED_MESSAGE);
-		expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
-	});
+	it.each([404, 405] as const)(
+		'a %s from POST /v1/webhooks tells the user to paste an endpoint id',
+		async (createStatus) => {
+			const mini = await startMiniService(sb.apiKey, { createStatus });
+			const t = trigger({}, { baseUrl: mini.baseUrl });
+			await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED);
+			expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
+			expect(t.staticData()).toEqual({ production: {} });
+		},
+	);
 
 	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
-		mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_legacy',
-					url: 'http://127.0.0.1:1/old',
-					description: 'Old',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+		const mini = await startMiniService(sb.apiKey, {
+			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
 		});
 		const t = trigger(
 			{ webhookEndpointId: 'ep_legacy' },
 			{ baseUrl: mini.baseUrl, webhookSigningSecret: '' },
 		);
-		await expect(t.activate()).rejects.toThrow(NO_SECRET_MESSAGE);
-		expect(NO_SECRET_MESSAGE).toContain('Webhook Signing Secret');
+		await expect(t.activate()).rejects.toThrow(NO_SECRET);
 		expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
 		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
 	});
 
 	it("falls back to the credential's secret, and allowUnsigned lets it activate without any", async () => {
-		mini = await startMiniService(sb.apiKey, {
-			endpoints: [
-				{
-					id: 'ep_legacy',
-					url: 'http://127.0.0.1:1/old',
-					description: 'Old',
-					filter_types: [],
-					disabled: false,
-				},
-			],
+		const mini = await startMiniService(sb.apiKey, {
+			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
 		});
 		const withSecret = trigger(
 			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: STANDARD_VECTOR.vectorWhsec },
+			{ baseUrl: mini.baseUrl, webhookSigningSecret: newSecret() },
 		);
 		await withSecret.activate();
 		expect(withSecret.staticData().production).toMatchObject({
@@ -363,9 +322,9 @@ describe('a service without the assumed routes', () => {
 	});
 
 	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
-		mini = await startMiniService(sb.apiKey, { createStatus: 201 });
+		const mini = await startMiniService(sb.apiKey, { createStatus: 201 });
 		const t = trigger({}, { baseUrl: mini.baseUrl });
-		await expect(t.activate()).rejects.toThrow(NO_SECRET_MESSAGE);
+		await expect(t.activate()).rejects.toThrow(NO_SECRET);
 		expect(mini.endpoints.size).toBe(0);
 		expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
 			'POST /v1/webhooks',

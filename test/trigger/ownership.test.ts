@@ -3,17 +3,25 @@
  * decide an activation: through n8n-core's real hook and webhook contexts (support.ts), against a
  * service that applies a change and then answers 503, or answers slowly.
  */
-import { randomBytes } from 'crypto';
-
-import type { IDataObject } from 'n8n-workflow';
-
 import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { signedHeaders } from '../helpers/standardWebhooks';
-import { deliver, startMiniService, TriggerHarness, until, type MiniService } from './support';
+import {
+	closeAll,
+	deliver,
+	endpointSettings,
+	eventBody,
+	newId,
+	newSecret,
+	nowSeconds,
+	servedTrigger,
+	startMiniService,
+	TriggerHarness,
+	until,
+	type MiniService,
+} from './support';
 
 const API_KEY = 'svc_ownership_test_key';
-const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 /** The user's own system, where the endpoint points before any workflow adopts it. */
 const ERP = {
 	url: 'https://erp.example.com/hooks/finance',
@@ -23,36 +31,24 @@ const ERP = {
 };
 
 let mini: MiniService;
-const open: Array<{ close(): Promise<void> }> = [];
 
 beforeEach(async () => {
 	forgetAllSecrets();
 	forgetAllOriginals();
 	mini = await startMiniService(API_KEY, {
 		endpoints: [{ id: 'ep_erp', ...ERP }],
-		secrets: { ep_erp: SECRET },
+		secrets: { ep_erp: newSecret() },
 	});
-	open.push(mini);
 });
 
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((o) => o.close()));
-});
+afterEach(closeAll);
 
-function trigger(): TriggerHarness {
-	return new TriggerHarness({
-		parameters: { webhookEndpointId: 'ep_erp', events: ['*'], options: {} },
-		credentials: { apiKey: API_KEY, baseUrl: mini.baseUrl },
-	});
-}
+const parameters = { webhookEndpointId: 'ep_erp' };
+const credentials = () => ({ apiKey: API_KEY, baseUrl: mini.baseUrl });
+const trigger = () =>
+	new TriggerHarness({ parameters: { ...parameters, events: ['*'] }, credentials: credentials() });
 
 const endpoint = () => mini.endpoints.get('ep_erp')!;
-const settings = (ep: IDataObject) => ({
-	url: ep.url,
-	description: ep.description,
-	filter_types: ep.filter_types,
-	disabled: ep.disabled,
-});
 const patches = () => mini.requests.filter((r) => r.method === 'PATCH');
 const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
 const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
@@ -95,12 +91,12 @@ describe('a failed activation never loses the endpoint', () => {
 		expect(failed).toBeInstanceOf(Error);
 		expect((failed as Error).message).toMatch(/Could not point webhook endpoint "ep_erp"/);
 		expect((failed as { description?: string }).description).toMatch(/were put back/);
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 
 		await t.activate();
 		expect(endpoint().url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	}, 30_000);
 
 	it('when putting back fails too, n8n’s clean-up saves the ERP settings; after a restart the next activation and deactivation give them back', async () => {
@@ -123,7 +119,7 @@ describe('a failed activation never loses the endpoint', () => {
 		expect(endpoint().url).toBe(t.webhookUrl());
 		expect(t.staticData().production).toMatchObject({ original: ERP });
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 		expect(t.staticData()).toEqual({ production: {} });
 	}, 30_000);
 
@@ -149,7 +145,7 @@ describe('the active workflow wins over the test listener', () => {
 		await t.deactivate('manual');
 		expect(endpoint().url).toBe(t.webhookUrl('webhook'));
 		await t.deactivate('webhook');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 
 	it('listener first, workflow deactivated before the listener ends: the ERP gets its settings back and keeps them', async () => {
@@ -157,9 +153,9 @@ describe('the active workflow wins over the test listener', () => {
 		await t.activate('manual');
 		await t.activate('webhook');
 		await t.deactivate('webhook');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 		await t.deactivate('manual');
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 
 	it('a second workflow given the endpoint an active workflow holds is refused, naming it; nothing changes', async () => {
@@ -174,32 +170,29 @@ describe('the active workflow wins over the test listener', () => {
 		expect(patches()).toHaveLength(before);
 		expect(endpoint().url).toBe(first.webhookUrl());
 		await first.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	});
 });
 
 describe('deliveries and activation keep their own limits', () => {
 	const forgedDelivery = (url: string) => {
-		const body = JSON.stringify({ id: 'evt_1', type: 'vendor.created', created_at: '', data: {} });
-		const anySecret = `whsec_${randomBytes(24).toString('base64')}`;
-		const ts = Math.floor(Date.now() / 1000);
-		return deliver(url, body, signedHeaders(anySecret, body, { id: `msg_${ts}`, ts }));
+		const body = eventBody();
+		return deliver(url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
 	};
+	const secretFetched = () =>
+		until('a fetch of the secret', () =>
+			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
+		);
 
 	it('an anonymous delivery just before activation cannot make it fail (secret route answering in 6 s)', async () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 6_000 });
-		const t = trigger();
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
+		const { t, served } = await servedTrigger(parameters, credentials(), { activate: false });
 		const started = Date.now();
 		const delivery = forgedDelivery(t.webhookUrl()).then((answer) => ({
 			...answer,
 			tookMs: Date.now() - started,
 		}));
-		await until('the delivery to fetch the secret', () =>
-			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
-		);
+		await secretFetched(); // by the delivery
 		await expect(t.activate()).resolves.toEqual({ existed: false });
 		expect(endpoint().url).toBe(t.webhookUrl());
 		const answered = await delivery;
@@ -211,20 +204,15 @@ describe('deliveries and activation keep their own limits', () => {
 
 	it('a delivery during an activation whose secret takes 8 s is answered within its own 5 s', async () => {
 		mini.faults.push({ method: 'GET', path: SECRET_ROUTE, count: 2, delayMs: 8_000 });
-		const t = trigger();
-		const served = await t.serve();
-		open.push(served);
-		t.webhookBaseUrl = served.baseUrl;
+		const { t } = await servedTrigger(parameters, credentials(), { activate: false });
 		const activation = t.activate();
-		await until('activation to fetch the secret', () =>
-			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,
-		);
+		await secretFetched(); // by activation
 		const started = Date.now();
 		const answered = await forgedDelivery(t.webhookUrl());
 		expect(Date.now() - started).toBeLessThan(5_900);
 		expect(answered.status).toBe(503);
 		await expect(activation).resolves.toEqual({ existed: false });
 		await t.deactivate();
-		expect(settings(endpoint())).toEqual(ERP);
+		expect(endpointSettings(endpoint())).toEqual(ERP);
 	}, 30_000);
 });

@@ -1,22 +1,18 @@
 /**
  * Test support for the trigger: the REAL n8n-core contexts (HookContext for checkExists/create/
- * delete, WebhookContext for webhook()) over a real Workflow, with the harness's credentials
- * helper (n8n's `authenticate` semantics: the credential's Bearer header). HTTP goes through
- * n8n-core's own request path to the sandbox. Nothing of the trigger is stubbed.
+ * delete, WebhookContext for webhook()) over a real Workflow, HTTP through n8n-core's own request
+ * path. Nothing of the trigger is stubbed.
  *
- * `serve()` plays n8n's webhook server: a node:http server on 127.0.0.1:0 that reads the raw body
- * into `req.rawBody` (a Buffer, as n8n 2.x does), parses JSON into `req.body`, gives `res` the
- * Express `status().json()` methods, runs `webhook()` in a WebhookContext and answers as n8n does
- * (`noWebhookResponse`: the node answered; `workflowData`: "Workflow was started"; neither:
- * "Webhook call received"; a throw: 500).
+ * `serve()` plays n8n's webhook server: the raw body in `req.rawBody` (a Buffer, as n8n 2.x),
+ * Express's `status().json()`, and n8n's answers (`workflowData`: "Workflow was started"; a
+ * throw: 500).
  *
- * Static data as n8n handles it: the harness keeps it as "saved"; every activation, deactivation
- * and webhook request runs on a new Workflow built from that copy and writes it back only when the
- * run changed it (n8n's saveStaticData), so a delivery during an activation sees what was saved
- * before it, and a write by a delivery would overwrite what the activation saves. A test listener
- * ("Listen for test event") has static data of its own, as n8n's test-webhook registration keeps
- * it: it starts empty, never reaches the database, and the active workflow never sees it.
+ * Static data as n8n handles it: every activation, deactivation and webhook request runs on a new
+ * Workflow built from the saved copy and writes it back only when the run changed it (n8n's
+ * saveStaticData). A test listener ("Listen for test event") has static data of its own that
+ * starts empty and is never saved.
  */
+import { randomBytes } from 'crypto';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
@@ -39,24 +35,19 @@ import { createHttpClient, type HttpClient } from '../helpers/http';
 import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
-export const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
-export const STANDARD_VECTOR = {
-	/** The published whsec_ value of the Standard Webhooks test vector (not a real secret). */
-	vectorWhsec: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
-	timestamp: 1614265330,
-	body: '{"test": 2432232314}',
-	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
+
+/** Servers the helpers here started (the mini service, served triggers): `closeAll` ends them. */
+const running: Array<{ close(): Promise<void> }> = [];
+export const closeAll = async () => {
+	await Promise.all(running.splice(0).map((r) => r.close()));
 };
 
 export interface TriggerOptions {
 	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
-	/** Base of the production webhook URLs (default http://127.0.0.1:5678/webhook). */
-	webhookBaseUrl?: string;
 	/** The node's static data as n8n saved it (what an earlier activation left). */
 	staticData?: IDataObject;
-	workflowId?: string;
 	nodeName?: string;
 }
 
@@ -65,8 +56,6 @@ export interface Served {
 	baseUrl: string;
 	/** The workflow data of every delivery that started an execution, in order. */
 	executions: INodeExecutionData[][][];
-	/** Every answer given: status and parsed body. */
-	answers: Array<{ status: number; body: any }>;
 	/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
 	received: Array<{ headers: Record<string, string>; body: string }>;
 	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
@@ -78,9 +67,10 @@ let counter = 0;
 
 export class TriggerHarness {
 	readonly nodeType = new BusinessFinanceTrigger();
-	readonly credentialsHelper: TestCredentialsHelper;
+	private readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
-	webhookBaseUrl: string;
+	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
+	webhookBaseUrl = 'http://127.0.0.1:5678/webhook';
 	readonly workflowId: string;
 	/** The workflow's static data as n8n's database holds it. */
 	private persisted: IDataObject = {};
@@ -91,12 +81,10 @@ export class TriggerHarness {
 	private testRegistration: IDataObject | undefined;
 
 	constructor(options: TriggerOptions) {
-		this.workflowId = options.workflowId ?? `wf${++counter}`;
-		this.webhookBaseUrl = options.webhookBaseUrl ?? 'http://127.0.0.1:5678/webhook';
-		const credentialType = new BusinessFinanceApi();
+		this.workflowId = `wf${++counter}`;
 		this.credentialsHelper = new TestCredentialsHelper(
 			{ businessFinanceApi: options.credentials },
-			{ businessFinanceApi: credentialType },
+			{ businessFinanceApi: new BusinessFinanceApi() },
 		);
 		this.node = {
 			id: `node-${this.workflowId}`,
@@ -147,7 +135,7 @@ export class TriggerHarness {
 		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
 
-	additionalData(
+	private additionalData(
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
@@ -156,20 +144,15 @@ export class TriggerHarness {
 			executionId: undefined,
 			restApiUrl: `${base}/rest`,
 			instanceBaseUrl: `${base}/`,
-			formBaseUrl: `${base}/form`,
-			formWaitingBaseUrl: `${base}/form-waiting`,
-			formTestBaseUrl: `${base}/form-test`,
 			webhookBaseUrl: this.webhookBaseUrl,
 			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
 			webhookTestBaseUrl: `${base}/webhook-test`,
-			mcpBaseUrl: `${base}/mcp`,
-			mcpTestBaseUrl: `${base}/mcp-test`,
 			variables: {},
 			...extra,
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 
-	webhookData(isTest = false): IWebhookData {
+	private webhookData(isTest: boolean): IWebhookData {
 		const description = this.nodeType.description.webhooks![0];
 		return {
 			httpMethod: 'POST',
@@ -188,7 +171,7 @@ export class TriggerHarness {
 	 * ("Listen for test event"), else 'webhook'. Deactivation (see deactivate()): mode 'internal'
 	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
 	 */
-	hookContext(
+	private hookContext(
 		workflow: Workflow,
 		mode: WorkflowExecuteMode = 'webhook',
 		activation: WorkflowActivateMode = 'activate',
@@ -251,24 +234,14 @@ export class TriggerHarness {
 		}
 	}
 
-	/** checkExists alone, on the static data as saved; saved again as n8n would. */
-	async checkExists(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
+	/** checkExists, or create (as if n8n lost track), alone on the static data as saved; saved again. */
+	async run(method: 'checkExists' | 'create'): Promise<boolean> {
 		const workflow = this.loadWorkflow();
-		const exists = await this.nodeType.webhookMethods.default.checkExists.call(
-			this.hookContext(workflow, mode),
+		const answer = await this.nodeType.webhookMethods.default[method].call(
+			this.hookContext(workflow),
 		);
 		this.saveIfChanged(workflow);
-		return exists;
-	}
-
-	/** create alone (as if n8n lost track of the registration), saved on success. */
-	async create(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
-		const workflow = this.loadWorkflow();
-		const created = await this.nodeType.webhookMethods.default.create.call(
-			this.hookContext(workflow, mode),
-		);
-		this.saveIfChanged(workflow);
-		return created;
+		return answer;
 	}
 
 	/**
@@ -290,7 +263,6 @@ export class TriggerHarness {
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
 	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
-		const answers: Array<{ status: number; body: any }> = [];
 		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
 		const server = await scriptedServer((req, res) => {
@@ -301,28 +273,16 @@ export class TriggerHarness {
 					body: rawBody.toString('utf8'),
 				});
 				const request = req as any;
-				request.rawBody = rawBody;
+				request.rawBody = rawBody; // what the trigger verifies (n8n 2.x sets it; req.body unused)
 				request.body = {};
-				if (
-					String(req.headers['content-type'] ?? '').startsWith('application/json') &&
-					rawBody.length
-				) {
-					try {
-						request.body = JSON.parse(rawBody.toString('utf8'));
-					} catch {
-						request.body = {};
-					}
-				}
 				request.params = {};
 				request.query = {};
 				const response = res as any;
-				let answered: { status: number; body: any } | undefined;
 				response.status = (code: number) => {
 					res.statusCode = code;
 					return response;
 				};
 				response.json = (body: unknown) => {
-					answered = { status: res.statusCode, body };
 					res.setHeader('content-type', 'application/json');
 					res.end(JSON.stringify(body));
 					return response;
@@ -355,13 +315,11 @@ export class TriggerHarness {
 					send(500, { message: (error as Error).message });
 				}
 				if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
-				if (answered) answers.push(answered);
 			})();
 		});
 		return {
 			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
-			answers,
 			received,
 			get staticDataWrites() {
 				return counts.staticDataWrites;
@@ -370,6 +328,12 @@ export class TriggerHarness {
 		};
 	}
 }
+
+/** Sends `count` deliveries at once (`send(i)` each); their statuses, in order. */
+export const burstStatuses = async (
+	count: number,
+	send: (i: number) => Promise<{ status: number }>,
+) => (await Promise.all(Array.from({ length: count }, (_, i) => send(i)))).map((r) => r.status);
 
 /** POSTs a delivery to a URL; resolves with status and parsed body. */
 export async function deliver(
@@ -392,18 +356,7 @@ export async function deliver(
 	return { status: res.status, body };
 }
 
-export interface MiniService {
-	baseUrl: string;
-	/** Endpoints by id, as the service holds them. */
-	endpoints: Map<string, IDataObject>;
-	/** Every request: method and path. */
-	requests: Array<{ method: string; path: string; body: any }>;
-	/** Endpoint secrets the service hands out (`GET .../secret`); an endpoint without one: 404. */
-	secrets: Map<string, string>;
-	/** Faults for the next matching requests, in order (tests push to it). */
-	faults: MiniFault[];
-	close(): Promise<void>;
-}
+export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 
 /**
  * The next `count` requests with this method whose path matches: held `delayMs`, then answered
@@ -434,11 +387,16 @@ export async function startMiniService(
 		endpoints?: IDataObject[];
 		secrets?: Record<string, string>;
 	} = {},
-): Promise<MiniService> {
+) {
+	/** Endpoints by id, as the service holds them. */
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
-	for (const ep of options.endpoints ?? []) endpoints.set(String(ep.id), { ...ep });
-	const requests: MiniService['requests'] = [];
+	for (const ep of options.endpoints ?? []) {
+		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
+	}
+	/** Every request: method, path and body. */
+	const requests: Array<{ method: string; path: string; body: any }> = [];
+	/** Faults for the next matching requests, in order (tests push to it). */
 	const faults: MiniFault[] = [];
 	let next = 1;
 
@@ -451,10 +409,8 @@ export async function startMiniService(
 	/** What the service does with one authenticated request. */
 	function handle(method: string, path: string, body: any): Answer {
 		if (path === '/v1/webhooks') {
-			if (method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED');
-			const status = options.createStatus ?? 404;
-			if (status === 404) return error(404, 'NOT_FOUND');
-			if (status === 405) return error(405, 'METHOD_NOT_ALLOWED');
+			const status = method === 'POST' ? (options.createStatus ?? 404) : 405;
+			if (status !== 201) return error(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
 			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
 			Object.assign(ep, body);
 			endpoints.set(ep.id, ep);
@@ -512,26 +468,19 @@ export async function startMiniService(
 			else answer();
 		});
 	});
-	return {
-		baseUrl: server.baseUrl,
-		endpoints,
-		requests,
-		secrets,
-		faults,
-		close: () => server.close(),
-	};
+	running.push(server);
+	return { baseUrl: server.baseUrl, endpoints, requests, secrets, faults };
 }
 
-export interface TriggerSandbox {
+/**
+ * A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries;
+ * `api` with the working key, `admin` without one.
+ */
+export async function startTriggerSandbox(): Promise<{
 	sb: RunningSandbox;
-	/** /v1 client with the working key. */
 	api: HttpClient;
-	/** No key: the admin routes. */
 	admin: HttpClient;
-}
-
-/** A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries. */
-export async function startTriggerSandbox(): Promise<TriggerSandbox> {
+}> {
 	const sb = await startSandbox({
 		port: 0,
 		host: '127.0.0.1',
@@ -560,4 +509,95 @@ export async function until<T>(
 		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
+}
+
+/** The fields of an endpoint that activation changes and deactivation puts back. */
+export const endpointSettings = ({ url, description, filter_types, disabled }: IDataObject) => ({
+	url,
+	description,
+	filter_types,
+	disabled,
+});
+
+export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+export const newId = () => `msg_${randomBytes(8).toString('hex')}`;
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export const eventBody = (type = 'payable.paid', data: IDataObject = { id: 'p1', amount: 100 }) =>
+	JSON.stringify({
+		id: `evt_${randomBytes(6).toString('hex')}`,
+		type,
+		created_at: new Date().toISOString(),
+		data,
+	});
+
+const realNow = Date.now.bind(Date);
+/**
+ * Moves n8n's clock (`Date.now`, which the trigger reads once per delivery) `ms` further ahead, as
+ * if that much time had passed; `jest.restoreAllMocks()` puts it back.
+ */
+export function advanceClock(ms: number): void {
+	const offsetMs = Date.now() - realNow() + ms;
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
+}
+
+/**
+ * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
+ * when `secret` is ''), as activation leaves it when the service hands out no secret.
+ */
+export async function credentialTrigger(
+	options: IDataObject = {},
+	{
+		events = ['*'],
+		secret = newSecret(),
+		nodeName,
+	}: Partial<Record<'secret' | 'nodeName', string>> & {
+		events?: string[];
+	} = {},
+) {
+	const harness = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events, options },
+		credentials: {
+			apiKey: 'svc_unused',
+			baseUrl: 'http://127.0.0.1:9',
+			webhookSigningSecret: secret,
+		},
+		staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
+		nodeName,
+	});
+	const served = await harness.serve();
+	running.push(served);
+	return { harness, served, url: `${served.baseUrl}/any`, secret };
+}
+
+/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
+export async function servedTrigger(
+	parameters: IDataObject,
+	credentials: ICredentialDataDecryptedObject,
+	{ activate = true, staticData }: { activate?: boolean; staticData?: IDataObject } = {},
+) {
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+		credentials,
+		staticData,
+	});
+	const served = await t.serve();
+	running.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	if (activate) await t.activate();
+	return { t, served };
+}
+
+/** A trigger activated on the sandbox (endpoint created, its secret fetched), served over HTTP. */
+export async function sandboxTrigger(
+	sb: RunningSandbox,
+	options: IDataObject = {},
+	events = ['*'],
+	credentials: ICredentialDataDecryptedObject = {},
+) {
+	const { t, served } = await servedTrigger(
+		{ events, options },
+		{ apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+	);
+	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
+	return { t, served, url: t.webhookUrl(), endpointId };
 }

@@ -198,7 +198,7 @@ const LONGEST_ID_KEPT = 32;
 
 /**
  * What the memory keeps for an id: the id itself, or for a longer one (the trigger accepts up to
- * 256 characters, see helpers/standardWebhooks.ts) its digest, so that no id costs much more than
+ * 256 characters, see standardWebhooks.ts) its digest, so that no id costs much more than
  * the service's own (measured by bench/duplicates-memory.ts). A digest (44 characters) is longer
  * than any id kept as it is, so an id and another's digest cannot meet.
  */

@@ -7,7 +7,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, type ApiRequestOptions, getApiErrorInfo } from '../transport';
 import { ALL_EVENTS } from '../descriptions/events';
-import { createdWithoutId, createUnsupported } from './errors';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -77,11 +76,25 @@ export async function fetchEndpointSecret(
 export async function postEndpoint(this: IHookFunctions, body: IDataObject): Promise<string> {
 	const made = await attempt(async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body));
 	if (!made.ok) {
-		if (isMissingRoute(made.status)) throw createUnsupported(this.getNode());
+		if (isMissingRoute(made.status)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				"The service does not let this account create webhook endpoints through the API. Create an endpoint in the service's dashboard (any URL, it is replaced on activation), then paste its ID (ep_...) into 'Webhook Endpoint ID'.",
+			);
+		}
 		throw made.error;
 	}
 	const id = dataOf(made.value).id;
-	if (typeof id !== 'string' || !id) throw createdWithoutId(this.getNode());
+	if (typeof id !== 'string' || !id) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The service created a webhook endpoint but did not return its ID',
+			{
+				description:
+					"Delete the new endpoint in the service's dashboard, then paste an endpoint ID into 'Webhook Endpoint ID'.",
+			},
+		);
+	}
 	return id;
 }
 

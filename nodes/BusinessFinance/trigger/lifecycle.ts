@@ -4,7 +4,7 @@
  * service calls are in endpoints.ts; what happens to an endpoint the user owns is decided in
  * ownership.ts; where the signing secret comes from, in secrets.ts.
  */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import {
 	attempt,
@@ -18,20 +18,13 @@ import {
 	targetSettings,
 	type Target,
 } from './endpoints';
-import {
-	endpointNotFound,
-	noSecret,
-	orphanNotice,
-	previousNotReleased,
-	secretFailedWithOrphan,
-} from './errors';
 import { originalBeforeAdopting, pointHere, recordOriginal, releaseAdopted } from './ownership';
-import { forgetSecret, secretKey, secretSourceAtActivation } from './secrets';
+import { forgetSecret, secretSourceAtActivation } from './secrets';
 import {
 	clearSlot,
-	forgetRegistration,
 	getSlot,
-	rememberRegistration,
+	register,
+	unregister,
 	type SecretSource,
 	type SlotState,
 } from './state';
@@ -63,7 +56,16 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// undo it first so that no second registration is left behind.
 	if (slot.endpointId && (want.givenId ? slot.endpointId !== want.givenId : !slot.created)) {
 		const previous = slot.endpointId;
-		if (!(await release.call(this, slot))) throw previousNotReleased(this.getNode(), previous);
+		if (!(await release.call(this, slot))) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Could not put back the settings of webhook endpoint "${previous}", which this workflow used before`,
+				{
+					description:
+						'They are kept and put back on the next activation or deactivation. Check that the service is reachable, then activate again.',
+				},
+			);
+		}
 	}
 	return want.givenId
 		? await adoptEndpoint.call(this, want, slot)
@@ -88,14 +90,22 @@ async function adoptEndpoint(
 ): Promise<boolean> {
 	const id = want.givenId;
 	const endpoint = await fetchEndpoint.call(this, id);
-	if (!endpoint) throw endpointNotFound(this.getNode(), id);
+	if (!endpoint) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Webhook endpoint "${id}" was not found on the service`,
+			{
+				description:
+					"Check the 'Webhook Endpoint ID' (it starts with ep_), or leave it empty to let the trigger create an endpoint.",
+			},
+		);
+	}
 	const original = originalBeforeAdopting(this, slot, id, endpoint, want.url);
 	// Check the secret before changing anything on the service.
 	const source = await secretSourceAtActivation(this, id);
-	if (source === 'none' && !want.allowUnsigned) throw noSecret(this.getNode());
+	if (source === 'none' && !want.allowUnsigned) throw noSecret(this);
 	recordOriginal(this, slot, id, original, want.url);
-	slot.secretSource = source;
-	rememberRegistration(this, { endpointId: id, secretSource: source });
+	register(this, slot, id, source);
 	await pointHere(this, id, targetSettings(want), original);
 	return true;
 }
@@ -108,11 +118,10 @@ async function createEndpoint(
 ): Promise<boolean> {
 	const id = (await reuseEndpoint.call(this, want, slot)) ?? (await postNew.call(this, want, slot));
 	slot.webhookUrl = want.url;
-	rememberRegistration(this, { endpointId: id });
+	register(this, slot, id);
 	const resolved = await attempt(async () => await secretSourceAtActivation(this, id));
 	if (resolved.ok && (resolved.value !== 'none' || want.allowUnsigned)) {
-		slot.secretSource = resolved.value;
-		rememberRegistration(this, { endpointId: id, secretSource: resolved.value });
+		register(this, slot, id, resolved.value);
 		return true;
 	}
 	return await rollback.call(this, slot, id, resolved);
@@ -160,11 +169,29 @@ async function rollback(
 	resolved: { ok: true; value: SecretSource } | { ok: false; error: unknown },
 ): Promise<never> {
 	const removed = await attempt(async () => await release.call(this, slot));
-	const orphan = removed.ok ? undefined : orphanNotice(endpointId);
-	if (resolved.ok) throw noSecret(this.getNode(), orphan);
-	if (orphan) throw secretFailedWithOrphan(this.getNode(), orphan);
+	const orphan = removed.ok
+		? undefined
+		: `The endpoint ${endpointId} was registered and could not be removed again: delete it in the service's dashboard.`;
+	if (resolved.ok) throw noSecret(this, orphan);
+	if (orphan) {
+		throw new NodeOperationError(
+			this.getNode(),
+			"Could not get the webhook endpoint's signing secret",
+			{
+				description: orphan,
+			},
+		);
+	}
 	throw resolved.error;
 }
+
+/** Activation found no secret to verify deliveries with; `orphan`: an endpoint left behind. */
+const noSecret = (ctx: IHookFunctions, orphan?: string) =>
+	new NodeOperationError(
+		ctx.getNode(),
+		"No signing secret is available to verify deliveries: the service does not hand out the endpoint's secret. Copy the endpoint's signing secret (whsec_...) from the service's dashboard into the credential's 'Webhook Signing Secret' field, or (not recommended) turn on the option 'Allow Unsigned Deliveries'.",
+		orphan ? { description: orphan } : {},
+	);
 
 /**
  * Undoes what an earlier activation did to the endpoint in `slot`: deletes an endpoint the trigger
@@ -176,8 +203,7 @@ async function release(this: IHookFunctions, slot: SlotState): Promise<boolean> 
 	const id = slot.endpointId ?? (givenEndpointId(this) || undefined);
 	if (id && slot.created) await deleteEndpoint.call(this, id);
 	else if (id && !(await releaseAdopted(this, slot, id))) return false;
-	if (id) forgetSecret(secretKey(this, id));
-	forgetRegistration(this);
-	clearSlot(slot);
+	if (id) forgetSecret(this, id);
+	unregister(this, slot);
 	return true;
 }

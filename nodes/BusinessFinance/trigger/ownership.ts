@@ -12,16 +12,10 @@
  *   took it over from the test listener, or the user pointed it elsewhere, it is left alone.
  * - The active workflow wins over the test listener; another workflow's endpoint is refused.
  */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import { attempt, fetchEndpoint, patchEndpoint, pickSettings, restoreEndpoint } from './endpoints';
-import {
-	adoptionFailed,
-	heldByActiveWorkflow,
-	heldByAnotherWorkflow,
-	originalUnknown,
-} from './errors';
-import { slotName, type SlotState } from './state';
+import { endpointKey, slotName, type SlotState } from './state';
 
 /** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
 export type Holder = 'user' | 'self' | 'sibling' | 'other';
@@ -62,11 +56,8 @@ const MAX_ORIGINALS = 500;
 /** The user's own settings of adopted endpoints, per workflow, trigger node and endpoint. */
 const originals = new Map<string, IDataObject>();
 
-const originalKey = (ctx: IHookFunctions, id: string) =>
-	`${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${id}`;
-
 function rememberOriginal(ctx: IHookFunctions, id: string, settings: IDataObject): void {
-	const key = originalKey(ctx, id);
+	const key = endpointKey(ctx, id);
 	originals.delete(key);
 	originals.set(key, settings);
 	while (originals.size > MAX_ORIGINALS) originals.delete(originals.keys().next().value as string);
@@ -80,7 +71,7 @@ export function forgetAllOriginals(): void {
 /** The endpoint's own settings as the slot or this process recorded them. */
 function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {
 	if (slot.originalOf === id && slot.original) return slot.original;
-	return originals.get(originalKey(ctx, id));
+	return originals.get(endpointKey(ctx, id));
 }
 
 /**
@@ -98,11 +89,36 @@ export function originalBeforeAdopting(
 	const node = ctx.getNode();
 	const holder = holderOf(endpoint.url, ownUrl, node.webhookId);
 	if (holder === 'user') return pickSettings(endpoint);
-	if (holder === 'other') throw heldByAnotherWorkflow(node, id);
-	if (holder === 'sibling' && slotName(ctx) === 'test') throw heldByActiveWorkflow(node, id);
+	if (holder === 'other') {
+		throw new NodeOperationError(
+			node,
+			`Webhook endpoint "${id}" already points at another workflow's Business Finance Trigger in this n8n`,
+			{
+				description:
+					"An endpoint serves one workflow at a time. Deactivate the workflow that uses it, or give this trigger another endpoint (or none, to let it create one). If no workflow uses it any more, set its URL back to your own system in the service's dashboard.",
+			},
+		);
+	}
+	if (holder === 'sibling' && slotName(ctx) === 'test') {
+		throw new NodeOperationError(
+			node,
+			`Webhook endpoint "${id}" is in use by this workflow's active version, which keeps it while you listen for a test event`,
+			{
+				description:
+					'Deactivate the workflow to test with this endpoint, or clear the Webhook Endpoint ID to test with an endpoint the trigger creates.',
+			},
+		);
+	}
 	const original = knownOriginal(ctx, slot, id);
-	if (!original) throw originalUnknown(node, id);
-	return original;
+	if (original) return original;
+	throw new NodeOperationError(
+		node,
+		`Webhook endpoint "${id}" already points at this trigger, but the settings it had before are not recorded`,
+		{
+			description:
+				"Without them, deactivating could not give the endpoint back to your own system. Set its URL back to your system in the service's dashboard, then activate again.",
+		},
+	);
 }
 
 /** Records the original in the slot and in memory: from here on, nothing can lose it. */
@@ -137,8 +153,16 @@ export async function pointHere(
 	const patched = await attempt(async () => await patchEndpoint.call(ctx, id, settings));
 	if (patched.ok) return;
 	const putBack = await attempt(async () => await restoreEndpoint.call(ctx, id, original));
-	if (putBack.ok) originals.delete(originalKey(ctx, id));
-	throw adoptionFailed(ctx.getNode(), id, patched.error, putBack.ok);
+	if (putBack.ok) originals.delete(endpointKey(ctx, id));
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Could not point webhook endpoint "${id}" at this workflow: ${errorText(patched.error)}`,
+		{
+			description: putBack.ok
+				? 'Its own settings were put back. Activate the workflow again to retry.'
+				: 'The service may have applied the change. Its own settings are kept and put back on the next activation or deactivation of this workflow.',
+		},
+	);
 }
 
 /**
@@ -162,7 +186,7 @@ export async function releaseAdopted(
 		}
 	});
 	if (released.ok) {
-		originals.delete(originalKey(ctx, id));
+		originals.delete(endpointKey(ctx, id));
 		return true;
 	}
 	recordOriginal(ctx, slot, id, original, ownUrl);

@@ -21,7 +21,7 @@ import {
 	signatureMatches,
 	type SignedMessage,
 	type WebhookHeaders,
-} from '../helpers/standardWebhooks';
+} from './standardWebhooks';
 import { ALL_EVENTS } from '../descriptions/events';
 import { recordVerified, replayableUntil, wasSeen, type TriggerLog } from './duplicates';
 import { givenEndpointId, selectedEventTypes } from './endpoints';
@@ -46,7 +46,9 @@ type Answer = IWebhookResponseData;
 
 export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	const settings = readSettings(this);
-	const nowSeconds = Math.floor(Date.now() / 1000);
+	// The delivery's time, read once: the timestamp window, the secret's bounds, the warnings.
+	const nowMs = Date.now();
+	const nowSeconds = Math.floor(nowMs / 1000);
 	const headers = this.getHeaderData() as WebhookHeaders;
 	const read = readSignedMessage(headers, {
 		toleranceSeconds: settings.toleranceSeconds,
@@ -55,7 +57,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	if (!read.ok && !(read.unsigned && settings.allowUnsigned)) {
 		const cause = read.outsideTolerance ? 'clock' : 'other_scheme';
 		const message = `Webhook signature verification failed: ${read.reason}`;
-		return refuse(this, 'invalid_signature', message, cause, read.reason);
+		return refuse(this, nowMs, 'invalid_signature', message, cause, read.reason);
 	}
 	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
 	const event = parseEvent(rawBody);
@@ -71,6 +73,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		this,
 		registrationOf(this, givenEndpointId(this)),
 		(secret) => signatureMatches(secret, read.message, rawBody),
+		nowMs,
 	);
 	if (verdict === 'unavailable') {
 		// Not checked with any other secret (secrets.ts): answered so that the service retries.
@@ -82,6 +85,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	if (verdict === 'mismatch') {
 		return refuse(
 			this,
+			nowMs,
 			'invalid_signature',
 			'Webhook signature verification failed',
 			'wrong_secret',
@@ -90,7 +94,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	if (verdict === 'no_secret') {
 		if (!settings.allowUnsigned) {
 			const message = 'The trigger has no signing secret to verify this delivery';
-			return refuse(this, 'no_secret', message, 'no_secret');
+			return refuse(this, nowMs, 'no_secret', message, 'no_secret');
 		}
 		return accept(this, settings, event, read.message.id, nowSeconds);
 	}
@@ -214,12 +218,13 @@ const triggerLog = (ctx: IWebhookFunctions): TriggerLog => ({
 /** Answers 401; n8n's log says why, once a minute per trigger (verificationWarnings.ts). */
 function refuse(
 	ctx: IWebhookFunctions,
+	nowMs: number,
 	error: string,
 	message: string,
 	cause: FailureCause,
 	detail?: string,
 ): Answer {
-	noteVerificationFailure({ key: nodeKey(ctx), ...triggerLog(ctx) }, cause, detail);
+	noteVerificationFailure({ key: nodeKey(ctx), ...triggerLog(ctx) }, cause, nowMs, detail);
 	return respond(ctx, 401, { error, message });
 }
 

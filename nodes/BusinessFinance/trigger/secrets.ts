@@ -14,12 +14,15 @@
  *
  * The secret is deliberately not written to the workflow's static data (n8n stores that
  * unencrypted with the workflow and shows it in exports); after a restart it is fetched again.
+ *
+ * Time: a delivery's is read once, when it arrives (receive.ts), and passed in as `nowMs`; the
+ * waits for a fetch are measured with `Date.now()`.
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
-import type { SecretSource } from './state';
+import { endpointKey, type Registration, type SecretSource } from './state';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -35,9 +38,6 @@ export const FAILURE_MEMORY_MS = 30_000;
 const RECEIVE_DEADLINE_MS = 5_000;
 /** Most endpoints whose secret is kept; the least recently used is dropped first. */
 const MAX_ENDPOINTS = 1000;
-
-/** The clock of this module (tests move it instead of waiting a minute). */
-export const clock = { nowMs: (): number => Date.now() };
 
 interface EndpointSecret {
 	secret?: string;
@@ -55,12 +55,8 @@ interface EndpointSecret {
 
 const endpoints = new Map<string, EndpointSecret>();
 
-export function secretKey(ctx: Ctx, endpointId: string): string {
-	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${endpointId}`;
-}
-
-export function forgetSecret(key: string): void {
-	endpoints.delete(key);
+export function forgetSecret(ctx: Ctx, endpointId: string): void {
+	endpoints.delete(endpointKey(ctx, endpointId));
 }
 
 /** Forgets every endpoint's secret, as a restart of n8n does (tests). */
@@ -84,8 +80,14 @@ function learn(entry: EndpointSecret, secret: string | undefined): void {
 }
 
 /** Starts a delivery's fetch, with what is left of its deadline for every wait and request. */
-function startFetch(ctx: Ctx, entry: EndpointSecret, endpointId: string, deadlineAtMs: number) {
-	entry.lastFetchMs = clock.nowMs();
+function startFetch(
+	ctx: Ctx,
+	entry: EndpointSecret,
+	endpointId: string,
+	nowMs: number,
+	deadlineAtMs: number,
+) {
+	entry.lastFetchMs = nowMs;
 	const leftMs = Math.max(0, deadlineAtMs - Date.now());
 	const limits: SecretFetchLimits = { waitBudgetMs: leftMs, deadlineMs: leftMs };
 	const run = async (): Promise<void> => {
@@ -120,20 +122,21 @@ function nextFetchAtMs(entry: EndpointSecret): number {
 }
 
 /**
- * The endpoint's secret for a delivery: cached, else fetched (or joined) within the bounds above
- * and before `deadlineAtMs`. `afterMismatch`: the cached one did not match; fetch again if the
- * bounds allow (rotation).
+ * The endpoint's secret for a delivery that arrived at `nowMs`: cached, else fetched (or joined)
+ * within the bounds above and before its deadline. `afterMismatch`: the cached one did not match;
+ * fetch again if the bounds allow (rotation).
  */
 async function endpointSecret(
 	ctx: Ctx,
 	endpointId: string,
 	afterMismatch: boolean,
-	deadlineAtMs: number,
+	nowMs: number,
 ): Promise<EndpointSecret> {
-	const entry = entryFor(secretKey(ctx, endpointId));
+	const entry = entryFor(endpointKey(ctx, endpointId));
 	const wanted = afterMismatch || entry.secret === undefined;
-	if (!entry.inFlight && wanted && clock.nowMs() >= nextFetchAtMs(entry)) {
-		startFetch(ctx, entry, endpointId, deadlineAtMs);
+	const deadlineAtMs = nowMs + RECEIVE_DEADLINE_MS;
+	if (!entry.inFlight && wanted && nowMs >= nextFetchAtMs(entry)) {
+		startFetch(ctx, entry, endpointId, nowMs, deadlineAtMs);
 	}
 	if (entry.inFlight) await within(entry.inFlight, deadlineAtMs - Date.now());
 	return entry;
@@ -158,11 +161,11 @@ export async function credentialSecret(ctx: Ctx): Promise<string | undefined> {
 export async function secretSourceAtActivation(
 	ctx: IHookFunctions,
 	endpointId: string,
+	startedMs = Date.now(),
 ): Promise<SecretSource> {
-	const startedMs = clock.nowMs();
 	const secret = await fetchEndpointSecret.call(ctx, endpointId);
 	// Learned only once answered: a delivery meanwhile fetches on its own (with its deadline).
-	const entry = entryFor(secretKey(ctx, endpointId));
+	const entry = entryFor(endpointKey(ctx, endpointId));
 	if (!entry.inFlight) entry.lastFetchMs = startedMs;
 	learn(entry, secret);
 	if (secret) return 'endpoint';
@@ -176,31 +179,31 @@ export async function secretSourceAtActivation(
 export type SecretVerdict = 'verified' | 'mismatch' | 'no_secret' | 'unavailable';
 
 /**
- * Checks a delivery with the secret its registration calls for. `matches` is the signature check
- * (synchronous, no network). Without a recorded source (a delivery while activation is still
- * running), the endpoint's secret is used, and the credential's only when the service says it
- * hands out none.
+ * Checks a delivery that arrived at `nowMs` with the secret its registration calls for. `matches`
+ * is the signature check (synchronous, no network). Without a recorded source (a delivery while
+ * activation is still running), the endpoint's secret is used, and the credential's only when the
+ * service says it hands out none.
  */
 export async function checkWithSecret(
 	ctx: IWebhookFunctions,
-	registration: { endpointId?: string; secretSource?: SecretSource },
+	registration: Registration,
 	matches: (secret: string) => boolean,
+	nowMs: number,
 ): Promise<SecretVerdict> {
 	const { endpointId, secretSource } = registration;
 	if (!endpointId || secretSource === 'credential' || secretSource === 'none') {
 		return await checkWithCredential(ctx, matches);
 	}
-	const deadlineAtMs = Date.now() + RECEIVE_DEADLINE_MS;
-	const entry = await endpointSecret(ctx, endpointId, false, deadlineAtMs);
+	const entry = await endpointSecret(ctx, endpointId, false, nowMs);
 	const cached = entry.secret;
 	if (cached !== undefined) {
 		if (matches(cached)) return 'verified';
-		const fresh = (await endpointSecret(ctx, endpointId, true, deadlineAtMs)).secret;
+		const fresh = (await endpointSecret(ctx, endpointId, true, nowMs)).secret;
 		return fresh !== undefined && fresh !== cached && matches(fresh) ? 'verified' : 'mismatch';
 	}
 	if (secretSource === undefined && entry.unsupported)
 		return await checkWithCredential(ctx, matches);
-	logUnavailable(ctx, entry, endpointId);
+	logUnavailable(ctx, entry, endpointId, nowMs);
 	return 'unavailable';
 }
 
@@ -214,8 +217,12 @@ async function checkWithCredential(
 }
 
 /** Says why deliveries get 503, at most once per `FAILURE_MEMORY_MS` per endpoint (floods). */
-function logUnavailable(ctx: IWebhookFunctions, entry: EndpointSecret, endpointId: string): void {
-	const nowMs = clock.nowMs();
+function logUnavailable(
+	ctx: IWebhookFunctions,
+	entry: EndpointSecret,
+	endpointId: string,
+	nowMs: number,
+): void {
 	if (
 		entry.lastUnavailableLogMs !== undefined &&
 		nowMs < entry.lastUnavailableLogMs + FAILURE_MEMORY_MS

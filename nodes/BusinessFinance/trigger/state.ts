@@ -1,3 +1,8 @@
+/**
+ * The trigger's registration: the endpoint it registered on and where deliveries are verified
+ * from. It is kept here: in the node's static data (one slot per mode) and, while activation
+ * runs, in this process's memory. secrets.ts keeps the secrets and gets the registration from here.
+ */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /** Where deliveries are verified from, as decided at activation. */
@@ -76,6 +81,11 @@ export function nodeKey(ctx: Ctx): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${slotName(ctx)}`;
 }
 
+/** Identifies what this process keeps of one endpoint for one trigger node (its secret, its settings). */
+export function endpointKey(ctx: Ctx, endpointId: string): string {
+	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${endpointId}`;
+}
+
 /** Most registrations kept in memory; the oldest are dropped first. */
 const MAX_REGISTRATIONS = 500;
 const registrations = new Map<string, Registration>();
@@ -85,7 +95,7 @@ const registrations = new Map<string, Registration>();
  * n8n saves the static data: a delivery that arrives in between (the service may deliver the
  * moment an endpoint exists) can then be verified instead of refused.
  */
-export function rememberRegistration(ctx: IHookFunctions, registration: Registration): void {
+function rememberRegistration(ctx: IHookFunctions, registration: Registration): void {
 	const key = nodeKey(ctx);
 	registrations.delete(key);
 	registrations.set(key, { ...registration });
@@ -94,8 +104,24 @@ export function rememberRegistration(ctx: IHookFunctions, registration: Registra
 	}
 }
 
-export function forgetRegistration(ctx: IHookFunctions): void {
+/**
+ * Activation learned the endpoint (`source` undefined) or also where its deliveries are verified
+ * from: saved in the slot, and told to this process at once.
+ */
+export function register(
+	ctx: IHookFunctions,
+	slot: SlotState,
+	endpointId: string,
+	source?: SecretSource,
+): void {
+	if (source !== undefined) slot.secretSource = source;
+	rememberRegistration(ctx, { endpointId, secretSource: source });
+}
+
+/** Deactivation: the slot is emptied and this process forgets the registration. */
+export function unregister(ctx: IHookFunctions, slot: SlotState): void {
 	registrations.delete(nodeKey(ctx));
+	clearSlot(slot);
 }
 
 /**

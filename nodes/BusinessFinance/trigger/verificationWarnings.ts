@@ -6,7 +6,7 @@
  *
  * A warning names the likely cause (the most frequent since the last warning) and how many
  * deliveries failed for each cause; never a secret, a signature or any other value a request sent
- * (the details are the verifier's fixed reasons, see helpers/standardWebhooks.ts).
+ * (the details are the verifier's fixed reasons, see standardWebhooks.ts).
  *
  * Memory: one small entry per trigger (workflow, node, test or production) in this n8n process,
  * at most `MAX_TRIGGERS`, the least recently failed dropped first.
@@ -20,9 +20,6 @@ export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'cloc
 export const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
 /** Most triggers whose failures are counted (the duplicate memory's bound); least recent dropped. */
 export const MAX_TRIGGERS = MAX_NODES;
-
-/** The clock of this module (tests move it instead of waiting a minute). */
-export const clock = { nowMs: (): number => Date.now() };
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
@@ -59,29 +56,19 @@ function failuresOf(key: string): Failures {
 	return entry;
 }
 
-/** How many triggers have failures counted (tests). */
-export function triggersCounted(): number {
-	return failures.size;
-}
-
-/** Forgets every trigger's count, as a restart of n8n does (tests). */
-export function forgetAllFailures(): void {
-	failures.clear();
-}
-
 /**
- * Counts a delivery answered `401` and logs a warning when the trigger has not had one for
- * `WARNING_INTERVAL_MS`. `detail`: the verifier's reason, when it has one.
+ * Counts a delivery answered `401` at `nowMs` and logs a warning when the trigger has not had one
+ * for `WARNING_INTERVAL_MS`. `detail`: the verifier's reason, when it has one.
  */
 export function noteVerificationFailure(
 	trigger: FailedTrigger,
 	cause: FailureCause,
+	nowMs: number,
 	detail?: string,
 ): void {
 	const entry = failuresOf(trigger.key);
 	entry.counts[cause] = (entry.counts[cause] ?? 0) + 1;
 	if (detail) entry.details[cause] = detail;
-	const nowMs = clock.nowMs();
 	if (nowMs < entry.warnedAtMs + WARNING_INTERVAL_MS) return;
 	trigger.logger.warn(warning(trigger, entry));
 	entry.warnedAtMs = nowMs;

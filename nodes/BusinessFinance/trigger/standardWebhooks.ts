@@ -46,8 +46,6 @@ export type ReadResult =
 	 */
 	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean };
 
-export type VerifyResult = { ok: true; message: SignedMessage } | { ok: false; reason: string };
-
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
@@ -193,28 +191,4 @@ export function signatureMatches(
 		if (sameText(signature, expected)) matched = true;
 	}
 	return matched;
-}
-
-/**
- * Verifies a delivery over its raw body. Returns the verified message or a reason that can be
- * logged and returned to the sender (it never contains the secret or the expected signature).
- */
-export function verifyWebhook(
-	secret: string,
-	headers: WebhookHeaders,
-	rawBody: string | Buffer,
-	options: VerifyOptions = {},
-): VerifyResult {
-	if (!decodeSecret(secret)) {
-		return {
-			ok: false,
-			reason: 'The signing secret is not valid (expected whsec_ followed by base64)',
-		};
-	}
-	const read = readSignedMessage(headers, options);
-	if (!read.ok) return { ok: false, reason: read.reason };
-	if (!signatureMatches(secret, read.message, rawBody)) {
-		return { ok: false, reason: 'No matching signature found' };
-	}
-	return read;
 }
