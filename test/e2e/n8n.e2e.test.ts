@@ -77,7 +77,17 @@ const v1 = (method: string, urlPath: string, body?: unknown) =>
 
 /** What the sandbox received since the last clearRequests(). */
 const requestLog = async () => (await sandbox.admin.getRequests()) as any[];
-const execute = (workflowId: string) => n8n.execute(workflowId);
+/** Runs a workflow and fails unless it succeeded. */
+async function executeOk(workflowId: string): Promise<ExecuteResult> {
+	const result = await n8n.execute(workflowId);
+	if (result.code !== 0 || !result.data) {
+		throw new Error(
+			`n8n execute failed (exit ${result.code}, signal ${result.signal ?? 'none'})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+		);
+	}
+	expect(result.data.data.resultData.error).toBeUndefined();
+	return result;
+}
 
 /** The items a node put out in the execution (first output, all its runs). */
 function output(result: { data: any }, node: string): any[] {
@@ -85,15 +95,6 @@ function output(result: { data: any }, node: string): any[] {
 	const runs = runData[node];
 	if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
 	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
-}
-
-function expectSuccess(result: ExecuteResult): void {
-	if (result.code !== 0 || !result.data) {
-		throw new Error(
-			`n8n execute failed (exit ${result.code}, signal ${result.signal ?? 'none'})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
-		);
-	}
-	expect(result.data.data.resultData.error).toBeUndefined();
 }
 
 beforeAll(async () => {
@@ -152,29 +153,10 @@ afterAll(async () => {
  */
 const reportNamesRows = () => runtime.major >= 2;
 
-describe('the package inside n8n', () => {
-	it('is loaded as a community package with both node types and the credential type', async () => {
-		const types = await n8n.rest('GET', '/types/nodes.json').catch(() => null);
-		// The node list endpoint is static in 2.x; ask the credential schema instead when absent.
-		if (Array.isArray(types)) {
-			const names = types.map((t: any) => t.name);
-			expect(names).toEqual(
-				expect.arrayContaining([
-					'n8n-nodes-business-finance.businessFinance',
-					'n8n-nodes-business-finance.businessFinanceTrigger',
-				]),
-			);
-		}
-		const schema = await n8n.api('GET', '/credentials/schema/businessFinanceApi');
-		expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['apiKey', 'baseUrl']));
-	});
-});
-
 describe('every operation through n8n execute --id', () => {
 	it('receivable: create, update, send', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute(IDS.receivables);
-		expectSuccess(result);
+		const result = await executeOk(IDS.receivables);
 
 		const [created] = output(result, 'Create receivable');
 		expect(created).toMatchObject({
@@ -217,8 +199,7 @@ describe('every operation through n8n execute --id', () => {
 
 	it('vendor: create, update, get (simplified), getAll (search, limit, returnAll); payable: create, update', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute(IDS.vendorsPayables);
-		expectSuccess(result);
+		const result = await executeOk(IDS.vendorsPayables);
 
 		const [vendor] = output(result, 'Create vendor');
 		expect(vendor).toMatchObject({
@@ -267,8 +248,7 @@ describe('every operation through n8n execute --id', () => {
 
 	it('treasury: getDepositInstructions, getBalance, getTransactions (filters, returnAll, limit over a page)', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute(IDS.treasury);
-		expectSuccess(result);
+		const result = await executeOk(IDS.treasury);
 
 		const instructions = output(result, 'Deposit instructions');
 		expect(instructions).toHaveLength(1);
@@ -298,8 +278,7 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('webhookEndpoint: get, update', async () => {
-		const result = await execute(IDS.webhookEndpoint);
-		expectSuccess(result);
+		const result = await executeOk(IDS.webhookEndpoint);
 		const [got] = output(result, 'Get endpoint');
 		expect(got).toMatchObject({
 			id: editedEndpointId,
@@ -322,14 +301,14 @@ describe('every operation through n8n execute --id', () => {
 
 	it('bad input fails with a clear message and sends nothing', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute(IDS.badInput);
+		const result = await n8n.execute(IDS.badInput);
 		expect(result.code).not.toBe(0);
 		expect(`${result.stdout}\n${result.stderr}`).toMatch(/amount/i);
 		expect(await requestLog()).toEqual([]);
 	});
 
 	it('an expired key fails with the service’s reason, and the key is not shown', async () => {
-		const result = await execute(IDS.expiredCredentialCheck);
+		const result = await n8n.execute(IDS.expiredCredentialCheck);
 		expect(result.code).not.toBe(0);
 		const text = `${result.stdout}\n${result.stderr}`;
 		expect(text).toMatch(/expired/i);
@@ -354,8 +333,7 @@ describe('examples/', () => {
 	});
 
 	it('01 vendors to xlsx and csv runs fully', async () => {
-		const result = await execute('bfExample01Vendr');
-		expectSuccess(result);
+		const result = await executeOk('bfExample01Vendr');
 		const vendors = output(result, 'Get all vendors');
 		expect(vendors.length).toBeGreaterThan(5);
 		for (const node of ['Vendors to Excel', 'Vendors to CSV']) {
@@ -366,7 +344,7 @@ describe('examples/', () => {
 	});
 
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
-		const result = await execute(EXAMPLE01B_SHEETS.id);
+		const result = await n8n.execute(EXAMPLE01B_SHEETS.id);
 		expect(result.code).not.toBe(0);
 		const error = result.data?.data?.resultData?.error;
 		expect(error?.name).toBe('WorkflowHasIssuesError');
@@ -378,8 +356,7 @@ describe('examples/', () => {
 	});
 
 	it('01b with its Google Sheets node disabled: every vendor, all with the same columns in the documented order', async () => {
-		const result = await execute(COPIES.example01b.id);
-		expectSuccess(result);
+		const result = await executeOk(COPIES.example01b.id);
 		const vendors = output(result, 'Get all vendors');
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(vendors).toHaveLength(total);
@@ -394,13 +371,11 @@ describe('examples/', () => {
 
 	it('01c passes on only vendors new or changed since its last run', async () => {
 		const dedupe = 'Only new or changed vendors';
-		const first = await execute(COPIES.example01c.id);
-		expectSuccess(first);
+		const first = await executeOk(COPIES.example01c.id);
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(output(first, dedupe)).toHaveLength(total);
 
-		const again = await execute(COPIES.example01c.id);
-		expectSuccess(again);
+		const again = await executeOk(COPIES.example01c.id);
 		expect(output(again, dedupe)).toHaveLength(0);
 
 		const someone = output(first, 'Get all vendors')[0];
@@ -412,8 +387,7 @@ describe('examples/', () => {
 			wallet_chain: 'base',
 		});
 		expect(added.status).toBe(201);
-		const third = await execute(COPIES.example01c.id);
-		expectSuccess(third);
+		const third = await executeOk(COPIES.example01c.id);
 		expect(
 			output(third, dedupe)
 				.map((v) => v.id)
@@ -423,8 +397,7 @@ describe('examples/', () => {
 
 	it('02 receivables from rows: with two invalid rows nothing is sent, and every row is reported', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute('bfExample02Recvb');
-		expectSuccess(result);
+		const result = await executeOk('bfExample02Recvb');
 		const bad = output(result, 'Report bad rows');
 		expect(bad.every((b) => b.failedAt === 'create')).toBe(true);
 		const notSent = 'Not sent: 2 of 5 items invalid';
@@ -452,8 +425,7 @@ describe('examples/', () => {
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute(EXAMPLE02_FIXED.id);
-		expectSuccess(result);
+		const result = await executeOk(EXAMPLE02_FIXED.id);
 		const sent = output(result, 'Sent invoices');
 		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
 		expect(sent.every((s) => s.status === 'sent')).toBe(true);
@@ -484,9 +456,8 @@ describe('examples/', () => {
 		await sandbox.admin.clearRequests();
 		const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 		const yesterdays = [utcYesterday()];
-		const first = await execute(EXAMPLE05_COPY.id);
+		const first = await executeOk(EXAMPLE05_COPY.id);
 		yesterdays.push(utcYesterday()); // the run may cross midnight (UTC)
-		expectSuccess(first);
 		// The first run knows nothing yet: everything since yesterday passes, once.
 		expect(ids(first, fetched)).toContain(before);
 		expect(ids(first, passed)).toEqual(ids(first, fetched));
@@ -494,8 +465,7 @@ describe('examples/', () => {
 		expect(yesterdays).toContain(query?.from);
 
 		const between = await addTransaction(`E2E-05-between-${TAG}`);
-		const second = await execute(EXAMPLE05_COPY.id);
-		expectSuccess(second);
+		const second = await executeOk(EXAMPLE05_COPY.id);
 		expect(ids(second, fetched)).toEqual(expect.arrayContaining([before, between]));
 		expect(ids(second, passed)).toEqual([between]);
 		expect(output(second, 'New transactions')).toEqual([
@@ -505,8 +475,7 @@ describe('examples/', () => {
 
 	it('04 last month’s treasury transactions to CSV runs fully', async () => {
 		await sandbox.admin.clearRequests();
-		const result = await execute('bfExample04Trsry');
-		expectSuccess(result);
+		const result = await executeOk('bfExample04Trsry');
 		const txs = output(result, "Last month's transactions");
 		const now = new Date();
 		const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));

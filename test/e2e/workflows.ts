@@ -329,29 +329,3 @@ export function nodeNamed(workflow: WorkflowJson, name: string): Node {
 	if (!node) throw new Error(`${workflow.name} has no node "${name}"`);
 	return node;
 }
-
-/**
- * Examples 01d/01e as a user of n8n 1.x sets them up (examples/README.md): the Data Table node
- * of 1.x has no table operations, so the table is created by hand and the node that creates it
- * is deleted (its input goes straight to the next node); the upsert names the table by its id.
- */
-export function withTableCreatedByHand(
-	workflow: WorkflowJson & { id: string },
-	id: string,
-	tableNode: string,
-	tableId: string,
-): WorkflowJson & { id: string } {
-	const copy = JSON.parse(JSON.stringify(workflow));
-	copy.id = id;
-	copy.name = `${copy.name} (n8n 1.x: table created by hand)`;
-	const next = copy.connections[tableNode].main[0][0].node;
-	copy.nodes = copy.nodes.filter((n: Node) => n.name !== tableNode);
-	delete copy.connections[tableNode];
-	for (const from of Object.values(copy.connections) as any[]) {
-		for (const link of from.main[0]) if (link.node === tableNode) link.node = next;
-	}
-	for (const node of copy.nodes) {
-		if (node.parameters.dataTableId) node.parameters.dataTableId = rl(tableId);
-	}
-	return copy;
-}
