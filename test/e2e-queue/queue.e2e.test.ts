@@ -62,7 +62,6 @@ let env: QueueEnvironment;
 let sandbox: RunningSandbox;
 let listingSandbox: RunningSandbox;
 const endpoints = { trigger: '', edited: '', dedupe: '' };
-const triggerEndpointBefore = TRIGGER_ENDPOINT_BEFORE;
 
 /** The sandbox's API with its key (never throws on a status). */
 const v1 = (method: string, urlPath: string, body?: unknown) =>
@@ -95,7 +94,7 @@ async function startSandboxes(): Promise<void> {
 		}),
 	]);
 	await listingSandbox.admin.seedVendors(LISTING.vendors);
-	endpoints.trigger = await createEndpoint(triggerEndpointBefore);
+	endpoints.trigger = await createEndpoint(TRIGGER_ENDPOINT_BEFORE);
 	endpoints.edited = await createEndpoint({ url: 'http://127.0.0.1:9/other', filter_types: [] });
 	endpoints.dedupe = await createEndpoint({
 		url: 'http://127.0.0.1:9/dedupe-before-n8n',
@@ -273,7 +272,7 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		await env.main.activate(IDS.triggerExisting);
 		const endpoint = await env.main.waitFor('the endpoint to point at n8n', async () => {
 			const now = await endpointNow(endpoints.trigger);
-			return now.url !== triggerEndpointBefore.url && now;
+			return now.url !== TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
 		expect(endpoint).toMatchObject({ url: `${env.loadBalancer.url}/${hookPath}`, disabled: false });
 		// Main does not serve production webhooks itself (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
@@ -332,9 +331,9 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		await env.main.deactivate(IDS.triggerExisting);
 		const endpoint = await env.main.waitFor('the endpoint to be restored', async () => {
 			const now = await endpointNow(endpoints.trigger);
-			return now.url === triggerEndpointBefore.url && now;
+			return now.url === TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
-		expect(endpoint).toMatchObject(triggerEndpointBefore);
+		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
 		for (const processor of env.webhookProcessors) {
 			const url = `http://127.0.0.1:${processor.port}/${hookPath}`;
 			await env.main.waitFor(`${processor.name} to drop the webhook`, async () => {

@@ -67,7 +67,6 @@ let n8n: N8nServer;
 /** Endpoint ids created on the sandbox before n8n starts. */
 let triggerEndpointId: string;
 let editedEndpointId: string;
-const triggerEndpointBefore = TRIGGER_ENDPOINT_BEFORE;
 
 /** The sandbox's API with its key (never throws on a status). */
 const v1 = (method: string, urlPath: string, body?: unknown) =>
@@ -102,7 +101,7 @@ beforeAll(async () => {
 
 	// Endpoints the workflows use: one the trigger points at n8n (and must restore), one the
 	// action node edits.
-	const created = await v1('POST', '/webhooks', triggerEndpointBefore);
+	const created = await v1('POST', '/webhooks', TRIGGER_ENDPOINT_BEFORE);
 	expect(created.status).toBe(201);
 	triggerEndpointId = created.body.data.id;
 	const other = await v1('POST', '/webhooks', {
@@ -553,12 +552,12 @@ describe('the trigger in a real n8n', () => {
 		// 2.x publishes through an outbox: the trigger's create() runs shortly after the call.
 		const endpoint = await n8n.waitFor('the endpoint to point at n8n', async () => {
 			const now = await endpointNow(triggerEndpointId);
-			return now.url !== triggerEndpointBefore.url && now;
+			return now.url !== TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
 		secretCachedAt = Date.now();
 		expect(endpoint.url).toBe(`${n8n.baseUrl}${webhookPath}`);
 		expect(endpoint.disabled).toBe(false);
-		expect(endpoint.description).toBe(triggerEndpointBefore.description);
+		expect(endpoint.description).toBe(TRIGGER_ENDPOINT_BEFORE.description);
 		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
 	});
 
@@ -724,9 +723,9 @@ describe('the trigger in a real n8n', () => {
 		await n8n.deactivate(IDS.triggerExisting);
 		const endpoint = await n8n.waitFor('the endpoint to be restored', async () => {
 			const now = await endpointNow(triggerEndpointId);
-			return now.url === triggerEndpointBefore.url && now;
+			return now.url === TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
-		expect(endpoint).toMatchObject(triggerEndpointBefore);
+		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
 		await n8n.waitFor('the production webhook to be gone', async () => {
 			const answer = await fetch(`${n8n.baseUrl}${webhookPath}`, { method: 'POST', body: '{}' });
 			return answer.status === 404;

@@ -8,9 +8,9 @@ import type { Locator, Page } from 'playwright-core';
 import { pollUntil } from '../../scripts/poll';
 
 /** How long one step of the editor may take on a busy 2-core machine. */
-export const STEP_TIMEOUT_MS = 30_000;
+const STEP_TIMEOUT_MS = 30_000;
 /** Running a node or testing a credential goes through n8n's backend to the sandbox. */
-export const RUN_TIMEOUT_MS = 60_000;
+const RUN_TIMEOUT_MS = 60_000;
 
 const byTestId = (id: string) => `[data-test-id="${id}"]`;
 

@@ -8,7 +8,7 @@
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
-export interface HttpRequestOptions {
+interface HttpRequestOptions {
 	/** Query string values; undefined/null entries are left out. */
 	query?: Query;
 	/** A JSON body: serialized and sent with `Content-Type: application/json`. */

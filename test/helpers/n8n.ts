@@ -284,7 +284,7 @@ function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject
 	return { workflow, nodes, connections, node: nodeUnderTest, credentialsHelper };
 }
 
-export interface RunNodeOptions extends HarnessOptions {
+interface RunNodeOptions extends HarnessOptions {
 	/** Its parameters exactly as a saved workflow holds them. */
 	parameters: INodeParameters;
 	/** JSON of the input items (default: one empty item). */
@@ -348,7 +348,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	return { run, serialised: JSON.stringify(run), outputs, items: outputs[0] ?? [], error };
 }
 
-export interface RunListSearchOptions extends HarnessOptions {
+interface RunListSearchOptions extends HarnessOptions {
 	nodeType: INodeType;
 	/** Name of the method under `methods.listSearch`. */
 	method: string;
