@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 
-export interface Listener {
+interface Listener {
 	group: number;
 	address: string;
 	port: number;

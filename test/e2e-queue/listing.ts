@@ -15,7 +15,7 @@ export interface ListingLimit {
 	windowSeconds: number;
 }
 
-export interface TwoListings {
+interface TwoListings {
 	executions: any[];
 	/** The worker that ran each execution. */
 	workers: string[];

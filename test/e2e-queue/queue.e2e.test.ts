@@ -20,9 +20,9 @@ import { QueueEnvironment, requireQueueServices } from '../../scripts/queue';
 import {
 	IDS,
 	TRIGGER_EARLY_WEBHOOK_ID,
+	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
-	exampleCopy,
-	exampleWithDisabled,
+	exampleCopies,
 	receivablesWorkflow,
 	treasuryWorkflow,
 	triggerEarlyWorkflow,
@@ -55,37 +55,13 @@ import { createHttpClient } from '../helpers/http';
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 25, windowSeconds: 2 };
-const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
-/** The scheduled examples, with a Manual Trigger in place of their Schedule Trigger. */
-const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfQueueExmpl01bN', {
-	disable: GOOGLE_SHEETS,
-	manualStart: true,
-});
-const EXAMPLE01C_COPY = exampleCopy(
-	'01c-sync-changed-vendors-to-google-sheets.json',
-	'bfQueueExmpl01cN',
-	{ disable: GOOGLE_SHEETS, manualStart: true },
-);
 const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-0000000000q3';
-const EXAMPLE03_COPY = exampleWithDisabled(
-	'03-notify-when-receivable-paid.json',
-	'bfQueueExmpl03Ns',
-	'n8n-nodes-base.slack',
-);
-for (const node of EXAMPLE03_COPY.nodes) {
-	if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
-}
+const COPIES = exampleCopies('bfQueueExmpl', EXAMPLE03_COPY_WEBHOOK_ID);
 
 let env: QueueEnvironment;
 let sandbox: RunningSandbox;
 let listingSandbox: RunningSandbox;
 const endpoints = { trigger: '', edited: '', dedupe: '' };
-const triggerEndpointBefore = {
-	url: 'http://127.0.0.1:9/receiver-before-n8n',
-	description: 'receiver before n8n',
-	filter_types: ['vendor.created'],
-	disabled: true,
-};
 
 /** The sandbox's API with its key (never throws on a status). */
 const v1 = (method: string, urlPath: string, body?: unknown) =>
@@ -118,7 +94,7 @@ async function startSandboxes(): Promise<void> {
 		}),
 	]);
 	await listingSandbox.admin.seedVendors(LISTING.vendors);
-	endpoints.trigger = await createEndpoint(triggerEndpointBefore);
+	endpoints.trigger = await createEndpoint(TRIGGER_ENDPOINT_BEFORE);
 	endpoints.edited = await createEndpoint({ url: 'http://127.0.0.1:9/other', filter_types: [] });
 	endpoints.dedupe = await createEndpoint({
 		url: 'http://127.0.0.1:9/dedupe-before-n8n',
@@ -143,9 +119,7 @@ async function importEverything(): Promise<void> {
 		triggerEarlyWorkflow(),
 		dedupeWorkflow(endpoints.dedupe),
 		listingWorkflow(),
-		EXAMPLE01B_COPY,
-		EXAMPLE01C_COPY,
-		EXAMPLE03_COPY,
+		...Object.values(COPIES),
 		...loadExamples().map((e) => e.workflow),
 	]);
 }
@@ -202,7 +176,7 @@ describe('workflows run on the workers, started from main', () => {
 		treasury: { workflowId: IDS.treasury },
 		'webhook endpoints': { workflowId: IDS.webhookEndpoint },
 		'example 01 (vendors to xlsx and csv)': { workflowId: 'bfExample01Vendr' },
-		'example 01b (manual start, Google Sheets node disabled)': { workflowId: EXAMPLE01B_COPY.id },
+		'example 01b (manual start, Google Sheets node disabled)': { workflowId: COPIES.example01b.id },
 		'example 02 (receivables from rows)': { workflowId: 'bfExample02Recvb' },
 		'example 04 (treasury to csv)': { workflowId: 'bfExample04Trsry' },
 	};
@@ -272,11 +246,11 @@ describe('example 01c on the workers: its Remove Duplicates history is in the sh
 		const dedupe = 'Only new or changed vendors';
 		const first = await finishedExecution(
 			env.main,
-			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+			await startManualRun(env.main, COPIES.example01c.id),
 		);
 		const second = await finishedExecution(
 			env.main,
-			await startManualRun(env.main, EXAMPLE01C_COPY.id),
+			await startManualRun(env.main, COPIES.example01c.id),
 		);
 		const listed = output(first, 'Get all vendors');
 		expect(listed.length).toBeGreaterThan(5);
@@ -298,7 +272,7 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		await env.main.activate(IDS.triggerExisting);
 		const endpoint = await env.main.waitFor('the endpoint to point at n8n', async () => {
 			const now = await endpointNow(endpoints.trigger);
-			return now.url !== triggerEndpointBefore.url && now;
+			return now.url !== TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
 		expect(endpoint).toMatchObject({ url: `${env.loadBalancer.url}/${hookPath}`, disabled: false });
 		// Main does not serve production webhooks itself (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
@@ -335,22 +309,11 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 
 	it('a forged delivery is refused with 401 by every webhook processor and starts nothing', async () => {
 		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
-		const body = JSON.stringify({
-			id: 'evt_forged',
-			type: 'receivable.paid',
-			created_at: new Date().toISOString(),
-			data: { id: 'forged' },
-		});
-		const timestamp = Math.floor(Date.now() / 1000);
-		const signature = crypto
-			.createHmac('sha256', crypto.randomBytes(24))
-			.update(`msg_forged.${timestamp}.${body}`)
-			.digest('base64');
+		const body = JSON.stringify({ id: 'evt_forged', type: 'receivable.paid', data: {} });
+		const wrongSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
 		const headers = {
 			'content-type': 'application/json',
-			'webhook-id': 'msg_forged',
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': `v1,${signature}`,
+			...signedHeaders(wrongSecret, body, { id: 'msg_forged', ts: Math.floor(Date.now() / 1000) }),
 		};
 		for (const processor of env.webhookProcessors) {
 			const res = await fetch(`http://127.0.0.1:${processor.port}/${hookPath}`, {
@@ -368,9 +331,9 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		await env.main.deactivate(IDS.triggerExisting);
 		const endpoint = await env.main.waitFor('the endpoint to be restored', async () => {
 			const now = await endpointNow(endpoints.trigger);
-			return now.url === triggerEndpointBefore.url && now;
+			return now.url === TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
-		expect(endpoint).toMatchObject(triggerEndpointBefore);
+		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
 		for (const processor of env.webhookProcessors) {
 			const url = `http://127.0.0.1:${processor.port}/${hookPath}`;
 			await env.main.waitFor(`${processor.name} to drop the webhook`, async () => {
@@ -447,7 +410,7 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 	const hookUrl = () => `${env.loadBalancer.url}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`;
 
 	it('activation creates an endpoint; requests during activation do not undo it; a paid receivable runs it on a worker; deactivation deletes the endpoint', async () => {
-		await env.main.activate(EXAMPLE03_COPY.id);
+		await env.main.activate(COPIES.example03.id);
 		const receivable = await v1('POST', '/receivables', {
 			invoice_number: `Q-${TAG}-EX3`,
 			amount: 12,
@@ -461,7 +424,7 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 		});
 		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
 
-		const [execution] = await env.main.waitForExecutions(EXAMPLE03_COPY.id, 0, 60_000);
+		const [execution] = await env.main.waitForExecutions(COPIES.example03.id, 0, 60_000);
 		expect(execution.status).toBe('success');
 		expect(output(execution, 'Receivable paid')).toEqual([
 			expect.objectContaining({
@@ -476,7 +439,7 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 		const deliveries = await sandbox.admin.getDeliveries();
 		const delivery = deliveries.find((d) => d.url === hookUrl() && d.status === 200);
 		expect(delivery).toBeDefined();
-		await env.main.deactivate(EXAMPLE03_COPY.id);
+		await env.main.deactivate(COPIES.example03.id);
 		await env.main.waitFor('the created endpoint to be deleted', async () => {
 			return (await v1('GET', `/webhooks/${delivery!.endpoint_id}`)).status === 404;
 		});

@@ -16,22 +16,24 @@ import { setTimeout as sleep } from 'timers/promises';
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
-	createDataTable,
 	dataTableRows,
 	findDataTable,
-	importWorkflows,
 	loadExamples,
 	type DataTable,
 	type DataTableRow,
 	type N8nServer,
 } from '../../scripts/n8n';
-import { startN8nWithPackage, type PackageInN8n } from './environment';
-import { exampleCopy, nodeNamed, withTableCreatedByHand } from './workflows';
+import {
+	TABLE_NODE,
+	importWithTableMadeByHand,
+	startN8nWithPackage,
+	type PackageInN8n,
+} from './environment';
+import { exampleCopy, nodeNamed } from './workflows';
 import { createHttpClient } from '../helpers/http';
 
 const FULL = '01d-sync-vendors-to-data-table.json';
 const CHANGED_ONLY = '01e-sync-changed-vendors-to-data-table.json';
-const TABLE_NODE = 'Vendors table';
 const UPSERT_NODE = 'Upsert vendor rows';
 const DEDUPE_NODE = 'Only new or changed vendors';
 /** Short windows so that 10,000 vendors (100 pages) meet the limit five times. */
@@ -173,10 +175,9 @@ afterAll(async () => {
 
 describe('examples 01d and 01e as imported', () => {
 	it.each([FULL, CHANGED_ONLY])(
-		'%s: a Schedule Trigger; a table with one typed column per vendor field; the upsert fills each from its field and matches on the vendor id',
+		'%s: a table with one typed column per vendor field; the upsert fills each from its field and matches on the vendor id',
 		(file) => {
 			const workflow = loadExamples().find((e) => e.file === file)!.workflow;
-			expect(workflow.nodes[0].type).toBe('n8n-nodes-base.scheduleTrigger');
 			const create = nodeNamed(workflow, TABLE_NODE).parameters;
 			expect(create).toMatchObject({
 				resource: 'table',
@@ -210,7 +211,11 @@ describe('vendors into an n8n data table', () => {
 			const { error, lastNodeExecuted } = refused.data.resultData;
 			expect([lastNodeExecuted, error?.message]).toEqual([TABLE_NODE, 'Could not get parameter']);
 			expect(await findDataTable(n8n, TABLE_NAME)).toBeUndefined();
-			await useTableMadeByHand();
+			const [full, changedOnly] = await importWithTableMadeByHand(environment, [
+				[EXAMPLE.full, 'bfE2eExample01d1'],
+				[EXAMPLE.changedOnly, 'bfE2eExample01e1'],
+			]);
+			sync = { full: syncOf(full), changedOnly: syncOf(changedOnly) };
 			await run(sync.full);
 		}
 		const made = await table();
@@ -282,23 +287,6 @@ describe('vendors into an n8n data table', () => {
 		reportTimes(execution, seconds);
 	}, 1_200_000);
 });
-
-/** n8n 1.x: the table made by hand as a user of 1.x makes it, and the examples without their table node. */
-async function useTableMadeByHand(): Promise<void> {
-	const made = await createDataTable(n8n, TABLE_NAME, TABLE_COLUMNS);
-	const byHand = {
-		full: withTableCreatedByHand(EXAMPLE.full, 'bfE2eExample01d1', TABLE_NODE, made.id),
-		changedOnly: withTableCreatedByHand(
-			EXAMPLE.changedOnly,
-			'bfE2eExample01e1',
-			TABLE_NODE,
-			made.id,
-		),
-	};
-	const cli = { userFolder: environment.userFolder, port: 0 };
-	await importWorkflows(environment.runtime, cli, [byHand.full, byHand.changedOnly]);
-	sync = { full: syncOf(byHand.full), changedOnly: syncOf(byHand.changedOnly) };
-}
 
 const rowIds = (rows: Map<string, DataTableRow>) =>
 	Object.fromEntries([...rows].map(([vendor, row]) => [vendor, row.id]));

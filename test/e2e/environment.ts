@@ -9,6 +9,7 @@ import * as path from 'path';
 import {
 	N8nServer,
 	build,
+	createDataTable,
 	importCredentials,
 	importWorkflows,
 	installPackage,
@@ -18,6 +19,7 @@ import {
 	type SandboxCredential,
 	type WorkflowJson,
 } from '../../scripts/n8n';
+import { rl } from './workflows';
 
 export interface PackageInN8n {
 	runtime: Runtime;
@@ -64,4 +66,41 @@ export async function startN8nWithPackage(setup: {
 			removeFolder();
 		},
 	};
+}
+
+/** The node of examples 01d and 01e that creates their table (on 2.x). */
+export const TABLE_NODE = 'Vendors table';
+
+/**
+ * Examples 01d/01e as a user of n8n 1.x sets them up (examples/README.md): the Data Table node of
+ * 1.x has no table operations, so the table is created by hand (through the REST API, as the
+ * editor creates it) and the node that creates it is deleted (its input goes straight to the next
+ * node); the upsert names the table by its id. Imports each workflow as `<id>`; returns them.
+ */
+export async function importWithTableMadeByHand<W extends WorkflowJson>(
+	environment: PackageInN8n,
+	workflows: Array<[W, string]>,
+): Promise<W[]> {
+	const { tableName, columns } = workflows[0][0].nodes.find(
+		(n) => n.name === TABLE_NODE,
+	)!.parameters;
+	const table = await createDataTable(environment.n8n, tableName, columns.column);
+	const copies = workflows.map(([workflow, id]) => {
+		const copy = JSON.parse(JSON.stringify(workflow));
+		copy.id = id;
+		copy.name = `${copy.name} (n8n 1.x: table created by hand)`;
+		const next = copy.connections[TABLE_NODE].main[0][0].node;
+		copy.nodes = copy.nodes.filter((n: { name: string }) => n.name !== TABLE_NODE);
+		delete copy.connections[TABLE_NODE];
+		for (const from of Object.values(copy.connections) as any[]) {
+			for (const link of from.main[0]) if (link.node === TABLE_NODE) link.node = next;
+		}
+		for (const node of copy.nodes) {
+			if (node.parameters.dataTableId) node.parameters.dataTableId = rl(table.id);
+		}
+		return copy;
+	});
+	const cli = { userFolder: environment.userFolder, port: 0 };
+	await importWorkflows(environment.runtime, cli, copies);
+	return copies;
 }

@@ -6,8 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { N8nServer, WorkflowJson } from '../../scripts/n8n';
-import { SANDBOX_CREDENTIAL_ID, SANDBOX_CREDENTIAL_NAME } from '../../scripts/n8n';
-import { action, chain, manual } from './workflows';
+import { SANDBOX_CREDENTIAL, action, chain, manual, node, rl } from './workflows';
 
 export const MCP_WORKFLOW_ID = 'bfE2eMcpTools001';
 export const MCP_PATH = 'bf-e2e-mcp';
@@ -22,8 +21,6 @@ const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 /** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Tool name (the node's name as MCP shows it) → the node's parameters. */
 export const TOOLS: Record<string, Record<string, unknown>> = {
@@ -127,42 +124,23 @@ const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: s
 	],
 };
 
-let counter = 0;
-const nodeId = () => `5e1b3c70-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
-
-function toolNode(
-	name: string,
-	parameters: Record<string, unknown>,
-	credential: { id: string; name: string },
-) {
-	return {
-		id: nodeId(),
-		name,
-		type: TOOL,
-		typeVersion: 1,
-		position: [counter * 200, 300],
-		parameters,
-		credentials: { businessFinanceApi: credential },
-	};
-}
-
 export function mcpWorkflow(): WorkflowJson {
-	const sandbox = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 	const tools = [
-		...Object.entries(TOOLS).map(([name, parameters]) => toolNode(name, parameters, sandbox)),
+		...Object.entries(TOOLS).map(([name, parameters]) => toolNode(name, parameters)),
 		...Object.entries(OTHER_KEYS).map(([name, [parameters, credential]]) =>
 			toolNode(name, parameters, credential),
 		),
 	];
-	const trigger = {
-		id: nodeId(),
-		name: 'MCP Server Trigger',
-		type: MCP_TRIGGER,
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: '5e1b3c70-1111-4000-8000-000000000001',
-		parameters: { path: MCP_PATH },
-	};
+	tools.forEach((tool, i) => (tool.position = [(i + 1) * 200, 300]));
+	const trigger = node(
+		'MCP Server Trigger',
+		MCP_TRIGGER,
+		{ path: MCP_PATH },
+		{
+			typeVersion: 2,
+			webhookId: '5e1b3c70-1111-4000-8000-000000000001',
+		},
+	);
 	const connections: Record<string, unknown> = {};
 	for (const tool of tools) {
 		connections[tool.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
@@ -176,6 +154,9 @@ export function mcpWorkflow(): WorkflowJson {
 		active: false,
 	};
 }
+
+const toolNode = (name: string, parameters: object, credential = SANDBOX_CREDENTIAL) =>
+	node(name, TOOL, parameters, { credentials: { businessFinanceApi: credential } });
 
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
 

@@ -2,12 +2,20 @@
  * The Business Finance Tool over MCP, as an agent meets it: n8n's MCP Server Trigger (v2,
  * streamable HTTP at <n8n>/mcp/<path>) in a real n8n (2.40.7, or 1.123.81 with
  * BF_N8N_VERSION=1.123.81), driven by the official MCP TypeScript client against the sandbox.
+ * First a workflow with one tool per operation (mcp-workflow.ts); then examples 06 and 06b as
+ * imported (examples/README.md): the read tools behind a bearer token, and a payable an agent
+ * proposes, a person approves or rejects on n8n's form, and only an approved one created. The
+ * approval message goes to a local receiver in place of the Slack webhook.
  */
+import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { MCP_BEARER_CREDENTIAL, loadExamples, type WorkflowJson } from '../../scripts/n8n';
 import { createHttpClient, type HttpClient } from '../helpers/http';
+import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
+import { nodeNamed } from './workflows';
 import {
 	EXPIRED_CREDENTIAL,
 	LIMITED_CREDENTIAL,
@@ -16,6 +24,7 @@ import {
 	READS_WORKFLOW_ID,
 	REVOKED_CREDENTIAL,
 	TOOLS,
+	connectMcp,
 	connectMcpWhenReady,
 	mcpWorkflow,
 	readsWorkflow,
@@ -25,10 +34,19 @@ let sandbox: RunningSandbox;
 let limited: RunningSandbox;
 let environment: PackageInN8n;
 let client: Client;
+/** The client of example 06's endpoint, with its bearer token. */
+let agent: Client;
 let api: HttpClient;
 let endpointId: string;
 let acmeId: string;
 const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
+/** Example 06's MCP endpoint, its bearer token, and example 06b's id. */
+let exampleUrl: URL;
+const token = randomBytes(24).toString('hex');
+let approvalId: string;
+/** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
+let receiver: ScriptedServer;
+const messages: string[] = [];
 /** Every text an MCP answer carried, for the secrets check. */
 const answers: string[] = [];
 
@@ -38,8 +56,12 @@ interface ToolAnswer {
 	json: any;
 }
 
-async function call(name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
-	const result: any = await client.callTool({ name, arguments: args });
+async function call(
+	name: string,
+	args: Record<string, unknown> = {},
+	via = client,
+): Promise<ToolAnswer> {
+	const result: any = await via.callTool({ name, arguments: args });
 	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
 	answers.push(text);
 	let json: any;
@@ -61,26 +83,45 @@ beforeAll(async () => {
 	});
 	endpointId = endpoint.body.data.id;
 	acmeId = (await api.request('GET', '/vendors', { query: { search: 'acme' } })).body.data[0].id;
+	receiver = await scriptedServer((req, res) => {
+		void bodyOf(req).then((body) => {
+			messages.push(JSON.parse(body.toString()).text);
+			res.end('ok');
+		});
+	});
+	const approval = example(APPROVAL_FILE);
+	approvalId = approval.id!;
+	nodeNamed(approval, 'Ask for approval').parameters.url = `${receiver.baseUrl}/slack`;
 	environment = await startN8nWithPackage({
 		credentials: [
 			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
 			{ ...EXPIRED_CREDENTIAL, apiKey: sandbox.keys.expired, baseUrl: sandbox.baseUrl },
 			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
+			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
 		],
-		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow())],
+		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE), approval],
 	});
-	await environment.n8n.activate(MCP_WORKFLOW_ID);
-	const url = new URL(`${environment.n8n.baseUrl}/mcp/${MCP_PATH}`);
-	client = await connectMcpWhenReady(environment.n8n, url);
+	const n8n = environment.n8n;
+	await n8n.activate(MCP_WORKFLOW_ID);
+	// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
+	if (environment.runtime.major >= 2) await n8n.activate(approvalId);
+	await n8n.activate(example(TOOLS_FILE).id!);
+	exampleUrl = new URL(`${n8n.baseUrl}/mcp/business-finance`);
+	client = await connectMcpWhenReady(n8n, new URL(`${n8n.baseUrl}/mcp/${MCP_PATH}`));
 }, 300_000);
 
 afterAll(async () => {
 	await client?.close();
+	await agent?.close();
 	await environment?.stop();
-	await sandbox?.close();
-	await limited?.close();
+	await Promise.all([sandbox?.close(), limited?.close(), receiver?.close()]);
 });
+
+const TOOLS_FILE = '06-finance-tools-over-mcp.json';
+const APPROVAL_FILE = '06b-create-payable-after-approval.json';
+const example = (file: string): WorkflowJson =>
+	loadExamples().find((e) => e.file === file)!.workflow;
 
 /** What an agent needs to act on a record: kept in every answer that has it. */
 const NEEDED = [
@@ -174,51 +215,20 @@ describe('tools/list', () => {
 });
 
 describe('reads', () => {
-	it('vendors: a search, then one vendor by its id', async () => {
-		const listed = await call('list_vendors', { limit: 2, search: 'acme' });
-		expect(listed.isError).toBe(false);
-		expect(listed.json).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
-		const one = await call('get_vendor', { vendor_id: listed.json[0].id });
-		expect(one.json).toEqual([expect.objectContaining({ id: listed.json[0].id })]);
-	});
-
-	it('treasury: balance, deposit instructions and transactions', async () => {
-		const balance = await call('get_balance');
-		const instructions = await call('get_deposit_instructions');
-		const transactions = await call('get_transactions', { limit: 3 });
-		for (const answer of [balance, instructions, transactions]) expect(answer.isError).toBe(false);
-		expect(balance.json).toEqual([(await api.request('GET', '/treasury/balance')).body.data]);
-		expect(transactions.json).toHaveLength(3);
-		expect(transactions.json[0]).toEqual(
-			expect.objectContaining({
-				id: expect.any(String),
-				amount: expect.anything(),
-				status: expect.any(String),
-			}),
-		);
-		expect(instructions.json).toEqual([
-			(await api.request('GET', '/treasury/deposit-instructions')).body.data,
-		]);
-	});
-
-	it('a webhook endpoint by its id', async () => {
-		const endpoint = await call('get_webhook_endpoint', { endpoint_id: endpointId });
-		expect(endpoint.json).toEqual([expect.objectContaining({ id: endpointId, url: ENDPOINT_URL })]);
-	});
-});
-
-describe('answers an agent can afford', () => {
-	it('each read answers in fewer characters as a tool than the node’s normal output, ids, names, amounts, statuses and dates kept', async () => {
+	it('each read answers the records the node puts out, in fewer characters: ids, names, amounts, statuses and dates kept', async () => {
 		const run = await environment.n8n.execute(READS_WORKFLOW_ID);
 		const runData = run.data.data.resultData.runData;
 		const rows: string[] = [];
+		const answered: Record<string, any[]> = {};
 		for (const [tool, args] of Object.entries(READS())) {
 			const normal = runData[tool][0].data.main[0].map((item: any) => item.json);
 			const answer = await call(tool, args);
+			expect(answer.isError).toBe(false);
+			expect(answer.json).toHaveLength(normal.length);
+			answered[tool] = answer.json;
 			const normalChars = JSON.stringify(normal).length;
-			rows.push(
-				`${tool}: normal ${normalChars}, as a tool ${answer.text.length} (${Math.round((100 * answer.text.length) / normalChars)} %)`,
-			);
+			const percent = Math.round((100 * answer.text.length) / normalChars);
+			rows.push(`${tool}: normal ${normalChars}, as a tool ${answer.text.length} (${percent} %)`);
 			expect(answer.text.length).toBeLessThanOrEqual(normalChars);
 			for (const [record, full] of (answer.json as any[]).map((r, i) => [r, normal[i]])) {
 				for (const field of NEEDED) {
@@ -232,6 +242,18 @@ describe('answers an agent can afford', () => {
 			}
 		}
 		console.log(rows.join('\n'));
+		expect(answered.list_vendors).toEqual([
+			expect.objectContaining({ name: 'Acme Office Supplies' }),
+		]);
+		expect(answered.get_vendor).toEqual([expect.objectContaining({ id: acmeId })]);
+		expect(answered.get_transactions).toHaveLength(3);
+		expect(answered.get_webhook_endpoint).toEqual([
+			expect.objectContaining({ id: endpointId, url: ENDPOINT_URL }),
+		]);
+		// Balance and deposit instructions come whole.
+		expect(answered.get_balance).toEqual([(await api.get('/treasury/balance')).body.data]);
+		const instructions = (await api.get('/treasury/deposit-instructions')).body.data;
+		expect(answered.get_deposit_instructions).toEqual([instructions]);
 	});
 });
 
@@ -328,6 +350,85 @@ describe('what an agent is told when a call cannot be done', () => {
 		const finished = await call('list_vendors_rate_limited', { max_wait_seconds: 30 });
 		expect(finished.isError).toBe(false);
 		expect(finished.json).toHaveLength(250);
+	});
+});
+
+describe('examples 06 and 06b', () => {
+	it('offer the six reads and propose_payable to the token; a read answers', async () => {
+		agent = await connectMcpWhenReady(environment.n8n, exampleUrl, {
+			authorization: `Bearer ${token}`,
+		});
+		const { tools } = await agent.listTools();
+		const reads = Object.keys(READS());
+		expect(tools.map((t) => t.name).sort()).toEqual([...reads, 'propose_payable'].sort());
+		const listed = await call('list_vendors', { limit: 5, search: 'acme' }, agent);
+		expect(listed.isError).toBe(false);
+		expect(listed.json).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
+	});
+
+	it('refuse a client without the bearer token, or with another one (403)', async () => {
+		// The endpoint answers the token (previous test): a refusal is the bearer check's.
+		await expect(connectMcp(exampleUrl)).rejects.toMatchObject({ code: 403 });
+		const wrong = { authorization: 'Bearer not-the-token' };
+		await expect(connectMcp(exampleUrl, wrong)).rejects.toMatchObject({ code: 403 });
+	});
+
+	/** Proposes a payable; resolves with the agent's answer and the approval form's address. */
+	async function propose(invoice: string): Promise<{ answer: string; form: string }> {
+		const before = messages.length;
+		const args = { invoice_number: invoice, amount: 120.5, vendor_id: acmeId };
+		const { text } = await call('propose_payable', args, agent);
+		const message = await environment.n8n.waitFor(
+			'the approval message',
+			async () => messages[before],
+		);
+		expect(message).toMatch(new RegExp(`120\\.5 to Acme Office Supplies .* invoice ${invoice}`));
+		return { answer: text, form: /(http\S+)$/.exec(message)![1] };
+	}
+
+	async function decide(form: string, decision: 'Approve' | 'Reject', count: number) {
+		const body = new FormData();
+		body.set('field-0', decision);
+		expect((await fetch(form, { method: 'POST', body })).status).toBe(200);
+		await environment.n8n.waitForExecutions(approvalId, count - 1, 60_000);
+	}
+
+	const payablesCreated = async () =>
+		(await sandbox.admin.getRequests()).filter(
+			(r) => r.method === 'POST' && r.path === '/v1/payables',
+		);
+
+	it('propose_payable: a person is asked, and only an approved payable is created', async () => {
+		await sandbox.admin.clearRequests();
+		const approved = await propose('BILL-MCP-APPROVE');
+		// What the agent is told: n8n 2.x's own text for a paused sub-workflow; on 1.x, the example's.
+		expect(approved.answer).toMatch(
+			environment.runtime.major >= 2 ? /Sub-workflow is paused/ : /Waiting for a person to approve/,
+		);
+		expect(await payablesCreated()).toEqual([]);
+		await decide(approved.form, 'Approve', 1);
+		const created = await payablesCreated();
+		expect(created).toHaveLength(1);
+		expect(created[0].body).toMatchObject({
+			invoice_number: 'BILL-MCP-APPROVE',
+			amount: 120.5,
+			vendor_id: acmeId,
+			notes: expect.stringMatching(/approved in n8n execution \d+/),
+		});
+
+		const rejected = await propose('BILL-MCP-REJECT');
+		if (environment.runtime.major >= 2) {
+			// The form's address carries a token; the execution's number alone does not open it.
+			const unsigned = rejected.form.replace(/\?.*$/, '');
+			const guessed = new FormData();
+			guessed.set('field-0', 'Approve');
+			expect((await fetch(unsigned, { method: 'POST', body: guessed })).status).not.toBe(200);
+		} else {
+			// On 1.x it is the execution's number alone (examples/README.md says what to do).
+			expect(rejected.form).toMatch(/\/form-waiting\/\d+$/);
+		}
+		await decide(rejected.form, 'Reject', 2);
+		expect(await payablesCreated()).toHaveLength(1);
 	});
 });
 

@@ -19,9 +19,10 @@ import {
 	BAD_KEY_CREDENTIAL_ID,
 	IDS,
 	TRIGGER_EARLY_WEBHOOK_ID,
+	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
 	badInputWorkflow,
-	exampleWithDisabled,
+	exampleCopies,
 	exampleCopy,
 	expiredKeyWorkflow,
 	receivablesWorkflow,
@@ -37,17 +38,12 @@ import { createHttpClient } from '../helpers/http';
 
 const TAG = Date.now().toString(36);
 
-const GOOGLE_SHEETS = 'n8n-nodes-base.googleSheets';
-const EXAMPLE01B_COPY = exampleCopy('01b-sync-vendors-to-google-sheets.json', 'bfE2eExample01bN', {
-	disable: GOOGLE_SHEETS,
-	manualStart: true,
-});
+const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
+const COPIES = exampleCopies('bfE2eExample', EXAMPLE03_COPY_WEBHOOK_ID);
 const EXAMPLE01B_SHEETS = exampleCopy(
 	'01b-sync-vendors-to-google-sheets.json',
 	'bfE2eExample01bG',
-	{
-		manualStart: true,
-	},
+	{ manualStart: true },
 );
 /** Example 02 after the user deleted its two invalid rows, as its notes suggest. */
 const EXAMPLE02_FIXED = (() => {
@@ -60,28 +56,9 @@ const EXAMPLE02_FIXED = (() => {
 		.join('\n');
 	return copy;
 })();
-const EXAMPLE01C_COPY = exampleCopy(
-	'01c-sync-changed-vendors-to-google-sheets.json',
-	'bfE2eExample01cN',
-	{
-		disable: GOOGLE_SHEETS,
-		manualStart: true,
-	},
-);
-/** Example 05 as the suite runs it: a Manual Trigger in place of its Schedule Trigger. */
 const EXAMPLE05_COPY = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05Pl', {
 	manualStart: true,
 });
-const EXAMPLE03_COPY_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-00000000e2e3';
-const EXAMPLE03_COPY = (() => {
-	const copy = exampleWithDisabled(
-		'03-notify-when-receivable-paid.json',
-		'bfE2eExample03Ns',
-		'n8n-nodes-base.slack',
-	);
-	for (const node of copy.nodes) if (node.webhookId) node.webhookId = EXAMPLE03_COPY_WEBHOOK_ID;
-	return copy;
-})();
 
 let environment: PackageInN8n;
 let runtime: Runtime;
@@ -90,12 +67,6 @@ let n8n: N8nServer;
 /** Endpoint ids created on the sandbox before n8n starts. */
 let triggerEndpointId: string;
 let editedEndpointId: string;
-const triggerEndpointBefore = {
-	url: 'http://127.0.0.1:9/receiver-before-n8n',
-	description: 'receiver before n8n',
-	filter_types: ['vendor.created'],
-	disabled: true,
-};
 
 /** The sandbox's API with its key (never throws on a status). */
 const v1 = (method: string, urlPath: string, body?: unknown) =>
@@ -103,25 +74,18 @@ const v1 = (method: string, urlPath: string, body?: unknown) =>
 		body,
 	});
 
-async function admin(method: string, urlPath: string, body?: unknown): Promise<any> {
-	const res = await fetch(`${sandbox.baseUrl}/_admin${urlPath}`, {
-		method,
-		headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-	});
-	const text = await res.text();
-	if (res.status >= 300) throw new Error(`${method} /_admin${urlPath} -> ${res.status} ${text}`);
-	return text ? JSON.parse(text).data : undefined;
-}
-
-async function requestLog(): Promise<
-	Array<{ method: string; path: string; query: any; body: any; status: number; headers: any }>
-> {
-	return await admin('GET', '/requests');
-}
-
-async function execute(workflowId: string): Promise<ExecuteResult> {
-	return await n8n.execute(workflowId);
+/** What the sandbox received since the last clearRequests(). */
+const requestLog = async () => (await sandbox.admin.getRequests()) as any[];
+/** Runs a workflow and fails unless it succeeded. */
+async function executeOk(workflowId: string): Promise<ExecuteResult> {
+	const result = await n8n.execute(workflowId);
+	if (result.code !== 0 || !result.data) {
+		throw new Error(
+			`n8n execute failed (exit ${result.code}, signal ${result.signal ?? 'none'})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+		);
+	}
+	expect(result.data.data.resultData.error).toBeUndefined();
+	return result;
 }
 
 /** The items a node put out in the execution (first output, all its runs). */
@@ -132,21 +96,12 @@ function output(result: { data: any }, node: string): any[] {
 	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
 }
 
-function expectSuccess(result: ExecuteResult): void {
-	if (result.code !== 0 || !result.data) {
-		throw new Error(
-			`n8n execute failed (exit ${result.code}, signal ${result.signal ?? 'none'})\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
-		);
-	}
-	expect(result.data.data.resultData.error).toBeUndefined();
-}
-
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryRetryDelaysMs: [200, 500, 1000] });
 
 	// Endpoints the workflows use: one the trigger points at n8n (and must restore), one the
 	// action node edits.
-	const created = await v1('POST', '/webhooks', triggerEndpointBefore);
+	const created = await v1('POST', '/webhooks', TRIGGER_ENDPOINT_BEFORE);
 	expect(created.status).toBe(201);
 	triggerEndpointId = created.body.data.id;
 	const other = await v1('POST', '/webhooks', {
@@ -176,11 +131,9 @@ beforeAll(async () => {
 			expiredKeyWorkflow(),
 			triggerWorkflow(triggerEndpointId),
 			triggerEarlyWorkflow(),
-			EXAMPLE01B_COPY,
+			...Object.values(COPIES),
 			EXAMPLE01B_SHEETS,
-			EXAMPLE01C_COPY,
 			EXAMPLE02_FIXED,
-			EXAMPLE03_COPY,
 			EXAMPLE05_COPY,
 			...loadExamples().map((e) => e.workflow),
 		],
@@ -199,29 +152,10 @@ afterAll(async () => {
  */
 const reportNamesRows = () => runtime.major >= 2;
 
-describe('the package inside n8n', () => {
-	it('is loaded as a community package with both node types and the credential type', async () => {
-		const types = await n8n.rest('GET', '/types/nodes.json').catch(() => null);
-		// The node list endpoint is static in 2.x; ask the credential schema instead when absent.
-		if (Array.isArray(types)) {
-			const names = types.map((t: any) => t.name);
-			expect(names).toEqual(
-				expect.arrayContaining([
-					'n8n-nodes-business-finance.businessFinance',
-					'n8n-nodes-business-finance.businessFinanceTrigger',
-				]),
-			);
-		}
-		const schema = await n8n.api('GET', '/credentials/schema/businessFinanceApi');
-		expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['apiKey', 'baseUrl']));
-	});
-});
-
 describe('every operation through n8n execute --id', () => {
 	it('receivable: create, update, send', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute(IDS.receivables);
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk(IDS.receivables);
 
 		const [created] = output(result, 'Create receivable');
 		expect(created).toMatchObject({
@@ -263,9 +197,8 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('vendor: create, update, get (simplified), getAll (search, limit, returnAll); payable: create, update', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute(IDS.vendorsPayables);
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk(IDS.vendorsPayables);
 
 		const [vendor] = output(result, 'Create vendor');
 		expect(vendor).toMatchObject({
@@ -313,9 +246,8 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('treasury: getDepositInstructions, getBalance, getTransactions (filters, returnAll, limit over a page)', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute(IDS.treasury);
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk(IDS.treasury);
 
 		const instructions = output(result, 'Deposit instructions');
 		expect(instructions).toHaveLength(1);
@@ -345,8 +277,7 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('webhookEndpoint: get, update', async () => {
-		const result = await execute(IDS.webhookEndpoint);
-		expectSuccess(result);
+		const result = await executeOk(IDS.webhookEndpoint);
 		const [got] = output(result, 'Get endpoint');
 		expect(got).toMatchObject({
 			id: editedEndpointId,
@@ -368,15 +299,15 @@ describe('every operation through n8n execute --id', () => {
 	});
 
 	it('bad input fails with a clear message and sends nothing', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute(IDS.badInput);
+		await sandbox.admin.clearRequests();
+		const result = await n8n.execute(IDS.badInput);
 		expect(result.code).not.toBe(0);
 		expect(`${result.stdout}\n${result.stderr}`).toMatch(/amount/i);
 		expect(await requestLog()).toEqual([]);
 	});
 
 	it('an expired key fails with the service’s reason, and the key is not shown', async () => {
-		const result = await execute(IDS.expiredCredentialCheck);
+		const result = await n8n.execute(IDS.expiredCredentialCheck);
 		expect(result.code).not.toBe(0);
 		const text = `${result.stdout}\n${result.stderr}`;
 		expect(text).toMatch(/expired/i);
@@ -387,18 +318,21 @@ describe('every operation through n8n execute --id', () => {
 describe('examples/', () => {
 	const examples = loadExamples();
 
-	it('every example imported (types n8n-nodes-business-finance.*)', async () => {
+	it('every example imported (types n8n-nodes-business-finance.*); the syncs and 05 start on a Schedule Trigger', async () => {
 		for (const { workflow } of examples) {
 			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			expect(stored.name).toBe(workflow.name);
 			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
 		}
 		expect(examples.length).toBeGreaterThanOrEqual(5);
+		const scheduled = examples.filter(
+			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
+		);
+		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '01e', '05-']);
 	});
 
 	it('01 vendors to xlsx and csv runs fully', async () => {
-		const result = await execute('bfExample01Vendr');
-		expectSuccess(result);
+		const result = await executeOk('bfExample01Vendr');
 		const vendors = output(result, 'Get all vendors');
 		expect(vendors.length).toBeGreaterThan(5);
 		for (const node of ['Vendors to Excel', 'Vendors to CSV']) {
@@ -408,18 +342,8 @@ describe('examples/', () => {
 		}
 	});
 
-	it('01b and 01c start on a Schedule Trigger', () => {
-		for (const file of [
-			'01b-sync-vendors-to-google-sheets.json',
-			'01c-sync-changed-vendors-to-google-sheets.json',
-		]) {
-			const workflow = examples.find((e) => e.file === file)!.workflow;
-			expect(workflow.nodes[0].type).toBe('n8n-nodes-base.scheduleTrigger');
-		}
-	});
-
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
-		const result = await execute(EXAMPLE01B_SHEETS.id);
+		const result = await n8n.execute(EXAMPLE01B_SHEETS.id);
 		expect(result.code).not.toBe(0);
 		const error = result.data?.data?.resultData?.error;
 		expect(error?.name).toBe('WorkflowHasIssuesError');
@@ -431,8 +355,7 @@ describe('examples/', () => {
 	});
 
 	it('01b with its Google Sheets node disabled: every vendor, all with the same columns in the documented order', async () => {
-		const result = await execute(EXAMPLE01B_COPY.id);
-		expectSuccess(result);
+		const result = await executeOk(COPIES.example01b.id);
 		const vendors = output(result, 'Get all vendors');
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(vendors).toHaveLength(total);
@@ -447,13 +370,11 @@ describe('examples/', () => {
 
 	it('01c passes on only vendors new or changed since its last run', async () => {
 		const dedupe = 'Only new or changed vendors';
-		const first = await execute(EXAMPLE01C_COPY.id);
-		expectSuccess(first);
+		const first = await executeOk(COPIES.example01c.id);
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
 		expect(output(first, dedupe)).toHaveLength(total);
 
-		const again = await execute(EXAMPLE01C_COPY.id);
-		expectSuccess(again);
+		const again = await executeOk(COPIES.example01c.id);
 		expect(output(again, dedupe)).toHaveLength(0);
 
 		const someone = output(first, 'Get all vendors')[0];
@@ -465,8 +386,7 @@ describe('examples/', () => {
 			wallet_chain: 'base',
 		});
 		expect(added.status).toBe(201);
-		const third = await execute(EXAMPLE01C_COPY.id);
-		expectSuccess(third);
+		const third = await executeOk(COPIES.example01c.id);
 		expect(
 			output(third, dedupe)
 				.map((v) => v.id)
@@ -475,9 +395,8 @@ describe('examples/', () => {
 	});
 
 	it('02 receivables from rows: with two invalid rows nothing is sent, and every row is reported', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute('bfExample02Recvb');
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk('bfExample02Recvb');
 		const bad = output(result, 'Report bad rows');
 		expect(bad.every((b) => b.failedAt === 'create')).toBe(true);
 		const notSent = 'Not sent: 2 of 5 items invalid';
@@ -504,9 +423,8 @@ describe('examples/', () => {
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute(EXAMPLE02_FIXED.id);
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk(EXAMPLE02_FIXED.id);
 		const sent = output(result, 'Sent invoices');
 		expect(sent.map((s) => s.invoiceNumber.replace(/^INV-\d+-/, ''))).toEqual(['1', '4']);
 		expect(sent.every((s) => s.status === 'sent')).toBe(true);
@@ -527,23 +445,18 @@ describe('examples/', () => {
 		const fetched = 'Transactions since yesterday';
 		const passed = 'Only transactions not seen before';
 		const addTransaction = async (reference: string): Promise<string> => {
-			const [added] = await admin('POST', '/treasury/transactions', {
-				transactions: [{ type: 'deposit', amount: 250, currency: 'USD', reference }],
-			});
+			const [added] = await sandbox.admin.addTransactions([
+				{ type: 'deposit', amount: 250, currency: 'USD', reference },
+			]);
 			return added.id;
 		};
 		const ids = (result: ExecuteResult, node: string) => output(result, node).map((t) => t.id);
-		expect(
-			examples.find((e) => e.file === '05-poll-new-transactions.json')!.workflow.nodes[0].type,
-		).toBe('n8n-nodes-base.scheduleTrigger');
-
 		const before = await addTransaction(`E2E-05-before-${TAG}`);
-		await admin('DELETE', '/requests');
+		await sandbox.admin.clearRequests();
 		const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 		const yesterdays = [utcYesterday()];
-		const first = await execute(EXAMPLE05_COPY.id);
+		const first = await executeOk(EXAMPLE05_COPY.id);
 		yesterdays.push(utcYesterday()); // the run may cross midnight (UTC)
-		expectSuccess(first);
 		// The first run knows nothing yet: everything since yesterday passes, once.
 		expect(ids(first, fetched)).toContain(before);
 		expect(ids(first, passed)).toEqual(ids(first, fetched));
@@ -551,8 +464,7 @@ describe('examples/', () => {
 		expect(yesterdays).toContain(query?.from);
 
 		const between = await addTransaction(`E2E-05-between-${TAG}`);
-		const second = await execute(EXAMPLE05_COPY.id);
-		expectSuccess(second);
+		const second = await executeOk(EXAMPLE05_COPY.id);
 		expect(ids(second, fetched)).toEqual(expect.arrayContaining([before, between]));
 		expect(ids(second, passed)).toEqual([between]);
 		expect(output(second, 'New transactions')).toEqual([
@@ -561,9 +473,8 @@ describe('examples/', () => {
 	});
 
 	it('04 last month’s treasury transactions to CSV runs fully', async () => {
-		await admin('DELETE', '/requests');
-		const result = await execute('bfExample04Trsry');
-		expectSuccess(result);
+		await sandbox.admin.clearRequests();
+		const result = await executeOk('bfExample04Trsry');
 		const txs = output(result, "Last month's transactions");
 		const now = new Date();
 		const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
@@ -596,13 +507,32 @@ describe('the trigger in a real n8n', () => {
 	const nowSeconds = () => Math.floor(Date.now() / 1000);
 	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
-	const paidEvent = () =>
+	const randomId = (prefix: string) => `${prefix}_e2e_${crypto.randomBytes(6).toString('hex')}`;
+	const paidEvent = (id = randomId('rcv')) =>
 		JSON.stringify({
-			id: `evt_e2e_${crypto.randomBytes(6).toString('hex')}`,
+			id: randomId('evt'),
 			type: 'receivable.paid',
 			created_at: new Date().toISOString(),
-			data: { id: `rcv_e2e_${crypto.randomBytes(6).toString('hex')}`, status: 'paid' },
+			data: { id, status: 'paid' },
 		});
+	/** Headers signed with a secret that is not the endpoint's. */
+	const forgedHeaders = (body: string, id: string) =>
+		signedHeaders(`whsec_${crypto.randomBytes(24).toString('base64')}`, body, {
+			id,
+			ts: nowSeconds(),
+		});
+	/** The endpoint a trigger created: its id shows in the trigger's next call (its secret). */
+	const createdEndpointId = async (call = /^\/v1\/webhooks\/ep_[^/]+/): Promise<string> =>
+		await n8n.waitFor(
+			'the created endpoint id',
+			async () => (await requestLog()).find((r) => call.test(r.path))?.path.split('/')[3],
+			60000,
+		);
+	const endpointDeleted = async (id: string) =>
+		await n8n.waitFor(
+			'the created endpoint to be deleted',
+			async () => (await v1('GET', `/webhooks/${id}`)).status === 404,
+		);
 	/** When the trigger's secret was last fetched at the latest (its activation had finished). */
 	let secretCachedAt = 0;
 	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
@@ -622,23 +552,23 @@ describe('the trigger in a real n8n', () => {
 		// 2.x publishes through an outbox: the trigger's create() runs shortly after the call.
 		const endpoint = await n8n.waitFor('the endpoint to point at n8n', async () => {
 			const now = await endpointNow(triggerEndpointId);
-			return now.url !== triggerEndpointBefore.url && now;
+			return now.url !== TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
 		secretCachedAt = Date.now();
 		expect(endpoint.url).toBe(`${n8n.baseUrl}${webhookPath}`);
 		expect(endpoint.disabled).toBe(false);
-		expect(endpoint.description).toBe(triggerEndpointBefore.description);
+		expect(endpoint.description).toBe(TRIGGER_ENDPOINT_BEFORE.description);
 		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
 	});
 
 	it('a signed delivery from the sandbox starts an execution with the event', async () => {
-		const before = (await n8n.executions(IDS.triggerExisting, false)).length;
+		const before = await executionCount(IDS.triggerExisting);
 		const receivable = await v1('POST', '/receivables', {
 			invoice_number: `E2E-${TAG}-PAID`,
 			amount: 99,
 			customer_email: 'ap@globex.example',
 		});
-		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
+		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
 
 		const executions = await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
 		const latest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
@@ -649,52 +579,22 @@ describe('the trigger in a real n8n', () => {
 			type: 'receivable.paid',
 			data: { id: receivable.body.data.id, status: 'paid' },
 		});
-		const deliveries: any[] = await admin('GET', '/deliveries');
-		const delivered = deliveries.filter(
-			(d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.paid',
-		);
-		expect(delivered.some((d) => d.status === 200)).toBe(true);
+		const deliveries = await sandbox.admin.getDeliveries();
+		const toTrigger = (type: string) =>
+			deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === type);
+		expect(toTrigger('receivable.paid').some((d) => d.status === 200)).toBe(true);
 		// An event type outside the filter is not delivered to it.
-		expect(
-			deliveries.filter(
-				(d) => d.endpoint_id === triggerEndpointId && d.event_type === 'receivable.created',
-			),
-		).toEqual([]);
+		expect(toTrigger('receivable.created')).toEqual([]);
 	});
 
 	it('a forged delivery is refused with 401 and starts nothing', async () => {
-		const before = (await n8n.executions(IDS.triggerExisting, false)).length;
-		const body = JSON.stringify({
-			id: 'evt_forged',
-			type: 'receivable.paid',
-			created_at: new Date().toISOString(),
-			data: { id: 'forged' },
-		});
-		const timestamp = Math.floor(Date.now() / 1000);
-		const wrongKey = crypto.randomBytes(24);
-		const signature = crypto
-			.createHmac('sha256', wrongKey)
-			.update(`msg_forged.${timestamp}.${body}`)
-			.digest('base64');
-		const res = await fetch(`${n8n.baseUrl}${webhookPath}`, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'webhook-id': 'msg_forged',
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': `v1,${signature}`,
-			},
-			body,
-		});
-		expect(res.status).toBe(401);
-		const unsigned = await fetch(`${n8n.baseUrl}${webhookPath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body,
-		});
-		expect(unsigned.status).toBe(401);
-		await new Promise((resolve) => setTimeout(resolve, 3000));
-		expect((await n8n.executions(IDS.triggerExisting, false)).length).toBe(before);
+		const before = await executionCount(IDS.triggerExisting);
+		const body = paidEvent('forged');
+		const forged = forgedHeaders(body, 'msg_forged');
+		expect((await postTo(webhookPath, body, forged)).status).toBe(401);
+		expect((await postTo(webhookPath, body, {})).status).toBe(401);
+		await sleep(3000);
+		expect(await executionCount(IDS.triggerExisting)).toBe(before);
 		// n8n's log says why, once for both: the first failure names its cause.
 		const said = await n8n.waitFor('the verification warning in n8n’s log', async () => {
 			const lines = verificationWarnings();
@@ -704,7 +604,7 @@ describe('the trigger in a real n8n', () => {
 		expect(said[0]).toMatch(
 			/1 delivery failed signature verification.*Likely cause \(1 delivery\): wrong secret/,
 		);
-		expect(said[0]).not.toContain(signature);
+		expect(said[0]).not.toContain(forged['webhook-signature'].slice(3));
 	});
 
 	it('a genuine delivery replayed as sent, under svix-* names and with mixed names runs once', async () => {
@@ -736,10 +636,9 @@ describe('the trigger in a real n8n', () => {
 	});
 
 	it('a delivery sent while n8n is still activating a trigger is verified; later deliveries run; deactivation deletes the endpoint', async () => {
-		const earlyPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
-		await admin('DELETE', '/requests');
+		await sandbox.admin.clearRequests();
 		// Hold the activation in its secret fetch (the endpoint exists by then) for 5 s.
-		await admin('POST', '/faults', {
+		await sandbox.admin.addFault({
 			kind: 'latency',
 			latencyMs: 5000,
 			count: 1,
@@ -747,15 +646,7 @@ describe('the trigger in a real n8n', () => {
 			pathPrefix: '/v1/webhooks/ep_',
 		});
 		const activating = n8n.activate(IDS.triggerEarly);
-		const secretPath: string = await n8n.waitFor(
-			'the trigger to fetch its secret',
-			async () =>
-				(await requestLog()).find(
-					(r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path),
-				)?.path,
-			60000,
-		);
-		const endpointId = secretPath.split('/')[3];
+		const endpointId = await createdEndpointId(/^\/v1\/webhooks\/ep_[^/]+\/secret$/);
 		const body = JSON.stringify({
 			id: `evt_e2e_early_${TAG}`,
 			type: 'vendor.created',
@@ -766,10 +657,10 @@ describe('the trigger in a real n8n', () => {
 			id: `msg_e2e_early_${TAG}`,
 			ts: nowSeconds(),
 		});
-		const early = await postTo(earlyPath, body, headers);
+		const early = await postTo(`/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`, body, headers);
 		await activating;
-		const faultsLeft = (await admin('DELETE', '/faults')).cleared;
-		expect(faultsLeft).toBe(0); // the latency was spent on the trigger's own fetch
+		// The latency was spent on the trigger's own fetch.
+		expect((await sandbox.admin.clearFaults()).cleared).toBe(0);
 		expect(early.status).toBe(200);
 		const [first] = await n8n.waitForExecutions(IDS.triggerEarly, 0, 60000);
 		expect(first.status).toBe('success');
@@ -791,27 +682,19 @@ describe('the trigger in a real n8n', () => {
 		);
 		// ...and deactivation still finds the endpoint it created, and deletes it.
 		await n8n.deactivate(IDS.triggerEarly);
-		await n8n.waitFor(
-			'the created endpoint to be deleted',
-			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
-		);
+		await endpointDeleted(endpointId);
 	});
 
 	it('40 forged and 40 unsigned deliveries at once, the cached secret over a minute old: at most one secret fetch; a genuine delivery right after runs', async () => {
 		const secret = await endpointSecret(triggerEndpointId);
 		const staleIn = secretCachedAt + REFRESH_INTERVAL_MS + 2000 - Date.now();
 		if (staleIn > 0) await sleep(staleIn);
-		await admin('DELETE', '/requests');
+		await sandbox.admin.clearRequests();
 		const before = await executionCount(IDS.triggerExisting);
 
-		const forgedSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
 		const body = paidEvent();
 		const forged = Array.from({ length: 40 }, (_, i) =>
-			postTo(
-				webhookPath,
-				body,
-				signedHeaders(forgedSecret, body, { id: `msg_e2e_forged_${TAG}_${i}`, ts: nowSeconds() }),
-			),
+			postTo(webhookPath, body, forgedHeaders(body, `msg_e2e_forged_${TAG}_${i}`)),
 		);
 		const unsigned = Array.from({ length: 40 }, () => postTo(webhookPath, body, {}));
 		const answers = await Promise.all([...forged, ...unsigned]);
@@ -819,11 +702,10 @@ describe('the trigger in a real n8n', () => {
 		// 80 refused deliveries add at most one warning to the one of the forged-delivery test.
 		await sleep(1000);
 		expect(verificationWarnings().length).toBeLessThanOrEqual(2);
+		const secretPath = `/v1/webhooks/${triggerEndpointId}/secret`;
 		const log = await requestLog();
-		expect(
-			log.filter((r) => r.path === `/v1/webhooks/${triggerEndpointId}/secret`).length,
-		).toBeLessThanOrEqual(1);
-		expect(log.filter((r) => r.path !== `/v1/webhooks/${triggerEndpointId}/secret`)).toEqual([]);
+		expect(log.filter((r) => r.path === secretPath).length).toBeLessThanOrEqual(1);
+		expect(log.filter((r) => r.path !== secretPath)).toEqual([]);
 
 		const genuine = paidEvent();
 		const res = await postTo(
@@ -841,14 +723,13 @@ describe('the trigger in a real n8n', () => {
 		await n8n.deactivate(IDS.triggerExisting);
 		const endpoint = await n8n.waitFor('the endpoint to be restored', async () => {
 			const now = await endpointNow(triggerEndpointId);
-			return now.url === triggerEndpointBefore.url && now;
+			return now.url === TRIGGER_ENDPOINT_BEFORE.url && now;
 		});
-		expect(endpoint).toMatchObject(triggerEndpointBefore);
-		const res = await n8n.waitFor('the production webhook to be gone', async () => {
+		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
+		await n8n.waitFor('the production webhook to be gone', async () => {
 			const answer = await fetch(`${n8n.baseUrl}${webhookPath}`, { method: 'POST', body: '{}' });
-			return answer.status === 404 && answer;
+			return answer.status === 404;
 		});
-		expect(res.status).toBe(404);
 	});
 
 	it('example 03 without its Slack credential: 2.x refuses activation, 1.x activates the trigger alone', async () => {
@@ -858,46 +739,29 @@ describe('the trigger in a real n8n', () => {
 		}
 		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint,
 		// and deactivation deletes it again.
-		await admin('DELETE', '/requests');
+		await sandbox.admin.clearRequests();
 		await n8n.activate('bfExample03Paid0');
-		const created = await n8n.waitFor('POST /v1/webhooks from the trigger', async () =>
-			(await requestLog()).find(
-				(r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201,
-			),
+		const endpointId = await createdEndpointId();
+		const created = (await requestLog()).find(
+			(r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201,
 		);
-		const endpointId = await n8n.waitFor('the created endpoint id', async () => {
-			const call = (await requestLog()).find((r) => /^\/v1\/webhooks\/ep_[^/]+/.test(r.path));
-			return call?.path.split('/')[3];
-		});
 		expect(created.body.filter_types).toEqual(['receivable.paid']);
 		await n8n.deactivate('bfExample03Paid0');
-		await n8n.waitFor(
-			'the created endpoint to be deleted',
-			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
-		);
+		await endpointDeleted(endpointId);
 	});
 
 	it('example 03 (Slack node disabled): activation creates an endpoint, a paid receivable runs it, deactivation deletes the endpoint', async () => {
-		await admin('DELETE', '/requests');
-		await n8n.activate(EXAMPLE03_COPY.id);
-		const createCall = await n8n.waitFor('POST /v1/webhooks from the trigger', async () =>
-			(await requestLog()).find((r) => r.method === 'POST' && r.path === '/v1/webhooks'),
+		const hookUrl = `${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`;
+		await sandbox.admin.clearRequests();
+		await n8n.activate(COPIES.example03.id);
+		const endpointId = await createdEndpointId();
+		const createCall = (await requestLog()).find(
+			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
 		);
 		expect(createCall.status).toBe(201);
-		expect(createCall.body).toMatchObject({
-			url: `${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`,
-			filter_types: ['receivable.paid'],
-		});
-		// The created endpoint's id shows in the trigger's next call (its signing secret).
-		const endpointId = await n8n.waitFor('the created endpoint id', async () => {
-			const call = (await requestLog()).find((r) => /^\/v1\/webhooks\/ep_[^/]+/.test(r.path));
-			return call?.path.split('/')[3];
-		});
+		expect(createCall.body).toMatchObject({ url: hookUrl, filter_types: ['receivable.paid'] });
 		await n8n.waitFor('the created endpoint to be registered in n8n', async () => {
-			const answer = await fetch(`${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`, {
-				method: 'POST',
-				body: '{}',
-			});
+			const answer = await fetch(hookUrl, { method: 'POST', body: '{}' });
 			return answer.status !== 404;
 		});
 
@@ -905,8 +769,8 @@ describe('the trigger in a real n8n', () => {
 			invoice_number: `E2E-${TAG}-EX3`,
 			amount: 12,
 		});
-		await admin('POST', `/receivables/${receivable.body.data.id}/status`, { status: 'paid' });
-		const [execution] = await n8n.waitForExecutions(EXAMPLE03_COPY.id, 0, 60000);
+		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
+		const [execution] = await n8n.waitForExecutions(COPIES.example03.id, 0, 60000);
 		expect(execution.status).toBe('success');
 		expect(
 			execution.data.resultData.runData['Receivable paid'][0].data.main[0][0].json,
@@ -914,18 +778,15 @@ describe('the trigger in a real n8n', () => {
 			type: 'receivable.paid',
 			data: { id: receivable.body.data.id, status: 'paid' },
 		});
-		const deliveries: any[] = await admin('GET', '/deliveries');
+		const deliveries = await sandbox.admin.getDeliveries();
 		expect(
 			deliveries.find((d) => d.event_type === 'receivable.paid' && d.endpoint_id === endpointId)
 				?.status,
 		).toBe(200);
 
 		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(200);
-		await n8n.deactivate(EXAMPLE03_COPY.id);
-		await n8n.waitFor(
-			'the created endpoint to be deleted',
-			async () => (await v1('GET', `/webhooks/${endpointId}`)).status === 404,
-		);
+		await n8n.deactivate(COPIES.example03.id);
+		await endpointDeleted(endpointId);
 	});
 });
 

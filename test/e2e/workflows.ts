@@ -1,7 +1,7 @@
 /**
- * Workflows the e2e suite imports into the real n8n: one chain per resource so that every
- * operation runs through `n8n execute --id`, plus the trigger workflows. Parameters use exactly
- * the nodes' public names, as a user's saved workflow would.
+ * Workflows the e2e suites import into the real n8n: one chain per resource so that every
+ * operation runs, the trigger workflows, and the examples' copies the suites can run. Parameters
+ * use exactly the nodes' public names, as a user's saved workflow would.
  */
 import {
 	SANDBOX_CREDENTIAL_ID,
@@ -10,41 +10,50 @@ import {
 	type WorkflowJson,
 } from '../../scripts/n8n';
 
-export const ACTION = 'n8n-nodes-business-finance.businessFinance';
+const ACTION = 'n8n-nodes-business-finance.businessFinance';
 export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
 export const BAD_KEY_CREDENTIAL_ID = 'bfExpiredKeyCred';
-
-const credentials = (id = SANDBOX_CREDENTIAL_ID, name = SANDBOX_CREDENTIAL_NAME) => ({
-	businessFinanceApi: { id, name },
-});
+export const SANDBOX_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 
 let uuidCounter = 0;
 const nodeId = () => `00000000-0000-4000-8000-${String(++uuidCounter).padStart(12, '0')}`;
 
 type Node = Record<string, any>;
 
-export function manual(): Node {
-	return {
-		id: nodeId(),
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+/** A node of any type (position set by `chain`). */
+export function node(name: string, type: string, parameters: object = {}, extra: Node = {}): Node {
+	return { id: nodeId(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra };
 }
 
-export function action(name: string, parameters: Record<string, unknown>, extra: Node = {}): Node {
-	return {
-		id: nodeId(),
-		name,
-		type: ACTION,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: credentials(),
+export const manual = () => node('Start', 'n8n-nodes-base.manualTrigger');
+
+/** The action node on `credential` (default: the sandbox's). */
+export function action(
+	name: string,
+	parameters: Record<string, unknown>,
+	extra: Node = {},
+	credential = SANDBOX_CREDENTIAL,
+): Node {
+	return node(name, ACTION, parameters, {
+		credentials: { businessFinanceApi: credential },
 		...extra,
-	};
+	});
+}
+
+/** The trigger node listening on `webhookId`. */
+export function trigger(
+	name: string,
+	webhookId: string,
+	parameters: Record<string, unknown>,
+	typeVersion = 2,
+): Node {
+	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
+	return node(
+		name,
+		TRIGGER,
+		{ options: {}, ...parameters },
+		{ typeVersion, webhookId, credentials },
+	);
 }
 
 /** A workflow whose nodes run one after the other. */
@@ -58,7 +67,7 @@ export function chain(id: string, name: string, nodes: Node[]): WorkflowJson {
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 export const IDS = {
 	receivables: 'bfE2eReceivable1',
@@ -101,6 +110,8 @@ export function receivablesWorkflow(tag: string): WorkflowJson {
 	]);
 }
 
+const createdVendor = rl("={{ $('Create vendor').item.json.id }}");
+
 export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 	return chain(IDS.vendorsPayables, 'e2e: vendors and payables', [
 		manual(),
@@ -120,13 +131,13 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 		action('Update vendor', {
 			resource: 'vendor',
 			operation: 'update',
-			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
+			vendorId: createdVendor,
 			updateFields: { name: `E2E Vendor ${tag} Renamed` },
 		}),
 		action('Get vendor', {
 			resource: 'vendor',
 			operation: 'get',
-			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
+			vendorId: createdVendor,
 			simplify: true,
 		}),
 		action('Find vendor', {
@@ -141,7 +152,7 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 			operation: 'create',
 			invoiceNumber: `E2E-${tag}-P1`,
 			amount: 410.25,
-			vendorId: { __rl: true, mode: 'id', value: "={{ $('Create vendor').item.json.id }}" },
+			vendorId: createdVendor,
 			additionalFields: { dueDate: '2031-05-01', notes: 'e2e bill', paymentMethod: 'ach' },
 		}),
 		action('Update payable', {
@@ -224,93 +235,64 @@ export function badInputWorkflow(): WorkflowJson {
 }
 
 export function expiredKeyWorkflow(): WorkflowJson {
-	const node = action('Balance', { resource: 'treasury', operation: 'getBalance' });
-	node.credentials = credentials(BAD_KEY_CREDENTIAL_ID, 'Business Finance expired key');
-	return chain(IDS.expiredCredentialCheck, 'e2e: expired key', [manual(), node]);
+	const badKey = { id: BAD_KEY_CREDENTIAL_ID, name: 'Business Finance expired key' };
+	const balance = { resource: 'treasury', operation: 'getBalance' };
+	return chain(IDS.expiredCredentialCheck, 'e2e: expired key', [
+		manual(),
+		action('Balance', balance, {}, badKey),
+	]);
 }
 
 export const TRIGGER_WEBHOOK_ID = '6a0f8c52-1111-4c1a-9e01-00000000e2e1';
+export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
+const keep = () => node('Keep', 'n8n-nodes-base.noOp');
 
 /** At typeVersion 2, as a new workflow has it (the early one stays at 1, as saved workflows). */
 export function triggerWorkflow(endpointId: string): WorkflowJson {
-	return triggerThenKeep(
-		2,
-		IDS.triggerExisting,
-		'e2e: trigger on an existing endpoint',
-		'On receivable paid',
-		TRIGGER_WEBHOOK_ID,
-		{
-			webhookEndpointId: endpointId,
-			events: ['receivable.paid', 'receivable.overdue'],
-			options: {},
-		},
-	);
+	const events = ['receivable.paid', 'receivable.overdue'];
+	return chain(IDS.triggerExisting, 'e2e: trigger on an existing endpoint', [
+		trigger('On receivable paid', TRIGGER_WEBHOOK_ID, { webhookEndpointId: endpointId, events }),
+		keep(),
+	]);
 }
-
-export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
 
 /** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
 export function triggerEarlyWorkflow(): WorkflowJson {
-	return triggerThenKeep(
-		1,
-		IDS.triggerEarly,
-		'e2e: trigger that creates its endpoint',
-		'On vendor created',
-		TRIGGER_EARLY_WEBHOOK_ID,
-		{
-			webhookEndpointId: '',
-			events: ['vendor.created'],
-			options: {},
-		},
-	);
+	const parameters = { webhookEndpointId: '', events: ['vendor.created'] };
+	return chain(IDS.triggerEarly, 'e2e: trigger that creates its endpoint', [
+		trigger('On vendor created', TRIGGER_EARLY_WEBHOOK_ID, parameters, 1),
+		keep(),
+	]);
 }
 
-function triggerThenKeep(
-	typeVersion: 1 | 2,
-	id: string,
-	name: string,
-	triggerName: string,
-	webhookId: string,
-	parameters: Record<string, unknown>,
-): WorkflowJson {
+/** The endpoint the trigger workflow points at n8n, as it is before and after (restored). */
+export const TRIGGER_ENDPOINT_BEFORE = {
+	url: 'http://127.0.0.1:9/receiver-before-n8n',
+	description: 'receiver before n8n',
+	filter_types: ['vendor.created'],
+	disabled: true,
+};
+
+/**
+ * The example copies both suites run (ids `<prefix>01bN`...): 01b and 01c started by hand with
+ * their Google Sheets node disabled, 03 with its Slack node disabled on its own webhook id (the
+ * example itself is imported too).
+ */
+export function exampleCopies(prefix: string, example03WebhookId: string) {
+	const sheets = { disable: 'n8n-nodes-base.googleSheets', manualStart: true };
+	const example03 = exampleCopy('03-notify-when-receivable-paid.json', `${prefix}03Ns`, {
+		disable: 'n8n-nodes-base.slack',
+	});
+	for (const n of example03.nodes) if (n.webhookId) n.webhookId = example03WebhookId;
 	return {
-		id,
-		name,
-		nodes: [
-			{
-				id: nodeId(),
-				name: triggerName,
-				type: TRIGGER,
-				typeVersion,
-				position: [0, 0],
-				webhookId,
-				parameters,
-				credentials: credentials(),
-			},
-			{
-				id: nodeId(),
-				name: 'Keep',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
-		],
-		connections: { [triggerName]: { main: [[{ node: 'Keep', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		active: false,
+		example01b: exampleCopy('01b-sync-vendors-to-google-sheets.json', `${prefix}01bN`, sheets),
+		example01c: exampleCopy(
+			'01c-sync-changed-vendors-to-google-sheets.json',
+			`${prefix}01cN`,
+			sheets,
+		),
+		example03,
 	};
-}
-
-export { rl };
-
-/** An example as imported by a user who has no account for a third-party node yet. */
-export function exampleWithDisabled(
-	file: string,
-	id: string,
-	type: string,
-): WorkflowJson & { id: string } {
-	return exampleCopy(file, id, { disable: type });
 }
 
 /**
@@ -346,30 +328,4 @@ export function nodeNamed(workflow: WorkflowJson, name: string): Node {
 	const node = workflow.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`${workflow.name} has no node "${name}"`);
 	return node;
-}
-
-/**
- * Examples 01d/01e as a user of n8n 1.x sets them up (examples/README.md): the Data Table node
- * of 1.x has no table operations, so the table is created by hand and the node that creates it
- * is deleted (its input goes straight to the next node); the upsert names the table by its id.
- */
-export function withTableCreatedByHand(
-	workflow: WorkflowJson & { id: string },
-	id: string,
-	tableNode: string,
-	tableId: string,
-): WorkflowJson & { id: string } {
-	const copy = JSON.parse(JSON.stringify(workflow));
-	copy.id = id;
-	copy.name = `${copy.name} (n8n 1.x: table created by hand)`;
-	const next = copy.connections[tableNode].main[0][0].node;
-	copy.nodes = copy.nodes.filter((n: Node) => n.name !== tableNode);
-	delete copy.connections[tableNode];
-	for (const from of Object.values(copy.connections) as any[]) {
-		for (const link of from.main[0]) if (link.node === tableNode) link.node = next;
-	}
-	for (const node of copy.nodes) {
-		if (node.parameters.dataTableId) node.parameters.dataTableId = rl(tableId);
-	}
-	return copy;
 }

@@ -38,7 +38,7 @@ export interface EditorBrowser {
 	close(): Promise<void>;
 }
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
 	const candidates = process.env.BF_CHROMIUM ? [process.env.BF_CHROMIUM] : CHROMIUM_PATHS;
 	const found = candidates.find((candidate) => fs.existsSync(candidate));
 	if (!found) {

@@ -8,9 +8,9 @@ import type { Locator, Page } from 'playwright-core';
 import { pollUntil } from '../../scripts/poll';
 
 /** How long one step of the editor may take on a busy 2-core machine. */
-export const STEP_TIMEOUT_MS = 30_000;
+const STEP_TIMEOUT_MS = 30_000;
 /** Running a node or testing a credential goes through n8n's backend to the sandbox. */
-export const RUN_TIMEOUT_MS = 60_000;
+const RUN_TIMEOUT_MS = 60_000;
 
 const byTestId = (id: string) => `[data-test-id="${id}"]`;
 
@@ -37,10 +37,6 @@ export class EditorPage {
 		await this.page.locator(byTestId('canvas-node')).first().waitFor();
 	}
 
-	canvasNode(name: string): Locator {
-		return this.page.locator(`${byTestId('canvas-node')}[data-node-name="${name}"]`);
-	}
-
 	/** Names and types of the nodes on the canvas. */
 	async canvasNodes(): Promise<Array<{ name: string; type: string }>> {
 		return await this.page.locator(byTestId('canvas-node')).evaluateAll((elements) =>
@@ -57,7 +53,7 @@ export class EditorPage {
 	}
 
 	async openNode(name: string): Promise<void> {
-		await this.canvasNode(name).dblclick();
+		await this.page.locator(`${byTestId('canvas-node')}[data-node-name="${name}"]`).dblclick();
 		await this.panel.locator(byTestId('node-parameters')).waitFor();
 	}
 
@@ -283,8 +279,7 @@ export class EditorPage {
 		});
 		if (expected === 'success') return (await success.innerText()).trim();
 		await failure.click();
-		const retry = this.retryButton;
-		return (await retry.locator('xpath=../..').innerText()).trim();
+		return (await this.retryButton.locator('xpath=../..').innerText()).trim();
 	}
 
 	/** The Retry button of the test result shown (the other outcome's banner stays in the page). */
@@ -315,14 +310,13 @@ export class EditorPage {
 
 	/**
 	 * Saves a screenshot as `<name>.png`: of `target` (an element), of the panel's parameters
-	 * column ('parameters'), or of the page. Toasts are left out. Returns the file, if any.
+	 * column ('parameters'), or of the page. Toasts are left out.
 	 */
-	async screenshot(name: string, target?: Locator | 'parameters'): Promise<string | undefined> {
-		if (!this.screenshotDir) return undefined;
+	async screenshot(name: string, target?: Locator | 'parameters'): Promise<void> {
+		if (!this.screenshotDir) return;
 		fs.mkdirSync(this.screenshotDir, { recursive: true });
-		const file = path.join(this.screenshotDir, `${name}.png`);
 		const options = {
-			path: file,
+			path: path.join(this.screenshotDir, `${name}.png`),
 			animations: 'disabled' as const,
 			caret: 'hide' as const,
 			style: '.el-notification { display: none !important; }',
@@ -330,7 +324,6 @@ export class EditorPage {
 		if (target === 'parameters')
 			await this.page.screenshot({ ...options, clip: await this.parametersColumn() });
 		else await (target ?? this.page).screenshot(options);
-		return file;
 	}
 
 	/** The middle column of the node panel: its tabs and parameters. */

@@ -14,16 +14,20 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	DEV_OWNER,
 	REPO_ROOT,
-	createDataTable,
 	findDataTable,
-	importWorkflows,
 	loadExamples,
 	type Runtime,
 	type WorkflowJson,
 } from '../../scripts/n8n';
-import { startN8nWithPackage, type PackageInN8n } from '../e2e/environment';
-import { nodeNamed, withTableCreatedByHand } from '../e2e/workflows';
+import {
+	TABLE_NODE,
+	importWithTableMadeByHand,
+	startN8nWithPackage,
+	type PackageInN8n,
+} from '../e2e/environment';
+import { nodeNamed } from '../e2e/workflows';
 import { launchBrowser, type EditorBrowser } from './browser';
+import type { INodeProperties } from 'n8n-workflow';
 import { EditorPage } from './editor-page';
 import {
 	ACTION_PANELS,
@@ -55,8 +59,7 @@ function example(file: string): WorkflowJson & { id: string } {
 const VENDORS_EXAMPLE = example('01-sync-vendors-to-spreadsheet.json');
 const TRIGGER_EXAMPLE = example('03-notify-when-receivable-paid.json');
 const DATA_TABLE_EXAMPLE = example('01d-sync-vendors-to-data-table.json');
-/** Example 01d's node that creates (2.x) the table, and the table's name and columns. */
-const TABLE_NODE = 'Vendors table';
+/** Example 01d's table: its name and columns. */
 const TABLE = nodeNamed(DATA_TABLE_EXAMPLE, TABLE_NODE).parameters;
 const nodeOfType = (workflow: WorkflowJson, type: string): string => {
 	const node = workflow.nodes.find((n) => n.type === type);
@@ -146,39 +149,16 @@ it('adds a Business Finance node from the nodes panel', async () => {
 describe.each(ACTION_PANELS)('the panel for $resource / $operation', (panel: PanelExpectation) => {
 	it('shows its fields with their labels, hints and notices', async () => {
 		const { resource, operation } = panel;
-		await editor.pick(
-			'resource',
-			optionName(actionProperty('resource', resource, operation), resource),
+		await pickOperation(resource, operation);
+		await expectPanel(['resource', 'operation'], panel, (name) =>
+			actionProperty(name, resource, operation),
 		);
-		await editor.pick(
-			'operation',
-			optionName(actionProperty('operation', resource, operation), operation),
-		);
-		expect(await editor.visibleParameters()).toEqual([
-			'resource',
-			'operation',
-			...panel.parameters,
-		]);
-		for (const name of panel.parameters) {
-			const property = actionProperty(name, resource, operation);
-			expect(await editor.label(name)).toBe(property.displayName);
-			if (property.hint) await expectText(editor.parameterItem(name), property.hint);
-		}
-		const notices = (panel.notices ?? []).map((name) => actionProperty(name, resource, operation));
-		expect(await editor.notices()).toEqual(notices.map((n) => n.displayName));
 		await editor.screenshot(`editor-fields-${resource}-${operation}`, 'parameters');
 	});
 });
 
 it('finds vendors in the vendor picker: the search goes to the sandbox', async () => {
-	await editor.pick(
-		'resource',
-		optionName(actionProperty('resource', 'payable', 'create'), 'payable'),
-	);
-	await editor.pick(
-		'operation',
-		optionName(actionProperty('operation', 'payable', 'create'), 'create'),
-	);
+	await pickOperation('payable', 'create');
 	const search = 'co';
 	const { vendors: expected } = await sandboxVendors(`search=${search}&limit=100`);
 	expect(expected.length).toBeGreaterThan(1);
@@ -219,14 +199,7 @@ it('tests the credential: accepted, then a wrong key refused with the service’
 it('opens the trigger’s panel with its fields, hints and notices', async () => {
 	await editor.openWorkflow(TRIGGER_EXAMPLE.id);
 	await editor.openNode(nodeOfType(TRIGGER_EXAMPLE, TRIGGER_TYPE));
-	expect(await editor.visibleParameters()).toEqual(TRIGGER_PANEL.parameters);
-	for (const name of TRIGGER_PANEL.parameters) {
-		const property = triggerProperty(name);
-		expect(await editor.label(name)).toBe(property.displayName);
-		if (property.hint) await expectText(editor.parameterItem(name), property.hint);
-	}
-	const notices = TRIGGER_PANEL.notices.map((name) => triggerProperty(name).displayName);
-	expect(await editor.notices()).toEqual(notices);
+	await expectPanel([], TRIGGER_PANEL, triggerProperty);
 	await editor.screenshot('editor-trigger', 'parameters');
 	await editor.closeNode();
 });
@@ -262,10 +235,9 @@ it('runs example 01d from the canvas and shows its vendors in n8n’s Data table
  */
 async function dataTableSyncOfThisLine(): Promise<string> {
 	if (environment.runtime.major >= 2) return DATA_TABLE_EXAMPLE.id;
-	const made = await createDataTable(environment.n8n, TABLE.tableName, TABLE.columns.column);
-	const byHand = withTableCreatedByHand(DATA_TABLE_EXAMPLE, 'bfEditor01dBy1x', TABLE_NODE, made.id);
-	const cli = { userFolder: environment.userFolder, port: 0 };
-	await importWorkflows(environment.runtime, cli, [byHand]);
+	const [byHand] = await importWithTableMadeByHand(environment, [
+		[DATA_TABLE_EXAMPLE, 'bfEditor01dBy1x'],
+	]);
 	return byHand.id;
 }
 
@@ -276,7 +248,29 @@ it('leaves no browser console error besides n8n’s own known ones', () => {
 	expect(others).toEqual([]);
 });
 
-async function expectText(target: ReturnType<EditorPage['parameterItem']>, text: string) {
-	const shown = await target.innerText();
-	expect(shown.replace(/\s+/g, ' ')).toContain(text.replace(/\s+/g, ' '));
+/** Picks resource and operation in the open panel by the names the editor shows. */
+async function pickOperation(resource: string, operation: string) {
+	for (const [name, value] of [
+		['resource', resource],
+		['operation', operation],
+	]) {
+		await editor.pick(name, optionName(actionProperty(name, resource, operation), value));
+	}
+}
+
+/** The open panel shows `expected`'s parameters after `before`, with their labels and hints, and its notices. */
+async function expectPanel(
+	before: string[],
+	expected: { parameters: string[]; notices?: string[] },
+	property: (name: string) => INodeProperties,
+) {
+	expect(await editor.visibleParameters()).toEqual([...before, ...expected.parameters]);
+	const spaced = (text: string) => text.replace(/\s+/g, ' ');
+	for (const name of expected.parameters) {
+		const { displayName, hint } = property(name);
+		expect(await editor.label(name)).toBe(displayName);
+		if (hint) expect(spaced(await editor.parameterItem(name).innerText())).toContain(spaced(hint));
+	}
+	const notices = (expected.notices ?? []).map((name) => property(name).displayName);
+	expect(await editor.notices()).toEqual(notices);
 }

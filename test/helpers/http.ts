@@ -8,7 +8,7 @@
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
-export interface HttpRequestOptions {
+interface HttpRequestOptions {
 	/** Query string values; undefined/null entries are left out. */
 	query?: Query;
 	/** A JSON body: serialized and sent with `Content-Type: application/json`. */
@@ -32,33 +32,7 @@ export interface HttpResponse<T = any> {
 	durationMs: number;
 }
 
-export interface HttpClient {
-	baseUrl: string;
-	request<T = any>(
-		method: string,
-		path: string,
-		options?: HttpRequestOptions,
-	): Promise<HttpResponse<T>>;
-	get<T = any>(path: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
-	post<T = any>(
-		path: string,
-		body?: unknown,
-		options?: HttpRequestOptions,
-	): Promise<HttpResponse<T>>;
-	patch<T = any>(
-		path: string,
-		body?: unknown,
-		options?: HttpRequestOptions,
-	): Promise<HttpResponse<T>>;
-	put<T = any>(
-		path: string,
-		body?: unknown,
-		options?: HttpRequestOptions,
-	): Promise<HttpResponse<T>>;
-	delete<T = any>(path: string, options?: HttpRequestOptions): Promise<HttpResponse<T>>;
-}
-
-export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+function buildUrl(baseUrl: string, path: string, query?: Query): string {
 	const url = new URL(baseUrl.replace(/\/+$/, '') + path);
 	for (const [key, value] of Object.entries(query ?? {})) {
 		if (value !== undefined && value !== null) url.searchParams.append(key, String(value));
@@ -66,10 +40,12 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 	return url.toString();
 }
 
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
 export function createHttpClient(
 	baseUrl: string,
 	defaults: { apiKey?: string | null; headers?: Record<string, string> } = {},
-): HttpClient {
+) {
 	async function request<T = any>(
 		method: string,
 		path: string,
@@ -110,15 +86,18 @@ export function createHttpClient(
 		});
 		return { status: res.status, headers: outHeaders, text, body: parsed as T, durationMs };
 	}
+	const withBody =
+		(method: string) =>
+		<T = any>(path: string, body?: unknown, options?: HttpRequestOptions) =>
+			request<T>(method, path, { ...options, body: body ?? options?.body });
 	return {
 		baseUrl,
 		request,
-		get: (path, options) => request('GET', path, options),
-		post: (path, body, options) =>
-			request('POST', path, { ...options, body: body ?? options?.body }),
-		patch: (path, body, options) =>
-			request('PATCH', path, { ...options, body: body ?? options?.body }),
-		put: (path, body, options) => request('PUT', path, { ...options, body: body ?? options?.body }),
-		delete: (path, options) => request('DELETE', path, options),
+		get: <T = any>(path: string, options?: HttpRequestOptions) => request<T>('GET', path, options),
+		post: withBody('POST'),
+		patch: withBody('PATCH'),
+		put: withBody('PUT'),
+		delete: <T = any>(path: string, options?: HttpRequestOptions) =>
+			request<T>('DELETE', path, options),
 	};
 }
