@@ -3,7 +3,7 @@
  * relies on in a delivery: the event shape, the Standard Webhooks headers and a signature checked
  * with the `standardwebhooks` library and by hand, filter_types and disabled endpoints,
  * redelivery (same webhook-id, bounded) and the delivery log. How the trigger handles real
- * deliveries is tested in test/trigger/delivery.test.ts and test/faults/webhook.test.ts.
+ * deliveries is tested in test/trigger/attack.test.ts and test/trigger/webhook.test.ts.
  */
 import { createHmac, randomUUID } from 'crypto';
 import type { IncomingHttpHeaders } from 'http';
