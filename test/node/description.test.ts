@@ -164,6 +164,18 @@ it('vendorId is a resource locator with list (searchVendors) and id modes; Simpl
 	expect(simplify.map((p) => p.default)).toEqual([false, false, false]);
 });
 
+it('limit: 50 by default, at least 1, no maximum (it may exceed the page size); Max Wait: 300 s, at most one day', () => {
+	const limits = d.properties.filter((p) => p.name === 'limit');
+	const expected = [50, 1, undefined];
+	expect(limits.map((l) => [l.default, l.typeOptions?.minValue, l.typeOptions?.maxValue])).toEqual(
+		[expected, expected], // vendor → getAll, treasury → getTransactions
+	);
+	const options = d.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
+	const wait = options.find((o) => o.name === 'rateLimitWaitSeconds')!;
+	// A longer wait would pass Node's timer limit (about 24.8 days).
+	expect([wait.default, wait.typeOptions?.maxValue]).toEqual([300, 86_400]);
+});
+
 it('the editor shows a notice that the customer is emailed: on Send, and on Create with Send Immediately on', () => {
 	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 	const shownFor = (name: string, params: Record<string, unknown>) =>
