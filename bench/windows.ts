@@ -1,14 +1,15 @@
 /**
  * `npm run bench:windows`: what learning the window length (nodes/BusinessFinance/transport/
  * limiter.ts) gains at the service's real 60 s window (docs/transport.md, "Window learning"). The
- * real transport runs on a virtual clock against a model of two kinds of service: windows that
- * start with the first request (the sandbox's rule) and clock-aligned ones. Learning off: the
- * model sends the same reset as an HTTP date, which the transport does not learn from.
+ * real transport runs on the unit tests' fake clock against their model of the service
+ * (test/unit/transport-fakes.ts), in its two kinds: windows that start with the first request (the
+ * sandbox's rule) and clock-aligned ones. Learning off: the model sends the same reset as an HTTP
+ * date, which the transport does not learn from.
  * Environment: WINDOWS_PAGES (500), WINDOWS_RUNS (10), WINDOWS_S (60), WINDOWS_ONE_WAY_MS (10-40).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { createTransport } from '../nodes/BusinessFinance/transport';
-import type { Clock } from '../nodes/BusinessFinance/transport/deadline';
+import { FakeClock, FakeWindowServer, fakeContext } from '../test/unit/transport-fakes';
 import { printMarkdownTable } from './report';
 
 const PAGES = Number(process.env.WINDOWS_PAGES ?? 500);
@@ -19,113 +20,26 @@ const [ONE_WAY_MIN_MS, ONE_WAY_MAX_MS] = (process.env.WINDOWS_ONE_WAY_MS ?? '10-
 	.split('-')
 	.map(Number);
 const LIMIT = 100;
-const START_MS = 1_800_000_000_000; // a whole minute of the epoch
+/** The printed name of each kind of service, and the server model's. */
+const MODES = { 'first request': 'firstRequest', 'clock-aligned': 'aligned' } as const;
+type Mode = keyof typeof MODES;
 
-type Mode = 'first request' | 'clock-aligned';
-
-/** Timers fire only when everything else is waiting: virtual time, as fast as the CPU allows. */
-class VirtualClock {
-	nowMs = START_MS;
-	private timers: Array<{ at: number; seq: number; fire: () => void }> = [];
-	private seq = 0;
-	private seed = 42;
-
-	readonly clock: Clock = {
-		now: () => this.nowMs,
-		random: () => this.random(),
-		sleep: async (ms, signal) =>
-			await new Promise<void>((resolve, reject) => {
-				const timer = { at: this.nowMs + Math.max(0, ms), seq: this.seq++, fire: resolve };
-				signal?.addEventListener('abort', () => {
-					this.timers = this.timers.filter((t) => t !== timer);
-					reject(signal.reason);
-				});
-				this.timers.push(timer);
-			}),
+/** A seeded pseudo-random sequence in [0, 1): the same runs every time. */
+function seededRandom(seed = 42): () => number {
+	return () => {
+		seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+		return seed / 2 ** 31;
 	};
-
-	/** A seeded pseudo-random number in [0, 1) (the same runs every time). */
-	random(): number {
-		this.seed = (this.seed * 1_103_515_245 + 12_345) % 2 ** 31;
-		return this.seed / 2 ** 31;
-	}
-
-	async run<T>(promise: Promise<T>): Promise<T> {
-		let done = false;
-		const settled = promise.finally(() => (done = true));
-		for (;;) {
-			for (let i = 0; i < 4; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-			if (done) return await settled;
-			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-			const next = this.timers.shift();
-			if (!next) throw new Error('nothing to wait for');
-			this.nowMs = Math.max(this.nowMs, next.at);
-			next.fire();
-		}
-	}
 }
 
-interface Window {
-	startMs: number;
-	count: number;
-	firstArrivalMs: number;
-}
-
-/** A fixed-window rate limiter like the service's, counting on arrival. */
-class WindowService {
-	windows: Window[] = [];
-	rateLimited = 0;
-
-	constructor(
-		private readonly mode: Mode,
-		private readonly windowMs: number,
-		/** Send the reset as an HTTP date (the same whole second): the transport learns nothing. */
-		private readonly resetAsDate: boolean,
-	) {}
-
-	private resetHeader(seconds: number): string {
-		return this.resetAsDate ? new Date(seconds * 1000).toUTCString() : String(seconds);
+/** For every used-up window: ms from its end to the first request of the next one. */
+function lostAfterFullWindows({ windows }: FakeWindowServer): number[] {
+	const lost: number[] = [];
+	for (let i = 0; i + 1 < windows.length; i++) {
+		const w = windows[i];
+		if (w.count >= LIMIT) lost.push(windows[i + 1].firstArrivalMs - (w.startMs + WINDOW_MS));
 	}
-
-	answer(nowMs: number): { statusCode: number; headers: Record<string, string>; body: string } {
-		let w = this.windows[this.windows.length - 1];
-		if (!w || nowMs >= w.startMs + this.windowMs) {
-			const startMs =
-				this.mode === 'clock-aligned' ? Math.floor(nowMs / this.windowMs) * this.windowMs : nowMs;
-			w = { startMs, count: 0, firstArrivalMs: nowMs };
-			this.windows.push(w);
-		}
-		w.count += 1;
-		const headers = {
-			'x-ratelimit-limit': String(LIMIT),
-			'x-ratelimit-remaining': String(Math.max(0, LIMIT - w.count)),
-			'x-ratelimit-reset': this.resetHeader(Math.ceil((w.startMs + this.windowMs) / 1000)),
-		};
-		if (w.count > LIMIT) {
-			this.rateLimited += 1;
-			return {
-				statusCode: 429,
-				headers,
-				body: '{"error":{"code":"RATE_LIMITED","message":"Too many requests"}}',
-			};
-		}
-		return {
-			statusCode: 200,
-			headers,
-			body: JSON.stringify({ data: [{ id: `v${nowMs}-${w.count}` }], meta: { has_more: true } }),
-		};
-	}
-
-	/** For every used-up window: ms from its end to the first request of the next one. */
-	lostAfterFullWindows(): number[] {
-		const lost: number[] = [];
-		for (let i = 0; i + 1 < this.windows.length; i++) {
-			const w = this.windows[i];
-			if (w.count >= LIMIT)
-				lost.push(this.windows[i + 1].firstArrivalMs - (w.startMs + this.windowMs));
-		}
-		return lost;
-	}
+	return lost;
 }
 
 /**
@@ -137,36 +51,22 @@ async function oneRun(
 	learn: boolean,
 	processes: number,
 	startOffsetMs: number,
-): Promise<{ service: WindowService; elapsedMs: number }> {
-	const virtual = new VirtualClock();
-	virtual.nowMs += startOffsetMs;
-	const service = new WindowService(mode, WINDOW_MS, !learn);
+): Promise<{ service: FakeWindowServer; elapsedMs: number }> {
+	const fake = new FakeClock(); // starts on a whole minute of the epoch
+	fake.random = seededRandom();
+	fake.now += startOffsetMs;
+	const resetUnit = learn ? 'seconds' : 'httpDate';
+	const service = new FakeWindowServer(fake, LIMIT, WINDOW_MS, resetUnit, MODES[mode]);
 	const oneWayMs = () =>
-		ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * virtual.random());
-	const ctx = {
-		getNode: () => ({
-			id: 'n',
-			name: 'Business Finance',
-			type: 'businessFinance',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
-		getCredentials: async () => ({
-			apiKey: 'svc_dummy_windows_measurement',
-			baseUrl: 'https://api.example.com',
-		}),
-		helpers: {
-			httpRequestWithAuthentication: async () => {
-				await virtual.clock.sleep(oneWayMs());
-				const answer = service.answer(virtual.nowMs);
-				await virtual.clock.sleep(oneWayMs());
-				return answer;
-			},
-		},
-	};
+		ONE_WAY_MIN_MS + Math.round((ONE_WAY_MAX_MS - ONE_WAY_MIN_MS) * fake.random());
+	const ctx = fakeContext(fake, async () => {
+		await fake.sleep(oneWayMs());
+		const answer = service.handle();
+		await fake.sleep(oneWayMs());
+		return answer;
+	});
 	const listing = async (pages: number) => {
-		const transport = createTransport({ clock: virtual.clock });
+		const transport = createTransport({ clock: fake.clock });
 		for (let page = 1; page <= pages; page++) {
 			await transport.apiRequest.call(
 				ctx as never,
@@ -178,10 +78,10 @@ async function oneRun(
 			);
 		}
 	};
-	const started = virtual.nowMs;
+	const started = fake.now;
 	const share = Math.ceil(PAGES / processes);
-	await virtual.run(Promise.all(Array.from({ length: processes }, () => listing(share))));
-	return { service, elapsedMs: virtual.nowMs - started };
+	await fake.run(Promise.all(Array.from({ length: processes }, () => listing(share))));
+	return { service, elapsedMs: fake.now - started };
 }
 
 async function measure(mode: Mode, learn: boolean, processes: number) {
@@ -192,7 +92,7 @@ async function measure(mode: Mode, learn: boolean, processes: number) {
 		// Starting points spread over a window (and off the whole second).
 		const offsetMs = Math.round(((run + 0.37) * WINDOW_MS) / RUNS);
 		const { service, elapsedMs } = await oneRun(mode, learn, processes, offsetMs);
-		lost.push(...service.lostAfterFullWindows());
+		lost.push(...lostAfterFullWindows(service));
 		rateLimited += service.rateLimited;
 		elapsed += elapsedMs;
 	}
