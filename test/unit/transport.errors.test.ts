@@ -23,7 +23,7 @@ import {
 useFakeTransport();
 
 describe('error mapping', () => {
-	const cases: Array<[number, string]> = [
+	it.each<[number, string]>([
 		[401, 'MISSING_API_KEY'],
 		[401, 'INVALID_API_KEY'],
 		[401, 'API_KEY_EXPIRED'],
@@ -36,9 +36,7 @@ describe('error mapping', () => {
 		[415, 'UNSUPPORTED_MEDIA_TYPE'],
 		[500, 'INTERNAL_ERROR'],
 		[503, 'SERVICE_UNAVAILABLE'],
-	];
-
-	it.each(cases)(
+	])(
 		'HTTP %i %s becomes a NodeApiError with the code, the message and what to do',
 		async (status, code) => {
 			// POST so that 5xx is not retried and the mapping is seen on the first answer.

@@ -37,6 +37,8 @@ import {
 	useFakeTransport,
 } from './transport-fakes';
 
+/** Where the fake clock starts (transport-fakes.ts). */
+const NOW = 1_800_000_000_000;
 let limiter: KeyLimiter;
 useFakeTransport();
 beforeEach(() => {
@@ -230,7 +232,7 @@ describe('queueing behind the first request on a key', () => {
 			b.release();
 		});
 		(await fake.run(waiter)).release();
-		expect(fake.now).toBe(1_800_000_000_300);
+		expect(fake.now).toBe(NOW + 300);
 		a2.release();
 	});
 
@@ -238,7 +240,7 @@ describe('queueing behind the first request on a key', () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
 		const error = await failure(fake.run(limiter.acquire(budget(1_000))));
 		expect(error).toBeInstanceOf(OverBudgetError);
-		expect(fake.now).toBe(1_800_000_001_000);
+		expect(fake.now).toBe(NOW + 1_000);
 		expect(limiter.waiting).toBe(0);
 		b.release();
 		a2.release();
@@ -435,14 +437,13 @@ describe('a 429 in a window, with a learnt window length (several processes on o
 });
 
 describe('the wait after a 429, decided by the limiter alone', () => {
-	const NOW = 1_800_000_000_000;
 	/** Until when the key's `times`-th 429 in a row holds off (those before it named nothing), in ms from now. */
+	const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
 	function waitMs(headers: Record<string, string>, times: number, random: number): number {
 		const limiter = new KeyLimiter(fake.clock);
 		fake.randomValue = random;
-		const at = { sentAtMs: NOW, receivedAtMs: NOW };
-		for (let i = 1; i < times; i++) limiter.rateLimited({}, at);
-		return limiter.rateLimited(headers, at) - NOW;
+		for (let i = 1; i < times; i++) limiter.rateLimited({}, at(NOW));
+		return limiter.rateLimited(headers, at(NOW)) - NOW;
 	}
 
 	const past = new Date(NOW - 5_000).toUTCString();
@@ -474,7 +475,6 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 	});
 
 	it('starts again at the first when a 429 names a later window (another worker took the one waited for)', () => {
-		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
 		fake.randomValue = 0.5;
 		limiter.rateLimited(reset(2), at(NOW));
 		// as a first 429: until the reset and its margin, no backoff floor
@@ -482,7 +482,6 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 	});
 
 	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
-		const at = (ms: number) => ({ sentAtMs: ms, receivedAtMs: ms });
 		fake.randomValue = 0.5;
 		limiter.rateLimited(reset(2), at(NOW));
 		// the second in a row: at least the first backoff (0.75 s) however soon the reset
@@ -516,7 +515,7 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 						const headers = {
 							'x-ratelimit-reset': String(inSeconds ? Math.ceil(atMs / 1000) : atMs),
 						};
-						const endMs = limiter.rateLimited(headers, { sentAtMs: nowMs, receivedAtMs: nowMs });
+						const endMs = limiter.rateLimited(headers, at(nowMs));
 						gapsMs.push(endMs - nowMs);
 						nowMs = endMs;
 					}
@@ -532,19 +531,17 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 });
 
 describe('the rate-limit headers, read through a transport', () => {
-	const now = 1_800_000_000_000;
 	it.each([
 		['Unix seconds', '1800000005', 1_800_000_005_000],
 		['Unix ms', '1800000005123', 1_800_000_005_123],
-		['seconds from now', '30', now + 30_000],
+		['seconds from now', '30', NOW + 30_000],
 		['an HTTP date', 'Fri, 15 Jan 2027 08:00:10 GMT', Date.parse('Fri, 15 Jan 2027 08:00:10 GMT')],
 		['garbage', 'garbage', undefined],
 		['nothing', undefined, undefined],
 	])('the reset header as %s', (_, value, expected) => {
-		expect(parseResetHeader(value, now)).toBe(expected);
+		expect(parseResetHeader(value, NOW)).toBe(expected);
 	});
 
-	const inSeconds = (ms: number) => String(Math.ceil(ms / 1000));
 	it.each([
 		[
 			'a Retry-After HTTP date',
@@ -556,7 +553,7 @@ describe('the rate-limit headers, read through a transport', () => {
 			'a reset from a service clock 10 minutes ahead (Date header)',
 			() => ({
 				date: new Date(fake.now + 600_000).toUTCString(),
-				'x-ratelimit-reset': inSeconds(fake.now + 603_000),
+				'x-ratelimit-reset': seconds(603_000),
 				'x-ratelimit-remaining': '0',
 			}),
 			3_000,
@@ -566,7 +563,7 @@ describe('the rate-limit headers, read through a transport', () => {
 			'a reset from a service clock 2 s ahead (too little to correct)',
 			() => ({
 				date: new Date(fake.now + 2_000).toUTCString(),
-				'x-ratelimit-reset': inSeconds(fake.now + 3_000),
+				'x-ratelimit-reset': seconds(3_000),
 			}),
 			3_000,
 			3_200,

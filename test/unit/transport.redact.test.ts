@@ -93,6 +93,13 @@ describe('redact', () => {
 });
 
 describe('redaction', () => {
+	/** No 10 characters in a row of the key, read every way, wherever the error is shown or logged. */
+	function expectNoKeyIn(error: Awaited<ReturnType<typeof failure>>) {
+		const shown = [error.message, error.description, JSON.stringify(error)];
+		const text = [...shown, inspect(error, { depth: 10, showHidden: true })].join('\n');
+		expect(leakedPiece(text, KEY)).toBeUndefined();
+	}
+
 	// Each encoding, at each alignment, on redact() itself: the properties above.
 	it.each([
 		['URL-encoded in lower case', (key: string) => encodeURIComponent(key).toLowerCase()],
@@ -119,14 +126,9 @@ describe('redaction', () => {
 			t.apiRequest.call(realContext(creds()), 'POST', '/v1/vendors', { name: 'x' }),
 		);
 		expect(error.message).toMatch(/^VALIDATION_ERROR: /);
-		const text = [
-			error.message,
-			error.description,
-			JSON.stringify(error),
-			inspect(error, { depth: 10, showHidden: true }),
-		].join('\n');
-		expect(leakedPiece(text, KEY)).toBeUndefined();
+		expectNoKeyIn(error);
 	});
+
 	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
 		// The cut falls 3 characters before the end of the encoded header: the rest of it would
 		// still decode to most of the key if the message were cut before it is redacted.
@@ -138,8 +140,7 @@ describe('redaction', () => {
 		const { t } = transportWithShiftableClock();
 		const error = await failure(getVendors(t));
 		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
-		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
-		expect(leakedPiece(text, KEY)).toBeUndefined();
+		expectNoKeyIn(error);
 	});
 
 	it('a redirect whose Location carries the key percent-encoded (mixed-case hex, letters too) never reaches the error', async () => {
@@ -162,7 +163,6 @@ describe('redaction', () => {
 		expect(error.message).toMatch(
 			/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
 		);
-		const text = [error.message, error.description, JSON.stringify(error)].join('\n');
-		expect(leakedPiece(text, KEY)).toBeUndefined();
+		expectNoKeyIn(error);
 	});
 });
