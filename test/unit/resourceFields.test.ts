@@ -59,12 +59,6 @@ describe('withStableColumns', () => {
 		expect(Object.keys(out).slice(-2)).toEqual(['__proto__', 'toString']);
 		expect(out.toString).toBe('x');
 	});
-
-	it('passes on what is not an object', () => {
-		expect(withStableColumns('vendor', 'text')).toBe('text');
-		expect(withStableColumns('vendor', null)).toBeNull();
-		expect(withStableColumns('vendor', [1])).toEqual([1]);
-	});
 });
 
 describe('simplified', () => {
@@ -180,10 +174,10 @@ describe('forAgent (the answer when the node runs as an agent tool)', () => {
 		});
 		expect(forAgent(undefined, { balances: [], updated_at: null })).toEqual({ balances: [] });
 	});
+});
 
-	it('passes on what is not a record', () => {
-		expect(forAgent('vendor', 'text')).toBe('text');
-		expect(forAgent('vendor', null)).toBeNull();
-		expect(forAgent('vendor', [1])).toEqual([1]);
-	});
+it.each([withStableColumns, forAgent])('%p passes on what is not a record', (shape) => {
+	expect(shape('vendor', 'text')).toBe('text');
+	expect(shape('vendor', null)).toBeNull();
+	expect(shape('vendor', [1])).toEqual([1]);
 });
