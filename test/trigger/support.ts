@@ -261,7 +261,7 @@ export class TriggerHarness {
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
-	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
+	async serve(): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
 		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
@@ -290,14 +290,14 @@ export class TriggerHarness {
 				const send = (status: number, body: unknown) => {
 					if (!res.headersSent) response.status(status).json(body);
 				};
-				const workflow = this.loadWorkflow(mode);
+				const workflow = this.loadWorkflow();
 				try {
 					const ctx = new WebhookContext(
 						workflow,
 						this.node,
 						this.additionalData({ httpRequest: request, httpResponse: response }),
-						mode,
-						this.webhookData(mode === 'manual'),
+						'webhook',
+						this.webhookData(false),
 						[],
 						null,
 					);
@@ -314,7 +314,7 @@ export class TriggerHarness {
 				} catch (error) {
 					send(500, { message: (error as Error).message });
 				}
-				if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
+				if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
 			})();
 		});
 		return {
@@ -540,6 +540,29 @@ export function advanceClock(ms: number): void {
 	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
 }
 
+/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
+export async function servedTrigger(
+	parameters: IDataObject,
+	credentials: ICredentialDataDecryptedObject,
+	{
+		activate = true,
+		staticData,
+		nodeName,
+	}: { activate?: boolean; staticData?: IDataObject; nodeName?: string } = {},
+) {
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+		credentials,
+		staticData,
+		nodeName,
+	});
+	const served = await t.serve();
+	running.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	if (activate) await t.activate();
+	return { t, served };
+}
+
 /**
  * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
  * when `secret` is ''), as activation leaves it when the service hands out no secret.
@@ -550,54 +573,16 @@ export async function credentialTrigger(
 		events = ['*'],
 		secret = newSecret(),
 		nodeName,
-	}: Partial<Record<'secret' | 'nodeName', string>> & {
-		events?: string[];
-	} = {},
+	}: { events?: string[]; secret?: string; nodeName?: string } = {},
 ) {
-	const harness = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events, options },
-		credentials: {
-			apiKey: 'svc_unused',
-			baseUrl: 'http://127.0.0.1:9',
-			webhookSigningSecret: secret,
-		},
-		staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
-		nodeName,
-	});
-	const served = await harness.serve();
-	running.push(served);
-	return { harness, served, url: `${served.baseUrl}/any`, secret };
-}
-
-/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
-export async function servedTrigger(
-	parameters: IDataObject,
-	credentials: ICredentialDataDecryptedObject,
-	{ activate = true, staticData }: { activate?: boolean; staticData?: IDataObject } = {},
-) {
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-		credentials,
-		staticData,
-	});
-	const served = await t.serve();
-	running.push(served);
-	t.webhookBaseUrl = served.baseUrl;
-	if (activate) await t.activate();
-	return { t, served };
-}
-
-/** A trigger activated on the sandbox (endpoint created, its secret fetched), served over HTTP. */
-export async function sandboxTrigger(
-	sb: RunningSandbox,
-	options: IDataObject = {},
-	events = ['*'],
-	credentials: ICredentialDataDecryptedObject = {},
-) {
-	const { t, served } = await servedTrigger(
+	const { t: harness, served } = await servedTrigger(
 		{ events, options },
-		{ apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+		{ apiKey: 'svc_unused', baseUrl: 'http://127.0.0.1:9', webhookSigningSecret: secret },
+		{
+			activate: false,
+			staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
+			nodeName,
+		},
 	);
-	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
-	return { t, served, url: t.webhookUrl(), endpointId };
+	return { harness, served, url: `${served.baseUrl}/any`, secret };
 }
