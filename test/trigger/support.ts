@@ -194,43 +194,29 @@ export class TriggerHarness {
 
 	/**
 	 * What n8n does on activation: checkExists, then create when it answered false, on one Workflow;
-	 * the static data is saved only when both succeed. On failure n8n removes the webhooks again
-	 * (`clearWebhooks`: delete on the static data as saved), then reports the error.
+	 * the static data is saved only when both succeed. A test listener ("Listen for test event", as
+	 * n8n 2.40's TestWebhooks) runs in mode 'manual' on empty static data, kept with the
+	 * registration. On failure n8n removes the webhooks again, then reports the error: production
+	 * on the static data as saved (`clearWebhooks`), a listener on this same Workflow
+	 * (`deactivateWebhooks`).
 	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
-		if (mode === 'manual') return await this.listenForTestEvent();
+		const test = mode === 'manual';
 		const methods = this.nodeType.webhookMethods.default;
-		const workflow = this.loadWorkflow();
+		if (test) this.testRegistration = undefined;
+		const workflow = this.loadWorkflow(mode);
 		try {
 			const existed = await methods.checkExists.call(this.hookContext(workflow, mode));
 			if (!existed) await methods.create.call(this.hookContext(workflow, mode));
-			this.saveIfChanged(workflow);
+			if (test) this.testRegistration = JSON.parse(JSON.stringify(workflow.staticData));
+			else this.saveIfChanged(workflow);
 			return { existed };
 		} catch (error) {
-			await this.deactivate(mode).catch(() => undefined);
+			const cleanUp = test
+				? methods.delete.call(this.hookContext(workflow, 'internal', 'update', true))
+				: this.deactivate(mode);
+			await cleanUp.catch(() => undefined);
 			return await Promise.reject(error); // the activation's own error, as n8n reports it
-		}
-	}
-
-	/**
-	 * "Listen for test event" as n8n 2.40's TestWebhooks does it: a Workflow with empty static data,
-	 * checkExists and create in mode 'manual', the static data kept with the registration. On
-	 * failure, delete runs on that same Workflow (deactivateWebhooks), then the error is reported.
-	 */
-	private async listenForTestEvent(): Promise<{ existed: boolean }> {
-		const methods = this.nodeType.webhookMethods.default;
-		this.testRegistration = undefined;
-		const workflow = this.loadWorkflow('manual');
-		try {
-			const existed = await methods.checkExists.call(this.hookContext(workflow, 'manual'));
-			if (!existed) await methods.create.call(this.hookContext(workflow, 'manual'));
-			this.testRegistration = JSON.parse(JSON.stringify(workflow.staticData));
-			return { existed };
-		} catch (error) {
-			await methods.delete
-				.call(this.hookContext(workflow, 'internal', 'update', true))
-				.catch(() => undefined);
-			return await Promise.reject(error);
 		}
 	}
 
@@ -335,7 +321,6 @@ export const burstStatuses = async (
 	send: (i: number) => Promise<{ status: number }>,
 ) => (await Promise.all(Array.from({ length: count }, (_, i) => send(i)))).map((r) => r.status);
 
-/** POSTs a delivery to a URL; resolves with status and parsed body. */
 export async function deliver(
 	url: string,
 	rawBody: string,
@@ -388,13 +373,11 @@ export async function startMiniService(
 		secrets?: Record<string, string>;
 	} = {},
 ) {
-	/** Endpoints by id, as the service holds them. */
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) {
 		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
 	}
-	/** Every request: method, path and body. */
 	const requests: Array<{ method: string; path: string; body: any }> = [];
 	/** Faults for the next matching requests, in order (tests push to it). */
 	const faults: MiniFault[] = [];
