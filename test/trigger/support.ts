@@ -479,13 +479,9 @@ export async function startTriggerSandbox(): Promise<{
 	};
 }
 
-/** Polls `probe` until it returns a value (not undefined); fails after `ms`. */
-export async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined> | T | undefined,
-	ms = 10_000,
-): Promise<T> {
-	const end = Date.now() + ms;
+/** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
+	const end = Date.now() + 10_000;
 	for (;;) {
 		const value = await probe();
 		if (value !== undefined) return value;
