@@ -194,43 +194,29 @@ export class TriggerHarness {
 
 	/**
 	 * What n8n does on activation: checkExists, then create when it answered false, on one Workflow;
-	 * the static data is saved only when both succeed. On failure n8n removes the webhooks again
-	 * (`clearWebhooks`: delete on the static data as saved), then reports the error.
+	 * the static data is saved only when both succeed. A test listener ("Listen for test event", as
+	 * n8n 2.40's TestWebhooks) runs in mode 'manual' on empty static data, kept with the
+	 * registration. On failure n8n removes the webhooks again, then reports the error: production
+	 * on the static data as saved (`clearWebhooks`), a listener on this same Workflow
+	 * (`deactivateWebhooks`).
 	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
-		if (mode === 'manual') return await this.listenForTestEvent();
+		const test = mode === 'manual';
 		const methods = this.nodeType.webhookMethods.default;
-		const workflow = this.loadWorkflow();
+		if (test) this.testRegistration = undefined;
+		const workflow = this.loadWorkflow(mode);
 		try {
 			const existed = await methods.checkExists.call(this.hookContext(workflow, mode));
 			if (!existed) await methods.create.call(this.hookContext(workflow, mode));
-			this.saveIfChanged(workflow);
+			if (test) this.testRegistration = JSON.parse(JSON.stringify(workflow.staticData));
+			else this.saveIfChanged(workflow);
 			return { existed };
 		} catch (error) {
-			await this.deactivate(mode).catch(() => undefined);
+			const cleanUp = test
+				? methods.delete.call(this.hookContext(workflow, 'internal', 'update', true))
+				: this.deactivate(mode);
+			await cleanUp.catch(() => undefined);
 			return await Promise.reject(error); // the activation's own error, as n8n reports it
-		}
-	}
-
-	/**
-	 * "Listen for test event" as n8n 2.40's TestWebhooks does it: a Workflow with empty static data,
-	 * checkExists and create in mode 'manual', the static data kept with the registration. On
-	 * failure, delete runs on that same Workflow (deactivateWebhooks), then the error is reported.
-	 */
-	private async listenForTestEvent(): Promise<{ existed: boolean }> {
-		const methods = this.nodeType.webhookMethods.default;
-		this.testRegistration = undefined;
-		const workflow = this.loadWorkflow('manual');
-		try {
-			const existed = await methods.checkExists.call(this.hookContext(workflow, 'manual'));
-			if (!existed) await methods.create.call(this.hookContext(workflow, 'manual'));
-			this.testRegistration = JSON.parse(JSON.stringify(workflow.staticData));
-			return { existed };
-		} catch (error) {
-			await methods.delete
-				.call(this.hookContext(workflow, 'internal', 'update', true))
-				.catch(() => undefined);
-			return await Promise.reject(error);
 		}
 	}
 
@@ -261,7 +247,7 @@ export class TriggerHarness {
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
-	async serve(mode: WorkflowExecuteMode = 'webhook'): Promise<Served> {
+	async serve(): Promise<Served> {
 		const executions: INodeExecutionData[][][] = [];
 		const received: Served['received'] = [];
 		const counts = { staticDataWrites: 0 };
@@ -290,14 +276,14 @@ export class TriggerHarness {
 				const send = (status: number, body: unknown) => {
 					if (!res.headersSent) response.status(status).json(body);
 				};
-				const workflow = this.loadWorkflow(mode);
+				const workflow = this.loadWorkflow();
 				try {
 					const ctx = new WebhookContext(
 						workflow,
 						this.node,
 						this.additionalData({ httpRequest: request, httpResponse: response }),
-						mode,
-						this.webhookData(mode === 'manual'),
+						'webhook',
+						this.webhookData(false),
 						[],
 						null,
 					);
@@ -314,7 +300,7 @@ export class TriggerHarness {
 				} catch (error) {
 					send(500, { message: (error as Error).message });
 				}
-				if (mode !== 'manual' && this.saveIfChanged(workflow)) counts.staticDataWrites++;
+				if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
 			})();
 		});
 		return {
@@ -335,7 +321,6 @@ export const burstStatuses = async (
 	send: (i: number) => Promise<{ status: number }>,
 ) => (await Promise.all(Array.from({ length: count }, (_, i) => send(i)))).map((r) => r.status);
 
-/** POSTs a delivery to a URL; resolves with status and parsed body. */
 export async function deliver(
 	url: string,
 	rawBody: string,
@@ -388,13 +373,11 @@ export async function startMiniService(
 		secrets?: Record<string, string>;
 	} = {},
 ) {
-	/** Endpoints by id, as the service holds them. */
 	const endpoints = new Map<string, IDataObject>();
 	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
 	for (const ep of options.endpoints ?? []) {
 		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
 	}
-	/** Every request: method, path and body. */
 	const requests: Array<{ method: string; path: string; body: any }> = [];
 	/** Faults for the next matching requests, in order (tests push to it). */
 	const faults: MiniFault[] = [];
@@ -496,13 +479,9 @@ export async function startTriggerSandbox(): Promise<{
 	};
 }
 
-/** Polls `probe` until it returns a value (not undefined); fails after `ms`. */
-export async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined> | T | undefined,
-	ms = 10_000,
-): Promise<T> {
-	const end = Date.now() + ms;
+/** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
+	const end = Date.now() + 10_000;
 	for (;;) {
 		const value = await probe();
 		if (value !== undefined) return value;
@@ -540,6 +519,29 @@ export function advanceClock(ms: number): void {
 	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
 }
 
+/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
+export async function servedTrigger(
+	parameters: IDataObject,
+	credentials: ICredentialDataDecryptedObject,
+	{
+		activate = true,
+		staticData,
+		nodeName,
+	}: { activate?: boolean; staticData?: IDataObject; nodeName?: string } = {},
+) {
+	const t = new TriggerHarness({
+		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+		credentials,
+		staticData,
+		nodeName,
+	});
+	const served = await t.serve();
+	running.push(served);
+	t.webhookBaseUrl = served.baseUrl;
+	if (activate) await t.activate();
+	return { t, served };
+}
+
 /**
  * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
  * when `secret` is ''), as activation leaves it when the service hands out no secret.
@@ -550,54 +552,16 @@ export async function credentialTrigger(
 		events = ['*'],
 		secret = newSecret(),
 		nodeName,
-	}: Partial<Record<'secret' | 'nodeName', string>> & {
-		events?: string[];
-	} = {},
+	}: { events?: string[]; secret?: string; nodeName?: string } = {},
 ) {
-	const harness = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events, options },
-		credentials: {
-			apiKey: 'svc_unused',
-			baseUrl: 'http://127.0.0.1:9',
-			webhookSigningSecret: secret,
-		},
-		staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
-		nodeName,
-	});
-	const served = await harness.serve();
-	running.push(served);
-	return { harness, served, url: `${served.baseUrl}/any`, secret };
-}
-
-/** A trigger served over HTTP, its webhook URLs on that server; activated unless told not to. */
-export async function servedTrigger(
-	parameters: IDataObject,
-	credentials: ICredentialDataDecryptedObject,
-	{ activate = true, staticData }: { activate?: boolean; staticData?: IDataObject } = {},
-) {
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-		credentials,
-		staticData,
-	});
-	const served = await t.serve();
-	running.push(served);
-	t.webhookBaseUrl = served.baseUrl;
-	if (activate) await t.activate();
-	return { t, served };
-}
-
-/** A trigger activated on the sandbox (endpoint created, its secret fetched), served over HTTP. */
-export async function sandboxTrigger(
-	sb: RunningSandbox,
-	options: IDataObject = {},
-	events = ['*'],
-	credentials: ICredentialDataDecryptedObject = {},
-) {
-	const { t, served } = await servedTrigger(
+	const { t: harness, served } = await servedTrigger(
 		{ events, options },
-		{ apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
+		{ apiKey: 'svc_unused', baseUrl: 'http://127.0.0.1:9', webhookSigningSecret: secret },
+		{
+			activate: false,
+			staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
+			nodeName,
+		},
 	);
-	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
-	return { t, served, url: t.webhookUrl(), endpointId };
+	return { harness, served, url: `${served.baseUrl}/any`, secret };
 }
