@@ -16,15 +16,13 @@ import {
 	installPackage,
 	N8nServer,
 	requireRuntime,
-	SANDBOX_CREDENTIAL_ID,
-	SANDBOX_CREDENTIAL_NAME,
 	type N8nOptions,
 	type Runtime,
 	type WorkflowJson,
 } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
 import { QueueEnvironment } from '../scripts/queue';
-import { chain, TRIGGER } from '../test/e2e/workflows';
+import { chain, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
 import { createHttpClient } from '../test/helpers/http';
 import {
@@ -258,54 +256,41 @@ async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: str
 }
 
 function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
-	const node = (suffix: string, name: string, type: string, typeVersion: number) => ({
-		id: `8c2d4e61-3333-4c1a-9e01-0000000000${suffix}`,
-		name,
-		type,
-		typeVersion,
-		position: [0, 0],
-	});
-	const reportRun = (suffix: string, source: Side, id: string) => ({
-		...node(suffix, 'Report the run', 'n8n-nodes-base.httpRequest', 4.2),
-		parameters: {
-			method: 'POST',
-			url: collector.url,
-			sendBody: true,
-			bodyParameters: {
-				parameters: [
-					{ name: 'source', value: source },
-					{ name: 'id', value: id },
-				],
+	const reportRun = (source: Side, id: string) =>
+		node(
+			'Report the run',
+			'n8n-nodes-base.httpRequest',
+			{
+				method: 'POST',
+				url: collector.url,
+				sendBody: true,
+				bodyParameters: {
+					parameters: [
+						{ name: 'source', value: source },
+						{ name: 'id', value: id },
+					],
+				},
+				options: {},
 			},
-			options: {},
-		},
-	});
-	const trigger = {
-		...node('a1', 'On receivable paid', TRIGGER, 2),
-		webhookId: TRIGGER_WEBHOOK_ID,
-		parameters: { webhookEndpointId: endpointId, events: ['receivable.paid'], options: {} },
-		credentials: {
-			businessFinanceApi: { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME },
-		},
-	};
-	const webhook = {
-		...node('b1', 'Webhook', 'n8n-nodes-base.webhook', 2),
-		webhookId: '8c2d4e61-3333-4c1a-9e01-00000000b0b1',
-		parameters: {
-			httpMethod: 'POST',
-			path: WEBHOOK_NODE_PATH,
-			responseMode: 'onReceived',
-			options: {},
-		},
-	};
+			{ typeVersion: 4.2 },
+		);
+	const webhook = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		{ httpMethod: 'POST', path: WEBHOOK_NODE_PATH, responseMode: 'onReceived', options: {} },
+		{ typeVersion: 2, webhookId: '8c2d4e61-3333-4c1a-9e01-00000000b0b1' },
+	);
 	return [
 		chain(TRIGGER_WORKFLOW_ID, 'bench: trigger burst', [
-			trigger,
-			reportRun('a2', 'trigger', '={{ $json.id }}'),
+			trigger('On receivable paid', TRIGGER_WEBHOOK_ID, {
+				webhookEndpointId: endpointId,
+				events: ['receivable.paid'],
+			}),
+			reportRun('trigger', '={{ $json.id }}'),
 		]),
 		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [
 			webhook,
-			reportRun('b2', 'webhook', '={{ $json.body.id }}'),
+			reportRun('webhook', '={{ $json.body.id }}'),
 		]),
 	];
 }
