@@ -11,7 +11,7 @@ import {
 } from '../../scripts/n8n';
 
 const ACTION = 'n8n-nodes-business-finance.businessFinance';
-export const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
+const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
 export const BAD_KEY_CREDENTIAL_ID = 'bfExpiredKeyCred';
 export const SANDBOX_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 

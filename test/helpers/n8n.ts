@@ -9,7 +9,6 @@
  *   WorkflowHasIssuesError n8n throws before running: then `res.run` is undefined), `res.serialised`
  *   (the whole run as JSON: assert that secrets never appear in it).
  * - `runListSearch`: a resource-locator list search through n8n-core's LoadOptionsContext.
- * - `applyAuthenticate`: what a credential adds to a request.
  *
  * Errors in the run data are serialised objects: compare `error.name`, not `instanceof`. The
  * transport keeps rate-limit state per API key for the whole jest file: use a distinct key for
@@ -94,11 +93,8 @@ export function makeNodeTypes(types: Record<string, INodeType | IVersionedNodeTy
 	};
 }
 
-/**
- * Applies a credential type's `authenticate` the way n8n's CredentialsHelper does.
- * Exported so that other tests (e.g. the credential's own) can check what it adds.
- */
-export async function applyAuthenticate(
+/** Applies a credential type's `authenticate` the way n8n's CredentialsHelper does. */
+async function applyAuthenticate(
 	credentialType: ICredentialType,
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,

@@ -6,7 +6,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-export interface Hit {
+interface Hit {
 	at: number;
 	method: string;
 	url: string;

@@ -12,7 +12,7 @@ import { runListSearch, runNode } from '../helpers/n8n';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-export interface SandboxRequest {
+interface SandboxRequest {
 	method: string;
 	path: string;
 	query: IDataObject;
@@ -24,7 +24,7 @@ export interface SandboxRequest {
 /** A request as `METHOD /path status`, to compare the calls a run made. */
 export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
 
-export interface RunOptions {
+interface RunOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';

@@ -136,7 +136,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		await expect(t.deactivate()).resolves.toBe(true);
 		expect(t.staticData()).toEqual({ production: {} });
 
-		await t.activate().catch(() => undefined); // the id no longer exists
+		await expect(t.activate()).rejects.toThrow(/not found/i); // the id no longer exists
 		expect(await t.run('checkExists')).toBe(false);
 	});
 

@@ -30,8 +30,9 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { createHttpClient, type HttpClient } from '../helpers/http';
+import type { RunningSandbox } from '../../sandbox';
+import type { HttpClient } from '../helpers/http';
+import { startHarness } from '../sandbox/support';
 import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 
@@ -51,7 +52,7 @@ export interface TriggerOptions {
 	nodeName?: string;
 }
 
-export interface Served {
+interface Served {
 	/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
 	baseUrl: string;
 	/** The workflow data of every delivery that started an execution, in order. */
@@ -464,19 +465,13 @@ export async function startTriggerSandbox(): Promise<{
 	api: HttpClient;
 	admin: HttpClient;
 }> {
-	const sb = await startSandbox({
-		port: 0,
+	const { sb, api, raw } = await startHarness({
 		host: '127.0.0.1',
-		seed: 'none',
 		rateLimit: 100_000,
 		rateWindowSeconds: 60,
 		deliveryRetryDelaysMs: [50, 100],
 	});
-	return {
-		sb,
-		api: createHttpClient(sb.baseUrl, { apiKey: sb.apiKey }),
-		admin: createHttpClient(sb.baseUrl, { apiKey: null }),
-	};
+	return { sb, api, admin: raw };
 }
 
 /** Polls `probe` until it returns a value (not undefined); fails after 10 s. */

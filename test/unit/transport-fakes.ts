@@ -197,7 +197,7 @@ export function networkError(code: string): Error {
 }
 
 /** A rate window that had requests: when it started, how many, and when the first arrived. */
-export interface RateWindow {
+interface RateWindow {
 	startMs: number;
 	count: number;
 	firstArrivalMs: number;
@@ -302,3 +302,10 @@ export function sequence(...responses: Array<ScriptedResponse | Error>) {
 		return r;
 	};
 }
+
+/** The rate-limit headers of an answer. */
+export const limitOf = (limit: number, remaining: number, reset?: string) => ({
+	'x-ratelimit-limit': String(limit),
+	'x-ratelimit-remaining': String(remaining),
+	...(reset !== undefined && { 'x-ratelimit-reset': reset }),
+});

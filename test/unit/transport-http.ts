@@ -15,7 +15,7 @@ import { createTransport, type Transport } from '../../nodes/BusinessFinance/tra
 import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
-import { NODE, quietLogger } from './transport-fakes';
+import { limitOf, NODE, quietLogger } from './transport-fakes';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
@@ -85,11 +85,7 @@ export function realContext(
 }
 
 export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';
-export const okHeaders = () => ({
-	'x-ratelimit-limit': '100',
-	'x-ratelimit-remaining': '99',
-	'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60),
-});
+export const okHeaders = () => limitOf(100, 99, String(Math.floor(Date.now() / 1000) + 60));
 export const LIST = { data: [], meta: { page: 1, limit: 100, total: 0, has_more: false } };
 
 /** The scripted server of the running test (`serve` starts it; it is closed after the test). */

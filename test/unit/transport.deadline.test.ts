@@ -3,7 +3,15 @@
  * fits, and that no sleep is longer than Node's timer limit; over real HTTP, and on a fake clock
  * where exact charged times are the point.
  */
-import { apiError, call, failure, fake, fakeContext, useFakeTransport } from './transport-fakes';
+import {
+	apiError,
+	call,
+	failure,
+	fake,
+	fakeContext,
+	limitOf,
+	useFakeTransport,
+} from './transport-fakes';
 import {
 	creds,
 	getVendors,
@@ -116,7 +124,7 @@ describe("a call's budget", () => {
 				res,
 				429,
 				{ error: { code: 'RATE_LIMITED', message: 'slow down' } },
-				{ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+				limitOf(100, 0, reset),
 			);
 		});
 		const error = await failure(getVendors(t, 1));

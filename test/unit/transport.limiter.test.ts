@@ -30,6 +30,7 @@ import {
 	json,
 	KEY,
 	limiters,
+	limitOf,
 	ok,
 	type RecordedCall,
 	sequence,
@@ -50,12 +51,6 @@ const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms
 const retryAfter = (ms: number) => ({ 'retry-after': (ms / 1000).toFixed(3) });
 const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
 const timing = () => ({ sentAtMs: fake.now, receivedAtMs: fake.now });
-/** The rate-limit headers of an answer. */
-const limitOf = (limit: number, remaining: number, reset?: string) => ({
-	'x-ratelimit-limit': String(limit),
-	'x-ratelimit-remaining': String(remaining),
-	...(reset !== undefined && { 'x-ratelimit-reset': reset }),
-});
 
 /** Acquire and release at once; how long the acquire waited (virtual ms). */
 async function pass(
