@@ -7,9 +7,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { pollUntil } from '../poll';
 import { freePort } from '../ports';
-import { spawnGroup, stopGroup, type GroupProcess } from '../process-group';
+import { startGroup, stopGroup, type GroupProcess } from '../process-group';
 import { postgresUser, type ServiceUser } from './service-user';
 
 const START_TIMEOUT_MS = 60_000;
@@ -47,14 +46,17 @@ export async function startPostgres(binDir: string, dir: string): Promise<Postgr
 	// Single-user mode needs no server (and so no port) to create the database.
 	run('postgres', ['--single', '-D', dataDir, SUPERUSER], `CREATE DATABASE ${DATABASE};\n`);
 	const port = await freePort();
-	const proc = spawnGroup('postgres', path.join(bin, 'postgres'), serverArgs(dataDir, port), {
+	const proc = await startGroup('postgres', path.join(bin, 'postgres'), serverArgs(dataDir, port), {
 		env: postgresEnv(),
 		cwd: dir,
 		logFile: path.join(dir, 'postgres.log'),
 		uid: user?.uid,
 		gid: user?.gid,
+		readyFor: `postgres on port ${port} to accept connections`,
+		isReady: async (proc) => proc.log().includes(READY_LINE),
+		timeoutMs: START_TIMEOUT_MS,
+		pollMs: 100,
 	});
-	await waitUntilReady(proc, port);
 	return { port, database: DATABASE, user: SUPERUSER, process: proc };
 }
 
@@ -73,23 +75,6 @@ function serverArgs(dataDir: string, port: number): string[] {
 	};
 	const flags = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 	return ['-D', dataDir, '-p', String(port), ...flags];
-}
-
-async function waitUntilReady(proc: GroupProcess, port: number): Promise<void> {
-	try {
-		await pollUntil(
-			`postgres on port ${port} to accept connections`,
-			async () => {
-				if (!proc.running()) throw new Error(`postgres exited (${await proc.exited})`);
-				return proc.log().includes(READY_LINE);
-			},
-			START_TIMEOUT_MS,
-			100,
-		);
-	} catch (error) {
-		await stopGroup(proc, 'SIGINT', 5_000);
-		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-3000)}`);
-	}
 }
 
 /**
