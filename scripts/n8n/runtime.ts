@@ -39,7 +39,8 @@ export interface Runtime {
 	n8nScript: string;
 }
 
-function cacheDir(): string {
+/** The cache folder (BF_N8N_CACHE) that provisioning fills. */
+export function cacheDir(): string {
 	return (
 		process.env.BF_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance')
 	);

@@ -1,15 +1,13 @@
 /**
  * A private PostgreSQL 17 for one queue-mode environment: a fresh cluster in a temporary folder,
  * loopback TCP only (no Unix socket), trust authentication, durability off (a test database is
- * thrown away), one database for n8n. Run as an unprivileged user when we are root
- * (service-user.ts).
+ * thrown away), one database for n8n. Run as an unprivileged user when we are root.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { freePort } from '../ports';
 import { startGroup, stopGroup, type GroupProcess } from '../process-group';
-import { postgresUser, type ServiceUser } from './service-user';
 
 const START_TIMEOUT_MS = 60_000;
 const DATABASE = 'n8n';
@@ -114,4 +112,37 @@ function runAs(
 		const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}${result.error?.message ?? ''}`;
 		throw new Error(`${path.basename(program)}${as} failed (exit ${result.status}):\n${output}`);
 	}
+}
+
+interface ServiceUser {
+	name: string;
+	uid: number;
+	gid: number;
+}
+
+/**
+ * The user PostgreSQL runs as. Its server refuses to run as root, so when these scripts run as
+ * root (CI does) it runs as an unprivileged user: `nobody` by default (present on every Debian
+ * and most Linux systems, so nothing is added to the machine), or BF_POSTGRES_USER. undefined:
+ * run as the current user (it is not root).
+ */
+function postgresUser(): ServiceUser | undefined {
+	if (process.getuid?.() !== 0) return undefined;
+	const name = process.env.BF_POSTGRES_USER || 'nobody';
+	const uid = idOf(name, '-u');
+	const gid = idOf(name, '-g');
+	if (uid === 0) throw new Error(`BF_POSTGRES_USER=${name} is root; PostgreSQL refuses root`);
+	return { name, uid, gid };
+}
+
+function idOf(name: string, flag: '-u' | '-g'): number {
+	const result = spawnSync('id', [flag, name], { encoding: 'utf8' });
+	const id = Number(result.stdout.trim());
+	if (result.status !== 0 || !Number.isInteger(id)) {
+		throw new Error(
+			`user "${name}" does not exist (PostgreSQL needs an unprivileged user when run as root: ` +
+				`create one, e.g. \`useradd --system ${name}\`, or set BF_POSTGRES_USER)`,
+		);
+	}
+	return id;
 }
