@@ -19,7 +19,7 @@ export interface LoggedRequest {
 }
 
 /** Where a client sends its requests: the sandbox, or a proxy in front of it. */
-export interface Target {
+interface Target {
 	apiKey: string;
 	baseUrl: string;
 }

@@ -30,7 +30,7 @@ interface Bench {
 	postMs: PerRequestMs;
 }
 
-export interface RateLimitedRuns {
+interface RateLimitedRuns {
 	list: Row[];
 	twoListsAtOnce: Row[];
 	create: Row[];

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 
-/** The file named by this variable receives a line for every group spawnGroup starts. */
+/** The file named by this variable receives a line for every group startGroup starts. */
 export const GROUPS_FILE_VARIABLE = 'BF_PROCESS_GROUPS_FILE';
 
 export function recordGroup(pid: number, name: string): void {

@@ -6,24 +6,26 @@
 import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import { recordGroup } from './leftover-groups';
+import { pollUntil } from './poll';
 
 /** In-memory output is cut back to its last 1 MB when it passes 2 MB. */
 const OUTPUT_KEEP_CHARS = 1_000_000;
 const DEFAULT_STOP_GRACE_MS = 20_000;
 
-export interface GroupOutput {
-	/** Where the output goes (default: kept in memory, see GroupProcess.log). */
-	output?: 'inherit' | 'buffer';
-	/** Append the output to this file instead (GroupProcess.log reads it back). */
-	logFile?: string;
-}
-
-export interface SpawnGroupOptions extends GroupOutput {
+export interface StartGroupOptions {
 	env: NodeJS.ProcessEnv;
 	cwd: string;
+	/** Append the output to this file (GroupProcess.log reads it back); default: kept in memory. */
+	logFile?: string;
 	/** Run as this user and group (only when this process is root). */
 	uid?: number;
 	gid?: number;
+	/** For the timeout's message: "redis on port 6379 to answer PING". */
+	readyFor: string;
+	/** Polled every `pollMs` until true; the process exiting first or `timeoutMs` passing fails. */
+	isReady: (proc: GroupProcess) => Promise<boolean>;
+	timeoutMs: number;
+	pollMs: number;
 }
 
 export interface GroupProcess {
@@ -34,30 +36,43 @@ export interface GroupProcess {
 	exited: Promise<number | null>;
 	/** False once the process has closed. */
 	running(): boolean;
-	/** The output so far (empty when inherited). */
+	/** The output so far. */
 	log(): string;
 }
 
-/** Spawns `command` as the leader of a new process group. */
-export function spawnGroup(
+/**
+ * Spawns `command` as the leader of a new process group and resolves once it is ready; when it
+ * exits first or is not ready in time, stops the group and throws with the end of its output.
+ */
+export async function startGroup(
 	name: string,
 	command: string,
 	args: string[],
-	options: SpawnGroupOptions,
-): GroupProcess {
-	const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
-	const stdio = logFd ?? (options.output === 'inherit' ? 'inherit' : 'pipe');
+	options: StartGroupOptions,
+): Promise<GroupProcess> {
+	const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : 'pipe';
 	const child = spawn(command, args, {
 		env: options.env,
 		cwd: options.cwd,
-		stdio: ['ignore', stdio, stdio],
+		stdio: ['ignore', logFd, logFd],
 		detached: true,
 		uid: options.uid,
 		gid: options.gid,
 	});
-	if (logFd !== undefined) fs.closeSync(logFd);
+	if (logFd !== 'pipe') fs.closeSync(logFd);
 	if (child.pid !== undefined) recordGroup(child.pid, name);
-	return trackProcess(name, child, options.logFile);
+	const proc = trackProcess(name, child, options.logFile);
+	try {
+		const ready = async () => {
+			if (!proc.running()) throw new Error(`${name} exited (${await proc.exited}) while starting`);
+			return await options.isReady(proc);
+		};
+		await pollUntil(options.readyFor, ready, options.timeoutMs, options.pollMs);
+		return proc;
+	} catch (error) {
+		await stopGroup(proc, 'SIGTERM', 5_000);
+		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-4000)}`);
+	}
 }
 
 function trackProcess(name: string, child: ChildProcess, logFile?: string): GroupProcess {

@@ -26,7 +26,6 @@ export async function runCli(
 	runtime: Runtime,
 	options: N8nOptions,
 	args: string[],
-	timeoutMs = CLI_TIMEOUT_MS,
 ): Promise<CliResult> {
 	const brokerPort = await freePort();
 	const env = n8nEnv(runtime, { ...options, brokerPort, logLevel: options.logLevel ?? 'warn' });
@@ -50,8 +49,8 @@ export async function runCli(
 				child.kill('SIGKILL');
 				const { stdout, stderr } = read();
 				const command = `n8n ${args.join(' ')}`;
-				reject(new Error(`${command} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-			}, timeoutMs);
+				reject(new Error(`${command} timed out after ${CLI_TIMEOUT_MS} ms\n${stdout}\n${stderr}`));
+			}, CLI_TIMEOUT_MS);
 			child.on('error', (error) => {
 				clearTimeout(timer);
 				reject(error);
@@ -69,16 +68,10 @@ export async function runCli(
 }
 
 /** runCli that throws, with the output, when the command exits with a code other than 0. */
-export async function runCliOk(
-	runtime: Runtime,
-	options: N8nOptions,
-	args: string[],
-	timeoutMs?: number,
-): Promise<CliResult> {
-	const result = await runCli(runtime, options, args, timeoutMs);
+export async function runCliOk(runtime: Runtime, options: N8nOptions, args: string[]) {
+	const result = await runCli(runtime, options, args);
 	if (result.code !== 0) {
 		const command = `n8n ${args.join(' ')}`;
 		throw new Error(`${command} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
 	}
-	return result;
 }

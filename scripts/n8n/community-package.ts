@@ -55,23 +55,13 @@ function assertBuilt(pkg: PackageJson): void {
 	}
 }
 
+/** The `files` entries, without source maps (what the `!dist/...map` entry leaves out). */
 function copyShippedFiles(pkg: PackageJson, target: string): void {
 	for (const entry of pkg.files) {
-		if (entry.startsWith('!')) continue;
 		const src = path.join(REPO_ROOT, entry);
-		if (!fs.existsSync(src)) continue;
-		if (fs.statSync(src).isDirectory()) copyDirWithoutMaps(src, path.join(target, entry));
-		else fs.copyFileSync(src, path.join(target, entry));
-	}
-}
-
-function copyDirWithoutMaps(from: string, to: string): void {
-	fs.mkdirSync(to, { recursive: true });
-	for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-		const src = path.join(from, entry.name);
-		const dst = path.join(to, entry.name);
-		if (entry.isDirectory()) copyDirWithoutMaps(src, dst);
-		else if (!entry.name.endsWith('.map')) fs.copyFileSync(src, dst);
+		if (entry.startsWith('!') || !fs.existsSync(src)) continue;
+		const notMap = (file: string) => !file.endsWith('.map');
+		fs.cpSync(src, path.join(target, entry), { recursive: true, filter: notMap });
 	}
 }
 

@@ -4,12 +4,9 @@
  * ready once its HTTP server answers.
  */
 import { freePort } from '../ports';
-import { pollUntil } from '../poll';
-import { spawnGroup, stopGroup, type GroupOutput, type GroupProcess } from '../process-group';
+import { startGroup, type GroupProcess } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
 import type { Runtime } from './runtime';
-
-const START_TIMEOUT_MS = 180_000;
 
 export interface N8nCommand {
 	/** For messages: "n8n", "n8n worker 1". */
@@ -19,40 +16,32 @@ export interface N8nCommand {
 	isReady?: (baseUrl: string) => Promise<boolean>;
 }
 
+export interface N8nStart {
+	/** Where its output goes (default: kept in memory). */
+	logFile?: string;
+	/** Default 180 s. */
+	timeoutMs?: number;
+	/** Default `n8n start`. */
+	command?: N8nCommand;
+}
+
 /** Spawns the n8n command and resolves once it is ready; throws with its log otherwise. */
 export async function startN8nProcess(
 	runtime: Runtime,
 	options: N8nOptions,
-	output: GroupOutput,
-	timeoutMs = START_TIMEOUT_MS,
-	command: N8nCommand = { name: 'n8n', args: ['start'] },
+	{ logFile, timeoutMs = 180_000, command = { name: 'n8n', args: ['start'] } }: N8nStart,
 ): Promise<GroupProcess> {
-	const env = n8nEnv(runtime, { ...options, brokerPort: await freePort() });
-	const args = [runtime.n8nScript, ...command.args];
-	const proc = spawnGroup(command.name, runtime.nodeBin, args, {
-		...output,
-		env,
-		cwd: options.userFolder,
-	});
 	const baseUrl = `http://127.0.0.1:${options.port}`;
 	const isReady = command.isReady ?? isServing;
-	try {
-		await pollUntil(
-			`${proc.name} to answer ${baseUrl}/healthz`,
-			async () => {
-				if (!proc.running()) {
-					throw new Error(`${proc.name} exited (${await proc.exited}) while starting`);
-				}
-				return await isReady(baseUrl);
-			},
-			timeoutMs,
-			500,
-		);
-		return proc;
-	} catch (error) {
-		await stopGroup(proc);
-		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-4000)}`);
-	}
+	return await startGroup(command.name, runtime.nodeBin, [runtime.n8nScript, ...command.args], {
+		env: n8nEnv(runtime, { ...options, brokerPort: await freePort() }),
+		cwd: options.userFolder,
+		logFile,
+		readyFor: `${command.name} to answer ${baseUrl}/healthz`,
+		isReady: () => isReady(baseUrl),
+		timeoutMs,
+		pollMs: 500,
+	});
 }
 
 /** /healthz answers before the REST API and the webhooks are mounted: ask those too. */

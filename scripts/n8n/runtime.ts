@@ -14,14 +14,14 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
  * The n8n versions we test, defined once in package.json's `config` (scripts/provision-n8n.sh
  * and .ci/run read them there too): `n8nVersion`, the default, and `n8nVersion1x`, the 1.x line.
  */
-export const N8N_VERSIONS = (
+const N8N_VERSIONS = (
 	JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
 		config: { n8nVersion: string; n8nVersion1x: string };
 	}
 ).config;
 
 /** The n8n version the scripts and the e2e suites run: `BF_N8N_VERSION`, else the default. */
-export function selectedN8nVersion(): string {
+function selectedN8nVersion(): string {
 	return process.env.BF_N8N_VERSION || N8N_VERSIONS.n8nVersion;
 }
 
@@ -39,7 +39,8 @@ export interface Runtime {
 	n8nScript: string;
 }
 
-function cacheDir(): string {
+/** The cache folder (BF_N8N_CACHE) that provisioning fills. */
+export function cacheDir(): string {
 	return (
 		process.env.BF_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance')
 	);

@@ -6,15 +6,17 @@
  */
 import { freePort } from '../ports';
 import { pollUntil } from '../poll';
-import { killGroupNow, stopGroup, type GroupOutput, type GroupProcess } from '../process-group';
+import { killGroupNow, stopGroup, type GroupProcess } from '../process-group';
 import { runCli, type CliResult } from './cli';
 import type { LogLevel, N8nOptions } from './environment';
-import { newSession, publicApi, rest, setupOwner, type N8nSession } from './http';
+import { N8nApi } from './http';
 import { startN8nProcess } from './process';
 import type { Runtime } from './runtime';
 
-export interface StartOptions extends GroupOutput {
+export interface StartOptions {
 	userFolder: string;
+	/** Where n8n's output goes (default: kept in memory). */
+	logFile?: string;
 	/** Default: a free port. */
 	port?: number;
 	logLevel?: LogLevel;
@@ -27,29 +29,27 @@ export interface ExecuteResult extends CliResult {
 	data: any;
 }
 
-export class N8nServer {
-	readonly baseUrl: string;
-	private readonly session: N8nSession;
-
+/** The server's REST and public APIs as the owner are N8nApi's (http.ts). */
+export class N8nServer extends N8nApi {
 	private constructor(
 		readonly runtime: Runtime,
 		readonly options: N8nOptions,
 		/** The `n8n start` process (its group holds the task runner too). */
 		readonly process: GroupProcess,
 	) {
-		this.baseUrl = `http://127.0.0.1:${options.port}`;
-		this.session = newSession(this.baseUrl);
+		super(`http://127.0.0.1:${options.port}`);
 	}
 
 	/** Starts `n8n start` and resolves once its REST API answers. */
 	static async start(runtime: Runtime, start: StartOptions): Promise<N8nServer> {
 		const { userFolder, logLevel, extraEnv } = start;
 		const options = { userFolder, port: start.port ?? (await freePort()), logLevel, extraEnv };
-		const n8nProcess = await startN8nProcess(runtime, options, start, start.startTimeoutMs);
+		const { logFile, startTimeoutMs: timeoutMs } = start;
+		const n8nProcess = await startN8nProcess(runtime, options, { logFile, timeoutMs });
 		return new N8nServer(runtime, options, n8nProcess);
 	}
 
-	/** n8n's output so far (empty when inherited). */
+	/** n8n's output so far. */
 	log(): string {
 		return this.process.log();
 	}
@@ -61,21 +61,6 @@ export class N8nServer {
 	/** Synchronous last resort (process 'exit' handlers): kills n8n's process group. */
 	killNow(): void {
 		killGroupNow(this.process);
-	}
-
-	/** Creates the owner when the instance has none (idempotent), then logs in. */
-	async setupOwner(): Promise<void> {
-		await setupOwner(this.session);
-	}
-
-	/** Internal REST (`/rest/...`) as the owner. */
-	async rest(method: string, urlPath: string, body?: unknown): Promise<any> {
-		return await rest(this.session, method, urlPath, body);
-	}
-
-	/** Public REST API (`/api/v1/...`) with the owner's API key. */
-	async api(method: string, urlPath: string, body?: unknown): Promise<any> {
-		return await publicApi(this.session, method, urlPath, body);
 	}
 
 	/** Asynchronous in 2.x: it returns before the trigger's webhook methods have run. */

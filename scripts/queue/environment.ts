@@ -36,36 +36,24 @@ export interface QueueEnvironmentOptions {
 const PROCESSES_PER_ROLE = 2;
 
 /** One part started so far; services are stopped after every n8n process. */
-type Stopper = { name: string; service?: boolean; stop: () => Promise<void> };
-
-/** The running parts of an environment. */
-interface Parts {
-	settings: SharedSettings;
-	redis: RedisInstance;
-	postgres: PostgresInstance;
-	loadBalancer: LoadBalancer;
-	main: N8nServer;
-	workers: QueueProcess[];
-	webhookProcessors: QueueProcess[];
-}
+type Part = { name: string; service?: boolean; stop: () => Promise<void> };
 
 export class QueueEnvironment {
-	readonly main: N8nServer;
-	readonly workers: QueueProcess[];
-	readonly webhookProcessors: QueueProcess[];
-	readonly loadBalancer: LoadBalancer;
-	readonly settings: SharedSettings;
+	settings!: SharedSettings;
+	loadBalancer!: LoadBalancer;
+	main!: N8nServer;
+	workers: QueueProcess[] = [];
+	webhookProcessors: QueueProcess[] = [];
+	private redis!: RedisInstance;
+	private postgres!: PostgresInstance;
+	/** What stop() stops. */
+	private readonly parts: Part[] = [];
 
 	private constructor(
 		readonly dir: string,
-		private readonly parts: Parts,
-		private readonly stoppers: Stopper[],
 		/** The folder was made for this environment: stop() removes it. */
 		private readonly ownsDir: boolean,
-	) {
-		({ main: this.main, workers: this.workers, settings: this.settings } = parts);
-		({ webhookProcessors: this.webhookProcessors, loadBalancer: this.loadBalancer } = parts);
-	}
+	) {}
 
 	static async start(
 		runtime: Runtime,
@@ -74,25 +62,22 @@ export class QueueEnvironment {
 	): Promise<QueueEnvironment> {
 		const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bf-queue-'));
 		fs.mkdirSync(dir, { recursive: true });
-		const ownsDir = options.dir === undefined;
-		const stoppers: Stopper[] = [];
+		const env = new QueueEnvironment(dir, options.dir === undefined);
 		try {
-			const parts = await startParts(runtime, programs, dir, options, stoppers);
-			return new QueueEnvironment(dir, parts, stoppers, ownsDir);
+			await env.startParts(runtime, programs, options);
+			return env;
 		} catch (error) {
-			await stopAll(stoppers);
-			if (ownsDir) fs.rmSync(dir, { recursive: true, force: true });
+			await env.stop();
 			throw error;
 		}
 	}
 
 	/** Every process group of the environment, by name ("redis", "main", "worker-1", ...). */
 	processGroups(): Array<{ name: string; process: GroupProcess }> {
-		const { redis, postgres, main } = this.parts;
 		return [
-			{ name: 'redis', process: redis.process },
-			{ name: 'postgres', process: postgres.process },
-			{ name: 'main', process: main.process },
+			{ name: 'redis', process: this.redis.process },
+			{ name: 'postgres', process: this.postgres.process },
+			{ name: 'main', process: this.main.process },
 			...[...this.workers, ...this.webhookProcessors].map(({ name, process }) => ({
 				name,
 				process,
@@ -115,97 +100,86 @@ export class QueueEnvironment {
 		return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 	}
 
-	/** Stops every process. A folder given by the caller stays (with the logs). */
+	/**
+	 * Stops n8n's processes at once, then the services they use; every stop is tried, errors
+	 * reported. A folder given by the caller stays (with the logs).
+	 */
 	async stop(): Promise<void> {
-		await stopAll(this.stoppers);
+		const parts = this.parts.splice(0);
+		const failures: string[] = [];
+		for (const service of [false, true]) {
+			const group = parts.filter((s) => Boolean(s.service) === service);
+			const results = await Promise.allSettled(group.map((s) => s.stop()));
+			results.forEach((r, i) => {
+				if (r.status === 'rejected') failures.push(`${group[i].name}: ${r.reason}`);
+			});
+		}
 		if (this.ownsDir) fs.rmSync(this.dir, { recursive: true, force: true });
+		if (failures.length) throw new Error(`stopping the queue environment:\n${failures.join('\n')}`);
 	}
-}
 
-/**
- * Waits for every part of `starting`, recording each one's stop as soon as it runs; then throws
- * the first failure, if any.
- */
-async function allStarted<T>(
-	stoppers: Stopper[],
-	starting: Array<Promise<T>>,
-	stopOf: (part: T) => Stopper,
-) {
-	const recorded = starting.map(async (starts) => {
-		const part = await starts;
-		stoppers.push(stopOf(part));
-		return part;
-	});
-	await Promise.allSettled(recorded);
-	return await Promise.all(recorded);
-}
+	/** `starting`'s part, recorded for stop() as soon as it runs. */
+	private async record<T>(starting: Promise<T>, partOf: (started: T) => Part): Promise<T> {
+		const started = await starting;
+		this.parts.push(partOf(started));
+		return started;
+	}
 
-async function startParts(
-	runtime: Runtime,
-	programs: QueueServicePrograms,
-	dir: string,
-	options: QueueEnvironmentOptions,
-	stoppers: Stopper[],
-): Promise<Parts> {
-	const ports = new Set<number>();
-	while (ports.size < 2 + 2 * PROCESSES_PER_ROLE) ports.add(await freePort());
-	const [balancerPort, mainPort, ...rest] = [...ports];
-	const redisStarting = allStarted(stoppers, [startRedis(programs.redisServer, dir)], (r) => ({
-		name: 'redis',
-		service: true,
-		stop: () => stopRedis(r),
-	}));
-	const postgresStarting = allStarted(
-		stoppers,
-		[startPostgres(programs.postgresBinDir, dir)],
-		(p) => ({ name: 'postgres', service: true, stop: () => stopPostgres(p) }),
-	);
-	await Promise.allSettled([redisStarting, postgresStarting]);
-	const [[redis], [postgres]] = await Promise.all([redisStarting, postgresStarting]);
-	const settings: SharedSettings = {
-		redisPort: redis.port,
-		postgres,
-		encryptionKey: crypto.randomBytes(24).toString('base64url'),
-		webhookUrl: `http://127.0.0.1:${balancerPort}`,
-	};
-	const webhookPorts = rest.slice(0, PROCESSES_PER_ROLE);
-	const targets = webhookPorts.map((port) => `http://127.0.0.1:${port}`);
-	const loadBalancer = await startLoadBalancer(targets, balancerPort);
-	stoppers.push({ name: 'load balancer', stop: () => loadBalancer.close() });
-	// Main first: it migrates the fresh database.
-	const main = await startMain(runtime, settings, dir, mainPort, 'info');
-	stoppers.push({ name: 'main', stop: () => main.stop() });
-	const start = (role: 'worker' | 'webhook', port: number, i: number) =>
-		startQueueProcess(runtime, settings, dir, {
-			role,
-			index: i + 1,
-			port,
-			concurrency: options.concurrency ?? 1,
-			logLevel: role === 'worker' ? 'info' : (options.webhookLogLevel ?? 'debug'),
-		});
-	const processes = await allStarted(
-		stoppers,
-		[
+	private async startParts(
+		runtime: Runtime,
+		programs: QueueServicePrograms,
+		options: QueueEnvironmentOptions,
+	): Promise<void> {
+		const ports = new Set<number>();
+		while (ports.size < 2 + 2 * PROCESSES_PER_ROLE) ports.add(await freePort());
+		const [balancerPort, mainPort, ...rest] = [...ports];
+		const redis = this.record(startRedis(programs.redisServer, this.dir), (r) => ({
+			name: 'redis',
+			service: true,
+			stop: () => stopRedis(r),
+		}));
+		const postgres = this.record(startPostgres(programs.postgresBinDir, this.dir), (p) => ({
+			name: 'postgres',
+			service: true,
+			stop: () => stopPostgres(p),
+		}));
+		// Every start settles before the first failure is thrown: none is left running unrecorded.
+		await Promise.allSettled([redis, postgres]);
+		[this.redis, this.postgres] = await Promise.all([redis, postgres]);
+		this.settings = {
+			redisPort: this.redis.port,
+			postgres: this.postgres,
+			encryptionKey: crypto.randomBytes(24).toString('base64url'),
+			webhookUrl: `http://127.0.0.1:${balancerPort}`,
+		};
+		const webhookPorts = rest.slice(0, PROCESSES_PER_ROLE);
+		const targets = webhookPorts.map((port) => `http://127.0.0.1:${port}`);
+		const balancer = startLoadBalancer(targets, balancerPort);
+		this.loadBalancer = await this.record(balancer, (lb) => ({
+			name: 'load balancer',
+			stop: () => lb.close(),
+		}));
+		// Main first: it migrates the fresh database.
+		const main = startMain(runtime, this.settings, this.dir, mainPort, 'info');
+		this.main = await this.record(main, (m) => ({ name: 'main', stop: () => m.stop() }));
+		const start = (role: 'worker' | 'webhook', port: number, i: number) =>
+			this.record(
+				startQueueProcess(runtime, this.settings, this.dir, {
+					role,
+					index: i + 1,
+					port,
+					concurrency: options.concurrency ?? 1,
+					logLevel: role === 'worker' ? 'info' : (options.webhookLogLevel ?? 'debug'),
+				}),
+				(p) => ({ name: p.name, stop: () => stopGroup(p.process) }),
+			);
+		const processes = [
 			...rest.slice(PROCESSES_PER_ROLE).map((port, i) => start('worker', port, i)),
 			...webhookPorts.map((port, i) => start('webhook', port, i)),
-		],
-		(p) => ({ name: p.name, stop: () => stopGroup(p.process) }),
-	);
-	const workers = processes.slice(0, PROCESSES_PER_ROLE);
-	const webhookProcessors = processes.slice(PROCESSES_PER_ROLE);
-	return { settings, redis, postgres, loadBalancer, main, workers, webhookProcessors };
-}
-
-/** n8n's processes at once, then the services they use; every stop is tried, errors reported. */
-async function stopAll(stoppers: Stopper[]): Promise<void> {
-	const all = stoppers.splice(0);
-	const failures: string[] = [];
-	for (const service of [false, true]) {
-		const group = all.filter((s) => Boolean(s.service) === service);
-		const results = await Promise.allSettled(group.map((s) => s.stop()));
-		results.forEach((r, i) => {
-			if (r.status === 'rejected') failures.push(`${group[i].name}: ${r.reason}`);
-		});
+		];
+		await Promise.allSettled(processes);
+		const started = await Promise.all(processes);
+		this.workers = started.slice(0, PROCESSES_PER_ROLE);
+		this.webhookProcessors = started.slice(PROCESSES_PER_ROLE);
 	}
-	if (failures.length) throw new Error(`stopping the queue environment:\n${failures.join('\n')}`);
 }

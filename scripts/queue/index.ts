@@ -3,9 +3,9 @@
  * the environment looks like and why is in docs/queue-mode.md.
  *
  * installed.ts       Redis and PostgreSQL 17 programs (scripts/provision-queue.sh installs them)
- * service-user.ts    the unprivileged user PostgreSQL runs as when we are root
  * redis.ts           a private Redis
- * postgres.ts        a private PostgreSQL cluster with n8n's database
+ * postgres.ts        a private PostgreSQL cluster with n8n's database (as an unprivileged user
+ *                    when we are root)
  * load-balancer.ts   the balancer in front of the webhook processors (routing a test can steer)
  * n8n-processes.ts   n8n main, workers and webhook processors, and the variables they share
  * environment.ts     QueueEnvironment: all of the above behind one handle

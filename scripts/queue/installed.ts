@@ -5,9 +5,8 @@
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { readMarker, REPO_ROOT } from '../n8n/runtime';
+import { cacheDir, readMarker, REPO_ROOT } from '../n8n/runtime';
 
 export interface QueueServicePrograms {
 	/** Debian's redis-server (or whichever is on PATH). */
@@ -17,11 +16,7 @@ export interface QueueServicePrograms {
 }
 
 function markerFile(): string {
-	const cache =
-		process.env.BF_POSTGRES_CACHE ||
-		process.env.BF_N8N_CACHE ||
-		path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance');
-	return path.join(cache, 'queue-services.provisioned');
+	return path.join(process.env.BF_POSTGRES_CACHE || cacheDir(), 'queue-services.provisioned');
 }
 
 /** Runs scripts/provision-queue.sh (a second or two when all is there) and returns the paths. */

@@ -116,7 +116,6 @@ export async function startQueueProcess(
 		args: worker ? ['worker', `--concurrency=${spec.concurrency}`] : ['webhook'],
 		isReady: isHealthy,
 	};
-	const logFile = path.join(dir, `${name}.log`);
-	const proc = await startN8nProcess(runtime, options, { logFile }, START_TIMEOUT_MS, command);
-	return { name, port: spec.port, process: proc };
+	const start = { logFile: path.join(dir, `${name}.log`), timeoutMs: START_TIMEOUT_MS, command };
+	return { name, port: spec.port, process: await startN8nProcess(runtime, options, start) };
 }

@@ -1,16 +1,13 @@
 /**
  * A private PostgreSQL 17 for one queue-mode environment: a fresh cluster in a temporary folder,
  * loopback TCP only (no Unix socket), trust authentication, durability off (a test database is
- * thrown away), one database for n8n. Run as an unprivileged user when we are root
- * (service-user.ts).
+ * thrown away), one database for n8n. Run as an unprivileged user when we are root.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { pollUntil } from '../poll';
 import { freePort } from '../ports';
-import { spawnGroup, stopGroup, type GroupProcess } from '../process-group';
-import { postgresUser, type ServiceUser } from './service-user';
+import { startGroup, stopGroup, type GroupProcess } from '../process-group';
 
 const START_TIMEOUT_MS = 60_000;
 const DATABASE = 'n8n';
@@ -47,14 +44,17 @@ export async function startPostgres(binDir: string, dir: string): Promise<Postgr
 	// Single-user mode needs no server (and so no port) to create the database.
 	run('postgres', ['--single', '-D', dataDir, SUPERUSER], `CREATE DATABASE ${DATABASE};\n`);
 	const port = await freePort();
-	const proc = spawnGroup('postgres', path.join(bin, 'postgres'), serverArgs(dataDir, port), {
+	const proc = await startGroup('postgres', path.join(bin, 'postgres'), serverArgs(dataDir, port), {
 		env: postgresEnv(),
 		cwd: dir,
 		logFile: path.join(dir, 'postgres.log'),
 		uid: user?.uid,
 		gid: user?.gid,
+		readyFor: `postgres on port ${port} to accept connections`,
+		isReady: async (proc) => proc.log().includes(READY_LINE),
+		timeoutMs: START_TIMEOUT_MS,
+		pollMs: 100,
 	});
-	await waitUntilReady(proc, port);
 	return { port, database: DATABASE, user: SUPERUSER, process: proc };
 }
 
@@ -73,23 +73,6 @@ function serverArgs(dataDir: string, port: number): string[] {
 	};
 	const flags = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 	return ['-D', dataDir, '-p', String(port), ...flags];
-}
-
-async function waitUntilReady(proc: GroupProcess, port: number): Promise<void> {
-	try {
-		await pollUntil(
-			`postgres on port ${port} to accept connections`,
-			async () => {
-				if (!proc.running()) throw new Error(`postgres exited (${await proc.exited})`);
-				return proc.log().includes(READY_LINE);
-			},
-			START_TIMEOUT_MS,
-			100,
-		);
-	} catch (error) {
-		await stopGroup(proc, 'SIGINT', 5_000);
-		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-3000)}`);
-	}
 }
 
 /**
@@ -129,4 +112,37 @@ function runAs(
 		const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}${result.error?.message ?? ''}`;
 		throw new Error(`${path.basename(program)}${as} failed (exit ${result.status}):\n${output}`);
 	}
+}
+
+interface ServiceUser {
+	name: string;
+	uid: number;
+	gid: number;
+}
+
+/**
+ * The user PostgreSQL runs as. Its server refuses to run as root, so when these scripts run as
+ * root (CI does) it runs as an unprivileged user: `nobody` by default (present on every Debian
+ * and most Linux systems, so nothing is added to the machine), or BF_POSTGRES_USER. undefined:
+ * run as the current user (it is not root).
+ */
+function postgresUser(): ServiceUser | undefined {
+	if (process.getuid?.() !== 0) return undefined;
+	const name = process.env.BF_POSTGRES_USER || 'nobody';
+	const uid = idOf(name, '-u');
+	const gid = idOf(name, '-g');
+	if (uid === 0) throw new Error(`BF_POSTGRES_USER=${name} is root; PostgreSQL refuses root`);
+	return { name, uid, gid };
+}
+
+function idOf(name: string, flag: '-u' | '-g'): number {
+	const result = spawnSync('id', [flag, name], { encoding: 'utf8' });
+	const id = Number(result.stdout.trim());
+	if (result.status !== 0 || !Number.isInteger(id)) {
+		throw new Error(
+			`user "${name}" does not exist (PostgreSQL needs an unprivileged user when run as root: ` +
+				`create one, e.g. \`useradd --system ${name}\`, or set BF_POSTGRES_USER)`,
+		);
+	}
+	return id;
 }

@@ -2,11 +2,8 @@
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import { pollUntil } from '../poll';
 import { freePort } from '../ports';
-import { spawnGroup, stopGroup, type GroupProcess } from '../process-group';
-
-const START_TIMEOUT_MS = 30_000;
+import { startGroup, stopGroup, type GroupProcess } from '../process-group';
 
 export interface RedisInstance {
 	port: number;
@@ -23,25 +20,15 @@ export async function startRedis(redisServer: string, dir: string): Promise<Redi
 		// A test queue: no snapshots, no append-only file, no daemonizing (we own the process).
 		...['--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dataDir],
 	];
-	const proc = spawnGroup('redis', redisServer, args, {
+	const proc = await startGroup('redis', redisServer, args, {
 		env: { PATH: process.env.PATH ?? '' },
 		cwd: dataDir,
 		logFile: path.join(dir, 'redis.log'),
+		readyFor: `redis on port ${port} to answer PING`,
+		isReady: () => answersPing(port),
+		timeoutMs: 30_000,
+		pollMs: 100,
 	});
-	try {
-		await pollUntil(
-			`redis on port ${port} to answer PING`,
-			async () => {
-				if (!proc.running()) throw new Error(`redis exited (${await proc.exited}):\n${proc.log()}`);
-				return await answersPing(port);
-			},
-			START_TIMEOUT_MS,
-			100,
-		);
-	} catch (error) {
-		await stopGroup(proc);
-		throw error;
-	}
 	return { port, process: proc };
 }
 
