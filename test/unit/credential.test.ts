@@ -1,7 +1,7 @@
 /**
  * The credential's shape (the public names saved workflows depend on) and the credential test's answers
  * to each kind of failure, with a scripted legacy `request` helper. The request it sends, over real
- * HTTP through n8n-core's CredentialTestContext: transport.sandbox.test.ts.
+ * HTTP through n8n-core's CredentialTestContext: transport.credential.test.ts.
  */
 import { existsSync } from 'fs';
 import { resolve } from 'path';
@@ -88,6 +88,8 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 
 	it.each([
 		[401, { error: { code: 'MISSING_API_KEY', message: 'x' } }, /No API key reached the service/],
+		[401, { error: { code: 'API_KEY_EXPIRED', message: 'x' } }, /API_KEY_EXPIRED.*has expired/],
+		[401, { error: { code: 'INVALID_API_KEY', message: 'x' } }, /INVALID_API_KEY.*revoked/],
 		[404, { error: { code: 'NOT_FOUND', message: 'no route' } }, /Base URL/],
 		[503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } }, /503.*SERVICE_UNAVAILABLE/],
 		[502, '<html><title>Bad Gateway</title></html>', /502/],
