@@ -96,7 +96,6 @@ export function createHttpClient(
 		get: <T = any>(path: string, options?: HttpRequestOptions) => request<T>('GET', path, options),
 		post: withBody('POST'),
 		patch: withBody('PATCH'),
-		put: withBody('PUT'),
 		delete: <T = any>(path: string, options?: HttpRequestOptions) =>
 			request<T>('DELETE', path, options),
 	};

@@ -7,7 +7,6 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 interface Hit {
-	at: number;
 	method: string;
 	url: string;
 	authorization?: string;
@@ -29,7 +28,6 @@ export async function scriptedServer(
 	const pending = new Set<http.ServerResponse>();
 	const server = http.createServer((req, res) => {
 		hits.push({
-			at: Date.now(),
 			method: req.method ?? '',
 			url: req.url ?? '',
 			authorization: req.headers.authorization,

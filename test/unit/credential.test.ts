@@ -1,7 +1,7 @@
 /**
  * The credential's shape (the public names saved workflows depend on) and the credential test's answers
  * to each kind of failure, with a scripted legacy `request` helper. The request it sends, over real
- * HTTP through n8n-core's CredentialTestContext: transport.sandbox.test.ts.
+ * HTTP through n8n-core's CredentialTestContext: transport.credential.test.ts.
  */
 import { existsSync } from 'fs';
 import { resolve } from 'path';
@@ -53,7 +53,8 @@ describe('credential businessFinanceApi', () => {
 });
 
 describe('credential test businessFinanceApiTest (scripted request helper)', () => {
-	function run(
+	/** The test's result, and the requests it sent. */
+	async function run(
 		answer: (options: Record<string, unknown>) => unknown,
 		data: Record<string, unknown> = {},
 	) {
@@ -67,13 +68,13 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 				},
 			},
 		} as unknown as ICredentialTestFunctions;
-		const result = businessFinanceApiTest.call(ctx, {
+		const result = await businessFinanceApiTest.call(ctx, {
 			id: '1',
 			name: 'c',
 			type: 'businessFinanceApi',
 			data: { apiKey: KEY, baseUrl: 'https://api.example.com/v1/', ...data },
 		});
-		return { result, calls };
+		return { ...result, calls };
 	}
 	const answer = (statusCode: number, body: unknown) => () => ({
 		statusCode,
@@ -82,12 +83,14 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	});
 
 	it('a 429 means the key works', async () => {
-		const { result } = run(answer(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }));
-		await expect(result).resolves.toMatchObject({ status: 'OK' });
+		const rateLimited = { error: { code: 'RATE_LIMITED', message: 'slow down' } };
+		expect(await run(answer(429, rateLimited))).toMatchObject({ status: 'OK' });
 	});
 
 	it.each([
 		[401, { error: { code: 'MISSING_API_KEY', message: 'x' } }, /No API key reached the service/],
+		[401, { error: { code: 'API_KEY_EXPIRED', message: 'x' } }, /API_KEY_EXPIRED.*has expired/],
+		[401, { error: { code: 'INVALID_API_KEY', message: 'x' } }, /INVALID_API_KEY.*revoked/],
 		[404, { error: { code: 'NOT_FOUND', message: 'no route' } }, /Base URL/],
 		[503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } }, /503.*SERVICE_UNAVAILABLE/],
 		[502, '<html><title>Bad Gateway</title></html>', /502/],
@@ -95,8 +98,7 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		[302, '', /redirect/],
 		[403, { error: { code: 'FORBIDDEN', message: 'no' } }, /API key is not allowed/],
 	] as const)('HTTP %i %j is explained', async (status, body, text) => {
-		const { result } = run(answer(status, body));
-		const r = await result;
+		const r = await run(answer(status, body));
 		expect(r.status).toBe('Error');
 		expect(r.message).toMatch(text);
 	});
@@ -106,13 +108,12 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		['ENOTFOUND', /could not be resolved/],
 		['ETIMEDOUT', /did not answer in time/],
 	])('a network error %s is explained', async (code, text) => {
-		const { result } = run(() => {
+		const r = await run(() => {
 			throw Object.assign(new Error(`connect ${code}`), {
 				code,
 				options: { headers: { Authorization: `Bearer ${KEY}` } },
 			});
 		});
-		const r = await result;
 		expect(r.status).toBe('Error');
 		expect(r.message).toContain(code);
 		expect(r.message).toMatch(text);
@@ -120,10 +121,9 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 	});
 
 	it('an unexpected error that mentions the key does not echo it', async () => {
-		const { result } = run(() => {
+		const r = await run(() => {
 			throw new Error(`strange failure for Bearer ${KEY}`);
 		});
-		const r = await result;
 		expect(r.status).toBe('Error');
 		expect(r.message).not.toContain(KEY);
 		expect(r.message).not.toContain(KEY.slice(4));
@@ -135,11 +135,10 @@ describe('credential test businessFinanceApiTest (scripted request helper)', () 
 		[{ apiKey: ` ${KEY}` }, /contains a space or line break/],
 		[{ baseUrl: 'http://finance.example.com' }, /plain http/],
 	])('refuses %p without sending', async (data, text) => {
-		const { result, calls } = run(answer(200, { data: [] }), data);
-		const r = await result;
+		const r = await run(answer(200, { data: [] }), data);
 		expect(r.status).toBe('Error');
 		expect(r.message).toMatch(text);
 		expect(r.message).not.toContain(KEY);
-		expect(calls).toHaveLength(0);
+		expect(r.calls).toHaveLength(0);
 	});
 });

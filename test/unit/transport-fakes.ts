@@ -70,10 +70,6 @@ export class FakeClock {
 		return this.timers.length;
 	}
 
-	get totalSlept(): number {
-		return this.sleeps.reduce((a, b) => a + b, 0);
-	}
-
 	/** Run a promise to completion, advancing virtual time whenever everything is waiting on a timer. */
 	async run<T>(promise: Promise<T>, maxSteps = 100_000): Promise<T> {
 		let settled = false;

@@ -125,7 +125,6 @@ export const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
 	baseUrl: server.baseUrl,
 	...over,
 });
-export const budget = (seconds: number) => ({ waitBudgetMs: seconds * 1000 });
 
 /** GET /v1/vendors through `t` as an execution of its own, with a wait budget in seconds. */
 export const getVendors = (
@@ -140,7 +139,7 @@ export const getVendors = (
 		'/v1/vendors',
 		undefined,
 		undefined,
-		seconds === undefined ? undefined : budget(seconds),
+		seconds === undefined ? undefined : { waitBudgetMs: seconds * 1000 },
 	);
 
 export async function timed<T>(promise: Promise<T>): Promise<{ ms: number; result: T }> {

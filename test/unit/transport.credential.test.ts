@@ -1,11 +1,14 @@
 /**
- * Which key and base URL may be used (credential.ts), checked before anything is sent, over real
- * HTTP. The Test button applies the same rules: credential.test.ts.
+ * Which key and base URL may be used (credential.ts), checked before anything is sent; what is
+ * sent, and that a redirect is never followed, over real HTTP through n8n-core's own
+ * httpRequestWithAuthentication and, for the Test button, its CredentialTestContext (the legacy
+ * `request` helper). The Test button's answer to each kind of failure: credential.test.ts.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
 
 import { isLoopbackHost, normaliseBaseUrl } from '../../nodes/BusinessFinance/transport/credential';
+import { freePort } from '../../scripts/ports';
 import { call, failure, fake, fakeContext, KEY, ok, useFakeTransport } from './transport-fakes';
 import {
 	creds,
@@ -20,7 +23,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
-import { answer } from '../helpers/scripted-server';
+import { answer, bodyOf } from '../helpers/scripted-server';
 
 useFakeTransport();
 useScriptedServer();
@@ -108,7 +111,7 @@ describe('refusals before sending', () => {
 	});
 });
 
-describe('one key, one truth', () => {
+describe('over real HTTP', () => {
 	/** Like the service: only the exact key is accepted. */
 	const strictServer = async () =>
 		await serve((req, res) =>
@@ -121,14 +124,56 @@ describe('one key, one truth', () => {
 						okHeaders(),
 					),
 		);
-	it('the credential test and the requests send exactly the same key', async () => {
+	it('the Test button lists one vendor, and it and the requests send exactly the same key', async () => {
 		await strictServer();
 		const { t } = transportWithShiftableClock();
-		expect((await testCredential(creds())).status).toBe('OK');
+		await expect(testCredential(creds())).resolves.toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/successful/),
+		});
 		await getVendors(t);
-		expect(server.hits.map((h) => h.authorization)).toEqual([
-			`Bearer ${HTTP_KEY}`,
-			`Bearer ${HTTP_KEY}`,
+		expect(server.hits.map((h) => [h.method, h.url, h.authorization])).toEqual([
+			['GET', '/v1/vendors?limit=1', `Bearer ${HTTP_KEY}`],
+			['GET', '/v1/vendors', `Bearer ${HTTP_KEY}`],
 		]);
+	});
+
+	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {
+		const received: string[] = [];
+		await serve(async (req, res) => {
+			received.push(String(req.headers['content-type']), String(await bodyOf(req)));
+			answer(res, 200, { data: { id: 'r1' } }, okHeaders());
+		});
+		const { t } = transportWithShiftableClock();
+		await t.apiRequest.call(realContext(creds()), 'PATCH', '/v1/receivables/r1', {});
+		expect(received).toEqual(['application/json', '{}']);
+	});
+
+	it('an unreachable host: a clear message (for a POST, that nothing was created), and from the Test button', async () => {
+		const over = { baseUrl: `http://127.0.0.1:${await freePort()}` }; // nothing listens there
+		const { t } = transportWithShiftableClock();
+		const error = await failure(
+			t.apiRequest.call(realContext({ apiKey: HTTP_KEY, ...over }), 'POST', '/v1/vendors', {}),
+		);
+		expect(error.message).toBe('Could not reach the Business Finance service (ECONNREFUSED)');
+		expect(error.description).toMatch(/Nothing is listening/);
+		expect(error.description).toMatch(/nothing was created/);
+		expect(JSON.stringify(error) + inspect(error, { depth: 10 })).not.toContain(HTTP_KEY);
+		const tested = await testCredential({ apiKey: HTTP_KEY, ...over });
+		expect(tested.status).toBe('Error');
+		expect(tested.message).toMatch(/ECONNREFUSED.*Nothing is listening/);
+	});
+
+	it('does not follow a redirect, so the key never reaches the redirect target (requests and the Test button)', async () => {
+		await serve((req, res) => {
+			res.writeHead(302, { location: `${server.baseUrl}/elsewhere${req.url}`, ...okHeaders() });
+			res.end();
+		});
+		const { t } = transportWithShiftableClock();
+		expect((await failure(getVendors(t))).message).toMatch(/HTTP 302 \(a redirect to/);
+		const tested = await testCredential(creds());
+		expect(tested.status).toBe('Error');
+		expect(tested.message).toMatch(/redirect/);
+		expect(server.hits.map((h) => h.url)).toEqual(['/v1/vendors', '/v1/vendors?limit=1']);
 	});
 });

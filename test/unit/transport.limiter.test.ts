@@ -583,13 +583,6 @@ describe('proactive waiting and per-key sharing', () => {
 	const headers = (remaining: number, resetMs: number) =>
 		limitOf(100, remaining, String(Math.ceil(resetMs / 1000)));
 
-	it('does not wait while requests remain', async () => {
-		const reset = fake.now + 5_000;
-		const ctx = fakeContext(fake, () => json(200, { data: 1 }, headers(50, reset)));
-		for (let i = 0; i < 5; i++) await call(ctx, 'GET', '/v1/vendors');
-		expect(fake.totalSlept).toBe(0);
-	});
-
 	it('one limiter per key, shared by every execution and keyed by a SHA-256 of the key', async () => {
 		const reset = fake.now + 5_000;
 		const calls: RecordedCall[] = [];

@@ -23,7 +23,7 @@ useScriptedServer();
 
 describe('pagination', () => {
 	/** A list endpoint over `total` items, honouring page and limit like the sandbox. */
-	function listServer(total: number, pageOverride = (page: number) => page) {
+	function listServer(total: number) {
 		const items = Array.from({ length: total }, (_, i) => ({
 			id: `id-${String(i).padStart(5, '0')}`,
 			n: i,
@@ -31,7 +31,7 @@ describe('pagination', () => {
 		return (opts: IHttpRequestOptions) => {
 			const page = Number(opts.qs?.page ?? 1);
 			const limit = Number(opts.qs?.limit ?? 50);
-			const data = items.slice((pageOverride(page) - 1) * limit, pageOverride(page) * limit);
+			const data = items.slice((page - 1) * limit, page * limit);
 			return json(200, { data, meta: { page, limit, total, has_more: page * limit < total } });
 		};
 	}
@@ -86,51 +86,38 @@ describe('pagination', () => {
 		]);
 	});
 
-	it('stops with a clear error when has_more never turns false', async () => {
-		// Fresh ids on every page, total 150, but has_more always true.
-		let counter = 0;
-		const ctx = fakeContext(fake, () =>
-			json(200, {
-				data: Array.from({ length: 100 }, () => ({ id: `gen-${counter++}` })),
-				meta: { page: 1, limit: 100, total: 150, has_more: true },
-			}),
-		);
-		const error = await failure(list(ctx, {}, { returnAll: true }));
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toMatch(/kept reporting more pages/);
-		expect(ctx.calls.length).toBe(3); // ceil(150/100) + 1
-	});
+	it.each([
+		['with a total: past ceil(total/100) + 1 pages', 100, { total: 150 }, 3],
+		['without a total: at the hard page cap', 1, {}, 10_000],
+	])(
+		'stops with a clear error when has_more never turns false, %s',
+		async (_, perPage, meta, calls) => {
+			let counter = 0; // fresh ids on every page
+			const ctx = fakeContext(fake, () =>
+				json(200, {
+					data: Array.from({ length: perPage }, () => ({ id: `gen-${counter++}` })),
+					meta: { ...meta, has_more: true },
+				}),
+			);
+			const error = await failure(list(ctx, {}, { returnAll: true }));
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toMatch(/kept reporting more pages/);
+			expect(ctx.calls.length).toBe(calls);
+		},
+		60_000,
+	);
 
-	it('a server without total and with endless has_more hits the hard page cap', async () => {
-		let counter = 0;
-		const ctx = fakeContext(fake, () =>
-			json(200, { data: [{ id: `gen-${counter++}` }], meta: { has_more: true } }),
-		);
-		const error = await failure(list(ctx, {}, { returnAll: true }));
-		expect(error.message).toMatch(/kept reporting more pages/);
-		expect(ctx.calls.length).toBe(10_000);
-	}, 60_000);
-
-	it('stops with a clear error when the server repeats a page', async () => {
-		const ctx = fakeContext(
-			fake,
-			listServer(300, (page) => (page >= 2 ? 1 : page)),
-		);
-		const error = await failure(list(ctx, {}, { returnAll: true }));
-		expect(error.message).toMatch(/returned page 2 of \/v1\/vendors again/);
-		expect(ctx.calls).toHaveLength(2);
-	});
-
-	it('stops when a page holds only items already seen, even if its first id is new', async () => {
-		const pages = [
-			[{ id: 'a' }, { id: 'b' }, { id: 'c' }],
-			[{ id: 'b' }, { id: 'c' }],
-		];
+	it.each([
+		['repeats a page', [{ id: 'a' }, { id: 'b' }, { id: 'c' }]],
+		['sends a page of items already seen, its first id new', [{ id: 'b' }, { id: 'c' }]],
+	])('stops with a clear error when the server %s', async (_, page2) => {
+		const pages = [[{ id: 'a' }, { id: 'b' }, { id: 'c' }], page2];
 		const ctx = fakeContext(fake, (_, i) =>
 			json(200, { data: pages[Math.min(i, 1)], meta: { has_more: true, total: 9 } }),
 		);
 		const error = await failure(list(ctx, {}, { returnAll: true }));
-		expect(error.message).toMatch(/again/);
+		expect(error.message).toMatch(/returned page 2 of \/v1\/vendors again/);
+		expect(ctx.calls).toHaveLength(2);
 	});
 
 	it('an item that shifts onto the next page is returned once', async () => {
@@ -146,9 +133,16 @@ describe('pagination', () => {
 		expect(items.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
 	});
 
-	it('a body without a data list is a clear error', async () => {
-		const ctx = fakeContext(fake, () => json(200, { items: [] }));
-		await expect(list(ctx, {}, { returnAll: true })).rejects.toThrow(/without a list in "data"/);
+	it.each([
+		['a body without a data list', { items: [] }, /without a list in "data"/],
+		[
+			'a list whose elements are not objects',
+			{ data: [{ id: 'a' }, 1, 'text', null], meta: { has_more: false } },
+			/^The service answered \/v1\/vendors with a list whose element 1 is not an object \(number\)$/,
+		],
+	])('%s is a clear error, not items', async (_, body, message) => {
+		const ctx = fakeContext(fake, () => json(200, body));
+		await expect(list(ctx, {}, { returnAll: true })).rejects.toThrow(message);
 	});
 
 	it('shares one wait budget across the pages', async () => {
@@ -182,22 +176,4 @@ describe('pagination', () => {
 			).toEqual(['1', '2']);
 		},
 	);
-
-	it('a list whose elements are not objects is an error, not items', async () => {
-		await serve((_req, res) =>
-			answer(
-				res,
-				200,
-				{ data: [{ id: 'a' }, 1, 'text', null], meta: { has_more: false } },
-				okHeaders(),
-			),
-		);
-		const { t } = transportWithShiftableClock();
-		const error = await failure(
-			t.apiRequestAllItems.call(realContext(creds()), '/v1/vendors', {}, { returnAll: true }),
-		);
-		expect(error.message).toBe(
-			'The service answered /v1/vendors with a list whose element 1 is not an object (number)',
-		);
-	});
 });

@@ -3,16 +3,15 @@
  * property on redact itself, then a service's echoes over real HTTP).
  */
 import fc from 'fast-check';
+import type { ServerResponse } from 'http';
 import { inspect } from 'util';
 
 import { redact } from '../../nodes/BusinessFinance/transport/redact';
 import {
-	creds,
 	failure,
 	getVendors,
 	HTTP_KEY as KEY,
 	okHeaders,
-	realContext,
 	serve,
 	transportWithShiftableClock,
 	useScriptedServer,
@@ -100,69 +99,58 @@ describe('redaction', () => {
 		expect(leakedPiece(text, KEY)).toBeUndefined();
 	}
 
-	// Each encoding, at each alignment, on redact() itself: the properties above.
-	it.each([
-		['URL-encoded in lower case', (key: string) => encodeURIComponent(key).toLowerCase()],
-		[
-			'in base64 of the header',
-			(_: string, header: string) => Buffer.from(`Authorization: ${header}`).toString('base64'),
-		],
-	])('a key echoed %s by the service never reaches the error', async (_, echo) => {
-		await serve((req, res) =>
-			answer(
-				res,
-				400,
-				{
-					error: {
-						code: 'VALIDATION_ERROR',
-						message: `no such key: ${echo(KEY, String(req.headers.authorization))}`,
-					},
-				},
-				okHeaders(),
-			),
-		);
-		const { t } = transportWithShiftableClock();
-		const error = await failure(
-			t.apiRequest.call(realContext(creds()), 'POST', '/v1/vendors', { name: 'x' }),
-		);
-		expect(error.message).toMatch(/^VALIDATION_ERROR: /);
-		expectNoKeyIn(error);
-	});
-
-	it('a key echoed in base64 where the message is cut at 300 characters never reaches the error', async () => {
-		// The cut falls 3 characters before the end of the encoded header: the rest of it would
-		// still decode to most of the key if the message were cut before it is redacted.
-		await serve((req, res) => {
-			const encoded = Buffer.from(`Authorization: ${req.headers.authorization}`).toString('base64');
-			const message = `${'Invalid API key.'.padEnd(300 - encoded.length + 3 - 1, '.')} ${encoded}`;
-			answer(res, 401, { error: { code: 'INVALID_API_KEY', message } }, okHeaders());
-		});
-		const { t } = transportWithShiftableClock();
-		const error = await failure(getVendors(t));
-		expect(error.message).toMatch(/^INVALID_API_KEY: Invalid API key\.{10}/);
-		expectNoKeyIn(error);
-	});
-
-	it('a redirect whose Location carries the key percent-encoded (mixed-case hex, letters too) never reaches the error', async () => {
-		const encoded = [...Buffer.from(KEY)]
+	/** Every byte percent-encoded (hex in mixed case) but each third, which stays a letter. */
+	const percentEncoded = (key: string) =>
+		[...Buffer.from(key)]
 			.map((byte, i) => {
 				const hex = byte.toString(16).padStart(2, '0');
 				if (i % 3 === 0) return String.fromCharCode(byte);
 				return `%${i % 2 ? hex : hex.toUpperCase()}`;
 			})
 			.join('');
-		await serve((_req, res) => {
-			res.writeHead(302, {
-				location: `https://login.example.com/?key=${encoded}`,
-				...okHeaders(),
-			});
-			res.end();
-		});
+	const base64Header = (header: string) =>
+		Buffer.from(`Authorization: ${header}`).toString('base64');
+	const apiAnswer = (status: number, code: string, message: string) => (res: ServerResponse) =>
+		answer(res, status, { error: { code, message } }, okHeaders());
+
+	// Each encoding, at each alignment, on redact() itself: the properties above.
+	it.each<[string, (header: string) => (res: ServerResponse) => void, RegExp]>([
+		[
+			'URL-encoded in lower case',
+			() =>
+				apiAnswer(400, 'VALIDATION_ERROR', `no such key: ${encodeURIComponent(KEY).toLowerCase()}`),
+			/^VALIDATION_ERROR: no such key: /,
+		],
+		[
+			'in base64 of the header',
+			(header) => apiAnswer(400, 'VALIDATION_ERROR', `no such key: ${base64Header(header)}`),
+			/^VALIDATION_ERROR: no such key: /,
+		],
+		[
+			// The cut falls 3 characters before the end of the encoded header: the rest of it would
+			// still decode to most of the key if the message were cut before it is redacted.
+			'in base64 where the message is cut at 300 characters',
+			(header) => {
+				const encoded = base64Header(header);
+				const text = `${'Invalid API key.'.padEnd(300 - encoded.length + 3 - 1, '.')} ${encoded}`;
+				return apiAnswer(401, 'INVALID_API_KEY', text);
+			},
+			/^INVALID_API_KEY: Invalid API key\.{10}/,
+		],
+		[
+			'percent-encoded (mixed-case hex, letters too) in the Location of a redirect',
+			() => (res) => {
+				const location = `https://login.example.com/?key=${percentEncoded(KEY)}`;
+				res.writeHead(302, { location, ...okHeaders() });
+				res.end();
+			},
+			/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
+		],
+	])('a key echoed %s never reaches the error', async (_, echo, message) => {
+		await serve((req, res) => echo(String(req.headers.authorization))(res));
 		const { t } = transportWithShiftableClock();
 		const error = await failure(getVendors(t));
-		expect(error.message).toMatch(
-			/^The service answered HTTP 302 \(a redirect to https:\/\/login\.example\.com\//,
-		);
+		expect(error.message).toMatch(message);
 		expectNoKeyIn(error);
 	});
 });

@@ -34,11 +34,8 @@ import {
 	waitingOnLimiters,
 } from './transport-fakes';
 import {
-	budget,
-	creds,
 	getVendors,
 	okHeaders,
-	realContext,
 	serve,
 	server,
 	timed,
@@ -316,18 +313,7 @@ describe('the attempt and its deadline', () => {
 			),
 		);
 		const { t } = transportWithShiftableClock();
-		const { ms, result } = await timed(
-			failure(
-				t.apiRequest.call(
-					realContext(creds()),
-					'GET',
-					'/v1/treasury/balance',
-					undefined,
-					undefined,
-					budget(1),
-				),
-			),
-		);
+		const { ms, result } = await timed(failure(getVendors(t, 1)));
 		expect(result.message).toBe('SERVICE_UNAVAILABLE: down');
 		expect(result.description).toMatch(
 			/Not retried: the wait before the next try does not fit in the rate-limit wait budget/,

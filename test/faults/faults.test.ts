@@ -1,0 +1,283 @@
+/**
+ * The real node (WorkflowExecute, real HTTP, test/node/support.ts) against an in-process sandbox
+ * that fails a share of the requests (500, 503, connection reset, a 200 whose body is not JSON;
+ * drawn from a seeded PRNG, so every run sees the same faults, and the sandbox processes none of
+ * the faulted requests) or rate-limits them:
+ * - creates: a create that may have been processed is never retried, so exactly one POST per
+ *   item, no duplicates on the service, and every failed item reported (Continue On Fail: an
+ *   error item paired with its input item; without it: a clear error naming the item, and
+ *   nothing sent after it);
+ * - list all: every vendor exactly once, or a clear error: never a silently short list;
+ * - the rate-limit wait budget ("Max Wait for Rate Limits", here 2 s): a window beyond it ends in
+ *   a clear error at once, never a hang, and the node sends nothing into a closed window (waits
+ *   on repeated 429s within a budget: test/unit/transport.deadline.test.ts).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type * as TransportModule from '../../nodes/BusinessFinance/transport';
+import type { FaultKind } from '../../sandbox/types';
+import { useEnv, VALID } from '../node/support';
+
+/**
+ * The nodes' transport, made anew before each test: one per n8n process would carry one test's
+ * rate limit into the next. The node imports it unchanged; only which transport answers is swapped.
+ */
+jest.mock('../../nodes/BusinessFinance/transport', () => {
+	const actual = jest.requireActual<typeof TransportModule>(
+		'../../nodes/BusinessFinance/transport',
+	);
+	let current = actual.createTransport();
+	return {
+		...actual,
+		apiRequest(this: never, ...args: Parameters<typeof current.apiRequest>) {
+			return current.apiRequest.apply(this, args);
+		},
+		apiRequestAllItems(this: never, ...args: Parameters<typeof current.apiRequestAllItems>) {
+			return current.apiRequestAllItems.apply(this, args);
+		},
+		renewTransport: () => (current = actual.createTransport()),
+	};
+});
+
+const env = useEnv('reset');
+// After useEnv's reset (no data, no faults): fresh rate-limit counters on both sides, empty log.
+beforeEach(async () => {
+	await env.sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
+	(
+		jest.requireMock('../../nodes/BusinessFinance/transport') as { renewTransport: () => void }
+	).renewTransport();
+	await env.clear();
+});
+
+/** Every vendor on the service, read directly (not through the node). */
+async function allVendors(): Promise<IDataObject[]> {
+	const out: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const res = await fetch(`${env.sb.baseUrl}/v1/vendors?page=${page}&limit=100`, {
+			headers: { authorization: `Bearer ${env.sb.apiKey}` },
+		});
+		if (res.status !== 200) throw new Error(`setup: GET /v1/vendors answered ${res.status}`);
+		const body = (await res.json()) as { data: IDataObject[]; meta: { has_more: boolean } };
+		out.push(...body.data);
+		if (!body.meta.has_more) return out;
+	}
+}
+
+/** Vendor create parameters for item `$json.name` (a valid crypto vendor). */
+const vendorCreate = {
+	resource: 'vendor',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	paymentMethod: 'crypto',
+	additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum' },
+};
+const vendorList = { resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} };
+
+const M = 40;
+const items = (prefix: string) => Array.from({ length: M }, (_, i) => ({ name: `${prefix} ${i}` }));
+const fault = (kind: FaultKind, rate: number, method: string) =>
+	env.sb.admin.addFault({ kind, rate, pathPrefix: '/v1/vendors', method });
+
+describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () => {
+	it.each([
+		['status500', /INTERNAL_ERROR|500/],
+		['status503', /SERVICE_UNAVAILABLE|503/],
+		['reset', /Could not reach the Business Finance service/],
+		['malformed', /not valid JSON/],
+	] as const)(
+		'%s: one POST per item, no duplicates, each failed item reported',
+		async (kind, message) => {
+			await fault(kind, 0.1, 'POST');
+			const input = items(kind);
+
+			const res = await env.run(vendorCreate, { items: input, continueOnFail: true });
+
+			expect(res.error).toBeUndefined();
+			// One output item per input item, in order, paired with it.
+			expect(res.items).toHaveLength(M);
+			res.items.forEach((item, i) => expect(item.pairedItem).toEqual({ item: i }));
+			const failed = res.items.filter((i) => typeof i.json.error === 'string');
+			const created = res.items.filter((i) => typeof i.json.error !== 'string');
+			expect(failed.length).toBeGreaterThanOrEqual(1); // the seeded faults fired
+			for (const f of failed) {
+				expect(f.json.error).toMatch(message);
+				// The user is told the create may have gone through and was not repeated.
+				expect(`${f.json.error} ${f.json.description}`).toMatch(
+					/(may or may not have been processed|probably processed).*(check whether|before running it again)/,
+				);
+			}
+
+			// Exactly one POST per item: nothing retried after a 5xx, a reset or an unreadable answer.
+			const posts = (await env.requests()).filter((r) => r.method === 'POST');
+			expect(posts).toHaveLength(M);
+			// The sandbox logs no body for a faulted request (it stops before reading it).
+			const faulted = posts.filter((r) => r.body === null);
+			expect(faulted).toHaveLength(failed.length);
+			expect(posts.filter((r) => r.body !== null).map((r) => (r.body as IDataObject).name)).toEqual(
+				created.map((i) => input[(i.pairedItem as { item: number }).item].name),
+			);
+			if (kind !== 'malformed') {
+				const status = kind === 'status500' ? 500 : kind === 'status503' ? 503 : 0;
+				expect(posts.filter((r) => r.status === status)).toHaveLength(failed.length);
+				expect(posts.filter((r) => r.status === 201)).toHaveLength(created.length);
+			}
+
+			// The service holds exactly the vendors reported as created, once each: no duplicates.
+			const onService = await allVendors();
+			expect(onService).toHaveLength(created.length);
+			expect(new Set(onService.map((v) => v.id))).toEqual(new Set(created.map((i) => i.json.id)));
+		},
+		60_000,
+	);
+
+	it('Continue On Fail off: stops at the first failed item with a clear error naming it; nothing after it is sent', async () => {
+		await fault('status503', 0.1, 'POST'); // seeded: the first POST to fail is item 18's
+		const input = items('stop');
+
+		const res = await env.run(vendorCreate, { items: input });
+
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toMatch(/SERVICE_UNAVAILABLE/);
+		expect(String(res.error!.description)).toMatch(/may or may not have been processed/);
+		const failedIndex = (res.error as unknown as { context: { itemIndex: number } }).context
+			.itemIndex;
+		const log = await env.requests();
+		expect(log).toHaveLength(failedIndex + 1);
+		expect(log[failedIndex].status).toBe(503);
+		expect(log[failedIndex].body).toBeNull(); // a faulted request: not processed
+		expect(log.slice(0, failedIndex).every((r) => r.status === 201)).toBe(true);
+		expect(log.slice(0, failedIndex).map((r) => (r.body as IDataObject).name)).toEqual(
+			input.slice(0, failedIndex).map((i) => i.name),
+		);
+		expect(failedIndex).toBeGreaterThan(0);
+		expect(await allVendors()).toHaveLength(failedIndex);
+	}, 60_000);
+});
+
+describe('list all 2,500 vendors (25 pages of 100) with page requests failing', () => {
+	const N = 2500;
+	const PAGES = N / 100;
+	async function seed(): Promise<Set<string>> {
+		await env.sb.admin.seedVendors(N);
+		const ids = new Set((await allVendors()).map((v) => String(v.id)));
+		expect(ids.size).toBe(N);
+		await env.clear();
+		return ids;
+	}
+
+	it.each([
+		['status500', 500],
+		['status503', 503],
+		['reset', 0],
+		['malformed', 200],
+	] as const)(
+		'10 %% %s: every vendor exactly once, each page fetched once successfully',
+		async (kind, loggedStatus) => {
+			const seeded = await seed();
+			await fault(kind, 0.1, 'GET');
+
+			const res = await env.run(vendorList);
+
+			expect(res.error).toBeUndefined();
+			const ids = res.items.map((i) => String((i.json as IDataObject).id));
+			expect(ids).toHaveLength(N);
+			expect(new Set(ids).size).toBe(N); // no duplicates
+			expect(new Set(ids)).toEqual(seeded); // nothing missing, nothing foreign
+			expect(res.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+
+			const log = await env.requests();
+			expect(log.every((r) => r.method === 'GET' && r.path === '/v1/vendors')).toBe(true);
+			const pages = log.map((r) => Number(r.query.page));
+			// Only pages 1..25 were asked for, with the API's largest page, and at most 4 times each.
+			expect(new Set(pages)).toEqual(new Set(Array.from({ length: PAGES }, (_, i) => i + 1)));
+			expect(log.every((r) => r.query.limit === '100' || r.query.limit === 100)).toBe(true);
+			for (let p = 1; p <= PAGES; p++)
+				expect(pages.filter((x) => x === p).length).toBeLessThanOrEqual(4);
+			// The faults did fire (seeded: 4 of the requests), and every extra request is a retry of one.
+			const retries = log.length - PAGES;
+			expect(retries).toBeGreaterThanOrEqual(1);
+			if (kind !== 'malformed') {
+				expect(log.filter((r) => r.status === loggedStatus)).toHaveLength(retries);
+				expect(log.filter((r) => r.status === 200)).toHaveLength(PAGES);
+			}
+			// Retries are of the page that failed, straight after it: the order of pages never goes back.
+			for (let i = 1; i < pages.length; i++)
+				expect(pages[i] - pages[i - 1]).toBeGreaterThanOrEqual(0);
+		},
+		60_000,
+	);
+
+	// Seeded at 50 %: pages 1–13 succeed after retries, page 14 fails four times in a row.
+	it('a page that keeps failing: a clear error and nothing output, not the pages it had (Continue On Fail off)', async () => {
+		await seed();
+		await fault('status503', 0.5, 'GET');
+
+		const res = await env.run(vendorList);
+
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toMatch(/503|SERVICE_UNAVAILABLE/);
+		expect(String(res.error!.description)).toMatch(/Tried 4 times/);
+		expect(res.items).toHaveLength(0);
+		const log = await env.requests();
+		const ok = log.filter((r) => r.status === 200).map((r) => Number(r.query.page));
+		expect(ok.length).toBeGreaterThan(0); // it failed in the middle of the list...
+		const failedPage = Number(log[log.length - 1].query.page);
+		expect(failedPage).toBe(Math.max(...ok) + 1);
+		expect(log.filter((r) => Number(r.query.page) === failedPage).map((r) => r.status)).toEqual([
+			503, 503, 503, 503,
+		]);
+		// ...and asked for nothing after it
+		expect(Math.max(...log.map((r) => Number(r.query.page)))).toBe(failedPage);
+	}, 60_000);
+});
+
+describe('rate limit of 1 request per 60 s window, wait budget 2 s', () => {
+	const withBudget = (parameters: INodeParameters): INodeParameters => ({
+		...parameters,
+		options: { rateLimitWaitSeconds: 2 },
+	});
+
+	it('listing: fails at once with a clear error when the next window is further away than the budget', async () => {
+		await env.sb.admin.seedVendors(250);
+		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+		const started = Date.now();
+
+		const res = await env.run(withBudget(vendorList));
+
+		const elapsed = Date.now() - started;
+		expect(res.error).toBeDefined();
+		expect(res.error!.message).toMatch(/RATE_LIMITED/);
+		expect(res.error!.message).toMatch(/wait budget 2s/);
+		expect(String(res.error!.description)).toMatch(
+			/Max Wait for Rate Limits|Rate Limit Wait Budget/,
+		);
+		expect(res.items).toHaveLength(0); // not the first page alone
+		expect(elapsed).toBeLessThan(10_000);
+		// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
+		expect((await env.requests()).map((r) => r.status)).toEqual([200]);
+	});
+
+	it('the window already used up by another client: one 429, then the clear error', async () => {
+		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+		await env.api('GET', '/v1/vendors?limit=1'); // the other client
+		await env.clear();
+		const started = Date.now();
+
+		const res = await env.run(withBudget(vendorCreate), {
+			items: [{ name: 'a' }, { name: 'b' }],
+			continueOnFail: true,
+		});
+
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(res.items).toHaveLength(2);
+		for (const [i, item] of res.items.entries()) {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json.error).toMatch(/RATE_LIMITED: still rate limited/);
+		}
+		// One 429 for item 0; item 1 knew the window was closed and sent nothing.
+		expect((await env.requests()).map((r) => r.status)).toEqual([429]);
+		expect(await env.api('GET', '/v1/vendors?limit=1').catch((e: Error) => e.message)).toMatch(
+			/429/,
+		);
+	});
+});
