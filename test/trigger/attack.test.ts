@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../sandbox';
+import type { FaultSpec, RunningSandbox } from '../../sandbox';
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 import {
 	FAILURE_MEMORY_MS,
@@ -33,7 +33,7 @@ import {
 
 let sb: RunningSandbox;
 let api: HttpClient;
-let admin: HttpClient;
+let admin: RunningSandbox['admin'];
 
 beforeAll(async () => {
 	({ sb, api, admin } = await startTriggerSandbox());
@@ -46,12 +46,12 @@ afterAll(async () => {
 
 afterEach(() => jest.restoreAllMocks());
 
-async function requestLog(): Promise<Array<{ method: string; path: string }>> {
-	return (await admin.get('/_admin/requests')).body.data;
-}
+/** The sandbox's next GET requests under `pathPrefix` (1,000 unless `count` says) get `fault`. */
+const faultGets = (pathPrefix: string, fault: FaultSpec) =>
+	admin.addFault({ count: 1000, method: 'GET', pathPrefix, ...fault });
 
 const secretFetches = async (endpointId: string) =>
-	(await requestLog()).filter(
+	(await admin.getRequests()).filter(
 		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
 	).length;
 
@@ -82,7 +82,7 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		const made = await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
 		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
 		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
-		const log = (await admin.get('/_admin/deliveries')).body.data as IDataObject[];
+		const log = await admin.getDeliveries();
 		expect(log.filter((d) => d.endpoint_id === a.endpointId)).toEqual([
 			expect.objectContaining({ event_type: 'receivable.created', status: 200, url: a.url }),
 		]);
@@ -112,10 +112,18 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		const res = await deliver(a.url, captured.body, headers());
 		expect(res).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
 		expect(a.served.executions).toHaveLength(1);
+		expect(a.served.staticDataWrites).toBe(0);
 	});
 
-	it('no delivery wrote the static data', async () => {
-		expect(a.served.staticDataWrites).toBe(0);
+	it('a delivery timestamped 200 s ahead, replayed 350 s later (tolerance 300): no second execution', async () => {
+		const ahead = await activeTrigger({ toleranceSeconds: 300 });
+		const { body, headers } = genuine(ahead, eventBody(), now() + 200);
+		expect((await deliver(ahead.url, body, headers)).status).toBe(200);
+		advanceClock(350_000);
+		const replay = await deliver(ahead.url, body, headers);
+		expect([200, 401]).toContain(replay.status);
+		expect(ahead.served.executions).toHaveLength(1);
+		await ahead.t.deactivate();
 	});
 });
 
@@ -159,7 +167,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		await a.t.deactivate();
 	});
 	beforeEach(async () => {
-		await admin.delete('/_admin/requests');
+		await admin.clearRequests();
 	});
 
 	it('40 requests without signature headers, or that cannot be genuine, cost no request at all', async () => {
@@ -189,7 +197,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		];
 		const send = (i: number) => deliver(a.url, body, hopeless[i % hopeless.length]);
 		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(401));
-		expect(await requestLog()).toEqual([]);
+		expect(await admin.getRequests()).toEqual([]);
 		expect(a.served.executions).toHaveLength(0);
 	});
 
@@ -197,7 +205,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		// Cache the secret, then let more than the refresh interval pass.
 		const first = genuine(a);
 		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
-		await admin.delete('/_admin/requests');
+		await admin.clearRequests();
 		advanceClock(REFRESH_INTERVAL_MS + 1_000);
 
 		const forgedSecret = newSecret();
@@ -208,7 +216,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		const mixed = (i: number) => (i % 2 ? forged() : deliver(a.url, body, {}));
 		expect(await burstStatuses(80, mixed)).toEqual(Array(80).fill(401));
 		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
-		expect(await requestLog()).toHaveLength(await secretFetches(a.endpointId));
+		expect(await admin.getRequests()).toHaveLength(await secretFetches(a.endpointId));
 
 		// Another burst right after costs nothing: the refresh interval has not passed again.
 		expect(await burstStatuses(40, forged)).toEqual(Array(40).fill(401));
@@ -267,7 +275,7 @@ describe('the secret route failing under a burst', () => {
 		a = await activeTrigger();
 	});
 	afterAll(async () => {
-		await admin.delete('/_admin/faults');
+		await admin.clearFaults();
 		await a.t.deactivate();
 	});
 
@@ -284,7 +292,7 @@ describe('the secret route failing under a burst', () => {
 	const each = (status: number) => Array(20).fill(status);
 	const allRefused = { credential: each(503), endpoint: each(503), forged: each(503) };
 
-	it.each([
+	it.each<[string, FaultSpec['kind']]>([
 		['503', 'status503'],
 		['a connection reset', 'reset'],
 	])(
@@ -292,13 +300,8 @@ describe('the secret route failing under a burst', () => {
 		async (_name, kind) => {
 			forgetAllSecrets(); // a restarted n8n: the first delivery must fetch
 			const warnings = jest.spyOn(n8nLogger(), 'warn');
-			await admin.delete('/_admin/requests');
-			await admin.post('/_admin/faults', {
-				kind,
-				count: 1000,
-				method: 'GET',
-				pathPrefix: `/v1/webhooks/${a.endpointId}/secret`,
-			});
+			await admin.clearRequests();
+			await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind });
 			const before = a.served.executions.length;
 
 			// The credential's secret may belong to another endpoint: its deliveries must not run.
@@ -318,7 +321,7 @@ describe('the secret route failing under a burst', () => {
 			expect(await secretFetches(a.endpointId)).toBe(afterFirst);
 
 			// Once the service is back and the failure has been remembered long enough: one fetch.
-			await admin.delete('/_admin/faults');
+			await admin.clearFaults();
 			advanceClock(FAILURE_MEMORY_MS + 1_000);
 			expect(await mixedBurst()).toEqual({
 				credential: each(401),
@@ -332,20 +335,15 @@ describe('the secret route failing under a burst', () => {
 
 	it('a secret route that hangs holds a burst for at most the 5 s receive deadline, with one fetch', async () => {
 		forgetAllSecrets();
-		await admin.delete('/_admin/requests');
-		await admin.post('/_admin/faults', {
-			kind: 'latency',
-			latencyMs: 9_000, // the transport's own per-attempt deadline alone would wait for it
-			count: 1000,
-			method: 'GET',
-			pathPrefix: `/v1/webhooks/${a.endpointId}/secret`,
-		});
+		await admin.clearRequests();
+		// 9 s: the transport's own per-attempt deadline alone would wait for it
+		await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind: 'latency', latencyMs: 9_000 });
 		const started = Date.now();
 		expect(await mixedBurst()).toEqual(allRefused);
 		const tookMs = Date.now() - started;
 		expect(tookMs).toBeLessThan(8_000);
 		expect(await secretFetches(a.endpointId)).toBe(1);
-		await admin.delete('/_admin/faults');
+		await admin.clearFaults();
 		await new Promise((resolve) => setTimeout(resolve, 9_000 - tookMs)); // the held answer ends
 	}, 30_000);
 
@@ -380,19 +378,6 @@ describe('the secret route failing under a burst', () => {
 	});
 });
 
-describe('timestamps ahead of n8n’s clock', () => {
-	it('a delivery timestamped 200 s ahead, replayed 350 s later (tolerance 300): no second execution', async () => {
-		const a = await activeTrigger({ toleranceSeconds: 300 });
-		const { body, headers } = genuine(a, eventBody(), now() + 200);
-		expect((await deliver(a.url, body, headers)).status).toBe(200);
-		advanceClock(350_000);
-		const replay = await deliver(a.url, body, headers);
-		expect([200, 401]).toContain(replay.status);
-		expect(a.served.executions).toHaveLength(1);
-		await a.t.deactivate();
-	});
-});
-
 describe('a delivery while n8n is still activating', () => {
 	it.each([
 		['an endpoint the trigger creates', false],
@@ -400,14 +385,10 @@ describe('a delivery while n8n is still activating', () => {
 	])(
 		'%s: verified, static data untouched, later deliveries run, deactivation cleans up',
 		async (_name, given) => {
-			await admin.delete('/_admin/requests');
+			await admin.clearRequests();
+			const before = 'http://127.0.0.1:1/before';
 			const existing = given
-				? (
-						await api.post('/v1/webhooks', {
-							url: 'http://127.0.0.1:1/before',
-							description: 'Before',
-						})
-					).body.data
+				? (await api.post('/v1/webhooks', { url: before })).body.data
 				: undefined;
 			const { t, served } = await servedTrigger(
 				{ webhookEndpointId: existing?.id ?? '' },
@@ -415,18 +396,16 @@ describe('a delivery while n8n is still activating', () => {
 				{ activate: false },
 			);
 			// Hold activation in its secret fetch long enough to deliver meanwhile.
-			await admin.post('/_admin/faults', {
+			await faultGets(given ? `/v1/webhooks/${existing.id}/secret` : '/v1/webhooks/ep_', {
 				kind: 'latency',
 				latencyMs: 1_500,
 				count: 1,
-				method: 'GET',
-				pathPrefix: given ? `/v1/webhooks/${existing.id}/secret` : '/v1/webhooks/ep_',
 			});
 			const activation = t.activate();
 			const fetchPath = await until(
 				'activation to fetch the secret',
 				async () =>
-					(await requestLog()).find(
+					(await admin.getRequests()).find(
 						(r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path),
 					)?.path,
 			);
@@ -457,11 +436,9 @@ describe('a delivery while n8n is still activating', () => {
 			await until('a later delivery', () => served.executions[1]);
 
 			await t.deactivate();
-			if (given)
-				expect((await api.get(`/v1/webhooks/${endpointId}`)).body.data.url).toBe(
-					'http://127.0.0.1:1/before',
-				);
-			else expect((await api.get(`/v1/webhooks/${endpointId}`)).status).toBe(404);
+			const left = await api.get(`/v1/webhooks/${endpointId}`);
+			if (given) expect(left.body.data.url).toBe(before);
+			else expect(left.status).toBe(404);
 		},
 	);
 });

@@ -45,8 +45,7 @@ afterEach(closeAll);
 
 const parameters = { webhookEndpointId: 'ep_erp' };
 const credentials = () => ({ apiKey: API_KEY, baseUrl: mini.baseUrl });
-const trigger = () =>
-	new TriggerHarness({ parameters: { ...parameters, events: ['*'] }, credentials: credentials() });
+const trigger = () => new TriggerHarness(parameters, credentials());
 
 const endpoint = () => mini.endpoints.get('ep_erp')!;
 const patches = () => mini.requests.filter((r) => r.method === 'PATCH');

@@ -13,7 +13,7 @@ import {
 	type FailedTrigger,
 } from '../../nodes/BusinessFinance/trigger/verificationWarnings';
 import { n8nLogger } from '../helpers/n8n';
-import { signedHeaders } from '../helpers/standardWebhooks';
+import { signedHeaders, webhookHeaders } from '../helpers/standardWebhooks';
 import {
 	advanceClock,
 	burstStatuses,
@@ -150,11 +150,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		]);
 
 		const other = await credentialTrigger({}, { nodeName: 'Trigger S' });
-		const headers = {
-			'webhook-id': newId(),
-			'webhook-timestamp': String(nowSeconds()),
-			'webhook-signature': 'sha256=0123abcd',
-		};
+		const headers = webhookHeaders(newId(), nowSeconds(), 'sha256=0123abcd');
 		expect((await deliver(other.url, body, headers)).status).toBe(401);
 		const said = warningsOf(warn, 'Trigger S');
 		expect(said).toEqual([expect.stringMatching(SCHEME)]);

@@ -8,7 +8,12 @@ import {
 	signatureMatches,
 	type WebhookHeaders,
 } from '../../nodes/BusinessFinance/trigger/standardWebhooks';
-import { signWebhook, STANDARD_VECTOR, verifies } from '../helpers/standardWebhooks';
+import {
+	signWebhook,
+	STANDARD_VECTOR,
+	verifies,
+	webhookHeaders,
+} from '../helpers/standardWebhooks';
 
 const {
 	vectorWhsec: SECRET,
@@ -19,11 +24,8 @@ const {
 } = STANDARD_VECTOR;
 const MESSAGE = { id: ID, timestamp: TS, signatures: [SIGNATURE.slice(3)] };
 
-const headers = (signature = SIGNATURE, timestamp = String(TS), id = ID): WebhookHeaders => ({
-	'webhook-id': id,
-	'webhook-timestamp': timestamp,
-	'webhook-signature': signature,
-});
+const headers = (signature = SIGNATURE, timestamp = String(TS), id = ID): WebhookHeaders =>
+	webhookHeaders(id, timestamp, signature);
 const at = (nowSeconds: number, toleranceSeconds?: number) => ({ nowSeconds, toleranceSeconds });
 const read = (h: WebhookHeaders, now = TS, tolerance?: number) =>
 	readSignedMessage(h, at(now, tolerance));
@@ -57,23 +59,32 @@ it.each<[string, number, number | undefined, true | RegExp | string]>([
 ])('the window, both ways and failing closed: %s', (_name, now, tolerance, expected) => {
 	const result = read(headers(), now, tolerance);
 	if (expected === true) expect(result).toEqual({ ok: true, message: MESSAGE });
-	else expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(expected) });
+	else {
+		// told apart from a malformed request only outside the window (the log blames the clock)
+		const outsideTolerance = /too (old|new)/.test(String(expected)) || undefined;
+		const reason = expect.stringMatching(expected);
+		expect(result).toEqual({ ok: false, unsigned: false, reason, outsideTolerance });
+	}
 });
 
 it('uses the real clock by default: the 2021 vector is too old now', () => {
 	expect(readSignedMessage(headers())).toMatchObject({ ok: false, outsideTolerance: true });
 });
 
-it.each(['abc', '1614265330.5', '-1614265330', '1614265330abc', '2021-02-25T15:02:10Z'])(
-	'refuses the timestamp %s (not Unix seconds)',
-	(bad) => {
-		expect(read(headers(SIGNATURE, bad))).toEqual({
-			ok: false,
-			unsigned: false,
-			reason: 'Invalid webhook-timestamp: expected Unix seconds',
-		});
-	},
-);
+it.each([
+	'abc',
+	'1614265330.5',
+	`${TS}000.5`,
+	'-1614265330',
+	'1614265330abc',
+	'2021-02-25T15:02:10Z',
+])('refuses the timestamp %s (not Unix seconds)', (bad) => {
+	expect(read(headers(SIGNATURE, bad))).toEqual({
+		ok: false,
+		unsigned: false,
+		reason: 'Invalid webhook-timestamp: expected Unix seconds',
+	});
+});
 
 it.each<[string, WebhookHeaders, string, boolean]>([
 	['none', {}, 'Missing headers: webhook-id, webhook-timestamp, webhook-signature', true],
@@ -120,12 +131,6 @@ it.each<[string, WebhookHeaders, string, boolean]>([
 		expect(read(h)).toEqual({ ok: false, unsigned, reason });
 	},
 );
-
-it('tells a timestamp outside the tolerance from a malformed request', () => {
-	expect(read(headers(SIGNATURE, String(TS - 301)))).toMatchObject({ outsideTolerance: true });
-	expect(read(headers(SIGNATURE, String(TS + 301)))).toMatchObject({ outsideTolerance: true });
-	expect(read(headers(SIGNATURE, `${TS}000.5`))).not.toHaveProperty('outsideTolerance');
-});
 
 it('keeps only well-formed v1 signatures, any of which may match', () => {
 	const other = signWebhook(otherKey, ID, TS, BODY);
