@@ -15,12 +15,13 @@ import {
 } from '../../nodes/BusinessFinance/trigger/secrets';
 import type { HttpClient } from '../helpers/http';
 import { n8nLogger } from '../helpers/n8n';
-import { asSvix, signedHeaders } from '../helpers/standardWebhooks';
+import { asSvix, signedHeaders, signWebhook } from '../helpers/standardWebhooks';
 import {
 	advanceClock,
 	burstStatuses,
 	closeAll,
 	deliver,
+	deliverSigned,
 	eventBody,
 	newId,
 	newSecret,
@@ -82,10 +83,6 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		const made = await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
 		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
 		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
-		const log = await admin.getDeliveries();
-		expect(log.filter((d) => d.endpoint_id === a.endpointId)).toEqual([
-			expect.objectContaining({ event_type: 'receivable.created', status: 200, url: a.url }),
-		]);
 		captured = a.served.received[0];
 	});
 
@@ -142,13 +139,9 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const next = genuine(a);
 		expect((await deliver(a.url, next.body, next.headers)).status).toBe(200);
-		expect(warnings).toHaveBeenCalledWith(
-			expect.stringMatching(
-				new RegExp(
-					`^Business Finance Trigger "Business Finance Trigger" \\(workflow ${a.t.workflowId}\\): the duplicate memory is full \\(${duplicates.MAX_SEEN_PER_NODE} ids per trigger\\), so 1 webhook-id`,
-				),
-			),
-		);
+		// n8n's logger gets it, naming this trigger (the wording: duplicates.test.ts)
+		const said = `"Business Finance Trigger" (workflow ${a.t.workflowId}): the duplicate memory is full`;
+		expect(warnings).toHaveBeenCalledWith(expect.stringContaining(said));
 		expect(quiet.logger.warn).not.toHaveBeenCalled();
 		// The first delivery's id was the one forgotten: its retry runs again, as the log says.
 		expect(a.served.executions).toHaveLength(2);
@@ -176,56 +169,21 @@ describe('floods: nothing unproven costs an API call', () => {
 		// Far enough outside the 300 s tolerance that the clock's next second, which may pass
 		// while the burst is served, cannot bring a timestamp back inside it.
 		const outsideSeconds = 300 + 60;
+		const signed = (secret: string, ts = now()) => signedHeaders(secret, body, { id: newId(), ts });
 		const hopeless: Array<Record<string, string>> = [
 			{},
 			{ 'webhook-id': newId(), 'webhook-timestamp': String(now()) },
 			{ 'svix-id': newId(), 'svix-timestamp': String(now()) },
-			signedHeaders(newSecret(), body, { id: newId(), ts: now() - outsideSeconds }),
-			signedHeaders(newSecret(), body, { id: newId(), ts: now() + outsideSeconds }),
-			{
-				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
-				'webhook-signature': 'v1,AAAA',
-			},
-			{
-				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
-				'webhook-signature': 'v2,whatever',
-			},
-			{
-				...signedHeaders(a.secret, body, { id: newId(), ts: now() }),
-				'webhook-id': 'x'.repeat(300),
-			},
+			signed(newSecret(), now() - outsideSeconds),
+			signed(newSecret(), now() + outsideSeconds),
+			{ ...signed(a.secret), 'webhook-signature': 'v1,AAAA' },
+			{ ...signed(a.secret), 'webhook-signature': 'v2,whatever' },
+			{ ...signed(a.secret), 'webhook-id': 'x'.repeat(300) },
 		];
 		const send = (i: number) => deliver(a.url, body, hopeless[i % hopeless.length]);
 		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(401));
 		expect(await admin.getRequests()).toEqual([]);
 		expect(a.served.executions).toHaveLength(0);
-	});
-
-	it('40 concurrent forged deliveries with a stale cached secret: at most one fetch, then a genuine delivery runs', async () => {
-		// Cache the secret, then let more than the refresh interval pass.
-		const first = genuine(a);
-		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
-		await admin.clearRequests();
-		advanceClock(REFRESH_INTERVAL_MS + 1_000);
-
-		const forgedSecret = newSecret();
-		const body = eventBody();
-		const forged = () =>
-			deliver(a.url, body, signedHeaders(forgedSecret, body, { id: newId(), ts: now() }));
-		// 40 forged and 40 unsigned, at once
-		const mixed = (i: number) => (i % 2 ? forged() : deliver(a.url, body, {}));
-		expect(await burstStatuses(80, mixed)).toEqual(Array(80).fill(401));
-		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
-		expect(await admin.getRequests()).toHaveLength(await secretFetches(a.endpointId));
-
-		// Another burst right after costs nothing: the refresh interval has not passed again.
-		expect(await burstStatuses(40, forged)).toEqual(Array(40).fill(401));
-		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
-
-		const after = genuine(a);
-		expect((await deliver(a.url, after.body, after.headers)).status).toBe(200);
-		expect(a.served.executions).toHaveLength(2);
-		expect(a.served.staticDataWrites).toBe(0);
 	});
 
 	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
@@ -255,9 +213,7 @@ describe('floods: nothing unproven costs an API call', () => {
 
 		const rotated = newSecret();
 		mini.secrets.set('ep_rotating', rotated);
-		const body = eventBody();
-		const signedNew = () =>
-			deliver(t.webhookUrl(), body, signedHeaders(rotated, body, { id: newId(), ts: now() }));
+		const signedNew = () => deliverSigned(t.webhookUrl(), rotated);
 		// Within the refresh interval the cached (old) secret stands: refused, nothing fetched.
 		expect((await signedNew()).status).toBe(401);
 		expect(fetches()).toBe(1);
@@ -283,8 +239,7 @@ describe('the secret route failing under a burst', () => {
 	async function mixedBurst() {
 		const body = eventBody();
 		const secrets = [a.credentialSecret, a.secret, newSecret()];
-		const send = (i: number) =>
-			deliver(a.url, body, signedHeaders(secrets[i % 3], body, { id: newId(), ts: now() }));
+		const send = (i: number) => deliverSigned(a.url, secrets[i % 3], body);
 		const statuses = await burstStatuses(60, send);
 		const of = (kind: number) => statuses.filter((_, i) => i % 3 === kind);
 		return { credential: of(0), endpoint: of(1), forged: of(2) };
@@ -360,15 +315,9 @@ describe('the secret route failing under a burst', () => {
 			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
 			{ activate: false, staticData: { production: saved } },
 		);
-		const body = eventBody();
-		const send = (secret: string) =>
-			deliver(
-				`${served.baseUrl}/any`,
-				body,
-				signedHeaders(secret, body, { id: newId(), ts: now() }),
-			);
 		// 20 with the credential's secret, 20 forged
-		const mixed = (i: number) => send(i % 2 ? credential : newSecret());
+		const mixed = (i: number) =>
+			deliverSigned(`${served.baseUrl}/any`, i % 2 ? credential : newSecret());
 		expect(await burstStatuses(40, mixed)).toEqual(Array(40).fill(503));
 		expect(mini.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
 		expect(served.executions).toHaveLength(0);
@@ -411,12 +360,7 @@ describe('a delivery while n8n is still activating', () => {
 			);
 			const endpointId = fetchPath.split('/')[3];
 			const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
-			const body = eventBody();
-			const early = await deliver(
-				t.webhookUrl(),
-				body,
-				signedHeaders(secret, body, { id: newId(), ts: now() }),
-			);
+			const early = await deliverSigned(t.webhookUrl(), secret);
 			await activation;
 
 			expect(early.status).toBe(200);
@@ -458,9 +402,7 @@ describe('Allow Unsigned Deliveries', () => {
 			const before = a.served.executions.length;
 			const body = eventBody();
 			const base = { 'webhook-id': newId(), 'webhook-timestamp': String(now()) };
-			const forged = signedHeaders(newSecret(), body, { id: base['webhook-id'], ts: now() })[
-				'webhook-signature'
-			];
+			const forged = signWebhook(newSecret(), base['webhook-id'], now(), body);
 			for (const wrong of [forged, 'v1,AAAA', 'v1,', 'v2,abc']) {
 				expect((await deliver(a.url, body, { ...base, [name]: wrong })).status).toBe(401);
 			}

@@ -36,6 +36,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
+	await admin.clearFaults(); // left by a test that failed
 	await admin.clearRequests();
 });
 
@@ -231,20 +232,13 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 			pathPrefix: '/v1/webhooks/',
 			method: 'GET',
 		});
-		try {
-			const t = trigger({});
-			await expect(t.activate()).rejects.toThrow();
-			const log = await admin.getRequests();
-			const post = log.find((r) => r.method === 'POST' && r.path === '/v1/webhooks')!;
-			expect(post).toBeDefined();
-			const deletes = log.filter((r) => r.method === 'DELETE');
-			expect(deletes).toHaveLength(1);
-			const id = deletes[0].path.split('/').pop()!;
-			await admin.clearFaults();
-			expect((await getEndpoint(id)).status).toBe(404);
-		} finally {
-			await admin.clearFaults();
-		}
+		await expect(trigger({}).activate()).rejects.toThrow();
+		const log = await admin.getRequests();
+		expect(log.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/webhooks']);
+		const deletes = log.filter((r) => r.method === 'DELETE');
+		expect(deletes).toHaveLength(1);
+		await admin.clearFaults();
+		expect((await getEndpoint(deletes[0].path.split('/').pop()!)).status).toBe(404);
 	});
 });
 
@@ -262,44 +256,33 @@ describe('a service without the assumed routes', () => {
 		},
 	);
 
-	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
-		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
-		});
-		const t = trigger(
-			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: '' },
-		);
-		await expect(t.activate()).rejects.toThrow(NO_SECRET);
-		expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
-		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
-	});
-
-	it("falls back to the credential's secret, and allowUnsigned lets it activate without any", async () => {
-		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
-		});
-		const withSecret = trigger(
-			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: newSecret() },
-		);
-		await withSecret.activate();
-		expect(withSecret.staticData().production).toMatchObject({
-			secretSource: 'credential',
-			endpointId: 'ep_legacy',
-		});
-		expect(JSON.stringify(withSecret.staticData())).not.toContain('whsec_');
-		await withSecret.deactivate();
-		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
-
-		const unsigned = trigger(
-			{ webhookEndpointId: 'ep_legacy', options: { allowUnsigned: true } },
-			{ baseUrl: mini.baseUrl },
-		);
-		await unsigned.activate();
-		expect(unsigned.staticData().production).toMatchObject({ secretSource: 'none' });
-		await unsigned.deactivate();
-	});
+	it.each<[string, IDataObject, IDataObject, string?]>([
+		['no secret at all: activation fails saying how to fix it', {}, {}, undefined],
+		["the credential's secret", {}, { webhookSigningSecret: newSecret() }, 'credential'],
+		['allowUnsigned and no secret', { options: { allowUnsigned: true } }, {}, 'none'],
+	])(
+		'a given endpoint whose secret the service does not hand out, with %s; left as it was',
+		async (_name, parameters, credentials, secretSource) => {
+			const old = 'http://127.0.0.1:1/old';
+			const mini = await startMiniService(sb.apiKey, {
+				endpoints: [{ id: 'ep_legacy', url: old }],
+			});
+			const t = trigger(
+				{ webhookEndpointId: 'ep_legacy', ...parameters },
+				{ baseUrl: mini.baseUrl, ...credentials },
+			);
+			if (secretSource) {
+				await t.activate();
+				expect(t.staticData().production).toMatchObject({ secretSource, endpointId: 'ep_legacy' });
+				expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
+				await t.deactivate();
+			} else {
+				await expect(t.activate()).rejects.toThrow(NO_SECRET);
+				expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+			}
+			expect(mini.endpoints.get('ep_legacy')!.url).toBe(old);
+		},
+	);
 
 	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
 		const mini = await startMiniService(sb.apiKey, { createStatus: 201 });

@@ -5,15 +5,11 @@
  */
 import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
-import { signedHeaders } from '../helpers/standardWebhooks';
 import {
 	closeAll,
-	deliver,
+	deliverSigned,
 	endpointSettings,
-	eventBody,
-	newId,
 	newSecret,
-	nowSeconds,
 	servedTrigger,
 	startMiniService,
 	TriggerHarness,
@@ -174,10 +170,7 @@ describe('the active workflow wins over the test listener', () => {
 });
 
 describe('deliveries and activation keep their own limits', () => {
-	const forgedDelivery = (url: string) => {
-		const body = eventBody();
-		return deliver(url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
-	};
+	const forgedDelivery = (url: string) => deliverSigned(url, newSecret());
 	const secretFetched = () =>
 		until('a fetch of the secret', () =>
 			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,

@@ -21,7 +21,6 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
-	type INodeParameters,
 	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowActivateMode,
@@ -31,8 +30,9 @@ import {
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { startHarness } from '../sandbox/support';
-import { bodyOf, scriptedServer } from '../helpers/scripted-server';
+import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { signedHeaders } from '../helpers/standardWebhooks';
 
 const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 
@@ -84,12 +84,7 @@ export class TriggerHarness {
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: `hook-${this.workflowId}`,
-			parameters: {
-				webhookEndpointId: '',
-				events: ['*'],
-				options: {},
-				...parameters,
-			} as INodeParameters,
+			parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
 		if (staticData) this.persisted[`node:${nodeName}`] = JSON.parse(JSON.stringify(staticData));
@@ -143,12 +138,11 @@ export class TriggerHarness {
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
-		const description = this.nodeType.description.webhooks![0];
 		return {
 			httpMethod: 'POST',
 			node: this.node.name,
 			path: 'webhook',
-			webhookDescription: description,
+			webhookDescription: this.nodeType.description.webhooks![0],
 			workflowId: this.workflowId,
 			workflowExecuteAdditionalData: this.additionalData(),
 			webhookId: this.node.webhookId,
@@ -318,6 +312,10 @@ export async function deliver(
 	return { status: res.status, body: json ? await res.json() : await res.text() };
 }
 
+/** Delivers `body` signed with `secret`, under a new webhook-id. */
+export const deliverSigned = (url: string, secret: string, body = eventBody()) =>
+	deliver(url, body, signedHeaders(secret, body, { id: newId(), ts: nowSeconds() }));
+
 export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 
 /**
@@ -372,8 +370,7 @@ export async function startMiniService(
 			const status = method === 'POST' ? (options.createStatus ?? 404) : 405;
 			if (status !== 201) return error(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
 			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
-			Object.assign(ep, body);
-			endpoints.set(ep.id, ep);
+			endpoints.set(ep.id, Object.assign(ep, body));
 			return { status: 201, payload: { data: ep } };
 		}
 		const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
@@ -386,11 +383,9 @@ export async function startMiniService(
 				? { status: 200, payload: { data: { secret } } }
 				: error(404, 'NOT_FOUND');
 		}
-		if (method === 'GET') return { status: 200, payload: { data: { ...ep } } };
-		if (method === 'PATCH') {
-			Object.assign(ep, body);
+		if (method === 'PATCH') Object.assign(ep, body);
+		if (method === 'GET' || method === 'PATCH')
 			return { status: 200, payload: { data: { ...ep } } };
-		}
 		if (method === 'DELETE' && options.createStatus === 201) {
 			endpoints.delete(ep.id as string);
 			return { status: 204 };
@@ -412,20 +407,14 @@ export async function startMiniService(
 			const path = (req.url ?? '').split('?')[0];
 			const method = req.method ?? 'GET';
 			requests.push({ method, path, body });
-			const send = ({ status, payload }: Answer): void => {
-				res.statusCode = status;
-				if (payload !== undefined) res.setHeader('content-type', 'application/json');
-				res.end(payload === undefined ? undefined : JSON.stringify(payload));
-			};
+			const send = ({ status, payload }: Answer) => answer(res, status, payload);
 			if (req.headers.authorization !== `Bearer ${apiKey}`) {
 				send(error(401, 'INVALID_API_KEY'));
 				return;
 			}
 			const fault = faults.find((f) => f.count > 0 && f.method === method && f.path.test(path));
 			if (fault) fault.count--;
-			const answer = () => send(respond(fault, method, path, body));
-			if (fault?.delayMs) setTimeout(answer, fault.delayMs);
-			else answer();
+			setTimeout(() => send(respond(fault, method, path, body)), fault?.delayMs ?? 0);
 		});
 	});
 	running.push(server);

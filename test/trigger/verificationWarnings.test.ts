@@ -20,6 +20,7 @@ import {
 	closeAll,
 	credentialTrigger,
 	deliver,
+	deliverSigned,
 	eventBody,
 	newId,
 	newSecret,
@@ -140,8 +141,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		const warn = jest.spyOn(n8nLogger(), 'warn');
 		const body = eventBody();
 		const none = await credentialTrigger({}, { secret: '', nodeName: 'Trigger N' });
-		const signed = () =>
-			deliver(none.url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
+		const signed = () => deliverSigned(none.url, newSecret(), body);
 		const answers = await Promise.all(Array.from({ length: 5 }, signed));
 		expect(answers.map((r) => r.status)).toEqual(Array(5).fill(401));
 		expect(answers[0].body).toMatchObject({ error: 'no_secret' });

@@ -46,11 +46,12 @@ describe('webhook(): verification', () => {
 		expect(served.executions).toHaveLength(status === 200 ? 1 : 0);
 	});
 
-	it('refuses a forged signature and a tampered body, even one that parses to the same JSON', async () => {
+	it('refuses a forged signature and a tampered body, even one that parses to the same JSON; none of them blocks the genuine delivery', async () => {
 		const { served, url, secret } = await credentialTrigger();
 		const body = eventBody('payable.paid', { id: 'p1', amount: 100 });
 		const headers = signed(secret, body);
-		expect((await deliver(url, body, signed(newSecret(), body))).status).toBe(401);
+		const forged = signed(newSecret(), body, headers['webhook-id']); // the genuine webhook-id
+		expect((await deliver(url, body, forged)).status).toBe(401);
 		expect(
 			(await deliver(url, body.replace('"amount":100', '"amount":1000'), headers)).status,
 		).toBe(401);
@@ -138,14 +139,6 @@ describe('webhook(): duplicates', () => {
 		const headers = signed(secret, body);
 		const answers = await Promise.all([deliver(url, body, headers), deliver(url, body, headers)]);
 		expect(answers.map((a) => a.status)).toEqual([200, 200]);
-		expect(served.executions).toHaveLength(1);
-	});
-
-	it('does not let a forged delivery with a genuine webhook-id block the genuine one', async () => {
-		const { served, url, secret } = await credentialTrigger();
-		const body = eventBody();
-		expect((await deliver(url, body, signed(newSecret(), body, 'msg_target'))).status).toBe(401);
-		expect((await deliver(url, body, signed(secret, body, 'msg_target'))).status).toBe(200);
 		expect(served.executions).toHaveLength(1);
 	});
 });
