@@ -29,16 +29,13 @@ const read = (h: WebhookHeaders, now = TS, tolerance?: number) =>
 	readSignedMessage(h, at(now, tolerance));
 const otherKey = 'whsec_' + Buffer.from('old key').toString('base64');
 
-it('signs and verifies the test vector, with the secret with or without whsec_', () => {
+it('signs and verifies the test vector (secret with or without whsec_), not under another id or timestamp', () => {
 	expect(signWebhook(SECRET, ID, TS, BODY)).toBe(SIGNATURE);
 	expect(verifies(SECRET, headers(), BODY, at(TS))).toBe(true);
 	expect(verifies(SECRET.slice('whsec_'.length), headers(), BODY, at(TS))).toBe(true);
 	for (const unusable of ['', 'whsec_', 'whsec_abc def', 'whsec_%%%']) {
 		expect(signatureMatches(unusable, MESSAGE, BODY)).toBe(false);
 	}
-});
-
-it('refuses a changed id or timestamp under the same signature', () => {
 	expect(verifies(SECRET, headers(SIGNATURE, String(TS), 'msg_other'), BODY, at(TS))).toBe(false);
 	expect(verifies(SECRET, headers(SIGNATURE, String(TS + 1)), BODY, at(TS))).toBe(false);
 });
