@@ -189,10 +189,7 @@ describe('floods: nothing unproven costs an API call', () => {
 	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
 		forgetAllSecrets();
 		const before = a.served.executions.length;
-		const send = () => {
-			const { body, headers } = genuine(a);
-			return deliver(a.url, body, headers);
-		};
+		const send = () => deliverSigned(a.url, a.secret);
 		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(200));
 		expect(a.served.executions.length - before).toBe(40);
 		expect(await secretFetches(a.endpointId)).toBe(1);

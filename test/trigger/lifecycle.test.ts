@@ -54,6 +54,10 @@ async function getEndpoint(id: string): Promise<{ status: number; data?: IDataOb
 	return { status: res.status, data: res.body?.data };
 }
 
+/** The settings activation changes and deactivation puts back, as the service has them now. */
+const settingsNow = async (id: unknown) =>
+	endpointSettings((await getEndpoint(id as string)).data!);
+
 describe('an existing endpoint (webhookEndpointId given)', () => {
 	it('is pointed at the workflow on activation and restored exactly on deactivation', async () => {
 		const before = await createEndpoint({
@@ -68,8 +72,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		});
 
 		expect(await t.activate()).toEqual({ existed: false });
-		const active = (await getEndpoint(before.id as string)).data!;
-		expect(endpointSettings(active)).toEqual({
+		expect(await settingsNow(before.id)).toEqual({
 			url: t.webhookUrl(),
 			description: 'Accounting receiver',
 			filter_types: ['payable.failed', 'receivable.paid'],
@@ -85,8 +88,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(stored).not.toContain('whsec_');
 
 		expect(await t.deactivate()).toBe(true);
-		const after = (await getEndpoint(before.id as string)).data!;
-		expect(endpointSettings(after)).toEqual(endpointSettings(before));
+		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
 		expect(t.staticData()).toEqual({ production: {} });
 		expect(await t.run('checkExists')).toBe(false);
 	});
@@ -110,9 +112,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 			filter_types: ['receivable.sent'],
 		});
 		await t.deactivate();
-		expect(endpointSettings((await getEndpoint(ep.id as string)).data!)).toEqual(
-			endpointSettings(ep),
-		);
+		expect(await settingsNow(ep.id)).toEqual(endpointSettings(ep));
 	});
 
 	it('an endpoint deleted on the service: delete does not throw, checkExists false, activation fails with a clear message and changes nothing', async () => {
@@ -141,9 +141,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect((await admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
-		expect(endpointSettings((await getEndpoint(before.id as string)).data!)).toEqual(
-			endpointSettings(before),
-		);
+		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
 	});
 });
 
@@ -219,9 +217,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		expect((await getEndpoint(created)).status).toBe(404);
 		expect((await getEndpoint(given.id as string)).data!.url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(endpointSettings((await getEndpoint(given.id as string)).data!)).toEqual(
-			endpointSettings(given),
-		);
+		expect(await settingsNow(given.id)).toEqual(endpointSettings(given));
 	});
 
 	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
