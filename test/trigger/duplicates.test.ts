@@ -167,13 +167,7 @@ describe('the bounds', () => {
 		const memory = freshMemory();
 		const log = triggerLog();
 		for (let n = 0; n < MAX_NODES; n++) {
-			memory.recordVerified(
-				`wf-n${n}|n|production`,
-				'msg_1',
-				400,
-				100,
-				triggerLog(`T${n}`, `wf-n${n}`),
-			);
+			fill(memory, `wf-n${n}|n|production`, 1, 400, 100, triggerLog(`T${n}`, `wf-n${n}`));
 		}
 		memory.recordVerified('wf-n-last|n|production', 'msg_1', 400, 100, log);
 		expect(log.logger.warn).toHaveBeenCalledTimes(1);
