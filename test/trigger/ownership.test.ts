@@ -49,25 +49,14 @@ const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
 const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
 
 describe('holderOf: whose URL an endpoint points at', () => {
-	const own = 'https://n8n.example.com/hooks/webhook/3f2a-uuid/webhook';
+	const n8n = 'https://n8n.example.com/hooks';
+	const own = `${n8n}/webhook/3f2a-uuid/webhook`;
 	it.each([
 		['its own URL', own, 'self'],
-		[
-			'its own URL as a service normalised it',
-			'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook',
-			'self',
-		],
-		['its test URL', 'https://n8n.example.com/hooks/webhook-test/3f2a-uuid/webhook', 'sibling'],
-		[
-			'another trigger of this n8n',
-			'https://n8n.example.com/hooks/webhook/9c1b-uuid/webhook',
-			'other',
-		],
-		[
-			"another trigger's test URL",
-			'https://n8n.example.com/hooks/webhook-test/9c1b-uuid/webhook',
-			'other',
-		],
+		['own, normalised', 'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook', 'self'],
+		['its test URL', `${n8n}/webhook-test/3f2a-uuid/webhook`, 'sibling'],
+		['another trigger of this n8n', `${n8n}/webhook/9c1b-uuid/webhook`, 'other'],
+		["another trigger's test URL", `${n8n}/webhook-test/9c1b-uuid/webhook`, 'other'],
 		['the ERP', 'https://erp.example.com/hooks/webhook/3f2a-uuid/webhook', 'user'],
 		['a path of another shape on the same host', 'https://n8n.example.com/erp/finance', 'user'],
 		['another prefix on the same host', 'https://n8n.example.com/erp/webhook/x/webhook', 'user'],
