@@ -312,9 +312,9 @@ export async function deliver(
 	return { status: res.status, body: json ? await res.json() : await res.text() };
 }
 
-/** Delivers `body` signed with `secret`, under a new webhook-id. */
-export const deliverSigned = (url: string, secret: string, body = eventBody()) =>
-	deliver(url, body, signedHeaders(secret, body, { id: newId(), ts: nowSeconds() }));
+/** Delivers `body` signed with `secret`, under a new webhook-id, timestamped `ts` (now). */
+export const deliverSigned = (url: string, secret: string, body = eventBody(), ts = nowSeconds()) =>
+	deliver(url, body, signedHeaders(secret, body, { id: newId(), ts }));
 
 export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 

@@ -117,8 +117,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		);
 
 		advanceClock(WARNING_INTERVAL_MS);
-		const stale = signedHeaders(secret, body, { id: newId(), ts: nowSeconds() - 3_600 });
-		expect((await deliver(url, body, stale)).status).toBe(401);
+		expect((await deliverSigned(url, secret, body, nowSeconds() - 3_600)).status).toBe(401);
 		const third = warningsOf(warn, 'Trigger W')[2];
 		expect(third).toMatch(/: 20 deliveries failed .*Likely cause \(19 deliveries\): a different/);
 		expect(third).toMatch(/Also \(1 delivery\): a timestamp outside .*too old/);
