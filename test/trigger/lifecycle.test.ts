@@ -84,8 +84,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		// as the "original".
 		await t.run('create');
 		await t.activate();
-		const stored = JSON.stringify(t.staticData());
-		expect(stored).not.toContain('whsec_');
+		expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
 
 		expect(await t.deactivate()).toBe(true);
 		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
@@ -197,11 +196,6 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await api.delete(`/v1/webhooks/${second}`);
 		expect(await t.run('checkExists')).toBe(false);
 		expect(t.staticData()).toEqual({ production: {} });
-		await t.activate();
-		const third = (t.staticData().production as IDataObject).endpointId as string;
-		expect((await getEndpoint(third)).status).toBe(200);
-		await t.deactivate();
-		expect((await getEndpoint(third)).status).toBe(404);
 	});
 
 	it('switching from automatic (every event type: no filter sent) to a given endpoint deletes the one it created', async () => {
