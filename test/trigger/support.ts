@@ -323,7 +323,7 @@ export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
  * `status` (503 SERVICE_UNAVAILABLE by default) without being processed, or, with `applied`,
  * processed first (a gateway timing out in front of a backend that did the work).
  */
-export interface MiniFault {
+interface MiniFault {
 	method: string;
 	path: RegExp;
 	count: number;
