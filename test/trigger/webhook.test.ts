@@ -72,14 +72,12 @@ describe('webhook(): verification', () => {
 
 	it('never echoes the secret in its answers', async () => {
 		const { url, secret } = await credentialTrigger();
-		const body = eventBody();
 		const answers = [
-			await deliver(url, body, signed(newSecret(), body)),
-			await deliver(url, body, {}),
-			await deliver(url, body, signed(secret, body)),
+			await deliverSigned(url, newSecret()),
+			await deliver(url, eventBody(), {}),
+			await deliverSigned(url, secret),
 		];
-		const text = JSON.stringify(answers);
-		expect(text).not.toContain(secret.slice('whsec_'.length));
+		expect(JSON.stringify(answers)).not.toContain(secret.slice('whsec_'.length));
 	});
 });
 
