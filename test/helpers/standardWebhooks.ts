@@ -33,17 +33,20 @@ export function signWebhook(
 	return `v1,${computeSignature(key, msgId, String(Math.floor(timestampSeconds)), rawBody)}`;
 }
 
+/** The three headers of a delivery, under `webhook-*` names. */
+export const webhookHeaders = (id: string, timestamp: number | string, signature: string) => ({
+	'webhook-id': id,
+	'webhook-timestamp': String(timestamp),
+	'webhook-signature': signature,
+});
+
 /** The three headers of a delivery signed with `secret`, under `webhook-*` names. */
 export function signedHeaders(
 	secret: string,
 	body: string,
 	opts: { id: string; ts: number },
 ): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
-	return {
-		'webhook-id': opts.id,
-		'webhook-timestamp': String(opts.ts),
-		'webhook-signature': signWebhook(secret, opts.id, opts.ts, body),
-	};
+	return webhookHeaders(opts.id, opts.ts, signWebhook(secret, opts.id, opts.ts, body));
 }
 
 /** The same headers under the `svix-*` names Standard Webhooks receivers also accept. */

@@ -3,6 +3,7 @@ import { Workflow, type INodeParameters, type INodeProperties } from 'n8n-workfl
 
 import { EVENT_TYPES } from '../../nodes/BusinessFinance/helpers/constants';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+import { makeNodeTypes } from '../helpers/n8n';
 
 const trigger = new BusinessFinanceTrigger();
 const description = trigger.description;
@@ -73,13 +74,8 @@ it.each([
 		position: [0, 0] as [number, number],
 		parameters: { events } as INodeParameters,
 	};
-	const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger };
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: nodeTypes as never,
-	});
+	const nodeTypes = makeNodeTypes({ [description.name]: trigger });
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	expect(
 		workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {}),
 	).toBe(subtitle);

@@ -68,20 +68,6 @@ describe('recordVerified', () => {
 		expect(wasSeen(node, 'msg_a', 1_602)).toBe(false);
 	});
 
-	it('a delivery dated 200 s ahead is still a duplicate 350 s later (tolerance 300)', () => {
-		const node = 'wf-dup-2|n|production';
-		const arrival = 10_000;
-		const timestamp = arrival + 200;
-		expect(
-			recordVerified(node, 'msg_ahead', replayableUntil(timestamp, 300, arrival), arrival),
-		).toBe(false);
-		// 350 s later the signature is still valid (150 s past its timestamp): the copy must not run.
-		const replay = arrival + 350;
-		expect(recordVerified(node, 'msg_ahead', replayableUntil(timestamp, 300, replay), replay)).toBe(
-			true,
-		);
-	});
-
 	it('a retry extends the memory to its own signature, never shortens it', () => {
 		const node = 'wf-dup-3|n|production';
 		expect(recordVerified(node, 'msg_r', 2_000, 1_000)).toBe(false);
@@ -107,11 +93,6 @@ describe('recordVerified', () => {
 		expect(recordVerified(node, long, 400, 11)).toBe(true);
 		expect(wasSeen(node, other, 11)).toBe(true);
 		expect(wasSeen(node, long.slice(0, 32), 11)).toBe(false);
-	});
-
-	it('wasSeen records nothing', () => {
-		expect(wasSeen('wf-dup-6|n|production', 'msg_c', 10)).toBe(false);
-		expect(recordVerified('wf-dup-6|n|production', 'msg_c', 400, 10)).toBe(false);
 	});
 });
 
@@ -186,13 +167,7 @@ describe('the bounds', () => {
 		const memory = freshMemory();
 		const log = triggerLog();
 		for (let n = 0; n < MAX_NODES; n++) {
-			memory.recordVerified(
-				`wf-n${n}|n|production`,
-				'msg_1',
-				400,
-				100,
-				triggerLog(`T${n}`, `wf-n${n}`),
-			);
+			fill(memory, `wf-n${n}|n|production`, 1, 400, 100, triggerLog(`T${n}`, `wf-n${n}`));
 		}
 		memory.recordVerified('wf-n-last|n|production', 'msg_1', 400, 100, log);
 		expect(log.logger.warn).toHaveBeenCalledTimes(1);

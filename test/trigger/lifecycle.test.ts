@@ -25,7 +25,7 @@ const NO_SECRET =
 
 let sb: RunningSandbox;
 let api: HttpClient;
-let admin: HttpClient;
+let admin: RunningSandbox['admin'];
 
 beforeAll(async () => {
 	({ sb, api, admin } = await startTriggerSandbox());
@@ -36,15 +36,12 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-	await admin.delete('/_admin/requests');
+	await admin.clearFaults(); // left by a test that failed
+	await admin.clearRequests();
 });
 
-function trigger(parameters: IDataObject, credentials: IDataObject = {}): TriggerHarness {
-	return new TriggerHarness({
-		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-		credentials: { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials },
-	});
-}
+const trigger = (parameters: IDataObject, credentials: IDataObject = {}) =>
+	new TriggerHarness(parameters, { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials });
 
 async function createEndpoint(body: IDataObject): Promise<IDataObject> {
 	const res = await api.post('/v1/webhooks', body);
@@ -57,9 +54,9 @@ async function getEndpoint(id: string): Promise<{ status: number; data?: IDataOb
 	return { status: res.status, data: res.body?.data };
 }
 
-async function requests(): Promise<Array<{ method: string; path: string; body: any }>> {
-	return (await admin.get('/_admin/requests')).body.data;
-}
+/** The settings activation changes and deactivation puts back, as the service has them now. */
+const settingsNow = async (id: unknown) =>
+	endpointSettings((await getEndpoint(id as string)).data!);
 
 describe('an existing endpoint (webhookEndpointId given)', () => {
 	it('is pointed at the workflow on activation and restored exactly on deactivation', async () => {
@@ -75,8 +72,7 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		});
 
 		expect(await t.activate()).toEqual({ existed: false });
-		const active = (await getEndpoint(before.id as string)).data!;
-		expect(endpointSettings(active)).toEqual({
+		expect(await settingsNow(before.id)).toEqual({
 			url: t.webhookUrl(),
 			description: 'Accounting receiver',
 			filter_types: ['payable.failed', 'receivable.paid'],
@@ -88,12 +84,10 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		// as the "original".
 		await t.run('create');
 		await t.activate();
-		const stored = JSON.stringify(t.staticData());
-		expect(stored).not.toContain('whsec_');
+		expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
 
 		expect(await t.deactivate()).toBe(true);
-		const after = (await getEndpoint(before.id as string)).data!;
-		expect(endpointSettings(after)).toEqual(endpointSettings(before));
+		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
 		expect(t.staticData()).toEqual({ production: {} });
 		expect(await t.run('checkExists')).toBe(false);
 	});
@@ -117,18 +111,10 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 			filter_types: ['receivable.sent'],
 		});
 		await t.deactivate();
-		expect(endpointSettings((await getEndpoint(ep.id as string)).data!)).toEqual(
-			endpointSettings(ep),
-		);
+		expect(await settingsNow(ep.id)).toEqual(endpointSettings(ep));
 	});
 
-	it('fails with a clear message for an unknown endpoint id and changes nothing', async () => {
-		const t = trigger({ webhookEndpointId: 'ep_doesnotexist' });
-		await expect(t.activate()).rejects.toThrow(/Webhook endpoint "ep_doesnotexist" was not found/);
-		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
-	});
-
-	it('handles an endpoint deleted on the service: checkExists false, delete does not throw', async () => {
+	it('an endpoint deleted on the service: delete does not throw, checkExists false, activation fails with a clear message and changes nothing', async () => {
 		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/y' });
 		const t = trigger({ webhookEndpointId: ep.id });
 		await t.activate();
@@ -136,7 +122,9 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		await expect(t.deactivate()).resolves.toBe(true);
 		expect(t.staticData()).toEqual({ production: {} });
 
-		await expect(t.activate()).rejects.toThrow(/not found/i); // the id no longer exists
+		await admin.clearRequests();
+		await expect(t.activate()).rejects.toThrow(`Webhook endpoint "${ep.id}" was not found`);
+		expect((await admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect(await t.run('checkExists')).toBe(false);
 	});
 
@@ -145,16 +133,14 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		const t = trigger({ webhookEndpointId: before.id });
 		await t.activate('webhook');
 		const productionUrl = t.webhookUrl('webhook');
-		await admin.delete('/_admin/requests');
+		await admin.clearRequests();
 		await expect(t.activate('manual')).rejects.toThrow(
 			`Webhook endpoint "${before.id}" is in use by this workflow's active version`,
 		);
-		expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+		expect((await admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
-		expect(endpointSettings((await getEndpoint(before.id as string)).data!)).toEqual(
-			endpointSettings(before),
-		);
+		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
 	});
 });
 
@@ -178,7 +164,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.run('create'); // as if n8n lost track: must reuse the stored id
 		forgetAllSecrets(); // and again after a restart
 		await t.run('create');
-		const posts = (await requests()).filter(
+		const posts = (await admin.getRequests()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
 		);
 		expect(posts).toHaveLength(1);
@@ -193,18 +179,8 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.deactivate();
 		expect((await getEndpoint(id)).status).toBe(404);
 		expect(t.staticData()).toEqual({ production: {} });
-		const deletes = (await requests()).filter((r) => r.method === 'DELETE');
+		const deletes = (await admin.getRequests()).filter((r) => r.method === 'DELETE');
 		expect(deletes.map((r) => r.path)).toEqual([`/v1/webhooks/${id}`]);
-	});
-
-	it('sends no filter for "*" (every event type)', async () => {
-		const t = trigger({ events: ['*', 'vendor.created'] });
-		await t.activate();
-		const id = (t.staticData().production as IDataObject).endpointId as string;
-		expect((await getEndpoint(id)).data!.filter_types).toEqual([]);
-		const post = (await requests()).find((r) => r.method === 'POST');
-		expect(post!.body).not.toHaveProperty('filter_types');
-		await t.deactivate();
 	});
 
 	it('an endpoint deleted on the service: checkExists false and forgotten, delete does not throw, re-activation creates anew', async () => {
@@ -220,51 +196,39 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await api.delete(`/v1/webhooks/${second}`);
 		expect(await t.run('checkExists')).toBe(false);
 		expect(t.staticData()).toEqual({ production: {} });
-		await t.activate();
-		const third = (t.staticData().production as IDataObject).endpointId as string;
-		expect((await getEndpoint(third)).status).toBe(200);
-		await t.deactivate();
-		expect((await getEndpoint(third)).status).toBe(404);
 	});
 
-	it('switching from automatic to a given endpoint deletes the one it created', async () => {
-		const t = trigger({});
+	it('switching from automatic (every event type: no filter sent) to a given endpoint deletes the one it created', async () => {
+		const t = trigger({ events: ['*', 'vendor.created'] });
 		await t.activate();
 		const created = (t.staticData().production as IDataObject).endpointId as string;
+		expect((await getEndpoint(created)).data!.filter_types).toEqual([]);
+		const post = (await admin.getRequests()).find((r) => r.method === 'POST');
+		expect(post!.body).not.toHaveProperty('filter_types');
 		const given = await createEndpoint({ url: 'http://127.0.0.1:1/given' });
-		t.setParameters({ webhookEndpointId: given.id, events: ['*'], options: {} });
+		t.node.parameters = { webhookEndpointId: given.id as string, events: ['*'], options: {} };
 		await t.activate();
 		expect((await getEndpoint(created)).status).toBe(404);
 		expect((await getEndpoint(given.id as string)).data!.url).toBe(t.webhookUrl());
 		await t.deactivate();
-		expect(endpointSettings((await getEndpoint(given.id as string)).data!)).toEqual(
-			endpointSettings(given),
-		);
+		expect(await settingsNow(given.id)).toEqual(endpointSettings(given));
 	});
 
 	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
 		// n8n does not persist the static data of a failed activation, so the trigger must clean up.
-		const fault = await admin.post('/_admin/faults', {
+		await admin.addFault({
 			kind: 'status500',
 			count: 10,
 			pathPrefix: '/v1/webhooks/',
 			method: 'GET',
 		});
-		expect(fault.status).toBeLessThan(300);
-		try {
-			const t = trigger({});
-			await expect(t.activate()).rejects.toThrow();
-			const log = await requests();
-			const post = log.find((r) => r.method === 'POST' && r.path === '/v1/webhooks')!;
-			expect(post).toBeDefined();
-			const deletes = log.filter((r) => r.method === 'DELETE');
-			expect(deletes).toHaveLength(1);
-			const id = deletes[0].path.split('/').pop()!;
-			await admin.delete('/_admin/faults');
-			expect((await getEndpoint(id)).status).toBe(404);
-		} finally {
-			await admin.delete('/_admin/faults');
-		}
+		await expect(trigger({}).activate()).rejects.toThrow();
+		const log = await admin.getRequests();
+		expect(log.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/webhooks']);
+		const deletes = log.filter((r) => r.method === 'DELETE');
+		expect(deletes).toHaveLength(1);
+		await admin.clearFaults();
+		expect((await getEndpoint(deletes[0].path.split('/').pop()!)).status).toBe(404);
 	});
 });
 
@@ -282,44 +246,33 @@ describe('a service without the assumed routes', () => {
 		},
 	);
 
-	it('a given endpoint without a secret anywhere: activation fails, says how to fix it, changes nothing', async () => {
-		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
-		});
-		const t = trigger(
-			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: '' },
-		);
-		await expect(t.activate()).rejects.toThrow(NO_SECRET);
-		expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
-		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
-	});
-
-	it("falls back to the credential's secret, and allowUnsigned lets it activate without any", async () => {
-		const mini = await startMiniService(sb.apiKey, {
-			endpoints: [{ id: 'ep_legacy', url: 'http://127.0.0.1:1/old' }],
-		});
-		const withSecret = trigger(
-			{ webhookEndpointId: 'ep_legacy' },
-			{ baseUrl: mini.baseUrl, webhookSigningSecret: newSecret() },
-		);
-		await withSecret.activate();
-		expect(withSecret.staticData().production).toMatchObject({
-			secretSource: 'credential',
-			endpointId: 'ep_legacy',
-		});
-		expect(JSON.stringify(withSecret.staticData())).not.toContain('whsec_');
-		await withSecret.deactivate();
-		expect(mini.endpoints.get('ep_legacy')!.url).toBe('http://127.0.0.1:1/old');
-
-		const unsigned = trigger(
-			{ webhookEndpointId: 'ep_legacy', options: { allowUnsigned: true } },
-			{ baseUrl: mini.baseUrl },
-		);
-		await unsigned.activate();
-		expect(unsigned.staticData().production).toMatchObject({ secretSource: 'none' });
-		await unsigned.deactivate();
-	});
+	it.each<[string, IDataObject, IDataObject, string?]>([
+		['no secret at all: activation fails saying how to fix it', {}, {}, undefined],
+		["the credential's secret", {}, { webhookSigningSecret: newSecret() }, 'credential'],
+		['allowUnsigned and no secret', { options: { allowUnsigned: true } }, {}, 'none'],
+	])(
+		'a given endpoint whose secret the service does not hand out, with %s; left as it was',
+		async (_name, parameters, credentials, secretSource) => {
+			const old = 'http://127.0.0.1:1/old';
+			const mini = await startMiniService(sb.apiKey, {
+				endpoints: [{ id: 'ep_legacy', url: old }],
+			});
+			const t = trigger(
+				{ webhookEndpointId: 'ep_legacy', ...parameters },
+				{ baseUrl: mini.baseUrl, ...credentials },
+			);
+			if (secretSource) {
+				await t.activate();
+				expect(t.staticData().production).toMatchObject({ secretSource, endpointId: 'ep_legacy' });
+				expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
+				await t.deactivate();
+			} else {
+				await expect(t.activate()).rejects.toThrow(NO_SECRET);
+				expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+			}
+			expect(mini.endpoints.get('ep_legacy')!.url).toBe(old);
+		},
+	);
 
 	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
 		const mini = await startMiniService(sb.apiKey, { createStatus: 201 });

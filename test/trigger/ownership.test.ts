@@ -5,15 +5,11 @@
  */
 import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
-import { signedHeaders } from '../helpers/standardWebhooks';
 import {
 	closeAll,
-	deliver,
+	deliverSigned,
 	endpointSettings,
-	eventBody,
-	newId,
 	newSecret,
-	nowSeconds,
 	servedTrigger,
 	startMiniService,
 	TriggerHarness,
@@ -45,8 +41,7 @@ afterEach(closeAll);
 
 const parameters = { webhookEndpointId: 'ep_erp' };
 const credentials = () => ({ apiKey: API_KEY, baseUrl: mini.baseUrl });
-const trigger = () =>
-	new TriggerHarness({ parameters: { ...parameters, events: ['*'] }, credentials: credentials() });
+const trigger = () => new TriggerHarness(parameters, credentials());
 
 const endpoint = () => mini.endpoints.get('ep_erp')!;
 const patches = () => mini.requests.filter((r) => r.method === 'PATCH');
@@ -54,25 +49,14 @@ const PATCH_EP = /^\/v1\/webhooks\/ep_erp$/;
 const SECRET_ROUTE = /^\/v1\/webhooks\/ep_erp\/secret$/;
 
 describe('holderOf: whose URL an endpoint points at', () => {
-	const own = 'https://n8n.example.com/hooks/webhook/3f2a-uuid/webhook';
+	const n8n = 'https://n8n.example.com/hooks';
+	const own = `${n8n}/webhook/3f2a-uuid/webhook`;
 	it.each([
 		['its own URL', own, 'self'],
-		[
-			'its own URL as a service normalised it',
-			'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook',
-			'self',
-		],
-		['its test URL', 'https://n8n.example.com/hooks/webhook-test/3f2a-uuid/webhook', 'sibling'],
-		[
-			'another trigger of this n8n',
-			'https://n8n.example.com/hooks/webhook/9c1b-uuid/webhook',
-			'other',
-		],
-		[
-			"another trigger's test URL",
-			'https://n8n.example.com/hooks/webhook-test/9c1b-uuid/webhook',
-			'other',
-		],
+		['own, normalised', 'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook', 'self'],
+		['its test URL', `${n8n}/webhook-test/3f2a-uuid/webhook`, 'sibling'],
+		['another trigger of this n8n', `${n8n}/webhook/9c1b-uuid/webhook`, 'other'],
+		["another trigger's test URL", `${n8n}/webhook-test/9c1b-uuid/webhook`, 'other'],
 		['the ERP', 'https://erp.example.com/hooks/webhook/3f2a-uuid/webhook', 'user'],
 		['a path of another shape on the same host', 'https://n8n.example.com/erp/finance', 'user'],
 		['another prefix on the same host', 'https://n8n.example.com/erp/webhook/x/webhook', 'user'],
@@ -175,10 +159,7 @@ describe('the active workflow wins over the test listener', () => {
 });
 
 describe('deliveries and activation keep their own limits', () => {
-	const forgedDelivery = (url: string) => {
-		const body = eventBody();
-		return deliver(url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
-	};
+	const forgedDelivery = (url: string) => deliverSigned(url, newSecret());
 	const secretFetched = () =>
 		until('a fetch of the secret', () =>
 			mini.requests.some((r) => SECRET_ROUTE.test(r.path)) ? true : undefined,

@@ -21,7 +21,6 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
-	type INodeParameters,
 	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowActivateMode,
@@ -30,11 +29,10 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
-import type { RunningSandbox } from '../../sandbox';
-import type { HttpClient } from '../helpers/http';
 import { startHarness } from '../sandbox/support';
-import { bodyOf, scriptedServer } from '../helpers/scripted-server';
+import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { signedHeaders } from '../helpers/standardWebhooks';
 
 const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 
@@ -44,24 +42,11 @@ export const closeAll = async () => {
 	await Promise.all(running.splice(0).map((r) => r.close()));
 };
 
-export interface TriggerOptions {
-	parameters: IDataObject;
-	credentials: ICredentialDataDecryptedObject;
+/** Options of a trigger beyond its parameters and credential. */
+interface HarnessOptions {
 	/** The node's static data as n8n saved it (what an earlier activation left). */
 	staticData?: IDataObject;
 	nodeName?: string;
-}
-
-interface Served {
-	/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
-	baseUrl: string;
-	/** The workflow data of every delivery that started an execution, in order. */
-	executions: INodeExecutionData[][][];
-	/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
-	received: Array<{ headers: Record<string, string>; body: string }>;
-	/** How many requests changed the workflow's static data (n8n saves it after such a request). */
-	staticDataWrites: number;
-	close(): Promise<void>;
 }
 
 let counter = 0;
@@ -81,24 +66,28 @@ export class TriggerHarness {
 	 */
 	private testRegistration: IDataObject | undefined;
 
-	constructor(options: TriggerOptions) {
+	/** `parameters` over the defaults: an endpoint created by the trigger, every event. */
+	constructor(
+		parameters: IDataObject,
+		credentials: ICredentialDataDecryptedObject,
+		{ staticData, nodeName = 'Business Finance Trigger' }: HarnessOptions = {},
+	) {
 		this.workflowId = `wf${++counter}`;
 		this.credentialsHelper = new TestCredentialsHelper(
-			{ businessFinanceApi: options.credentials },
+			{ businessFinanceApi: credentials },
 			{ businessFinanceApi: new BusinessFinanceApi() },
 		);
 		this.node = {
 			id: `node-${this.workflowId}`,
-			name: options.nodeName ?? 'Business Finance Trigger',
+			name: nodeName,
 			type: NODE_TYPE,
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: `hook-${this.workflowId}`,
-			parameters: options.parameters as INodeParameters,
+			parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
 			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
-		if (options.staticData)
-			this.persisted[`node:${this.node.name}`] = JSON.parse(JSON.stringify(options.staticData));
+		if (staticData) this.persisted[`node:${nodeName}`] = JSON.parse(JSON.stringify(staticData));
 	}
 
 	/**
@@ -126,11 +115,6 @@ export class TriggerHarness {
 		return true;
 	}
 
-	/** Replaces the parameters (as when the user edits and saves the workflow). */
-	setParameters(parameters: IDataObject): void {
-		this.node.parameters = parameters as INodeParameters;
-	}
-
 	/** A JSON copy of the node's static data as saved (what the next run will see). */
 	staticData(): IDataObject {
 		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
@@ -154,12 +138,11 @@ export class TriggerHarness {
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
-		const description = this.nodeType.description.webhooks![0];
 		return {
 			httpMethod: 'POST',
 			node: this.node.name,
 			path: 'webhook',
-			webhookDescription: description,
+			webhookDescription: this.nodeType.description.webhooks![0],
 			workflowId: this.workflowId,
 			workflowExecuteAdditionalData: this.additionalData(),
 			webhookId: this.node.webhookId,
@@ -248,9 +231,11 @@ export class TriggerHarness {
 	}
 
 	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
-	async serve(): Promise<Served> {
+	async serve() {
+		/** The workflow data of every delivery that started an execution, in order. */
 		const executions: INodeExecutionData[][][] = [];
-		const received: Served['received'] = [];
+		/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
+		const received: Array<{ headers: Record<string, string>; body: string }> = [];
 		const counts = { staticDataWrites: 0 };
 		const server = await scriptedServer((req, res) => {
 			void (async () => {
@@ -259,21 +244,13 @@ export class TriggerHarness {
 					headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
 					body: rawBody.toString('utf8'),
 				});
-				const request = req as any;
-				request.rawBody = rawBody; // what the trigger verifies (n8n 2.x sets it; req.body unused)
-				request.body = {};
-				request.params = {};
-				request.query = {};
-				const response = res as any;
-				response.status = (code: number) => {
-					res.statusCode = code;
-					return response;
-				};
-				response.json = (body: unknown) => {
-					res.setHeader('content-type', 'application/json');
-					res.end(JSON.stringify(body));
-					return response;
-				};
+				// rawBody is what the trigger verifies (n8n 2.x sets it; req.body unused)
+				const request = Object.assign(req, { rawBody, body: {}, params: {}, query: {} });
+				const response = Object.assign(res, {
+					status: (code: number): any => Object.assign(res, { statusCode: code }), // then .json()
+					json: (body: unknown) =>
+						res.setHeader('content-type', 'application/json').end(JSON.stringify(body)),
+				});
 				const send = (status: number, body: unknown) => {
 					if (!res.headersSent) response.status(status).json(body);
 				};
@@ -282,22 +259,18 @@ export class TriggerHarness {
 					const ctx = new WebhookContext(
 						workflow,
 						this.node,
-						this.additionalData({ httpRequest: request, httpResponse: response }),
+						this.additionalData({ httpRequest: request as any, httpResponse: response as any }),
 						'webhook',
 						this.webhookData(false),
 						[],
 						null,
 					);
 					const result = await this.nodeType.webhook.call(ctx);
-					if (result.noWebhookResponse) {
-						if (!res.writableEnded)
-							throw new Error('noWebhookResponse but the node did not answer');
-					} else if (result.workflowData) {
+					// the trigger answers itself (noWebhookResponse) or starts the workflow
+					if (result.workflowData) {
 						executions.push(result.workflowData);
 						send(200, { message: 'Workflow was started' });
-					} else {
-						send(200, result.webhookResponse ?? { message: 'Webhook call received' });
-					}
+					} else if (!res.writableEnded) throw new Error('the node neither answered nor started');
 				} catch (error) {
 					send(500, { message: (error as Error).message });
 				}
@@ -305,9 +278,11 @@ export class TriggerHarness {
 			})();
 		});
 		return {
+			/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
 			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
 			received,
+			/** How many requests changed the static data (n8n saves it after such a request). */
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},
@@ -332,15 +307,14 @@ export async function deliver(
 		headers: { 'content-type': 'application/json', ...headers },
 		body: rawBody,
 	});
-	const text = await res.text();
-	let body: any;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		body = text;
-	}
-	return { status: res.status, body };
+	// serve() answers JSON; anything else came from elsewhere and is kept as text
+	const json = res.headers.get('content-type')?.includes('json');
+	return { status: res.status, body: json ? await res.json() : await res.text() };
 }
+
+/** Delivers `body` signed with `secret`, under a new webhook-id, timestamped `ts` (now). */
+export const deliverSigned = (url: string, secret: string, body = eventBody(), ts = nowSeconds()) =>
+	deliver(url, body, signedHeaders(secret, body, { id: newId(), ts }));
 
 export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 
@@ -349,7 +323,7 @@ export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
  * `status` (503 SERVICE_UNAVAILABLE by default) without being processed, or, with `applied`,
  * processed first (a gateway timing out in front of a backend that did the work).
  */
-export interface MiniFault {
+interface MiniFault {
 	method: string;
 	path: RegExp;
 	count: number;
@@ -396,8 +370,7 @@ export async function startMiniService(
 			const status = method === 'POST' ? (options.createStatus ?? 404) : 405;
 			if (status !== 201) return error(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
 			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
-			Object.assign(ep, body);
-			endpoints.set(ep.id, ep);
+			endpoints.set(ep.id, Object.assign(ep, body));
 			return { status: 201, payload: { data: ep } };
 		}
 		const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
@@ -410,11 +383,9 @@ export async function startMiniService(
 				? { status: 200, payload: { data: { secret } } }
 				: error(404, 'NOT_FOUND');
 		}
-		if (method === 'GET') return { status: 200, payload: { data: { ...ep } } };
-		if (method === 'PATCH') {
-			Object.assign(ep, body);
+		if (method === 'PATCH') Object.assign(ep, body);
+		if (method === 'GET' || method === 'PATCH')
 			return { status: 200, payload: { data: { ...ep } } };
-		}
 		if (method === 'DELETE' && options.createStatus === 201) {
 			endpoints.delete(ep.id as string);
 			return { status: 204 };
@@ -436,43 +407,22 @@ export async function startMiniService(
 			const path = (req.url ?? '').split('?')[0];
 			const method = req.method ?? 'GET';
 			requests.push({ method, path, body });
-			const send = ({ status, payload }: Answer): void => {
-				res.statusCode = status;
-				if (payload !== undefined) res.setHeader('content-type', 'application/json');
-				res.end(payload === undefined ? undefined : JSON.stringify(payload));
-			};
+			const send = ({ status, payload }: Answer) => answer(res, status, payload);
 			if (req.headers.authorization !== `Bearer ${apiKey}`) {
 				send(error(401, 'INVALID_API_KEY'));
 				return;
 			}
 			const fault = faults.find((f) => f.count > 0 && f.method === method && f.path.test(path));
 			if (fault) fault.count--;
-			const answer = () => send(respond(fault, method, path, body));
-			if (fault?.delayMs) setTimeout(answer, fault.delayMs);
-			else answer();
+			setTimeout(() => send(respond(fault, method, path, body)), fault?.delayMs ?? 0);
 		});
 	});
 	running.push(server);
 	return { baseUrl: server.baseUrl, endpoints, requests, secrets, faults };
 }
 
-/**
- * A sandbox for the trigger's tests: no data, a limit they do not reach, quick redeliveries;
- * `api` with the working key, `admin` without one.
- */
-export async function startTriggerSandbox(): Promise<{
-	sb: RunningSandbox;
-	api: HttpClient;
-	admin: HttpClient;
-}> {
-	const { sb, api, raw } = await startHarness({
-		host: '127.0.0.1',
-		rateLimit: 100_000,
-		rateWindowSeconds: 60,
-		deliveryRetryDelaysMs: [50, 100],
-	});
-	return { sb, api, admin: raw };
-}
+/** A sandbox for the trigger's tests (no data, a limit they do not reach), redelivering quickly. */
+export const startTriggerSandbox = () => startHarness({ deliveryRetryDelaysMs: [50, 100] });
 
 /** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
 export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
@@ -518,18 +468,9 @@ export function advanceClock(ms: number): void {
 export async function servedTrigger(
 	parameters: IDataObject,
 	credentials: ICredentialDataDecryptedObject,
-	{
-		activate = true,
-		staticData,
-		nodeName,
-	}: { activate?: boolean; staticData?: IDataObject; nodeName?: string } = {},
+	{ activate = true, ...options }: HarnessOptions & { activate?: boolean } = {},
 ) {
-	const t = new TriggerHarness({
-		parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-		credentials,
-		staticData,
-		nodeName,
-	});
+	const t = new TriggerHarness(parameters, credentials, options);
 	const served = await t.serve();
 	running.push(served);
 	t.webhookBaseUrl = served.baseUrl;
@@ -554,8 +495,8 @@ export async function credentialTrigger(
 		{ apiKey: 'svc_unused', baseUrl: 'http://127.0.0.1:9', webhookSigningSecret: secret },
 		{
 			activate: false,
-			staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
 			nodeName,
+			staticData: { production: { secretSource: secret ? 'credential' : 'none' } },
 		},
 	);
 	return { harness, served, url: `${served.baseUrl}/any`, secret };

@@ -13,13 +13,14 @@ import {
 	type FailedTrigger,
 } from '../../nodes/BusinessFinance/trigger/verificationWarnings';
 import { n8nLogger } from '../helpers/n8n';
-import { signedHeaders } from '../helpers/standardWebhooks';
+import { signedHeaders, webhookHeaders } from '../helpers/standardWebhooks';
 import {
 	advanceClock,
 	burstStatuses,
 	closeAll,
 	credentialTrigger,
 	deliver,
+	deliverSigned,
 	eventBody,
 	newId,
 	newSecret,
@@ -116,8 +117,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		);
 
 		advanceClock(WARNING_INTERVAL_MS);
-		const stale = signedHeaders(secret, body, { id: newId(), ts: nowSeconds() - 3_600 });
-		expect((await deliver(url, body, stale)).status).toBe(401);
+		expect((await deliverSigned(url, secret, body, nowSeconds() - 3_600)).status).toBe(401);
 		const third = warningsOf(warn, 'Trigger W')[2];
 		expect(third).toMatch(/: 20 deliveries failed .*Likely cause \(19 deliveries\): a different/);
 		expect(third).toMatch(/Also \(1 delivery\): a timestamp outside .*too old/);
@@ -140,8 +140,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		const warn = jest.spyOn(n8nLogger(), 'warn');
 		const body = eventBody();
 		const none = await credentialTrigger({}, { secret: '', nodeName: 'Trigger N' });
-		const signed = () =>
-			deliver(none.url, body, signedHeaders(newSecret(), body, { id: newId(), ts: nowSeconds() }));
+		const signed = () => deliverSigned(none.url, newSecret(), body);
 		const answers = await Promise.all(Array.from({ length: 5 }, signed));
 		expect(answers.map((r) => r.status)).toEqual(Array(5).fill(401));
 		expect(answers[0].body).toMatchObject({ error: 'no_secret' });
@@ -150,11 +149,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		]);
 
 		const other = await credentialTrigger({}, { nodeName: 'Trigger S' });
-		const headers = {
-			'webhook-id': newId(),
-			'webhook-timestamp': String(nowSeconds()),
-			'webhook-signature': 'sha256=0123abcd',
-		};
+		const headers = webhookHeaders(newId(), nowSeconds(), 'sha256=0123abcd');
 		expect((await deliver(other.url, body, headers)).status).toBe(401);
 		const said = warningsOf(warn, 'Trigger S');
 		expect(said).toEqual([expect.stringMatching(SCHEME)]);

@@ -4,11 +4,12 @@
  * here is the credential's; the endpoint's secret is covered in attack.test.ts, which also covers
  * forged, unsigned and "Allow Unsigned" deliveries.
  */
-import { signedHeaders, STANDARD_VECTOR } from '../helpers/standardWebhooks';
+import { signedHeaders, STANDARD_VECTOR, webhookHeaders } from '../helpers/standardWebhooks';
 import {
 	closeAll,
 	credentialTrigger,
 	deliver,
+	deliverSigned,
 	eventBody,
 	newId,
 	newSecret,
@@ -22,18 +23,14 @@ const signed = (secret: string, body: string, id = newId(), ts = nowSeconds()) =
 
 describe('webhook(): verification', () => {
 	it('accepts the Standard Webhooks test vector (raw body with its spacing) within its tolerance only', async () => {
-		const vector = {
-			'webhook-id': STANDARD_VECTOR.id,
-			'webhook-timestamp': String(STANDARD_VECTOR.timestamp),
-			'webhook-signature': STANDARD_VECTOR.signature,
-		};
-		const secret = STANDARD_VECTOR.vectorWhsec;
+		const { id, timestamp, signature, vectorWhsec: secret } = STANDARD_VECTOR;
+		const vector = webhookHeaders(id, timestamp, signature);
 		const old = await credentialTrigger({}, { secret });
 		expect((await deliver(old.url, STANDARD_VECTOR.body, vector)).status).toBe(401);
 		// The vector is from 2021: a tolerance of ~12.7 years puts it in the window.
 		const { served, url } = await credentialTrigger({ toleranceSeconds: 400_000_000 }, { secret });
 		expect((await deliver(url, STANDARD_VECTOR.body, vector)).status).toBe(200);
-		expect(served.executions).toEqual([[[{ json: { test: 2432232314 } }]]]);
+		expect(served.executions).toEqual([[[{ json: { test: 2432232314 } }]]]); // the whole event
 		expect(old.served.executions).toHaveLength(0);
 	});
 
@@ -43,18 +40,18 @@ describe('webhook(): verification', () => {
 		['120 s ahead (tolerance 60)', 401, 60, 120],
 	])('a timestamp %s is answered %s', async (_name, status, toleranceSeconds, skew) => {
 		const { served, url, secret } = await credentialTrigger({ toleranceSeconds });
-		const body = eventBody();
-		expect(
-			(await deliver(url, body, signed(secret, body, newId(), nowSeconds() + skew))).status,
-		).toBe(status);
+		expect((await deliverSigned(url, secret, eventBody(), nowSeconds() + skew)).status).toBe(
+			status,
+		);
 		expect(served.executions).toHaveLength(status === 200 ? 1 : 0);
 	});
 
-	it('refuses a forged signature and a tampered body, even one that parses to the same JSON', async () => {
+	it('refuses a forged signature and a tampered body, even one that parses to the same JSON; none of them blocks the genuine delivery', async () => {
 		const { served, url, secret } = await credentialTrigger();
 		const body = eventBody('payable.paid', { id: 'p1', amount: 100 });
 		const headers = signed(secret, body);
-		expect((await deliver(url, body, signed(newSecret(), body))).status).toBe(401);
+		const forged = signed(newSecret(), body, headers['webhook-id']); // the genuine webhook-id
+		expect((await deliver(url, body, forged)).status).toBe(401);
 		expect(
 			(await deliver(url, body.replace('"amount":100', '"amount":1000'), headers)).status,
 		).toBe(401);
@@ -75,25 +72,16 @@ describe('webhook(): verification', () => {
 
 	it('never echoes the secret in its answers', async () => {
 		const { url, secret } = await credentialTrigger();
-		const body = eventBody();
 		const answers = [
-			await deliver(url, body, signed(newSecret(), body)),
-			await deliver(url, body, {}),
-			await deliver(url, body, signed(secret, body)),
+			await deliverSigned(url, newSecret()),
+			await deliver(url, eventBody(), {}),
+			await deliverSigned(url, secret),
 		];
-		const text = JSON.stringify(answers);
-		expect(text).not.toContain(secret.slice('whsec_'.length));
+		expect(JSON.stringify(answers)).not.toContain(secret.slice('whsec_'.length));
 	});
 });
 
 describe('webhook(): output', () => {
-	it('outputs the whole event by default', async () => {
-		const { served, url, secret } = await credentialTrigger();
-		const body = eventBody();
-		expect((await deliver(url, body, signed(secret, body))).status).toBe(200);
-		expect(served.executions).toEqual([[[{ json: JSON.parse(body) }]]]);
-	});
-
 	it('outputs only data with output: data, in the stable vendor columns, extra fields after', async () => {
 		const { served, url, secret } = await credentialTrigger({ output: 'data' });
 		const body = eventBody('vendor.created', { name: 'Acme', id: 'v1', tier: 'gold' });
@@ -149,14 +137,6 @@ describe('webhook(): duplicates', () => {
 		const headers = signed(secret, body);
 		const answers = await Promise.all([deliver(url, body, headers), deliver(url, body, headers)]);
 		expect(answers.map((a) => a.status)).toEqual([200, 200]);
-		expect(served.executions).toHaveLength(1);
-	});
-
-	it('does not let a forged delivery with a genuine webhook-id block the genuine one', async () => {
-		const { served, url, secret } = await credentialTrigger();
-		const body = eventBody();
-		expect((await deliver(url, body, signed(newSecret(), body, 'msg_target'))).status).toBe(401);
-		expect((await deliver(url, body, signed(secret, body, 'msg_target'))).status).toBe(200);
 		expect(served.executions).toHaveLength(1);
 	});
 });

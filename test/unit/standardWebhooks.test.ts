@@ -24,22 +24,20 @@ const headers = (signature = SIGNATURE, timestamp = String(TS), id = ID): Webhoo
 	'webhook-timestamp': timestamp,
 	'webhook-signature': signature,
 });
+const withId = (id: string) => headers(SIGNATURE, String(TS), id);
 const at = (nowSeconds: number, toleranceSeconds?: number) => ({ nowSeconds, toleranceSeconds });
 const read = (h: WebhookHeaders, now = TS, tolerance?: number) =>
 	readSignedMessage(h, at(now, tolerance));
 const otherKey = 'whsec_' + Buffer.from('old key').toString('base64');
 
-it('signs and verifies the test vector, with the secret with or without whsec_', () => {
+it('signs and verifies the test vector (secret with or without whsec_), not under another id or timestamp', () => {
 	expect(signWebhook(SECRET, ID, TS, BODY)).toBe(SIGNATURE);
 	expect(verifies(SECRET, headers(), BODY, at(TS))).toBe(true);
 	expect(verifies(SECRET.slice('whsec_'.length), headers(), BODY, at(TS))).toBe(true);
 	for (const unusable of ['', 'whsec_', 'whsec_abc def', 'whsec_%%%']) {
 		expect(signatureMatches(unusable, MESSAGE, BODY)).toBe(false);
 	}
-});
-
-it('refuses a changed id or timestamp under the same signature', () => {
-	expect(verifies(SECRET, headers(SIGNATURE, String(TS), 'msg_other'), BODY, at(TS))).toBe(false);
+	expect(verifies(SECRET, withId('msg_other'), BODY, at(TS))).toBe(false);
 	expect(verifies(SECRET, headers(SIGNATURE, String(TS + 1)), BODY, at(TS))).toBe(false);
 });
 
@@ -57,14 +55,19 @@ it.each<[string, number, number | undefined, true | RegExp | string]>([
 ])('the window, both ways and failing closed: %s', (_name, now, tolerance, expected) => {
 	const result = read(headers(), now, tolerance);
 	if (expected === true) expect(result).toEqual({ ok: true, message: MESSAGE });
-	else expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(expected) });
+	else {
+		// told apart from a malformed request only outside the window (the log blames the clock)
+		const outsideTolerance = /too (old|new)/.test(String(expected)) || undefined;
+		const reason = expect.stringMatching(expected);
+		expect(result).toEqual({ ok: false, unsigned: false, reason, outsideTolerance });
+	}
 });
 
 it('uses the real clock by default: the 2021 vector is too old now', () => {
 	expect(readSignedMessage(headers())).toMatchObject({ ok: false, outsideTolerance: true });
 });
 
-it.each(['abc', '1614265330.5', '-1614265330', '1614265330abc', '2021-02-25T15:02:10Z'])(
+it.each([`${TS}000.5`, '1614265330.5', '-1614265330', '1614265330abc', '2021-02-25T15:02:10Z'])(
 	'refuses the timestamp %s (not Unix seconds)',
 	(bad) => {
 		expect(read(headers(SIGNATURE, bad))).toEqual({
@@ -75,57 +78,28 @@ it.each(['abc', '1614265330.5', '-1614265330', '1614265330abc', '2021-02-25T15:0
 	},
 );
 
+const NO_SIGNATURE = 'Missing header: webhook-signature';
+const NO_V1 = 'No v1 signature in the webhook-signature header';
 it.each<[string, WebhookHeaders, string, boolean]>([
 	['none', {}, 'Missing headers: webhook-id, webhook-timestamp, webhook-signature', true],
-	[
-		'no signature',
-		{ 'webhook-id': ID, 'webhook-timestamp': String(TS) },
-		'Missing header: webhook-signature',
-		true,
-	],
-	['an empty signature', headers(''), 'Missing header: webhook-signature', true],
+	['no signature', { 'webhook-id': ID, 'webhook-timestamp': String(TS) }, NO_SIGNATURE, true],
+	['an empty signature', headers(''), NO_SIGNATURE, true],
 	[
 		'only a signature',
 		{ 'svix-signature': SIGNATURE },
 		'Missing headers: webhook-id, webhook-timestamp',
 		false,
 	],
-	[
-		'a v2 signature',
-		headers(SIGNATURE.replace('v1,', 'v2,')),
-		'No v1 signature in the webhook-signature header',
-		false,
-	],
-	[
-		'another scheme',
-		headers('sha256=abc'),
-		'No v1 signature in the webhook-signature header',
-		false,
-	],
-	[
-		'a control character in the id',
-		headers(SIGNATURE, String(TS), 'msg\u0000x'),
-		'Invalid webhook-id',
-		false,
-	],
-	[
-		'an id of 257 characters',
-		headers(SIGNATURE, String(TS), 'm'.repeat(257)),
-		'Invalid webhook-id',
-		false,
-	],
+	['a v2 signature', headers(SIGNATURE.replace('v1,', 'v2,')), NO_V1, false],
+	['another scheme', headers('sha256=abc'), NO_V1, false],
+	['a control character in the id', withId('msg\u0000x'), 'Invalid webhook-id', false],
+	['an id of 257 characters', withId('m'.repeat(257)), 'Invalid webhook-id', false],
 ])(
 	'headers with %s: refused with a fixed reason, unsigned only without a signature',
 	(_n, h, reason, unsigned) => {
 		expect(read(h)).toEqual({ ok: false, unsigned, reason });
 	},
 );
-
-it('tells a timestamp outside the tolerance from a malformed request', () => {
-	expect(read(headers(SIGNATURE, String(TS - 301)))).toMatchObject({ outsideTolerance: true });
-	expect(read(headers(SIGNATURE, String(TS + 301)))).toMatchObject({ outsideTolerance: true });
-	expect(read(headers(SIGNATURE, `${TS}000.5`))).not.toHaveProperty('outsideTolerance');
-});
 
 it('keeps only well-formed v1 signatures, any of which may match', () => {
 	const other = signWebhook(otherKey, ID, TS, BODY);
@@ -146,7 +120,7 @@ it('keeps only well-formed v1 signatures, any of which may match', () => {
 	]) {
 		expect(read(headers(changed))).toMatchObject({ ok: false, unsigned: false });
 	}
-	expect(read(headers(SIGNATURE, String(TS), 'm'.repeat(256))).ok).toBe(true);
+	expect(read(withId('m'.repeat(256))).ok).toBe(true);
 });
 
 it('reads headers in any case, as arrays, under svix-* names, a webhook-* name winning', () => {
@@ -165,7 +139,7 @@ it('reads headers in any case, as arrays, under svix-* names, a webhook-* name w
 		expect(read(form)).toEqual({ ok: true, message: MESSAGE });
 		expect(verifies(SECRET, form, BODY, at(TS))).toBe(true);
 	}
-	const swapped = { ...headers(SIGNATURE, String(TS), 'msg_other'), 'svix-id': ID };
+	const swapped = { ...withId('msg_other'), 'svix-id': ID };
 	expect(verifies(SECRET, swapped, BODY, at(TS))).toBe(false);
 });
 
