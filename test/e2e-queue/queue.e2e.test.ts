@@ -7,7 +7,6 @@
  * Where an execution ran is shown from n8n's own records: its execution records (public API) and
  * the processes' logs (evidence.ts). One environment for the file (about a minute to start).
  */
-import * as crypto from 'crypto';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
@@ -39,7 +38,6 @@ import {
 	webhooksReceived,
 	workerThatRan,
 } from './evidence';
-import { signedHeaders } from '../helpers/standardWebhooks';
 import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
@@ -50,7 +48,8 @@ import {
 	dedupeWorkflow,
 	listingWorkflow,
 } from './workflows';
-import { createHttpClient } from '../helpers/http';
+import { eventBody } from '../trigger/support';
+import { post, signed, sleep, triggerSteps } from '../e2e/service';
 
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
@@ -63,17 +62,12 @@ let sandbox: RunningSandbox;
 let listingSandbox: RunningSandbox;
 const endpoints = { trigger: '', edited: '', dedupe: '' };
 
+const steps = triggerSteps(
+	() => sandbox,
+	() => env.main,
+);
 /** The sandbox's API with its key (never throws on a status). */
-const v1 = (method: string, urlPath: string, body?: unknown) =>
-	createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey }).request(method, urlPath, {
-		body,
-	});
-
-async function createEndpoint(fields: Record<string, unknown>): Promise<string> {
-	const created = await v1('POST', '/webhooks', fields);
-	if (created.status !== 201) throw new Error(`POST /v1/webhooks -> ${created.status}`);
-	return created.body.data.id;
-}
+const { v1, createEndpoint } = steps;
 
 async function startSandboxes(): Promise<void> {
 	[sandbox, listingSandbox] = await Promise.all([
@@ -266,18 +260,19 @@ describe('example 01c on the workers: its Remove Duplicates history is in the sh
 
 describe('the trigger: activated by main, served by the webhook processors, run by the workers', () => {
 	const hookPath = `webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-	const endpointNow = async (id: string) => (await v1('GET', `/webhooks/${id}`)).body?.data;
+	const processorUrls = () =>
+		env.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}/${hookPath}`);
 
 	it('activation through main points the endpoint at the webhook processors’ load balancer', async () => {
 		await env.main.activate(IDS.triggerExisting);
-		const endpoint = await env.main.waitFor('the endpoint to point at n8n', async () => {
-			const now = await endpointNow(endpoints.trigger);
-			return now.url !== TRIGGER_ENDPOINT_BEFORE.url && now;
-		});
+		const endpoint = await steps.endpointWhen(
+			endpoints.trigger,
+			'the endpoint to point at n8n',
+			(now) => now.url !== TRIGGER_ENDPOINT_BEFORE.url,
+		);
 		expect(endpoint).toMatchObject({ url: `${env.loadBalancer.url}/${hookPath}`, disabled: false });
 		// Main does not serve production webhooks itself (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
-		const atMain = await fetch(`${env.main.baseUrl}/${hookPath}`, { method: 'POST', body: '{}' });
-		expect(atMain.status).toBe(404);
+		expect((await post(`${env.main.baseUrl}/${hookPath}`, '{}')).status).toBe(404);
 	});
 
 	it('a signed delivery goes through one webhook processor and runs once, on a worker', async () => {
@@ -309,38 +304,22 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 
 	it('a forged delivery is refused with 401 by every webhook processor and starts nothing', async () => {
 		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
-		const body = JSON.stringify({ id: 'evt_forged', type: 'receivable.paid', data: {} });
-		const wrongSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
-		const headers = {
-			'content-type': 'application/json',
-			...signedHeaders(wrongSecret, body, { id: 'msg_forged', ts: Math.floor(Date.now() / 1000) }),
-		};
-		for (const processor of env.webhookProcessors) {
-			const res = await fetch(`http://127.0.0.1:${processor.port}/${hookPath}`, {
-				method: 'POST',
-				headers,
-				body,
-			});
-			expect(res.status).toBe(401);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 3000));
+		const body = eventBody('receivable.paid', {});
+		const headers = signed(body, 'msg_forged');
+		for (const url of processorUrls()) expect((await post(url, body, headers)).status).toBe(401);
+		await sleep(3000);
 		expect(await env.main.executions(IDS.triggerExisting, false)).toHaveLength(before);
 	});
 
 	it('deactivation through main restores the endpoint; the processors then answer 404', async () => {
 		await env.main.deactivate(IDS.triggerExisting);
-		const endpoint = await env.main.waitFor('the endpoint to be restored', async () => {
-			const now = await endpointNow(endpoints.trigger);
-			return now.url === TRIGGER_ENDPOINT_BEFORE.url && now;
-		});
+		const endpoint = await steps.endpointWhen(
+			endpoints.trigger,
+			'the endpoint to be restored',
+			(now) => now.url === TRIGGER_ENDPOINT_BEFORE.url,
+		);
 		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
-		for (const processor of env.webhookProcessors) {
-			const url = `http://127.0.0.1:${processor.port}/${hookPath}`;
-			await env.main.waitFor(`${processor.name} to drop the webhook`, async () => {
-				const res = await fetch(url, { method: 'POST', body: '{}' });
-				return res.status === 404;
-			});
-		}
+		for (const url of processorUrls()) await steps.webhookServed(url, false);
 	});
 });
 
@@ -348,40 +327,12 @@ describe('a delivery that reaches a webhook processor while main is still activa
 	const hookPath = `/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`;
 
 	it('is refused with 401 (that processor has no endpoint recorded yet); the service’s retry after activation runs once, on a worker', async () => {
-		await sandbox.admin.clearRequests();
-		// Hold the activation in its secret fetch (the endpoint exists and points at n8n by then).
-		await sandbox.admin.addFault({
-			kind: 'latency',
-			latencyMs: 5000,
-			count: 1,
-			method: 'GET',
-			pathPrefix: '/v1/webhooks/ep_',
-		});
-		const activating = env.main.activate(IDS.triggerEarly);
-		const secretPath = await env.main.waitFor('the trigger to fetch its secret', async () => {
-			const requests = await sandbox.admin.getRequests();
-			const fetch = requests.find((r) => /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path));
-			return fetch?.path;
-		});
-		const endpointId = secretPath.split('/')[3];
-		const secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
-		const body = JSON.stringify({
-			id: `evt_queue_early_${TAG}`,
-			type: 'vendor.created',
-			created_at: new Date().toISOString(),
-			data: { id: 'vnd_queue_early', name: 'Early vendor' },
-		});
-		const deliver = async () => {
-			const ts = Math.floor(Date.now() / 1000);
-			const headers = signedHeaders(secret, body, { id: `msg_queue_early_${TAG}`, ts });
-			return await fetch(`${env.loadBalancer.url}${hookPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', ...headers },
-				body,
-			});
-		};
+		const { activation, endpointId, secret } = await steps.activateHeld(IDS.triggerEarly);
+		const body = eventBody('vendor.created', { id: 'vnd_queue_early', name: 'Early vendor' });
+		const deliver = () =>
+			post(`${env.loadBalancer.url}${hookPath}`, body, signed(body, `msg_q_early_${TAG}`, secret));
 		const early = await deliver();
-		await activating;
+		await activation;
 		expect((await sandbox.admin.clearFaults()).cleared).toBe(0); // the trigger's fetch took it
 		// n8n registers the webhook before it runs the trigger's activation, so the processor serves
 		// the path; the trigger there has no endpoint recorded yet, hence no secret to verify with.
@@ -394,15 +345,13 @@ describe('a delivery that reaches a webhook processor while main is still activa
 		expect(retry.status).toBe(200);
 		const [execution] = await env.main.waitForExecutions(IDS.triggerEarly, 0, 60_000);
 		expect(output(execution, 'On vendor created')).toEqual([
-			expect.objectContaining({ id: `evt_queue_early_${TAG}` }),
+			expect.objectContaining({ id: JSON.parse(body).id }),
 		]);
 		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
-		await new Promise((resolve) => setTimeout(resolve, 2000));
+		await sleep(2000);
 		expect(await env.main.executions(IDS.triggerEarly, false)).toHaveLength(1);
 		await env.main.deactivate(IDS.triggerEarly);
-		await env.main.waitFor('the created endpoint to be deleted', async () => {
-			return (await v1('GET', `/webhooks/${endpointId}`)).status === 404;
-		});
+		await steps.endpointDeleted(endpointId);
 	});
 });
 
@@ -418,10 +367,7 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 		// Requests reach the webhook processors while main is still activating (an unsigned one
 		// gets 401 once the webhook is registered): they must not undo what activation records in
 		// the workflow's static data, which main writes and the processors read.
-		await env.main.waitFor('the example to register its webhook', async () => {
-			const res = await fetch(hookUrl(), { method: 'POST', body: '{}' });
-			return res.status !== 404;
-		});
+		await steps.webhookServed(hookUrl());
 		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
 
 		const [execution] = await env.main.waitForExecutions(COPIES.example03.id, 0, 60_000);
@@ -440,9 +386,7 @@ describe('example 03 in queue mode (its Slack node disabled)', () => {
 		const delivery = deliveries.find((d) => d.url === hookUrl() && d.status === 200);
 		expect(delivery).toBeDefined();
 		await env.main.deactivate(COPIES.example03.id);
-		await env.main.waitFor('the created endpoint to be deleted', async () => {
-			return (await v1('GET', `/webhooks/${delivery!.endpoint_id}`)).status === 404;
-		});
+		await steps.endpointDeleted(delivery!.endpoint_id);
 	});
 });
 
@@ -495,10 +439,11 @@ describe('duplicates across webhook processors: the README’s remedy (Remove Du
 	it('a delivery retried to a second webhook processor runs again there, and Remove Duplicates drops the repeat', async () => {
 		await sandbox.admin.clearRequests();
 		await env.main.activate(DEDUPE_WORKFLOW_ID);
-		await env.main.waitFor('the endpoint to point at n8n', async () => {
-			const now = (await v1('GET', `/webhooks/${endpoints.dedupe}`)).body.data;
-			return now.url === `${env.loadBalancer.url}${hookPath}` && !now.disabled;
-		});
+		await steps.endpointWhen(
+			endpoints.dedupe,
+			'the endpoint to point at n8n',
+			(now) => now.url === `${env.loadBalancer.url}${hookPath}` && !now.disabled,
+		);
 		retryOnTheOtherProcessor();
 		const receivable = await v1('POST', '/receivables', {
 			invoice_number: `Q-${TAG}-LATE`,
@@ -552,13 +497,13 @@ describe('duplicates across webhook processors: the README’s remedy (Remove Du
 	it('the same delivery sent again to the first processor is acknowledged without a run (its own memory)', async () => {
 		const [first] = env.loadBalancer.routed.filter((r) => r.path === hookPath);
 		const processor = env.webhookProcessors[0];
-		const res = await fetch(`http://127.0.0.1:${processor.port}${hookPath}`, {
-			method: 'POST',
-			headers: first.headers,
-			body: first.body,
-		});
+		const res = await post(
+			`http://127.0.0.1:${processor.port}${hookPath}`,
+			first.body,
+			first.headers,
+		);
 		expect(res.status).toBe(200);
-		await new Promise((resolve) => setTimeout(resolve, 3000));
+		await sleep(3000);
 		expect(await env.main.executions(DEDUPE_WORKFLOW_ID, false)).toHaveLength(2);
 	});
 });

@@ -30,7 +30,7 @@ import {
 	type PackageInN8n,
 } from './environment';
 import { exampleCopy, nodeNamed } from './workflows';
-import { createHttpClient } from '../helpers/http';
+import { sandboxApi } from './service';
 
 const FULL = '01d-sync-vendors-to-data-table.json';
 const CHANGED_ONLY = '01e-sync-changed-vendors-to-data-table.json';
@@ -70,9 +70,7 @@ const syncOf = (workflow: { id: string; nodes: any[] }): Sync => ({
 });
 
 async function v1(method: string, urlPath: string, body?: unknown): Promise<any> {
-	const res = await createHttpClient(`${sandbox.baseUrl}/v1`, {
-		apiKey: sandbox.apiKey,
-	}).request(method, urlPath, { body });
+	const res = await sandboxApi(sandbox)(method, urlPath, body);
 	if (res.status >= 300) throw new Error(`${method} ${urlPath} -> ${res.status}`);
 	return res.body;
 }

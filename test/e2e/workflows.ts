@@ -12,7 +12,6 @@ import {
 
 const ACTION = 'n8n-nodes-business-finance.businessFinance';
 const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
-export const BAD_KEY_CREDENTIAL_ID = 'bfExpiredKeyCred';
 export const SANDBOX_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 
 let uuidCounter = 0;
@@ -74,8 +73,6 @@ export const IDS = {
 	vendorsPayables: 'bfE2eVendorPay01',
 	treasury: 'bfE2eTreasury001',
 	webhookEndpoint: 'bfE2eWebhookEp01',
-	badInput: 'bfE2eBadInput001',
-	expiredCredentialCheck: 'bfE2eExpiredKey1',
 	triggerExisting: 'bfE2eTriggerExst',
 	triggerEarly: 'bfE2eTriggerErly',
 };
@@ -217,29 +214,6 @@ export function webhookEndpointWorkflow(endpointId: string): WorkflowJson {
 				disabled: true,
 			},
 		}),
-	]);
-}
-
-/** Invalid input: must fail before any request is sent. */
-export function badInputWorkflow(): WorkflowJson {
-	return chain(IDS.badInput, 'e2e: bad input', [
-		manual(),
-		action('Create receivable', {
-			resource: 'receivable',
-			operation: 'create',
-			invoiceNumber: 'E2E-BAD-1',
-			amount: 0,
-			additionalFields: { customerEmail: 'ap@globex.example' },
-		}),
-	]);
-}
-
-export function expiredKeyWorkflow(): WorkflowJson {
-	const badKey = { id: BAD_KEY_CREDENTIAL_ID, name: 'Business Finance expired key' };
-	const balance = { resource: 'treasury', operation: 'getBalance' };
-	return chain(IDS.expiredCredentialCheck, 'e2e: expired key', [
-		manual(),
-		action('Balance', balance, {}, badKey),
 	]);
 }
 

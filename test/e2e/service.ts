@@ -1,0 +1,89 @@
+/**
+ * The service's side of the e2e suites (test/e2e and test/e2e-queue): the sandbox's API, the
+ * endpoints a trigger points, creates and deletes there, and deliveries signed as it signs them.
+ * `n8n` is what the suite waits through (main in queue mode).
+ */
+import type { RunningSandbox } from '../../sandbox';
+import type { N8nServer } from '../../scripts/n8n';
+import { createHttpClient } from '../helpers/http';
+import { signedHeaders } from '../helpers/standardWebhooks';
+import { newSecret, nowSeconds } from '../trigger/support';
+
+/** The sandbox's API with its key (never throws on a status). */
+export function sandboxApi(sandbox: RunningSandbox) {
+	const client = createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey });
+	return (method: string, urlPath: string, body?: unknown) =>
+		client.request(method, urlPath, { body });
+}
+
+/** A delivery's headers, signed now with `secret` (by default one that is not the endpoint's). */
+export const signed = (body: string, id: string, secret = newSecret()) =>
+	signedHeaders(secret, body, { id, ts: nowSeconds() });
+
+/** POSTs a JSON body (a delivery) to `url`. */
+export const post = async (url: string, body: string, headers: Record<string, string> = {}) =>
+	await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
+	});
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function triggerSteps(sandbox: () => RunningSandbox, n8n: () => N8nServer) {
+	const v1 = (method: string, urlPath: string, body?: unknown) =>
+		sandboxApi(sandbox())(method, urlPath, body);
+	const secretOf = async (id: string): Promise<string> =>
+		(await v1('GET', `/webhooks/${id}/secret`)).body.data.secret;
+	/** The endpoint a trigger created: its id shows in the trigger's next call (its secret). */
+	const createdEndpointId = async (call = /^\/v1\/webhooks\/ep_[^/]+/): Promise<string> =>
+		await n8n().waitFor(
+			'the created endpoint id',
+			async () =>
+				(await sandbox().admin.getRequests()).find((r) => call.test(r.path))?.path.split('/')[3],
+			60_000,
+		);
+	return {
+		v1,
+		secretOf,
+		createEndpoint: async (fields: Record<string, unknown>): Promise<string> => {
+			const created = await v1('POST', '/webhooks', fields);
+			if (created.status !== 201) throw new Error(`POST /v1/webhooks -> ${created.status}`);
+			return created.body.data.id;
+		},
+		createdEndpointId,
+		/** Waits until the endpoint's settings pass `test`; resolves with them. */
+		endpointWhen: (id: string, what: string, test: (now: any) => boolean) =>
+			n8n().waitFor(what, async () => {
+				const now = (await v1('GET', `/webhooks/${id}`)).body?.data;
+				return test(now) && now;
+			}),
+		endpointDeleted: (id: string) =>
+			n8n().waitFor(
+				'the created endpoint to be deleted',
+				async () => (await v1('GET', `/webhooks/${id}`)).status === 404,
+			),
+		/** Waits until n8n serves a webhook at `url` (answers other than 404), or no longer does. */
+		webhookServed: (url: string, served = true) =>
+			n8n().waitFor(`${url} ${served ? 'to be served' : 'to be gone'}`, async () => {
+				return ((await post(url, '{}')).status !== 404) === served;
+			}),
+		/**
+		 * Starts activating a trigger that creates its endpoint, its secret fetch held for 5 s (the
+		 * endpoint exists and points at n8n by then): the endpoint's id and secret, and the activation.
+		 */
+		activateHeld: async (workflowId: string) => {
+			await sandbox().admin.clearRequests();
+			await sandbox().admin.addFault({
+				kind: 'latency',
+				latencyMs: 5000,
+				count: 1,
+				method: 'GET',
+				pathPrefix: '/v1/webhooks/ep_',
+			});
+			const activation = n8n().activate(workflowId);
+			const endpointId = await createdEndpointId(/^\/v1\/webhooks\/ep_[^/]+\/secret$/);
+			return { activation, endpointId, secret: await secretOf(endpointId) };
+		},
+	};
+}
