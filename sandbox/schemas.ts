@@ -1,4 +1,34 @@
-/** JSON Schemas of every request body (Fastify validates them with ajv, no coercion). */
+/**
+ * JSON Schemas of every request body (Fastify validates them with ajv, no coercion), and the
+ * TypeScript type of what each accepts (`BodyOf`), so each field list is written once.
+ */
+
+/** The value a property schema accepts (the subset of JSON Schema used below). */
+type ValueOf<P> = P extends { enum: readonly (infer E)[] }
+	? E
+	: P extends { type: 'string' }
+		? string
+		: P extends { type: 'number' | 'integer' }
+			? number
+			: P extends { type: 'boolean' }
+				? boolean
+				: P extends { type: 'array'; items: infer I }
+					? ValueOf<I>[]
+					: BodyOf<P>;
+
+interface ObjectSchema<P, R extends keyof P> {
+	type: 'object';
+	additionalProperties: false;
+	properties: P;
+	required?: R[];
+	minProperties?: number;
+}
+
+/** The body an object schema accepts: its required fields, and the others as optional. */
+export type BodyOf<S> =
+	S extends ObjectSchema<infer P, infer R>
+		? { [K in R]: ValueOf<P[K]> } & { [K in Exclude<keyof P, R>]?: ValueOf<P[K]> }
+		: never;
 
 /** The event types of docs/api-decisions.md, by resource. */
 export const EVENT_TYPES = [
@@ -8,18 +38,25 @@ export const EVENT_TYPES = [
 	...['created', 'completed', 'failed'].map((t) => `treasury.transaction.${t}`),
 ];
 
-export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'];
+export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'] as const;
 export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
 export const WALLET_CHAINS = [...EVM_CHAINS, 'solana', 'tron', 'bitcoin'];
-export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'];
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const FAULT_KINDS = ['status500', 'status503', 'reset', 'malformed', 'latency'] as const;
 
-const text = (max = 255) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
-const email = { type: 'string', format: 'email', maxLength: 255 };
-const date = { type: 'string', format: 'date' };
-const uuid = { type: 'string', format: 'uuid' };
+const text = (max = 255) =>
+	({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' }) as const;
+const email = { type: 'string', format: 'email', maxLength: 255 } as const;
+const date = { type: 'string', format: 'date' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
 const MAX_AMOUNT = 1_000_000_000_000;
 
-const obj = (properties: Record<string, unknown>, required: string[] = [], minProperties = 0) => ({
+const obj = <const P, const R extends keyof P & string = never>(
+	properties: P,
+	required: R[] = [],
+	minProperties = 0,
+): ObjectSchema<P, R> => ({
 	type: 'object',
 	additionalProperties: false,
 	properties,
@@ -134,7 +171,7 @@ export const adminTransactions = obj(
 					amount: { type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT },
 					currency: { type: 'string', pattern: '^[A-Z0-9]{2,10}$' },
 					network: text(),
-					status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
+					status: { type: 'string', enum: TRANSACTION_STATUSES },
 					reference: text(),
 					created_at: { type: 'string', format: 'date-time' },
 				},
@@ -151,7 +188,7 @@ export const adminSeedVendors = obj({ count: { type: 'integer', minimum: 1, maxi
 
 export const adminFault = obj(
 	{
-		kind: { type: 'string', enum: ['status500', 'status503', 'reset', 'malformed', 'latency'] },
+		kind: { type: 'string', enum: FAULT_KINDS },
 		count: { type: 'integer', minimum: 1 },
 		rate: { type: 'number', minimum: 0, maximum: 1 },
 		pathPrefix: { type: 'string', pattern: '^/' },
