@@ -3,16 +3,9 @@
  * exact multiple of the page size, last partial page, default limit, stable ordering.
  */
 import type { NewTransaction } from '../../sandbox';
-import { expectPageMeta, expectValidationError, startHarness, type Harness } from './support';
+import { expectPageMeta, expectValidationError, useHarness } from './support';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h?.close();
-});
+const h = useHarness();
 
 async function seed(count: number) {
 	await h.admin.reset('none');
