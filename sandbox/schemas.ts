@@ -50,6 +50,7 @@ const text = (max = 255) =>
 const email = { type: 'string', format: 'email', maxLength: 255 } as const;
 const date = { type: 'string', format: 'date' } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
+const notes = { type: 'string', maxLength: 5000 } as const;
 const MAX_AMOUNT = 1_000_000_000_000;
 
 const obj = <const P, const R extends keyof P & string = never>(
@@ -84,20 +85,10 @@ export const receivableCreate = obj(
 		customer_name: text(),
 		customer_email: email,
 		due_date: date,
-		notes: { type: 'string', maxLength: 5000 },
+		notes,
 		send_immediately: { type: 'boolean' },
 	},
 	['invoice_number', 'amount'],
-);
-
-export const receivableUpdate = obj(
-	{
-		status: { type: 'string', enum: ['draft', 'cancelled'] },
-		notes: { type: 'string', maxLength: 5000 },
-		due_date: date,
-	},
-	[],
-	1,
 );
 
 export const payableCreate = obj(
@@ -108,22 +99,18 @@ export const payableCreate = obj(
 		vendor_name: text(),
 		vendor_email: email,
 		due_date: date,
-		notes: { type: 'string', maxLength: 5000 },
+		notes,
 		payment_method: { type: 'string', enum: PAYMENT_METHODS },
 		...details,
 	},
 	['invoice_number', 'amount'],
 );
 
-export const payableUpdate = obj(
-	{
-		status: { type: 'string', enum: ['pending_review', 'ready'] },
-		notes: { type: 'string', maxLength: 5000 },
-		due_date: date,
-	},
-	[],
-	1,
-);
+/** PATCH of a receivable or payable: a status the client may set, notes, the due date. */
+const invoiceUpdate = <const T extends readonly string[]>(statuses: T) =>
+	obj({ status: { type: 'string', enum: statuses }, notes, due_date: date }, [], 1);
+export const receivableUpdate = invoiceUpdate(['draft', 'cancelled']);
+export const payableUpdate = invoiceUpdate(['pending_review', 'ready']);
 
 export const vendorCreate = obj(
 	{
