@@ -132,19 +132,15 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ cleared }));
 	});
 
-	define('GET', '/_admin/requests', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.requests.list())),
-	);
+	for (const log of ['requests', 'events', 'deliveries'] as const) {
+		define('GET', `/_admin/${log}`, undefined, (_req, reply) =>
+			sendData(reply, 200, data(store[log].list())),
+		);
+	}
 	define('DELETE', '/_admin/requests', undefined, (_req, reply) => {
 		store.requests.clear();
 		return sendData(reply, 200, data({ cleared: true }));
 	});
-	define('GET', '/_admin/events', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.events.list())),
-	);
-	define('GET', '/_admin/deliveries', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.deliveries.list())),
-	);
 
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;

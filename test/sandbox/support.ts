@@ -39,11 +39,7 @@ export function useHarness(options: SandboxOptions = {}, { resetEach = false } =
 }
 
 /** The X-RateLimit-* headers, each checked to be an integer. */
-export function expectRateHeaders(res: HttpResponse): {
-	limit: number;
-	remaining: number;
-	reset: number;
-} {
+export function expectRateHeaders(res: HttpResponse) {
 	const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) => {
 		expect(res.headers[`x-ratelimit-${name}`]).toMatch(/^\d+$/);
 		return Number(res.headers[`x-ratelimit-${name}`]);
