@@ -1,11 +1,18 @@
 /** Admin routes under /_admin (loopback only, no key, not rate-limited): what the service does by itself, and test hooks. */
-import { ApiError, notFound, validationError } from './errors';
+import { ApiError, validationError } from './errors';
 import type { Events } from './events';
 import type { Faults } from './faults';
 import type { RateLimiter } from './rate-limit';
-import { findPayable } from './routes/payables';
-import { findReceivable } from './routes/receivables';
-import { body, moveTo, params, sendData, type Ctx, type Define } from './routes/common';
+import {
+	body,
+	findIn,
+	moveTo,
+	params,
+	publish,
+	sendData,
+	type Ctx,
+	type Define,
+} from './routes/common';
 import * as S from './schemas';
 import { seedDemo, seedVendors } from './seed';
 import type {
@@ -47,28 +54,19 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	});
 
 	define('POST', '/_admin/receivables/:id/status', S.adminStatus(RECEIVABLE_FROM), (req, reply) => {
-		const r = findReceivable(ctx, params(req).id);
+		const r = findIn(store.receivables, params(req).id, 'receivable');
 		const status = moveTo(r, body<{ status: 'paid' | 'overdue' }>(req).status, RECEIVABLE_FROM);
 		r.updated_at = nowIso();
 		if (status === 'paid') r.paid_at = r.updated_at;
-		store.receivables.changed(r);
-		const json = store.receivables.toJson(r);
-		events.emit(`receivable.${status}`, JSON.parse(json));
-		return sendData(reply, 200, json);
+		return publish(ctx, reply, 200, store.receivables, r, `receivable.${status}`);
 	});
 
 	define('POST', '/_admin/payables/:id/status', S.adminStatus(PAYABLE_FROM), (req, reply) => {
-		const p = findPayable(ctx, params(req).id);
-		const status = moveTo(
-			p,
-			body<{ status: 'scheduled' | 'paid' | 'failed' }>(req).status,
-			PAYABLE_FROM,
-		);
+		const p = findIn(store.payables, params(req).id, 'payable');
+		const status = moveTo(p, body<{ status: keyof typeof PAYABLE_FROM }>(req).status, PAYABLE_FROM);
 		p.updated_at = nowIso();
-		store.payables.changed(p);
-		const json = store.payables.toJson(p);
-		events.emit(status === 'scheduled' ? 'payable.updated' : `payable.${status}`, JSON.parse(json));
-		return sendData(reply, 200, json);
+		const type = status === 'scheduled' ? 'payable.updated' : `payable.${status}`;
+		return publish(ctx, reply, 200, store.payables, p, type);
 	});
 
 	define('POST', '/_admin/treasury/transactions', S.adminTransactions, (req, reply) => {
@@ -106,17 +104,14 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		'/_admin/treasury/transactions/:id/status',
 		S.adminStatus(TRANSACTION_FROM),
 		(req, reply) => {
-			const tx = store.transactions.get(params(req).id);
-			if (!tx) throw notFound(`No treasury transaction with id ${params(req).id}`);
+			const tx = findIn(store.transactions, params(req).id, 'treasury transaction');
 			const status = moveTo(
 				tx,
 				body<{ status: 'completed' | 'failed' }>(req).status,
 				TRANSACTION_FROM,
 			);
 			if (status === 'completed') tx.completed_at = nowIso();
-			store.transactions.changed(tx);
-			events.emit(`treasury.transaction.${status}`, { ...tx });
-			return sendData(reply, 200, store.transactions.toJson(tx));
+			return publish(ctx, reply, 200, store.transactions, tx, `treasury.transaction.${status}`);
 		},
 	);
 
@@ -137,19 +132,15 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ cleared }));
 	});
 
-	define('GET', '/_admin/requests', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.requests.list())),
-	);
+	for (const log of ['requests', 'events', 'deliveries'] as const) {
+		define('GET', `/_admin/${log}`, undefined, (_req, reply) =>
+			sendData(reply, 200, data(store[log].list())),
+		);
+	}
 	define('DELETE', '/_admin/requests', undefined, (_req, reply) => {
 		store.requests.clear();
 		return sendData(reply, 200, data({ cleared: true }));
 	});
-	define('GET', '/_admin/events', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.events.list())),
-	);
-	define('GET', '/_admin/deliveries', undefined, (_req, reply) =>
-		sendData(reply, 200, data(store.deliveries.list())),
-	);
 
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;

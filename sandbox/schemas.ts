@@ -1,4 +1,34 @@
-/** JSON Schemas of every request body (Fastify validates them with ajv, no coercion). */
+/**
+ * JSON Schemas of every request body (Fastify validates them with ajv, no coercion), and the
+ * TypeScript type of what each accepts (`BodyOf`), so each field list is written once.
+ */
+
+/** The value a property schema accepts (the subset of JSON Schema used below). */
+type ValueOf<P> = P extends { enum: readonly (infer E)[] }
+	? E
+	: P extends { type: 'string' }
+		? string
+		: P extends { type: 'number' | 'integer' }
+			? number
+			: P extends { type: 'boolean' }
+				? boolean
+				: P extends { type: 'array'; items: infer I }
+					? ValueOf<I>[]
+					: BodyOf<P>;
+
+interface ObjectSchema<P, R extends keyof P> {
+	type: 'object';
+	additionalProperties: false;
+	properties: P;
+	required?: R[];
+	minProperties?: number;
+}
+
+/** The body an object schema accepts: its required fields, and the others as optional. */
+export type BodyOf<S> =
+	S extends ObjectSchema<infer P, infer R>
+		? { [K in R]: ValueOf<P[K]> } & { [K in Exclude<keyof P, R>]?: ValueOf<P[K]> }
+		: never;
 
 /** The event types of docs/api-decisions.md, by resource. */
 export const EVENT_TYPES = [
@@ -8,18 +38,26 @@ export const EVENT_TYPES = [
 	...['created', 'completed', 'failed'].map((t) => `treasury.transaction.${t}`),
 ];
 
-export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'];
+export const PAYMENT_METHODS = ['ach', 'wire', 'crypto'] as const;
 export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'];
 export const WALLET_CHAINS = [...EVM_CHAINS, 'solana', 'tron', 'bitcoin'];
-export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'];
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export const FAULT_KINDS = ['status500', 'status503', 'reset', 'malformed', 'latency'] as const;
 
-const text = (max = 255) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' });
-const email = { type: 'string', format: 'email', maxLength: 255 };
-const date = { type: 'string', format: 'date' };
-const uuid = { type: 'string', format: 'uuid' };
+const text = (max = 255) =>
+	({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' }) as const;
+const email = { type: 'string', format: 'email', maxLength: 255 } as const;
+const date = { type: 'string', format: 'date' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const notes = { type: 'string', maxLength: 5000 } as const;
 const MAX_AMOUNT = 1_000_000_000_000;
 
-const obj = (properties: Record<string, unknown>, required: string[] = [], minProperties = 0) => ({
+const obj = <const P, const R extends keyof P & string = never>(
+	properties: P,
+	required: R[] = [],
+	minProperties = 0,
+): ObjectSchema<P, R> => ({
 	type: 'object',
 	additionalProperties: false,
 	properties,
@@ -47,20 +85,10 @@ export const receivableCreate = obj(
 		customer_name: text(),
 		customer_email: email,
 		due_date: date,
-		notes: { type: 'string', maxLength: 5000 },
+		notes,
 		send_immediately: { type: 'boolean' },
 	},
 	['invoice_number', 'amount'],
-);
-
-export const receivableUpdate = obj(
-	{
-		status: { type: 'string', enum: ['draft', 'cancelled'] },
-		notes: { type: 'string', maxLength: 5000 },
-		due_date: date,
-	},
-	[],
-	1,
 );
 
 export const payableCreate = obj(
@@ -71,22 +99,18 @@ export const payableCreate = obj(
 		vendor_name: text(),
 		vendor_email: email,
 		due_date: date,
-		notes: { type: 'string', maxLength: 5000 },
+		notes,
 		payment_method: { type: 'string', enum: PAYMENT_METHODS },
 		...details,
 	},
 	['invoice_number', 'amount'],
 );
 
-export const payableUpdate = obj(
-	{
-		status: { type: 'string', enum: ['pending_review', 'ready'] },
-		notes: { type: 'string', maxLength: 5000 },
-		due_date: date,
-	},
-	[],
-	1,
-);
+/** PATCH of a receivable or payable: a status the client may set, notes, the due date. */
+const invoiceUpdate = <const T extends readonly string[]>(statuses: T) =>
+	obj({ status: { type: 'string', enum: statuses }, notes, due_date: date }, [], 1);
+export const receivableUpdate = invoiceUpdate(['draft', 'cancelled']);
+export const payableUpdate = invoiceUpdate(['pending_review', 'ready']);
 
 export const vendorCreate = obj(
 	{
@@ -134,7 +158,7 @@ export const adminTransactions = obj(
 					amount: { type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT },
 					currency: { type: 'string', pattern: '^[A-Z0-9]{2,10}$' },
 					network: text(),
-					status: { type: 'string', enum: ['pending', 'completed', 'failed'] },
+					status: { type: 'string', enum: TRANSACTION_STATUSES },
 					reference: text(),
 					created_at: { type: 'string', format: 'date-time' },
 				},
@@ -151,7 +175,7 @@ export const adminSeedVendors = obj({ count: { type: 'integer', minimum: 1, maxi
 
 export const adminFault = obj(
 	{
-		kind: { type: 'string', enum: ['status500', 'status503', 'reset', 'malformed', 'latency'] },
+		kind: { type: 'string', enum: FAULT_KINDS },
 		count: { type: 'integer', minimum: 1 },
 		rate: { type: 'number', minimum: 0, maximum: 1 },
 		pathPrefix: { type: 'string', pattern: '^/' },

@@ -26,6 +26,7 @@ function chars(rand: () => number, alphabet: string, n: number): string {
 	return String.fromCharCode(...codes);
 }
 const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
+const words = <T extends string>(list: string) => list.split(' ') as T[];
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
@@ -105,20 +106,9 @@ export function seedDemo(store: Store, now = Date.now()): void {
 		['Wayne Enterprises', 'payables@wayne.example'],
 		['Stark Industries', 'ap@stark.example'],
 	];
-	const recStatuses: ReceivableStatus[] = [
-		'draft',
-		'draft',
-		'sent',
-		'sent',
-		'paid',
-		'paid',
-		'overdue',
-		'cancelled',
-		'sent',
-		'paid',
-		'draft',
-		'overdue',
-	];
+	const recStatuses = words<ReceivableStatus>(
+		'draft draft sent sent paid paid overdue cancelled sent paid draft overdue',
+	);
 	const receivables: Receivable[] = recStatuses.map((status, i) => {
 		const [customer, email] = customers[i % customers.length];
 		const created = base + (5 + i * 7) * DAY + 10 * HOUR;
@@ -144,18 +134,9 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	});
 	store.receivables.insert(receivables);
 
-	const payStatuses: PayableStatus[] = [
-		'pending_review',
-		'pending_review',
-		'ready',
-		'ready',
-		'scheduled',
-		'paid',
-		'paid',
-		'failed',
-		'cancelled',
-		'pending_review',
-	];
+	const payStatuses = words<PayableStatus>(
+		'pending_review pending_review ready ready scheduled paid paid failed cancelled pending_review',
+	);
 	const payables: Payable[] = payStatuses.map((status, i) => {
 		const v = vendors[i % vendors.length];
 		const created = base + (8 + i * 8) * DAY + 14 * HOUR;

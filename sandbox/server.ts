@@ -157,8 +157,7 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 			case 'malformed':
 				reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
 				return reply;
-			case 'reset':
-				entry.status = 0;
+			case 'reset': // logged with status 0, as the entry starts
 				reply.hijack();
 				req.raw.socket.destroy();
 				return reply;

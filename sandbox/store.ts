@@ -118,15 +118,9 @@ export class Store {
 	startedAt = new Date().toISOString();
 
 	clearData(): void {
-		this.receivables.clear();
-		this.payables.clear();
-		this.vendors.clear();
-		this.transactions.clear();
-		this.webhooks.clear();
-		this.secrets.clear();
-		this.requests.clear();
-		this.events.clear();
-		this.deliveries.clear();
+		for (const c of [this.receivables, this.payables, this.vendors, this.transactions]) c.clear();
+		for (const part of [this.webhooks, this.secrets, this.requests, this.events, this.deliveries])
+			part.clear();
 		this.startedAt = new Date().toISOString();
 	}
 }

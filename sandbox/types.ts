@@ -1,4 +1,5 @@
 /** Public types of the sandbox: options, resources as the API returns them, admin records. */
+import type * as S from './schemas';
 
 export type SeedKind = 'demo' | 'none';
 
@@ -33,9 +34,9 @@ export const DEFAULT_API_KEY = 'svc_sandbox_demo_key';
 export type ReceivableStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'cancelled';
 export type PayableStatus =
 	'pending_review' | 'ready' | 'scheduled' | 'paid' | 'failed' | 'cancelled';
-export type PaymentMethod = 'ach' | 'wire' | 'crypto';
-export type TransactionType = 'deposit' | 'withdrawal' | 'conversion';
-export type TransactionStatus = 'pending' | 'completed' | 'failed';
+export type PaymentMethod = (typeof S.PAYMENT_METHODS)[number];
+export type TransactionType = (typeof S.TRANSACTION_TYPES)[number];
+export type TransactionStatus = (typeof S.TRANSACTION_STATUSES)[number];
 
 /** Every stored resource has these, and lists are ordered by them. */
 export interface Ordered {
@@ -129,29 +130,7 @@ export interface RequestRecord {
 	headers: Record<string, string | string[] | undefined>;
 }
 
-export type FaultKind = 'status500' | 'status503' | 'reset' | 'malformed' | 'latency';
-
-export interface FaultSpec {
-	kind: FaultKind;
-	count?: number;
-	rate?: number;
-	pathPrefix?: string;
-	method?: string;
-	latencyMs?: number;
-}
-
-export interface NewTransaction {
-	type: TransactionType;
-	amount: number;
-	currency: string;
-	network?: string;
-	status?: TransactionStatus;
-	reference?: string;
-	created_at?: string;
-}
-
-export interface RateLimitSettings {
-	limit?: number;
-	windowSeconds?: number;
-	retryAfter?: boolean;
-}
+export type FaultKind = (typeof S.FAULT_KINDS)[number];
+export type FaultSpec = S.BodyOf<typeof S.adminFault>;
+export type NewTransaction = S.BodyOf<typeof S.adminTransactions>['transactions'][number];
+export type RateLimitSettings = S.BodyOf<typeof S.adminRateLimit>;

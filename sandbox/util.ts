@@ -8,8 +8,6 @@ export const prefixedId = (prefix: string): string =>
 
 export const nowIso = (): string => new Date().toISOString();
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** mulberry32: a small deterministic PRNG for seeds and fault rates. */
 export function prng(seed: number): () => number {
 	let a = seed >>> 0;

@@ -1,9 +1,9 @@
 /** What the route modules share: the context and small reply helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidTransition } from '../errors';
+import { invalidTransition, notFound } from '../errors';
 import type { Events } from '../events';
-import type { Store } from '../store';
-import type { ResolvedOptions } from '../types';
+import type { Collection, Store } from '../store';
+import type { Ordered, ResolvedOptions } from '../types';
 
 export interface Ctx {
 	store: Store;
@@ -35,6 +35,31 @@ export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
 /** Sends `{"data": <json>}` (the json already serialised). */
 export function sendData(reply: FastifyReply, status: number, json: string): FastifyReply {
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
+}
+
+/** The item with that id, or 404 `No <what> with id <id>`. */
+export function findIn<T extends Ordered>(items: Collection<T>, id: string, what: string): T {
+	const item = items.get(id);
+	if (!item) throw notFound(`No ${what} with id ${id}`);
+	return item;
+}
+
+/**
+ * After `item` was added or changed: drops the cached answers, emits each event type with the
+ * item as the API returns it, and answers `{"data": item}` with `status`.
+ */
+export function publish<T extends Ordered>(
+	ctx: Ctx,
+	reply: FastifyReply,
+	status: number,
+	items: Collection<T>,
+	item: T,
+	...types: string[]
+): FastifyReply {
+	items.changed(item);
+	const json = items.toJson(item);
+	for (const type of types) ctx.events.emit(type, JSON.parse(json));
+	return sendData(reply, status, json);
 }
 
 /** Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. */

@@ -1,42 +1,18 @@
 /** Payables: create and update (pending_review ↔ ready; the service moves them on). */
-import { invalidTransition, notFound, validationError } from '../errors';
+import { invalidTransition, validationError } from '../errors';
 import * as S from '../schemas';
-import type { Payable, PaymentMethod } from '../types';
-import { nowIso, uuid, UUID_RE } from '../util';
-import { checkAmount, checkPaymentDetails, hasAnyDetail, type Details } from '../validation';
-import { body, params, sendData, type Ctx, type Define } from './common';
-
-interface CreateBody extends Details {
-	invoice_number: string;
-	amount: number;
-	vendor_id?: string;
-	vendor_name?: string;
-	vendor_email?: string;
-	due_date?: string;
-	notes?: string;
-	payment_method?: PaymentMethod;
-}
-
-interface UpdateBody {
-	status?: 'pending_review' | 'ready';
-	notes?: string;
-	due_date?: string;
-}
+import type { Payable } from '../types';
+import { nowIso, uuid } from '../util';
+import { checkAmount, checkPaymentDetails, hasAnyDetail } from '../validation';
+import { body, findIn, params, publish, type Ctx, type Define } from './common';
 
 const FROZEN = ['scheduled', 'paid', 'failed', 'cancelled'];
 
-export function findPayable(ctx: Ctx, id: string): Payable {
-	const p = UUID_RE.test(id) ? ctx.store.payables.get(id) : undefined;
-	if (!p) throw notFound(`No payable with id ${id}`);
-	return p;
-}
-
 export function payableRoutes(define: Define, ctx: Ctx): void {
-	const { store, events } = ctx;
-	const json = (p: Payable) => store.payables.toJson(p);
+	const { store } = ctx;
 
 	define('POST', '/v1/payables', S.payableCreate, (req, reply) => {
-		const b = body<CreateBody>(req);
+		const b = body<S.BodyOf<typeof S.payableCreate>>(req);
 		checkAmount('amount', b.amount);
 		const vendor = b.vendor_id === undefined ? undefined : store.vendors.get(b.vendor_id);
 		if (b.vendor_id !== undefined && !vendor)
@@ -65,27 +41,20 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 			updated_at: now,
 		};
 		store.payables.insert([p]);
-		events.emit('payable.created', JSON.parse(json(p)));
-		return sendData(reply, 201, json(p));
+		return publish(ctx, reply, 201, store.payables, p, 'payable.created');
 	});
 
 	define('PATCH', '/v1/payables/:id', S.payableUpdate, (req, reply) => {
-		const p = findPayable(ctx, params(req).id);
-		const b = body<UpdateBody>(req);
+		const p = findIn(store.payables, params(req).id, 'payable');
+		const b = body<S.BodyOf<typeof S.payableUpdate>>(req);
 		if (FROZEN.includes(p.status)) {
 			throw invalidTransition(
 				`A ${p.status} payable cannot be changed (only pending_review and ready can)`,
 			);
 		}
 		const becameReady = b.status === 'ready' && p.status !== 'ready';
-		if (b.status !== undefined) p.status = b.status;
-		if (b.notes !== undefined) p.notes = b.notes;
-		if (b.due_date !== undefined) p.due_date = b.due_date;
-		p.updated_at = nowIso();
-		store.payables.changed(p);
-		const data = json(p);
-		events.emit('payable.updated', JSON.parse(data));
-		if (becameReady) events.emit('payable.ready', JSON.parse(data));
-		return sendData(reply, 200, data);
+		Object.assign(p, b, { updated_at: nowIso() }); // the schema allows only status, notes, due_date
+		const types = becameReady ? ['payable.updated', 'payable.ready'] : ['payable.updated'];
+		return publish(ctx, reply, 200, store.payables, p, ...types);
 	});
 }

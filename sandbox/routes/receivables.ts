@@ -1,27 +1,10 @@
 /** Receivables: create, update, send (lifecycle draft → sent → paid, overdue, cancelled). */
-import { invalidTransition, notFound, validationError } from '../errors';
+import { invalidTransition, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Receivable } from '../types';
-import { nowIso, uuid, UUID_RE } from '../util';
+import { nowIso, uuid } from '../util';
 import { checkAmount } from '../validation';
-import { body, moveTo, params, sendData, type Ctx, type Define } from './common';
-
-interface CreateBody {
-	invoice_number: string;
-	amount: number;
-	customer_id?: string;
-	customer_name?: string;
-	customer_email?: string;
-	due_date?: string;
-	notes?: string;
-	send_immediately?: boolean;
-}
-
-interface UpdateBody {
-	status?: 'draft' | 'cancelled';
-	notes?: string;
-	due_date?: string;
-}
+import { body, findIn, moveTo, params, publish, type Ctx, type Define } from './common';
 
 /** From which states the PATCH status values may be reached. */
 const PATCH_FROM = {
@@ -40,18 +23,13 @@ function checkNoBody(b: unknown): void {
 		throw validationError(`${fields[0]} is not an allowed field (send takes no body)`);
 }
 
-export function findReceivable(ctx: Ctx, id: string): Receivable {
-	const r = UUID_RE.test(id) ? ctx.store.receivables.get(id) : undefined;
-	if (!r) throw notFound(`No receivable with id ${id}`);
-	return r;
-}
-
 export function receivableRoutes(define: Define, ctx: Ctx): void {
 	const { store, events } = ctx;
-	const json = (r: Receivable) => store.receivables.toJson(r);
+	const receivables = store.receivables;
+	const find = (id: string) => findIn(receivables, id, 'receivable');
 
 	define('POST', '/v1/receivables', S.receivableCreate, (req, reply) => {
-		const b = body<CreateBody>(req);
+		const b = body<S.BodyOf<typeof S.receivableCreate>>(req);
 		checkAmount('amount', b.amount);
 		if (b.send_immediately && b.customer_email === undefined) {
 			throw validationError(
@@ -75,35 +53,29 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			created_at: now,
 			updated_at: now,
 		};
-		store.receivables.insert([r]);
-		events.emit('receivable.created', JSON.parse(json(r)));
-		if (b.send_immediately) {
-			r.status = 'sent';
-			r.sent_at = now;
-			store.receivables.changed(r);
-			events.emit('receivable.sent', JSON.parse(json(r)));
-		}
-		return sendData(reply, 201, json(r));
+		receivables.insert([r]);
+		if (!b.send_immediately) return publish(ctx, reply, 201, receivables, r, 'receivable.created');
+		events.emit('receivable.created', JSON.parse(receivables.toJson(r)));
+		Object.assign(r, { status: 'sent', sent_at: now });
+		return publish(ctx, reply, 201, receivables, r, 'receivable.sent');
 	});
 
 	define('PATCH', '/v1/receivables/:id', S.receivableUpdate, (req, reply) => {
-		const r = findReceivable(ctx, params(req).id);
-		const b = body<UpdateBody>(req);
+		const r = find(params(req).id);
+		const { status, ...changes } = body<S.BodyOf<typeof S.receivableUpdate>>(req);
 		if (r.status === 'paid') throw invalidTransition('A paid receivable cannot be changed');
-		if (b.status !== undefined) moveTo(r, b.status, PATCH_FROM);
-		if (b.notes !== undefined) r.notes = b.notes;
-		if (b.due_date !== undefined) r.due_date = b.due_date;
-		r.updated_at = nowIso();
-		store.receivables.changed(r);
-		const data = json(r);
-		events.emit('receivable.updated', JSON.parse(data));
-		if (b.status === 'cancelled') events.emit('receivable.cancelled', JSON.parse(data));
-		return sendData(reply, 200, data);
+		if (status !== undefined) moveTo(r, status, PATCH_FROM);
+		Object.assign(r, changes, { updated_at: nowIso() }); // notes, due_date (the schema's fields)
+		const types = [
+			'receivable.updated',
+			...(status === 'cancelled' ? ['receivable.cancelled'] : []),
+		];
+		return publish(ctx, reply, 200, receivables, r, ...types);
 	});
 
 	define('POST', '/v1/receivables/:id/send', undefined, (req, reply) => {
 		checkNoBody(req.body);
-		const r = findReceivable(ctx, params(req).id);
+		const r = find(params(req).id);
 		if (!SEND_FROM.includes(r.status)) {
 			throw invalidTransition(
 				`Cannot send a ${r.status} receivable (allowed from: ${SEND_FROM.join(', ')})`,
@@ -115,11 +87,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			);
 		}
 		const now = nowIso();
-		r.status = 'sent';
-		r.sent_at = now;
-		r.updated_at = now;
-		store.receivables.changed(r);
-		events.emit('receivable.sent', JSON.parse(json(r)));
-		return sendData(reply, 200, json(r));
+		Object.assign(r, { status: 'sent', sent_at: now, updated_at: now });
+		return publish(ctx, reply, 200, receivables, r, 'receivable.sent');
 	});
 }

@@ -77,7 +77,7 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 		const from = q.from === undefined ? undefined : parseDateParam('from', q.from);
 		const to = q.to === undefined ? undefined : parseDateParam('to', q.to);
 		if (from && to && from > to) throw validationError('from must not be after to');
-		if (q.type !== undefined && !TRANSACTION_TYPES.includes(q.type)) {
+		if (q.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(q.type)) {
 			throw validationError(`type must be one of: ${TRANSACTION_TYPES.join(', ')}`);
 		}
 		const filtered =

@@ -1,32 +1,24 @@
 /** Vendors: create, list (search, pages), get (assumed), update. Details are never returned. */
-import { notFound, validationError } from '../errors';
+import { validationError } from '../errors';
 import * as S from '../schemas';
-import type { PaymentMethod, Vendor } from '../types';
-import { nowIso, uuid, UUID_RE } from '../util';
-import { checkPaymentDetails, last4, parsePagination, type Details } from '../validation';
-import { body, pageBody, params, sendBody, sendData, type Ctx, type Define } from './common';
-
-interface CreateBody extends Details {
-	name: string;
-	email?: string;
-	payment_method: PaymentMethod;
-}
-
-interface UpdateBody {
-	name?: string;
-	email?: string;
-	payment_method?: PaymentMethod;
-}
-
-function findVendor(ctx: Ctx, id: string): Vendor {
-	const v = UUID_RE.test(id) ? ctx.store.vendors.get(id) : undefined;
-	if (!v) throw notFound(`No vendor with id ${id}`);
-	return v;
-}
+import type { Vendor } from '../types';
+import { nowIso, uuid } from '../util';
+import { checkPaymentDetails, last4, parsePagination } from '../validation';
+import {
+	body,
+	findIn,
+	pageBody,
+	params,
+	publish,
+	sendBody,
+	sendData,
+	type Ctx,
+	type Define,
+} from './common';
 
 export function vendorRoutes(define: Define, ctx: Ctx): void {
-	const { store, events } = ctx;
-	const vendors = store.vendors;
+	const vendors = ctx.store.vendors;
+	const find = (id: string) => findIn(vendors, id, 'vendor');
 	/** Lower-cased `name NUL email` per vendor, built on its first search, dropped on a change. */
 	const searchKeys = new WeakMap<Vendor, string>();
 	const searchKey = (v: Vendor): string => {
@@ -39,7 +31,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	};
 
 	define('POST', '/v1/vendors', S.vendorCreate, (req, reply) => {
-		const b = body<CreateBody>(req);
+		const b = body<S.BodyOf<typeof S.vendorCreate>>(req);
 		checkPaymentDetails(b.payment_method, b, true);
 		const now = nowIso();
 		const v: Vendor = {
@@ -57,8 +49,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 			updated_at: now,
 		};
 		vendors.insert([v]);
-		events.emit('vendor.created', JSON.parse(vendors.toJson(v)));
-		return sendData(reply, 201, vendors.toJson(v));
+		return publish(ctx, reply, 201, vendors, v, 'vendor.created');
 	});
 
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
@@ -81,19 +72,14 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	});
 
 	define('GET', '/v1/vendors/:id', undefined, (req, reply) => {
-		return sendData(reply, 200, vendors.toJson(findVendor(ctx, params(req).id)));
+		return sendData(reply, 200, vendors.toJson(find(params(req).id)));
 	});
 
 	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {
-		const v = findVendor(ctx, params(req).id);
-		const b = body<UpdateBody>(req);
-		if (b.name !== undefined) v.name = b.name;
-		if (b.email !== undefined) v.email = b.email;
-		if (b.payment_method !== undefined) v.payment_method = b.payment_method;
+		const v = find(params(req).id);
+		// the schema allows only name, email, payment_method
+		Object.assign(v, body<S.BodyOf<typeof S.vendorUpdate>>(req), { updated_at: nowIso() });
 		searchKeys.delete(v);
-		v.updated_at = nowIso();
-		vendors.changed(v);
-		events.emit('vendor.updated', JSON.parse(vendors.toJson(v)));
-		return sendData(reply, 200, vendors.toJson(v));
+		return publish(ctx, reply, 200, vendors, v, 'vendor.updated');
 	});
 }

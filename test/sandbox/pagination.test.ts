@@ -3,16 +3,9 @@
  * exact multiple of the page size, last partial page, default limit, stable ordering.
  */
 import type { NewTransaction } from '../../sandbox';
-import { expectPageMeta, expectValidationError, startHarness, type Harness } from './support';
+import { expectPageMeta, expectValidationError, useHarness } from './support';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h?.close();
-});
+const h = useHarness();
 
 async function seed(count: number) {
 	await h.admin.reset('none');
@@ -108,18 +101,8 @@ describe('vendors', () => {
 
 describe('bounds (400 VALIDATION_ERROR naming the parameter)', () => {
 	const cases = [
-		['page', '0'],
-		['page', '-1'],
-		['page', '1.5'],
-		['page', 'abc'],
-		['page', ''],
-		['page', '1e2'],
-		['limit', '0'],
-		['limit', '101'],
-		['limit', '1.5'],
-		['limit', 'abc'],
-		['limit', ''],
-		['limit', '-10'],
+		...['0', '-1', '1.5', 'abc', '', '1e2'].map((value) => ['page', value]),
+		...['0', '101', '1.5', 'abc', '', '-10'].map((value) => ['limit', value]),
 	];
 	const lists = ['/v1/vendors', '/v1/treasury/transactions'];
 	test.each(lists.flatMap((path) => cases.map(([name, value]) => [path, name, value])))(

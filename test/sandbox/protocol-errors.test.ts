@@ -3,26 +3,9 @@
  * PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, and the error body shape. None of them may change
  * state; the body is checked before the resource exists (sandbox/API.md, order of checks).
  */
-import {
-	achVendor,
-	expectError,
-	expectValidationError,
-	startHarness,
-	vendorTotal,
-	type Harness,
-} from './support';
+import { achVendor, expectError, expectValidationError, vendorTotal, useHarness } from './support';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h?.close();
-});
-beforeEach(async () => {
-	await h.admin.reset('none');
-});
+const h = useHarness({}, { resetEach: true });
 
 const UNKNOWN_VENDOR = '/v1/vendors/00000000-0000-4000-8000-000000000000';
 

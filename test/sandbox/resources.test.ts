@@ -14,18 +14,10 @@ import {
 	expectValidationError,
 	payableBody,
 	receivableBody,
-	startHarness,
-	type Harness,
+	useHarness,
 } from './support';
 
-let h: Harness;
-
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(async () => {
-	await h?.close();
-});
+const h = useHarness();
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -26,6 +26,27 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 	return { sb, api, raw, admin: sb.admin, close: () => sb.close() };
 }
 
+/**
+ * One harness for the calling test file: started before its tests and closed after them; with
+ * `resetEach`, emptied (`admin.reset('none')`: data, logs, faults, rate counters) before each.
+ */
+export function useHarness(options: SandboxOptions = {}, { resetEach = false } = {}): Harness {
+	const h = {} as Harness;
+	beforeAll(async () => void Object.assign(h, await startHarness(options)));
+	afterAll(async () => h.close?.());
+	if (resetEach) beforeEach(async () => void (await h.admin.reset('none')));
+	return h;
+}
+
+/** The X-RateLimit-* headers, each checked to be an integer. */
+export function expectRateHeaders(res: HttpResponse) {
+	const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) => {
+		expect(res.headers[`x-ratelimit-${name}`]).toMatch(/^\d+$/);
+		return Number(res.headers[`x-ratelimit-${name}`]);
+	});
+	return { limit, remaining, reset };
+}
+
 /** The vendor count the API reports (`meta.total`). */
 export async function vendorTotal(h: Harness): Promise<number> {
 	const res = await h.api.get('/v1/vendors');

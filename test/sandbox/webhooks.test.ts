@@ -21,7 +21,7 @@ import {
 	expectValidationError,
 	receivableBody,
 	sleep,
-	startHarness,
+	useHarness,
 	type Harness,
 } from './support';
 
@@ -57,20 +57,14 @@ const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
 
 const RETRY_DELAYS = [50, 100, 200];
 
-let h: Harness;
+const h = useHarness({ deliveryRetryDelaysMs: RETRY_DELAYS }, { resetEach: true });
 let receiver: Receiver;
-
-beforeAll(async () => {
-	h = await startHarness({ deliveryRetryDelaysMs: RETRY_DELAYS });
+beforeEach(async () => {
+	await receiver?.close();
+	receiver = await startReceiver();
 });
 afterAll(async () => {
 	await receiver?.close();
-	await h?.close();
-});
-beforeEach(async () => {
-	await h.admin.reset('none');
-	await receiver?.close();
-	receiver = await startReceiver();
 });
 
 async function createEndpoint(body: Record<string, unknown> = {}, on: Harness = h) {
@@ -303,13 +297,7 @@ describe('delivery', () => {
 
 describe('attempt timeout, and redeliveries to a changed endpoint', () => {
 	// a short attempt timeout and slower retries, so a test can act between attempts
-	let slow: Harness;
-	beforeAll(async () => {
-		slow = await startHarness({ deliveryRetryDelaysMs: [700, 700], deliveryTimeoutMs: 400 });
-	});
-	afterAll(async () => {
-		await slow?.close();
-	});
+	const slow = useHarness({ deliveryRetryDelaysMs: [700, 700], deliveryTimeoutMs: 400 });
 
 	test('an attempt that times out is logged with an error; disabling the endpoint drops the redelivery', async () => {
 		receiver.status = () => 0; // never answers
