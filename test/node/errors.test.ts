@@ -1,7 +1,7 @@
 /**
  * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
  */
-import { UNKNOWN_UUID, useEnv } from './support';
+import { UNKNOWN_UUID, useEnv, VALID } from './support';
 
 // 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
 // back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
@@ -10,29 +10,22 @@ process.env.N8N_LOG_LEVEL = 'info';
 
 const env = useEnv('clear');
 
-// Everything n8n and the node log in this file, captured rather than printed (n8n's logger writes
-// through the console); 'authentication errors' reads it.
+// Everything n8n and the node log in this file, captured rather than printed: n8n's logger writes
+// through the console, and winston's console transport to console._stdout / _stderr when they
+// exist (jest's consoles have them: the process streams in band, a buffer in a worker).
 let logged: string[] = [];
 const spies: jest.SpyInstance[] = [];
 beforeEach(() => {
 	logged = [];
+	const text = (a: unknown) =>
+		typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {}));
 	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 		spies.push(
 			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-				logged.push(
-					args
-						.map((a) =>
-							typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})),
-						)
-						.join(' '),
-				);
+				logged.push(args.map(text).join(' '));
 			}),
 		);
 	}
-});
-// winston's console transport writes to console._stdout / _stderr when they exist (jest's
-// consoles have them: the process streams in band, a buffer in a worker).
-beforeEach(() => {
 	const c = console as unknown as {
 		_stdout?: NodeJS.WritableStream;
 		_stderr?: NodeJS.WritableStream;
@@ -46,9 +39,6 @@ beforeEach(() => {
 			}) as never),
 		);
 	}
-});
-afterEach(() => {
-	for (const spy of spies.splice(0)) spy.mockRestore();
 });
 /** Lets asynchronous log transports flush before the logs are read. */
 const logs = async () => {
@@ -119,43 +109,37 @@ describe('Continue On Fail', () => {
 });
 
 describe('authentication errors', () => {
-	it('an expired key: API_KEY_EXPIRED with a clear message, the key nowhere in the run', async () => {
-		const key = env.sb.keys.expired;
-		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
-		expect(res.error).toBeDefined();
-		expect(res.error!.message).toContain('API_KEY_EXPIRED');
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/expired/i);
-		expect(res.error!.context.itemIndex).toBe(0);
-		const reqs = await env.requests();
-		expect(reqs.map((r) => r.status)).toEqual([401]);
-		expect(res.serialised).not.toContain(key);
-		expect(res.serialised).not.toContain(key.slice(4));
-		const text = await logs();
-		expect(text).toContain('API_KEY_EXPIRED'); // the logs were captured...
-		expect(text).not.toContain(key.slice(4)); // ...and hold no part of the key
-	});
-
-	it('a revoked key: INVALID_API_KEY with a clear message, the key nowhere in the run', async () => {
-		const key = env.sb.keys.revoked;
-		const res = await env.run(
+	// [key, code, what the message says, the operation run]
+	it.each([
+		['expired', 'API_KEY_EXPIRED', /expired/i, { resource: 'treasury', operation: 'getBalance' }],
+		[
+			'revoked',
+			'INVALID_API_KEY',
+			/invalid|revoked/i,
 			{
 				resource: 'vendor',
 				operation: 'create',
 				name: 'X',
 				paymentMethod: 'crypto',
-				additionalFields: {
-					walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-					walletChain: 'ethereum',
-				},
+				additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum' },
 			},
-			{ apiKey: key },
-		);
-		expect(res.error!.message).toContain('INVALID_API_KEY');
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/invalid|revoked/i);
-		expect((await env.requests()).map((r) => r.status)).toEqual([401]);
-		expect(res.serialised).not.toContain(key);
-		expect(await logs()).not.toContain(key.slice(4));
-	});
+		],
+	] as const)(
+		'the %s key: %s with a clear message, the key nowhere in the run',
+		async (which, code, says, parameters) => {
+			const key = env.sb.keys[which];
+			const res = await env.run(parameters, { apiKey: key });
+			expect(res.error!.message).toContain(code);
+			expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(says);
+			expect(res.error!.context.itemIndex).toBe(0);
+			expect((await env.requests()).map((r) => r.status)).toEqual([401]);
+			expect(res.serialised).not.toContain(key);
+			expect(res.serialised).not.toContain(key.slice(4));
+			const text = await logs();
+			expect(text).toContain(code); // the logs were captured...
+			expect(text).not.toContain(key.slice(4)); // ...and hold no part of the key
+		},
+	);
 
 	it('a 401 under Continue On Fail becomes an error item without the key', async () => {
 		const key = env.sb.keys.revoked;
