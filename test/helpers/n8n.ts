@@ -6,8 +6,8 @@
  * as n8n's CredentialsHelper does, and the `additionalData` the engine reads.
  *
  * - `runNode`: `items → node`; `res.items` (first output), `res.error` (the node's error, or the
- *   WorkflowHasIssuesError n8n throws before running: then `res.run` is undefined), `res.serialised`
- *   (the whole run as JSON: assert that secrets never appear in it).
+ *   WorkflowHasIssuesError n8n throws before running), `res.serialised` (the whole run as JSON:
+ *   assert that secrets never appear in it).
  * - `runListSearch`: a resource-locator list search through n8n-core's LoadOptionsContext.
  *
  * Errors in the run data are serialised objects: compare `error.name`, not `instanceof`. The
@@ -102,9 +102,7 @@ async function applyAuthenticate(
 	node?: INode,
 ): Promise<IHttpRequestOptions> {
 	const authenticate = credentialType.authenticate;
-	if (typeof authenticate === 'function') {
-		return await authenticate(credentials, requestOptions);
-	}
+	// Only the generic form: the one this package's credential uses.
 	if (typeof authenticate !== 'object' || authenticate.type !== 'generic') return requestOptions;
 	const resolve = (value: string): string => {
 		if (typeof value !== 'string' || value.charAt(0) !== '=') return value;
@@ -292,15 +290,11 @@ interface RunNodeOptions extends HarnessOptions {
 }
 
 export interface RunNodeResult {
-	/** The full run; undefined when n8n refused the workflow before it started. */
-	run?: IRun;
-	/** The error thrown before any node ran (n8n's WorkflowHasIssuesError and the like). */
-	workflowError?: ExecutionBaseError;
 	serialised: string;
 	/** The node's first output, and all its outputs. */
 	items: INodeExecutionData[];
 	outputs: INodeExecutionData[][];
-	/** The error the node failed with, or else `workflowError`. */
+	/** The error the node failed with, or the one n8n threw before any node ran. */
 	error?: ExecutionBaseError;
 }
 
@@ -333,15 +327,14 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	} catch (error) {
 		// Thrown before any node runs: n8n's own parameter checks (a required parameter left
 		// empty, a resource-locator value failing its mode's regex).
-		const workflowError = error as ExecutionBaseError;
-		const { message, description } = workflowError;
+		const { message, description } = error as ExecutionBaseError;
 		const serialised = JSON.stringify({ message, description });
-		return { workflowError, error: workflowError, serialised, items: [], outputs: [] };
+		return { error: error as ExecutionBaseError, serialised, items: [], outputs: [] };
 	}
 	const task = run.data.resultData.runData.Node?.[0];
 	const outputs = (task?.data?.main ?? []).map((o) => o ?? []);
 	const error = task?.error ?? run.data.resultData.error;
-	return { run, serialised: JSON.stringify(run), outputs, items: outputs[0] ?? [], error };
+	return { serialised: JSON.stringify(run), outputs, items: outputs[0] ?? [], error };
 }
 
 interface RunListSearchOptions extends HarnessOptions {

@@ -18,6 +18,16 @@ import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool
 
 const node = new BusinessFinance();
 const d = node.description;
+const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
+/** Whether the editor shows `property` for these parameters of the node. */
+const displayed = (property: INodeProperties, parameters: object) =>
+	NodeHelpers.displayParameter(
+		parameters as never,
+		property,
+		{ typeVersion: 1 } as never,
+		d,
+		parameters as never,
+	);
 
 const words = (text: string) => text.split(' ').filter(Boolean);
 const PAYMENT_DETAILS =
@@ -176,31 +186,23 @@ it('limit: 50 by default, at least 1, no maximum (it may exceed the page size); 
 	expect([wait.default, wait.typeOptions?.maxValue]).toEqual([300, 86_400]);
 });
 
-it('the editor shows a notice that the customer is emailed: on Send, and on Create with Send Immediately on', () => {
-	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
-	const shownFor = (name: string, params: Record<string, unknown>) =>
-		NodeHelpers.displayParameter(
-			params as never,
-			d.properties.find((p) => p.name === name)!,
-			{ typeVersion: 1 } as never,
-			d,
-			params as never,
-		);
-	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'send' })).toBe(true);
-	expect(shownFor('sendNotice', { resource: 'receivable', operation: 'create' })).toBe(false);
-	const create = (additionalFields: object) => ({
-		resource: 'receivable',
-		operation: 'create',
-		additionalFields,
-	});
-	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: true }))).toBe(true);
-	expect(shownFor('sendImmediatelyNotice', create({ sendImmediately: false }))).toBe(false);
-	expect(shownFor('sendImmediatelyNotice', create({}))).toBe(false);
-	expect(d.properties.find((p) => p.name === 'sendImmediatelyNotice')!.type).toBe('notice');
-});
+it.each([
+	['sendNotice', 'send', {}, true],
+	['sendNotice', 'create', {}, false],
+	['sendImmediatelyNotice', 'create', { sendImmediately: true }, true],
+	['sendImmediatelyNotice', 'create', { sendImmediately: false }, false],
+	['sendImmediatelyNotice', 'create', {}, false],
+])(
+	'the customer-is-emailed notice %s on receivable %s with %j: shown %s',
+	(name, operation, additionalFields, shown) => {
+		const notice = d.properties.find((p) => p.name === name)!;
+		expect(notice.type).toBe('notice');
+		const parameters = { resource: 'receivable', operation, additionalFields };
+		expect(displayed(notice, parameters)).toBe(shown);
+	},
+);
 
 describe('bank and wallet details are shown only for the payment methods they apply to (from the table)', () => {
-	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 	const collection = (resource: string) =>
 		shown(resource, 'create').find((p) => p.name === 'additionalFields')!
 			.options as INodeProperties[];
@@ -324,7 +326,6 @@ it.each(['BusinessFinance', 'BusinessFinanceTrigger'])(
 );
 
 it('Validate All Before Sending is offered on receivable create and send, payable create and vendor create only', () => {
-	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 	const options = d.properties.find((p) => p.name === 'options')!;
 	const option = (options.options as INodeProperties[]).find(
 		(o) => o.name === 'validateAllBeforeSending',
@@ -333,9 +334,7 @@ it('Validate All Before Sending is offered on receivable create and send, payabl
 	expect(option.description).toMatch(/send nothing if any item is invalid/);
 	const offered = Object.entries(INTERFACE)
 		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })))
-		.filter((root) =>
-			NodeHelpers.displayParameter({}, option, { typeVersion: 1 } as never, d, root as never),
-		)
+		.filter((root) => displayed(option, root))
 		.map(({ resource, operation }) => `${resource}.${operation}`);
 	expect(offered.sort()).toEqual([
 		'payable.create',

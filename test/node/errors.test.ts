@@ -1,7 +1,7 @@
 /**
  * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
  */
-import { UNKNOWN_UUID, useEnv } from './support';
+import { UNKNOWN_UUID, useEnv, VALID } from './support';
 
 // 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
 // back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
@@ -10,29 +10,22 @@ process.env.N8N_LOG_LEVEL = 'info';
 
 const env = useEnv('clear');
 
-// Everything n8n and the node log in this file, captured rather than printed (n8n's logger writes
-// through the console); 'authentication errors' reads it.
+// Everything n8n and the node log in this file, captured rather than printed: n8n's logger writes
+// through the console, and winston's console transport to console._stdout / _stderr when they
+// exist (jest's consoles have them: the process streams in band, a buffer in a worker).
 let logged: string[] = [];
 const spies: jest.SpyInstance[] = [];
 beforeEach(() => {
 	logged = [];
+	const text = (a: unknown) =>
+		typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {}));
 	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 		spies.push(
 			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-				logged.push(
-					args
-						.map((a) =>
-							typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {})),
-						)
-						.join(' '),
-				);
+				logged.push(args.map(text).join(' '));
 			}),
 		);
 	}
-});
-// winston's console transport writes to console._stdout / _stderr when they exist (jest's
-// consoles have them: the process streams in band, a buffer in a worker).
-beforeEach(() => {
 	const c = console as unknown as {
 		_stdout?: NodeJS.WritableStream;
 		_stderr?: NodeJS.WritableStream;
@@ -47,9 +40,6 @@ beforeEach(() => {
 		);
 	}
 });
-afterEach(() => {
-	for (const spy of spies.splice(0)) spy.mockRestore();
-});
 /** Lets asynchronous log transports flush before the logs are read. */
 const logs = async () => {
 	await new Promise((resolve) => setTimeout(resolve, 50));
@@ -57,47 +47,39 @@ const logs = async () => {
 };
 
 describe('Continue On Fail', () => {
-	it('a service error on one item is reported on that item; the others go on', async () => {
+	const send = { resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' };
+	let created: string;
+	beforeEach(async () => {
 		const r = await env.api('POST', '/v1/receivables', {
 			invoice_number: 'S',
 			amount: 1,
 			customer_email: 'a@b.co',
 		});
+		created = r.id as string;
 		await env.clear();
-		const res = await env.run(
-			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
-			{ continueOnFail: true, items: [{ id: UNKNOWN_UUID }, { id: r.id }] },
-		);
+	});
+
+	it('a service error on one item is reported on that item; the others go on', async () => {
+		const items = [{ id: UNKNOWN_UUID }, { id: created }];
+		const res = await env.run(send, { continueOnFail: true, items });
 		expect(res.error).toBeUndefined();
 		expect((await env.requests()).map((q) => q.status)).toEqual([404, 200]);
-		expect(res.items[0]).toEqual({
-			json: expect.objectContaining({ error: expect.stringContaining('NOT_FOUND') }),
-			pairedItem: { item: 0 },
-		});
-		expect(res.items[1]).toEqual({
-			json: expect.objectContaining({ id: r.id, status: 'sent' }),
-			pairedItem: { item: 1 },
-		});
+		expect(res.items).toEqual([
+			{
+				json: expect.objectContaining({ error: expect.stringContaining('NOT_FOUND') }),
+				pairedItem: { item: 0 },
+			},
+			{ json: expect.objectContaining({ id: created, status: 'sent' }), pairedItem: { item: 1 } },
+		]);
 	});
 
 	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
-		const r = await env.api('POST', '/v1/receivables', {
-			invoice_number: 'E',
-			amount: 1,
-			customer_email: 'a@b.co',
-		});
-		await env.clear();
-		const res = await env.run(
-			{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
-			{
-				onError: 'continueErrorOutput',
-				items: [{ id: UNKNOWN_UUID }, { id: r.id }, { id: 'not-a-uuid' }],
-			},
-		);
+		const items = [{ id: UNKNOWN_UUID }, { id: created }, { id: 'not-a-uuid' }];
+		const res = await env.run(send, { onError: 'continueErrorOutput', items });
 		expect(res.error).toBeUndefined();
 		expect((await env.requests()).map((q) => q.status)).toEqual([404, 200]);
 		const [success, failed] = res.outputs;
-		expect(success.map((i) => [i.json.id, i.pairedItem])).toEqual([[r.id, { item: 1 }]]);
+		expect(success.map((i) => [i.json.id, i.pairedItem])).toEqual([[created, { item: 1 }]]);
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 		expect(failed[0].json.error).toEqual(expect.stringContaining('NOT_FOUND'));
 		expect(failed[1].json.error).toEqual(expect.stringContaining('Receivable ID'));
@@ -119,43 +101,37 @@ describe('Continue On Fail', () => {
 });
 
 describe('authentication errors', () => {
-	it('an expired key: API_KEY_EXPIRED with a clear message, the key nowhere in the run', async () => {
-		const key = env.sb.keys.expired;
-		const res = await env.run({ resource: 'treasury', operation: 'getBalance' }, { apiKey: key });
-		expect(res.error).toBeDefined();
-		expect(res.error!.message).toContain('API_KEY_EXPIRED');
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/expired/i);
-		expect(res.error!.context.itemIndex).toBe(0);
-		const reqs = await env.requests();
-		expect(reqs.map((r) => r.status)).toEqual([401]);
-		expect(res.serialised).not.toContain(key);
-		expect(res.serialised).not.toContain(key.slice(4));
-		const text = await logs();
-		expect(text).toContain('API_KEY_EXPIRED'); // the logs were captured...
-		expect(text).not.toContain(key.slice(4)); // ...and hold no part of the key
-	});
-
-	it('a revoked key: INVALID_API_KEY with a clear message, the key nowhere in the run', async () => {
-		const key = env.sb.keys.revoked;
-		const res = await env.run(
+	// [key, code, what the message says, the operation run]
+	it.each([
+		['expired', 'API_KEY_EXPIRED', /expired/i, { resource: 'treasury', operation: 'getBalance' }],
+		[
+			'revoked',
+			'INVALID_API_KEY',
+			/invalid|revoked/i,
 			{
 				resource: 'vendor',
 				operation: 'create',
 				name: 'X',
 				paymentMethod: 'crypto',
-				additionalFields: {
-					walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-					walletChain: 'ethereum',
-				},
+				additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum' },
 			},
-			{ apiKey: key },
-		);
-		expect(res.error!.message).toContain('INVALID_API_KEY');
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(/invalid|revoked/i);
-		expect((await env.requests()).map((r) => r.status)).toEqual([401]);
-		expect(res.serialised).not.toContain(key);
-		expect(await logs()).not.toContain(key.slice(4));
-	});
+		],
+	] as const)(
+		'the %s key: %s with a clear message, the key nowhere in the run',
+		async (which, code, says, parameters) => {
+			const key = env.sb.keys[which];
+			const res = await env.run(parameters, { apiKey: key });
+			expect(res.error!.message).toContain(code);
+			expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(says);
+			expect(res.error!.context.itemIndex).toBe(0);
+			expect((await env.requests()).map((r) => r.status)).toEqual([401]);
+			expect(res.serialised).not.toContain(key);
+			expect(res.serialised).not.toContain(key.slice(4));
+			const text = await logs();
+			expect(text).toContain(code); // the logs were captured...
+			expect(text).not.toContain(key.slice(4)); // ...and hold no part of the key
+		},
+	);
 
 	it('a 401 under Continue On Fail becomes an error item without the key', async () => {
 		const key = env.sb.keys.revoked;
@@ -168,18 +144,6 @@ describe('authentication errors', () => {
 		expect(res.items[0].json.error).toEqual(expect.stringContaining('INVALID_API_KEY'));
 		expect(res.items[0].pairedItem).toEqual({ item: 0 });
 		expect(res.serialised).not.toContain(key);
-	});
-
-	it('a key without the svc_ prefix is refused before any request (no MISSING_API_KEY round trip)', async () => {
-		const wrongPrefix = ['sk', 'live', 'not', 'a', 'service', 'key'].join('_');
-		const res = await env.run(
-			{ resource: 'treasury', operation: 'getBalance' },
-			{ apiKey: wrongPrefix },
-		);
-		expect(res.error).toBeDefined();
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toContain('svc_');
-		expect(await env.requests()).toEqual([]);
-		expect(res.serialised).not.toContain(wrongPrefix);
 	});
 
 	it('the working key is sent as a Bearer token and never appears in outputs', async () => {

@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { byId, route, useEnv, VALID } from './support';
+import { byId, useEnv, VALID } from './support';
 
 const env = useEnv('clear');
 let vendorId: string;
@@ -13,40 +13,33 @@ beforeAll(async () => {
 	vendorId = vendor.id as string;
 });
 
-const create = async (parameters: INodeParameters) =>
-	await env.runOk({
-		resource: 'payable',
-		operation: 'create',
-		invoiceNumber: 'BILL-1',
-		...parameters,
-	});
+const CREATE = { resource: 'payable', operation: 'create', invoiceNumber: 'BILL-1' };
+const create = async (parameters: INodeParameters) => await env.runOk({ ...CREATE, ...parameters });
 
 describe('payable: create', () => {
 	it('with a vendor picked by id (resource locator), only the fields set', async () => {
-		const { items, requests } = await create({
-			amount: 99.99,
-			vendorId: byId(vendorId),
-			additionalFields: { dueDate: '2026-12-01', notes: 'Q4 supplies', vendorEmail: '' },
-		});
-		expect(requests.map(route)).toEqual(['POST /v1/payables 201']);
-		expect(requests[0].body).toEqual({
-			invoice_number: 'BILL-1',
-			amount: 99.99,
-			vendor_id: vendorId,
-			due_date: '2026-12-01',
-			notes: 'Q4 supplies',
-		});
-		expect(items).toEqual([
+		await env.runOne(
 			{
-				json: expect.objectContaining({
-					vendor_id: vendorId,
-					vendor_name: 'Acme Supplies',
-					status: 'pending_review',
-					payment_method: 'ach',
-				}),
-				pairedItem: { item: 0 },
+				...CREATE,
+				amount: 99.99,
+				vendorId: byId(vendorId),
+				additionalFields: { dueDate: '2026-12-01', notes: 'Q4 supplies', vendorEmail: '' },
 			},
-		]);
+			'POST /v1/payables 201',
+			{
+				invoice_number: 'BILL-1',
+				amount: 99.99,
+				vendor_id: vendorId,
+				due_date: '2026-12-01',
+				notes: 'Q4 supplies',
+			},
+			{
+				vendor_id: vendorId,
+				vendor_name: 'Acme Supplies',
+				status: 'pending_review',
+				payment_method: 'ach',
+			},
+		);
 	});
 
 	it('with a vendor from the list mode', async () => {
@@ -124,15 +117,16 @@ it('payable: update PATCHes only the set fields', async () => {
 		vendor_id: vendorId,
 	});
 	await env.clear();
-	const { items, requests } = await env.runOk({
-		resource: 'payable',
-		operation: 'update',
-		payableId: String(created.id),
-		updateFields: { status: 'ready', notes: '' },
-	});
-	expect(requests.map(route)).toEqual([`PATCH /v1/payables/${String(created.id)} 200`]);
-	expect(requests[0].body).toEqual({ status: 'ready' });
-	expect(items).toEqual([
-		{ json: expect.objectContaining({ id: created.id, status: 'ready' }), pairedItem: { item: 0 } },
-	]);
+	const id = String(created.id);
+	await env.runOne(
+		{
+			resource: 'payable',
+			operation: 'update',
+			payableId: id,
+			updateFields: { status: 'ready', notes: '' },
+		},
+		`PATCH /v1/payables/${id} 200`,
+		{ status: 'ready' },
+		{ id, status: 'ready' },
+	);
 });

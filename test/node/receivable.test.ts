@@ -1,42 +1,35 @@
-import { route, useEnv } from './support';
+import { useEnv } from './support';
 
 const env = useEnv('clear');
 
 describe('receivable: create', () => {
 	it('sends only the fields set, trimmed, in snake_case, dates cut to the day; outputs the data object', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'receivable',
-			operation: 'create',
-			invoiceNumber: ' INV-1 ',
-			amount: 125.5,
-			additionalFields: {
-				customerName: 'Globex',
-				customerEmail: ' billing@globex.com ',
-				customerId: '7D1E4F0A-2B3C-4D5E-8F90-A1B2C3D4E5F6',
-				dueDate: '2026-12-31T00:00:00',
-				notes: '',
-			},
-		});
-		expect(requests.map(route)).toEqual(['POST /v1/receivables 201']);
-		expect(requests[0].body).toEqual({
-			invoice_number: 'INV-1',
-			amount: 125.5,
-			customer_name: 'Globex',
-			customer_email: 'billing@globex.com',
-			customer_id: '7d1e4f0a-2b3c-4d5e-8f90-a1b2c3d4e5f6',
-			due_date: '2026-12-31',
-		});
-		expect(items).toEqual([
+		const output = await env.runOne(
 			{
-				json: expect.objectContaining({
-					invoice_number: 'INV-1',
-					currency: 'USD',
-					status: 'draft',
-				}),
-				pairedItem: { item: 0 },
+				resource: 'receivable',
+				operation: 'create',
+				invoiceNumber: ' INV-1 ',
+				amount: 125.5,
+				additionalFields: {
+					customerName: 'Globex',
+					customerEmail: ' billing@globex.com ',
+					customerId: '7D1E4F0A-2B3C-4D5E-8F90-A1B2C3D4E5F6',
+					dueDate: '2026-12-31T00:00:00',
+					notes: '',
+				},
 			},
-		]);
-		expect(items[0].json).not.toHaveProperty('data');
+			'POST /v1/receivables 201',
+			{
+				invoice_number: 'INV-1',
+				amount: 125.5,
+				customer_name: 'Globex',
+				customer_email: 'billing@globex.com',
+				customer_id: '7d1e4f0a-2b3c-4d5e-8f90-a1b2c3d4e5f6',
+				due_date: '2026-12-31',
+			},
+			{ invoice_number: 'INV-1', currency: 'USD', status: 'draft' },
+		);
+		expect(output).not.toHaveProperty('data');
 	});
 
 	it('creates one receivable per input item, with expressions resolved per item', async () => {
@@ -96,32 +89,23 @@ describe('receivable: send and update', () => {
 	});
 
 	it('send: POST /send without a body, outputs the sent receivable', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'receivable',
-			operation: 'send',
-			receivableId: id,
+		const send = { resource: 'receivable', operation: 'send', receivableId: id };
+		await env.runOne(send, `POST /v1/receivables/${id}/send 200`, undefined, {
+			id,
+			status: 'sent',
 		});
-		expect(requests.map(route)).toEqual([`POST /v1/receivables/${id}/send 200`]);
-		expect(requests[0].body === null || JSON.stringify(requests[0].body) === '{}').toBe(true);
-		expect(items).toEqual([
-			{ json: expect.objectContaining({ id, status: 'sent' }), pairedItem: { item: 0 } },
-		]);
+		const [request] = await env.requests();
+		expect(request.body === null || JSON.stringify(request.body) === '{}').toBe(true);
 	});
 
 	it('update: PATCH with only the set fields', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'receivable',
-			operation: 'update',
-			receivableId: id,
-			updateFields: { status: 'cancelled', notes: 'duplicate', dueDate: '2027-01-15' },
-		});
-		expect(requests.map(route)).toEqual([`PATCH /v1/receivables/${id} 200`]);
-		expect(requests[0].body).toEqual({
-			status: 'cancelled',
-			notes: 'duplicate',
-			due_date: '2027-01-15',
-		});
-		expect(items[0].json).toMatchObject({ id, status: 'cancelled', due_date: '2027-01-15' });
+		const updateFields = { status: 'cancelled', notes: 'duplicate', dueDate: '2027-01-15' };
+		await env.runOne(
+			{ resource: 'receivable', operation: 'update', receivableId: id, updateFields },
+			`PATCH /v1/receivables/${id} 200`,
+			{ status: 'cancelled', notes: 'duplicate', due_date: '2027-01-15' },
+			{ id, status: 'cancelled', due_date: '2027-01-15' },
+		);
 	});
 
 	it('a service error (send of a cancelled receivable) fails with the code and the item index', async () => {

@@ -64,14 +64,26 @@ export async function startEnv(
 		});
 	/** `/v1` requests the sandbox received since the last `clear()`. */
 	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
+	/** Runs the node expecting success: its items, and the requests the sandbox received. */
+	const runOk = async (parameters: INodeParameters, opts?: RunOptions) => {
+		const res = await run(parameters, opts);
+		if (res.error) throw res.error;
+		return { items: res.items, requests: await requests() };
+	};
 	return {
 		sb,
 		run,
-		/** Runs the node expecting success: its items, and the requests the sandbox received. */
-		runOk: async (parameters: INodeParameters, opts?: RunOptions) => {
-			const res = await run(parameters, opts);
-			if (res.error) throw res.error;
-			return { items: res.items, requests: await requests() };
+		runOk,
+		/**
+		 * Runs the node on one item expecting exactly one request, `call` (`METHOD /path status`),
+		 * with `body` unless it is undefined, and one output item, paired, holding at least `output`.
+		 */
+		runOne: async (parameters: INodeParameters, call: string, body: unknown, output: object) => {
+			const { items, requests: sent } = await runOk(parameters);
+			expect(sent.map(route)).toEqual([call]);
+			if (body !== undefined) expect(sent[0].body).toEqual(body);
+			expect(items).toEqual([{ json: expect.objectContaining(output), pairedItem: { item: 0 } }]);
+			return items[0].json;
 		},
 		/** The vendor list search of the `vendorId` locator. */
 		search: async (filter?: string, paginationToken?: string) =>

@@ -1,18 +1,18 @@
-import { route, useEnv } from './support';
+import { useEnv } from './support';
 
 const env = useEnv();
 
 describe('treasury', () => {
 	it('getDepositInstructions: one GET without query, one item with the four groups', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'treasury',
-			operation: 'getDepositInstructions',
-		});
-		expect(requests.map((r) => [route(r), r.query])).toEqual([
-			['GET /v1/treasury/deposit-instructions 200', {}],
-		]);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
-		expect(Object.keys(items[0].json).sort()).toEqual(['ach', 'crypto', 'swift', 'wire']);
+		const get = { resource: 'treasury', operation: 'getDepositInstructions' };
+		const output = await env.runOne(
+			get,
+			'GET /v1/treasury/deposit-instructions 200',
+			undefined,
+			{},
+		);
+		expect((await env.requests())[0].query).toEqual({});
+		expect(Object.keys(output).sort()).toEqual(['ach', 'crypto', 'swift', 'wire']);
 	});
 
 	it('getBalance: one item, passed through as the service returned it', async () => {
@@ -21,10 +21,9 @@ describe('treasury', () => {
 			{ type: 'deposit', amount: 5, currency: 'USD', status: 'pending' },
 		]);
 		await env.clear();
-		const { items, requests } = await env.runOk({ resource: 'treasury', operation: 'getBalance' });
-		expect(requests.map(route)).toEqual(['GET /v1/treasury/balance 200']);
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toEqual({
+		const get = { resource: 'treasury', operation: 'getBalance' };
+		const output = await env.runOne(get, 'GET /v1/treasury/balance 200', undefined, {});
+		expect(output).toEqual({
 			balances: [{ currency: 'USD', available: 100, pending: 5 }],
 			updated_at: expect.any(String),
 		});
@@ -69,55 +68,45 @@ describe('webhookEndpoint', () => {
 	});
 
 	it('get: one GET, the endpoint as one item', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'webhookEndpoint',
-			operation: 'get',
-			webhookEndpointId: id,
-		});
-		expect(requests.map(route)).toEqual([`GET /v1/webhooks/${id} 200`]);
-		expect(items).toEqual([
-			{
-				json: expect.objectContaining({
-					id,
-					url: 'http://127.0.0.1:9/hook',
-					filter_types: ['receivable.created'],
-				}),
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(JSON.stringify(items)).not.toContain('whsec_');
+		const output = await env.runOne(
+			{ resource: 'webhookEndpoint', operation: 'get', webhookEndpointId: id },
+			`GET /v1/webhooks/${id} 200`,
+			undefined,
+			{ id, url: 'http://127.0.0.1:9/hook', filter_types: ['receivable.created'] },
+		);
+		expect(JSON.stringify(output)).not.toContain('whsec_');
 	});
 
-	it('update: url, description, filter types and disabled, in API names', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'webhookEndpoint',
-			operation: 'update',
-			webhookEndpointId: id,
-			updateFields: {
+	// [what, updateFields, the PATCH body, what the output then holds]
+	it.each([
+		[
+			'url, description, filter types and disabled, in API names',
+			{
 				url: 'http://127.0.0.1:9/other',
 				description: 'second',
 				filterTypes: ['payable.paid', 'vendor.created'],
 				disabled: true,
 			},
-		});
-		expect(requests.map(route)).toEqual([`PATCH /v1/webhooks/${id} 200`]);
-		expect(requests[0].body).toEqual({
-			url: 'http://127.0.0.1:9/other',
-			description: 'second',
-			filter_types: ['payable.paid', 'vendor.created'],
-			disabled: true,
-		});
-		expect(items[0].json).toMatchObject({ id, disabled: true, description: 'second' });
-	});
-
-	it('update: an empty event type selection is sent as [] (every event type)', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'webhookEndpoint',
-			operation: 'update',
-			webhookEndpointId: id,
-			updateFields: { filterTypes: [] },
-		});
-		expect(requests[0].body).toEqual({ filter_types: [] });
-		expect(items[0].json.filter_types).toEqual([]);
+			{
+				url: 'http://127.0.0.1:9/other',
+				description: 'second',
+				filter_types: ['payable.paid', 'vendor.created'],
+				disabled: true,
+			},
+			{ disabled: true, description: 'second' },
+		],
+		[
+			'an empty event type selection is sent as [] (every event type)',
+			{ filterTypes: [] },
+			{ filter_types: [] },
+			{ filter_types: [] },
+		],
+	])('update: %s', async (_name, updateFields, body, output) => {
+		await env.runOne(
+			{ resource: 'webhookEndpoint', operation: 'update', webhookEndpointId: id, updateFields },
+			`PATCH /v1/webhooks/${id} 200`,
+			body,
+			{ id, ...output },
+		);
 	});
 });

@@ -1,45 +1,41 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { byId, route, useEnv, VALID } from './support';
 
 const env = useEnv();
 
 describe('vendor: create', () => {
 	it('ach: name, method and details in snake_case; the output hides full numbers', async () => {
-		const { items, requests } = await env.runOk({
-			resource: 'vendor',
-			operation: 'create',
-			name: '  Acme Supplies  ',
-			paymentMethod: 'ach',
-			additionalFields: {
-				email: 'ar@acme.com',
-				accountNumber: VALID.account,
-				routingNumber: VALID.routing,
-				bankName: 'First National',
-				accountName: 'Acme Supplies LLC',
-				bankAddress: '',
-			},
-		});
-		expect(requests.map(route)).toEqual(['POST /v1/vendors 201']);
-		expect(requests[0].body).toEqual({
-			name: 'Acme Supplies',
-			email: 'ar@acme.com',
-			payment_method: 'ach',
-			account_number: VALID.account,
-			routing_number: VALID.routing,
-			bank_name: 'First National',
-			account_name: 'Acme Supplies LLC',
-		});
-		expect(items).toEqual([
+		const output = await env.runOne(
 			{
-				json: expect.objectContaining({
-					name: 'Acme Supplies',
-					account_number_last4: VALID.account.slice(-4),
-					routing_number_last4: VALID.routing.slice(-4),
-				}),
-				pairedItem: { item: 0 },
+				resource: 'vendor',
+				operation: 'create',
+				name: '  Acme Supplies  ',
+				paymentMethod: 'ach',
+				additionalFields: {
+					email: 'ar@acme.com',
+					accountNumber: VALID.account,
+					routingNumber: VALID.routing,
+					bankName: 'First National',
+					accountName: 'Acme Supplies LLC',
+					bankAddress: '',
+				},
 			},
-		]);
-		expect(JSON.stringify(items)).not.toContain(VALID.account);
+			'POST /v1/vendors 201',
+			{
+				name: 'Acme Supplies',
+				email: 'ar@acme.com',
+				payment_method: 'ach',
+				account_number: VALID.account,
+				routing_number: VALID.routing,
+				bank_name: 'First National',
+				account_name: 'Acme Supplies LLC',
+			},
+			{
+				name: 'Acme Supplies',
+				account_number_last4: VALID.account.slice(-4),
+				routing_number_last4: VALID.routing.slice(-4),
+			},
+		);
+		expect(JSON.stringify(output)).not.toContain(VALID.account);
 	});
 
 	// The editor hides the details of another method once one is chosen, but keeps what was typed
@@ -77,8 +73,21 @@ describe('vendor: create', () => {
 });
 
 describe('vendor: update', () => {
-	/** Creates an ACH vendor through the API, then runs the node's update with `updateFields`. */
-	async function update(updateFields: INodeParameters) {
+	// [what, updateFields, the PATCH body, what the output then holds]
+	it.each([
+		[
+			'PATCH by resource locator id with only the set fields',
+			{ name: 'New Name', email: 'new@acme.com', paymentMethod: 'wire' },
+			{ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' },
+			{ name: 'New Name', payment_method: 'wire' },
+		],
+		[
+			'an empty field is left out of the PATCH, not sent as ""',
+			{ name: ' Renamed ', email: '' },
+			{ name: 'Renamed' },
+			{ name: 'Renamed', email: 'old@acme.com' },
+		],
+	])('%s', async (_name, updateFields, body, output) => {
 		const v = await env.api('POST', '/v1/vendors', {
 			name: 'Old',
 			email: 'old@acme.com',
@@ -87,65 +96,47 @@ describe('vendor: update', () => {
 			routing_number: VALID.routing,
 		});
 		await env.clear();
-		const { items, requests } = await env.runOk({
-			resource: 'vendor',
-			operation: 'update',
-			vendorId: byId(String(v.id)),
-			updateFields,
-		});
-		expect(requests.map(route)).toEqual([`PATCH /v1/vendors/${String(v.id)} 200`]);
-		return { id: v.id, body: requests[0].body, output: items[0].json };
-	}
-
-	it('PATCH by resource locator id with only the set fields', async () => {
-		const { id, body, output } = await update({
-			name: 'New Name',
-			email: 'new@acme.com',
-			paymentMethod: 'wire',
-		});
-		expect(body).toEqual({ name: 'New Name', email: 'new@acme.com', payment_method: 'wire' });
-		expect(output).toMatchObject({ id, name: 'New Name', payment_method: 'wire' });
-	});
-
-	it('an empty field is left out of the PATCH, not sent as ""', async () => {
-		const { id, body, output } = await update({ name: ' Renamed ', email: '' });
-		expect(body).toEqual({ name: 'Renamed' });
-		expect(output).toMatchObject({ id, name: 'Renamed', email: 'old@acme.com' });
+		const id = String(v.id);
+		await env.runOne(
+			{ resource: 'vendor', operation: 'update', vendorId: byId(id), updateFields },
+			`PATCH /v1/vendors/${id} 200`,
+			body,
+			{ id, ...output },
+		);
 	});
 });
 
 describe('vendor: getAll', () => {
-	it('limit 10: one request with limit=10, 10 items each paired to the input item', async () => {
-		await env.sb.admin.seedVendors(30);
-		await env.clear();
-		const { items, requests } = await env.runOk({
-			resource: 'vendor',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 10,
-		});
-		expect(requests.map((r) => [route(r), r.query])).toEqual([
-			['GET /v1/vendors 200', { page: '1', limit: '10' }],
-		]);
-		expect(items.map((i) => i.pairedItem)).toEqual(Array(10).fill({ item: 0 }));
-		expect(items[0].json).toHaveProperty('payment_method');
-	});
-
+	// [what, paging, vendors seeded, the page of each request, the limit it asks for, items]
 	it.each([
-		['limit 150 of 220', { returnAll: false, limit: 150 }, 220, ['1', '2'], 150],
-		['returnAll over 250', { returnAll: true }, 250, ['1', '2', '3'], 250],
-	])('%s: pages of 100, every vendor once', async (_name, paging, seeded, pages, count) => {
-		await env.sb.admin.seedVendors(seeded);
-		await env.clear();
-		const { items, requests } = await env.runOk({
-			resource: 'vendor',
-			operation: 'getAll',
-			...paging,
-		});
-		expect(requests.map((r) => r.query)).toEqual(pages.map((page) => ({ page, limit: '100' })));
-		expect(new Set(items.map((i) => i.json.id)).size).toBe(count);
-		expect(items).toHaveLength(count);
-	});
+		['limit 10 of 30: one request', { returnAll: false, limit: 10 }, 30, ['1'], '10', 10],
+		[
+			'limit 150 of 220: pages of 100',
+			{ returnAll: false, limit: 150 },
+			220,
+			['1', '2'],
+			'100',
+			150,
+		],
+		['returnAll over 250: pages of 100', { returnAll: true }, 250, ['1', '2', '3'], '100', 250],
+	])(
+		'%s, every vendor once, each paired to the input item',
+		async (_name, paging, seeded, pages, limit, count) => {
+			await env.sb.admin.seedVendors(seeded);
+			await env.clear();
+			const { items, requests } = await env.runOk({
+				resource: 'vendor',
+				operation: 'getAll',
+				...paging,
+			});
+			expect(requests.map((r) => [route(r), r.query])).toEqual(
+				pages.map((page) => ['GET /v1/vendors 200', { page, limit }]),
+			);
+			expect(new Set(items.map((i) => i.json.id)).size).toBe(count);
+			expect(items.map((i) => i.pairedItem)).toEqual(Array(count).fill({ item: 0 }));
+			expect(items[0].json).toHaveProperty('payment_method');
+		},
+	);
 
 	it('search filter is sent as `search` and narrows the list', async () => {
 		await env.api('POST', '/v1/vendors', {

@@ -95,41 +95,31 @@ describe('eventDataWithStableColumns (the trigger’s data output)', () => {
 });
 
 describe('answerMeansNoRoute', () => {
+	// [what, a missing route?, status, code, the service's message]
 	it.each([
+		['405 (the path exists with other methods)', true, 405, 'METHOD_NOT_ALLOWED', 'x'],
+		['501', true, 501, undefined, undefined],
 		[
-			'405 (the path exists with other methods)',
-			{ status: 405, code: 'METHOD_NOT_ALLOWED', serviceMessage: 'x' },
+			'404 with an HTML page or an empty body (no API error shape)',
+			true,
+			404,
+			undefined,
+			undefined,
 		],
-		['501', { status: 501 }],
-		['404 with an HTML page or an empty body (no API error shape)', { status: 404 }],
-		[
-			'404 NOT_FOUND naming a route',
-			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'No route GET /v1/vendors/x' },
-		],
-		['404 with a route code', { status: 404, code: 'ROUTE_NOT_FOUND', serviceMessage: 'nope' }],
-		[
-			'404 Express-style',
-			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'Cannot GET /v1/vendors/x' },
-		],
-	])('no route: %s', (_name, answer) => {
-		expect(answerMeansNoRoute(answer)).toBe(true);
-	});
-
-	it.each([
-		[
-			'404 naming the vendor',
-			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'No vendor with id x' },
-		],
-		[
-			'404 NOT_FOUND without words',
-			{ status: 404, code: 'NOT_FOUND', serviceMessage: 'Resource not found' },
-		],
-		['404 NOT_FOUND without a message', { status: 404, code: 'NOT_FOUND' }],
-		['400', { status: 400, code: 'VALIDATION_ERROR', serviceMessage: 'route' }],
-		['500', { status: 500 }],
-	])('not a missing route: %s', (_name, answer) => {
-		expect(answerMeansNoRoute(answer)).toBe(false);
-	});
+		['404 NOT_FOUND naming a route', true, 404, 'NOT_FOUND', 'No route GET /v1/vendors/x'],
+		['404 with a route code', true, 404, 'ROUTE_NOT_FOUND', 'nope'],
+		['404 Express-style', true, 404, 'NOT_FOUND', 'Cannot GET /v1/vendors/x'],
+		['404 naming the vendor', false, 404, 'NOT_FOUND', 'No vendor with id x'],
+		['404 NOT_FOUND without words', false, 404, 'NOT_FOUND', 'Resource not found'],
+		['404 NOT_FOUND without a message', false, 404, 'NOT_FOUND', undefined],
+		['400', false, 400, 'VALIDATION_ERROR', 'route'],
+		['500', false, 500, undefined, undefined],
+	] as Array<[string, boolean, number, string | undefined, string | undefined]>)(
+		'%s: a missing route %s',
+		(_name, noRoute, status, code, serviceMessage) => {
+			expect(answerMeansNoRoute({ status, code, serviceMessage })).toBe(noRoute);
+		},
+	);
 });
 
 describe('forAgent (the answer when the node runs as an agent tool)', () => {

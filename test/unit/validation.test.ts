@@ -267,46 +267,31 @@ describe('wallet addresses', () => {
 		}
 	});
 
-	it('checks solana, tron and bitcoin structure', () => {
-		expect(isValidWalletAddress('solana', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV')).toBe(
-			true,
-		);
-		expect(isValidWalletAddress('solana', 'So11111111111111111111111111111111111111112')).toBe(
-			true,
-		);
-		expect(isValidWalletAddress('solana', '0OIl' + '1'.repeat(40))).toBe(false);
-		expect(isValidWalletAddress('solana', '1'.repeat(31))).toBe(false);
-		expect(isValidWalletAddress('solana', evm)).toBe(false);
-
-		expect(isValidWalletAddress('tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toBe(true);
-		expect(isValidWalletAddress('tron', 'ALa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toBe(false);
-		expect(isValidWalletAddress('tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU')).toBe(false);
-		expect(isValidWalletAddress('tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0')).toBe(false);
-
-		for (const good of [
-			'1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
-			'3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
-			'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-			'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ',
-			'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297',
-		]) {
-			expect(isValidWalletAddress('bitcoin', good)).toBe(true);
-		}
-		for (const bad of [
-			'2A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
-			'1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfN0',
-			'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdb', // b is not bech32
-			'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', // mixed case
-			'tb1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', // testnet
-			'bc1qar0',
-		]) {
-			expect(isValidWalletAddress('bitcoin', bad)).toBe(false);
-		}
-	});
-
-	it('refuses unknown chains', () => {
-		expect(isValidWalletAddress('dogecoin', evm)).toBe(false);
-		expect(isValidWalletAddress('Ethereum', evm)).toBe(false);
+	it.each([
+		['solana', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', true],
+		['solana', 'So11111111111111111111111111111111111111112', true],
+		['solana', '0OIl' + '1'.repeat(40), false],
+		['solana', '1'.repeat(31), false],
+		['solana', evm, false],
+		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', true],
+		['tron', 'ALa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', false],
+		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU', false],
+		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0', false],
+		['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', true],
+		['bitcoin', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', true],
+		['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', true],
+		['bitcoin', 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ', true],
+		['bitcoin', 'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297', true],
+		['bitcoin', '2A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', false],
+		['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfN0', false],
+		['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdb', false], // b is not bech32
+		['bitcoin', 'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // mixed case
+		['bitcoin', 'tb1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // testnet
+		['bitcoin', 'bc1qar0', false],
+		['dogecoin', evm, false], // unknown chains
+		['Ethereum', evm, false],
+	])('%s %s: valid %s', (chain, address, valid) => {
+		expect(isValidWalletAddress(chain, address)).toBe(valid);
 	});
 });
 
