@@ -117,7 +117,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		);
 
 		advanceClock(WARNING_INTERVAL_MS);
-		expect((await deliverSigned(url, secret, body, nowSeconds() - 3_600)).status).toBe(401);
+		expect((await deliverSigned(url, secret, { body, ts: nowSeconds() - 3_600 })).status).toBe(401);
 		const third = warningsOf(warn, 'Trigger W')[2];
 		expect(third).toMatch(/: 20 deliveries failed .*Likely cause \(19 deliveries\): a different/);
 		expect(third).toMatch(/Also \(1 delivery\): a timestamp outside .*too old/);
@@ -140,7 +140,7 @@ describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logge
 		const warn = jest.spyOn(n8nLogger(), 'warn');
 		const body = eventBody();
 		const none = await credentialTrigger({}, { secret: '', nodeName: 'Trigger N' });
-		const signed = () => deliverSigned(none.url, newSecret(), body);
+		const signed = () => deliverSigned(none.url, newSecret(), { body });
 		const answers = await Promise.all(Array.from({ length: 5 }, signed));
 		expect(answers.map((r) => r.status)).toEqual(Array(5).fill(401));
 		expect(answers[0].body).toMatchObject({ error: 'no_secret' });
