@@ -6,16 +6,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FaultSpec, RunningSandbox } from '../../sandbox';
+import type { FaultSpec } from '../../sandbox';
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 import {
 	FAILURE_MEMORY_MS,
 	forgetAllSecrets,
 	REFRESH_INTERVAL_MS,
 } from '../../nodes/BusinessFinance/trigger/secrets';
-import type { HttpClient } from '../helpers/http';
 import { n8nLogger } from '../helpers/n8n';
-import { asSvix, signedHeaders, signWebhook } from '../helpers/standardWebhooks';
+import { asSvix, signWebhook } from '../helpers/standardWebhooks';
 import {
 	advanceClock,
 	burstStatuses,
@@ -27,32 +26,23 @@ import {
 	newSecret,
 	nowSeconds as now,
 	servedTrigger,
+	signedDelivery,
 	startMiniService,
-	startTriggerSandbox,
 	until,
+	useTriggerSandbox,
 } from './support';
 
-let sb: RunningSandbox;
-let api: HttpClient;
-let admin: RunningSandbox['admin'];
-
-beforeAll(async () => {
-	({ sb, api, admin } = await startTriggerSandbox());
-});
-
-afterAll(async () => {
-	await closeAll();
-	await sb.close();
-});
+const h = useTriggerSandbox();
+afterAll(closeAll);
 
 afterEach(() => jest.restoreAllMocks());
 
 /** The sandbox's next GET requests under `pathPrefix` (1,000 unless `count` says) get `fault`. */
 const faultGets = (pathPrefix: string, fault: FaultSpec) =>
-	admin.addFault({ count: 1000, method: 'GET', pathPrefix, ...fault });
+	h.admin.addFault({ count: 1000, method: 'GET', pathPrefix, ...fault });
 
 const secretFetches = async (endpointId: string) =>
-	(await admin.getRequests()).filter(
+	(await h.admin.getRequests()).filter(
 		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
 	).length;
 
@@ -62,15 +52,11 @@ async function activeTrigger(options: IDataObject = {}) {
 	const credentialSecret = newSecret();
 	const { t, served } = await servedTrigger(
 		{ options },
-		{ apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSigningSecret: credentialSecret },
+		{ apiKey: h.sb.apiKey, baseUrl: h.sb.baseUrl, webhookSigningSecret: credentialSecret },
 	);
 	const endpointId = (t.staticData().production as IDataObject).endpointId as string;
-	const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
+	const secret = (await h.api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
 	return { t, served, url: t.webhookUrl(), endpointId, secret, credentialSecret };
-}
-
-function genuine(a: Active, body = eventBody(), ts = now()) {
-	return { body, headers: signedHeaders(a.secret, body, { id: newId(), ts }) };
 }
 
 describe('replays: one execution per delivery, whatever header names carry it', () => {
@@ -80,7 +66,10 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 	beforeAll(async () => {
 		a = await activeTrigger();
 		// A genuine delivery, sent and signed by the sandbox, captured as it arrived.
-		const made = await api.post('/v1/receivables', { invoice_number: 'INV-REPLAY-1', amount: 10 });
+		const made = await h.api.post('/v1/receivables', {
+			invoice_number: 'INV-REPLAY-1',
+			amount: 10,
+		});
 		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
 		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
 		captured = a.served.received[0];
@@ -114,7 +103,7 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 
 	it('a delivery timestamped 200 s ahead, replayed 350 s later (tolerance 300): no second execution', async () => {
 		const ahead = await activeTrigger({ toleranceSeconds: 300 });
-		const { body, headers } = genuine(ahead, eventBody(), now() + 200);
+		const { body, headers } = signedDelivery(ahead.secret, { ts: now() + 200 });
 		expect((await deliver(ahead.url, body, headers)).status).toBe(200);
 		advanceClock(350_000);
 		const replay = await deliver(ahead.url, body, headers);
@@ -128,7 +117,7 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 	it('a delivery that makes the trigger forget a still-replayable id is said in the log', async () => {
 		const a = await activeTrigger();
 		const recorded = jest.spyOn(duplicates, 'recordVerified');
-		const first = genuine(a);
+		const first = signedDelivery(a.secret);
 		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
 		// Fill this trigger's memory up to its bound, as a burst of verified deliveries would.
 		const [nodeKey] = recorded.mock.calls[0];
@@ -137,7 +126,7 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 			duplicates.recordVerified(nodeKey, `msg_fill_${i}`, now() + 600, now(), quiet);
 		}
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
-		const next = genuine(a);
+		const next = signedDelivery(a.secret);
 		expect((await deliver(a.url, next.body, next.headers)).status).toBe(200);
 		// n8n's logger gets it, naming this trigger (the wording: duplicates.test.ts)
 		const said = `"Business Finance Trigger" (workflow ${a.t.workflowId}): the duplicate memory is full`;
@@ -160,7 +149,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		await a.t.deactivate();
 	});
 	beforeEach(async () => {
-		await admin.clearRequests();
+		await h.admin.clearRequests();
 	});
 
 	it('40 requests without signature headers, or that cannot be genuine, cost no request at all', async () => {
@@ -169,7 +158,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		// Far enough outside the 300 s tolerance that the clock's next second, which may pass
 		// while the burst is served, cannot bring a timestamp back inside it.
 		const outsideSeconds = 300 + 60;
-		const signed = (secret: string, ts = now()) => signedHeaders(secret, body, { id: newId(), ts });
+		const signed = (secret: string, ts = now()) => signedDelivery(secret, { body, ts }).headers;
 		const hopeless: Array<Record<string, string>> = [
 			{},
 			{ 'webhook-id': newId(), 'webhook-timestamp': String(now()) },
@@ -182,7 +171,7 @@ describe('floods: nothing unproven costs an API call', () => {
 		];
 		const send = (i: number) => deliver(a.url, body, hopeless[i % hopeless.length]);
 		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(401));
-		expect(await admin.getRequests()).toEqual([]);
+		expect(await h.admin.getRequests()).toEqual([]);
 		expect(a.served.executions).toHaveLength(0);
 	});
 
@@ -196,13 +185,13 @@ describe('floods: nothing unproven costs an API call', () => {
 	});
 
 	it('a rotated secret is fetched again once, however many deliveries fail on the old one', async () => {
-		const mini = await startMiniService(sb.apiKey, {
+		const mini = await startMiniService(h.sb.apiKey, {
 			endpoints: [{ id: 'ep_rotating', url: 'http://127.0.0.1:1/x' }],
 			secrets: { ep_rotating: newSecret() },
 		});
 		const { t, served } = await servedTrigger(
 			{ webhookEndpointId: 'ep_rotating' },
-			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl },
+			{ apiKey: h.sb.apiKey, baseUrl: mini.baseUrl },
 		);
 		const fetches = () =>
 			mini.requests.filter((r) => r.path === '/v1/webhooks/ep_rotating/secret').length;
@@ -228,7 +217,7 @@ describe('the secret route failing under a burst', () => {
 		a = await activeTrigger();
 	});
 	afterAll(async () => {
-		await admin.clearFaults();
+		await h.admin.clearFaults();
 		await a.t.deactivate();
 	});
 
@@ -236,7 +225,7 @@ describe('the secret route failing under a burst', () => {
 	async function mixedBurst() {
 		const body = eventBody();
 		const secrets = [a.credentialSecret, a.secret, newSecret()];
-		const send = (i: number) => deliverSigned(a.url, secrets[i % 3], body);
+		const send = (i: number) => deliverSigned(a.url, secrets[i % 3], { body });
 		const statuses = await burstStatuses(60, send);
 		const of = (kind: number) => statuses.filter((_, i) => i % 3 === kind);
 		return { credential: of(0), endpoint: of(1), forged: of(2) };
@@ -252,7 +241,7 @@ describe('the secret route failing under a burst', () => {
 		async (_name, kind) => {
 			forgetAllSecrets(); // a restarted n8n: the first delivery must fetch
 			const warnings = jest.spyOn(n8nLogger(), 'warn');
-			await admin.clearRequests();
+			await h.admin.clearRequests();
 			await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind });
 			const before = a.served.executions.length;
 
@@ -273,7 +262,7 @@ describe('the secret route failing under a burst', () => {
 			expect(await secretFetches(a.endpointId)).toBe(afterFirst);
 
 			// Once the service is back and the failure has been remembered long enough: one fetch.
-			await admin.clearFaults();
+			await h.admin.clearFaults();
 			advanceClock(FAILURE_MEMORY_MS + 1_000);
 			expect(await mixedBurst()).toEqual({
 				credential: each(401),
@@ -287,7 +276,7 @@ describe('the secret route failing under a burst', () => {
 
 	it('a secret route that hangs holds a burst for at most the 5 s receive deadline, with one fetch', async () => {
 		forgetAllSecrets();
-		await admin.clearRequests();
+		await h.admin.clearRequests();
 		// 9 s: the transport's own per-attempt deadline alone would wait for it
 		await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind: 'latency', latencyMs: 9_000 });
 		const started = Date.now();
@@ -295,12 +284,12 @@ describe('the secret route failing under a burst', () => {
 		const tookMs = Date.now() - started;
 		expect(tookMs).toBeLessThan(8_000);
 		expect(await secretFetches(a.endpointId)).toBe(1);
-		await admin.clearFaults();
+		await h.admin.clearFaults();
 		await new Promise((resolve) => setTimeout(resolve, 9_000 - tookMs)); // the held answer ends
 	}, 30_000);
 
 	it('404 (the service no longer hands out the secret): one fetch, 503 for all, the log says to reactivate', async () => {
-		const mini = await startMiniService(sb.apiKey, {
+		const mini = await startMiniService(h.sb.apiKey, {
 			endpoints: [{ id: 'ep_gone_secret', url: 'http://127.0.0.1:1/x' }],
 		});
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
@@ -309,7 +298,7 @@ describe('the secret route failing under a burst', () => {
 		const saved = { endpointId: 'ep_gone_secret', secretSource: 'endpoint' };
 		const { served } = await servedTrigger(
 			{ webhookEndpointId: 'ep_gone_secret' },
-			{ apiKey: sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
+			{ apiKey: h.sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
 			{ activate: false, staticData: { production: saved } },
 		);
 		// 20 with the credential's secret, 20 forged
@@ -331,14 +320,14 @@ describe('a delivery while n8n is still activating', () => {
 	])(
 		'%s: verified, static data untouched, later deliveries run, deactivation cleans up',
 		async (_name, given) => {
-			await admin.clearRequests();
+			await h.admin.clearRequests();
 			const before = 'http://127.0.0.1:1/before';
 			const existing = given
-				? (await api.post('/v1/webhooks', { url: before })).body.data
+				? (await h.api.post('/v1/webhooks', { url: before })).body.data
 				: undefined;
 			const { t, served } = await servedTrigger(
 				{ webhookEndpointId: existing?.id ?? '' },
-				{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+				{ apiKey: h.sb.apiKey, baseUrl: h.sb.baseUrl },
 				{ activate: false },
 			);
 			// Hold activation in its secret fetch long enough to deliver meanwhile.
@@ -348,12 +337,12 @@ describe('a delivery while n8n is still activating', () => {
 			const fetchPath = await until(
 				'activation to fetch the secret',
 				async () =>
-					(await admin.getRequests()).find(
+					(await h.admin.getRequests()).find(
 						(r) => r.method === 'GET' && /^\/v1\/webhooks\/ep_[^/]+\/secret$/.test(r.path),
 					)?.path,
 			);
 			const endpointId = fetchPath.split('/')[3];
-			const secret = (await api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
+			const secret = (await h.api.get(`/v1/webhooks/${endpointId}/secret`)).body.data.secret;
 			const early = await deliverSigned(t.webhookUrl(), secret);
 			await activation;
 
@@ -367,11 +356,11 @@ describe('a delivery while n8n is still activating', () => {
 			});
 
 			// The sandbox's own deliveries run afterwards.
-			await api.post('/v1/receivables', { invoice_number: `INV-EARLY-${given}`, amount: 1 });
+			await h.api.post('/v1/receivables', { invoice_number: `INV-EARLY-${given}`, amount: 1 });
 			await until('a later delivery', () => served.executions[1]);
 
 			await t.deactivate();
-			const left = await api.get(`/v1/webhooks/${endpointId}`);
+			const left = await h.api.get(`/v1/webhooks/${endpointId}`);
 			if (given) expect(left.body.data.url).toBe(before);
 			else expect(left.status).toBe(404);
 		},
@@ -405,7 +394,7 @@ describe('Allow Unsigned Deliveries', () => {
 
 	it('an unsigned forgery with a genuine id first does not make the genuine delivery a duplicate', async () => {
 		const before = a.served.executions.length;
-		const { body, headers } = genuine(a);
+		const { body, headers } = signedDelivery(a.secret);
 		const forgery = await deliver(a.url, eventBody(), { 'webhook-id': headers['webhook-id'] });
 		expect(forgery.status).toBe(200); // allowed unsigned: it runs, as the user chose
 		const real = await deliver(a.url, body, headers);

@@ -5,16 +5,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../sandbox';
 import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
-import type { HttpClient } from '../helpers/http';
 import {
 	closeAll,
 	newSecret,
 	startMiniService,
-	startTriggerSandbox,
 	TriggerHarness,
 	endpointSettings,
+	useTriggerSandbox,
 } from './support';
 
 /** What activation says when the service creates no endpoints, or hands out no secret. */
@@ -23,34 +21,24 @@ const CREATE_UNSUPPORTED =
 const NO_SECRET =
 	/^No signing secret is available to verify deliveries.*the credential's 'Webhook Signing Secret'/;
 
-let sb: RunningSandbox;
-let api: HttpClient;
-let admin: RunningSandbox['admin'];
-
-beforeAll(async () => {
-	({ sb, api, admin } = await startTriggerSandbox());
-});
-
-afterAll(async () => {
-	await sb.close();
-});
+const h = useTriggerSandbox();
 
 beforeEach(async () => {
-	await admin.clearFaults(); // left by a test that failed
-	await admin.clearRequests();
+	await h.admin.clearFaults(); // left by a test that failed
+	await h.admin.clearRequests();
 });
 
 const trigger = (parameters: IDataObject, credentials: IDataObject = {}) =>
-	new TriggerHarness(parameters, { apiKey: sb.apiKey, baseUrl: sb.baseUrl, ...credentials });
+	new TriggerHarness(parameters, { apiKey: h.sb.apiKey, baseUrl: h.sb.baseUrl, ...credentials });
 
 async function createEndpoint(body: IDataObject): Promise<IDataObject> {
-	const res = await api.post('/v1/webhooks', body);
+	const res = await h.api.post('/v1/webhooks', body);
 	expect(res.status).toBe(201);
 	return res.body.data;
 }
 
 async function getEndpoint(id: string): Promise<{ status: number; data?: IDataObject }> {
-	const res = await api.get(`/v1/webhooks/${id}`);
+	const res = await h.api.get(`/v1/webhooks/${id}`);
 	return { status: res.status, data: res.body?.data };
 }
 
@@ -98,12 +86,12 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		expect(await t.run('checkExists')).toBe(true);
-		await api.patch(`/v1/webhooks/${ep.id}`, {
+		await h.api.patch(`/v1/webhooks/${ep.id}`, {
 			filter_types: ['receivable.sent', 'vendor.created'],
 		});
 		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
-		await api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
+		await h.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
 		expect(await t.run('checkExists')).toBe(false);
 		await t.activate();
 		expect((await getEndpoint(ep.id as string)).data).toMatchObject({
@@ -118,13 +106,13 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		const ep = await createEndpoint({ url: 'http://127.0.0.1:1/y' });
 		const t = trigger({ webhookEndpointId: ep.id });
 		await t.activate();
-		expect((await api.delete(`/v1/webhooks/${ep.id}`)).status).toBe(204);
+		expect((await h.api.delete(`/v1/webhooks/${ep.id}`)).status).toBe(204);
 		await expect(t.deactivate()).resolves.toBe(true);
 		expect(t.staticData()).toEqual({ production: {} });
 
-		await admin.clearRequests();
+		await h.admin.clearRequests();
 		await expect(t.activate()).rejects.toThrow(`Webhook endpoint "${ep.id}" was not found`);
-		expect((await admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
+		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect(await t.run('checkExists')).toBe(false);
 	});
 
@@ -133,11 +121,11 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		const t = trigger({ webhookEndpointId: before.id });
 		await t.activate('webhook');
 		const productionUrl = t.webhookUrl('webhook');
-		await admin.clearRequests();
+		await h.admin.clearRequests();
 		await expect(t.activate('manual')).rejects.toThrow(
 			`Webhook endpoint "${before.id}" is in use by this workflow's active version`,
 		);
-		expect((await admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
+		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
 		await t.deactivate('webhook');
 		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
@@ -164,7 +152,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.run('create'); // as if n8n lost track: must reuse the stored id
 		forgetAllSecrets(); // and again after a restart
 		await t.run('create');
-		const posts = (await admin.getRequests()).filter(
+		const posts = (await h.admin.getRequests()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/webhooks',
 		);
 		expect(posts).toHaveLength(1);
@@ -179,7 +167,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.deactivate();
 		expect((await getEndpoint(id)).status).toBe(404);
 		expect(t.staticData()).toEqual({ production: {} });
-		const deletes = (await admin.getRequests()).filter((r) => r.method === 'DELETE');
+		const deletes = (await h.admin.getRequests()).filter((r) => r.method === 'DELETE');
 		expect(deletes.map((r) => r.path)).toEqual([`/v1/webhooks/${id}`]);
 	});
 
@@ -187,13 +175,13 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		const t = trigger({});
 		await t.activate();
 		const id = (t.staticData().production as IDataObject).endpointId as string;
-		await api.delete(`/v1/webhooks/${id}`);
+		await h.api.delete(`/v1/webhooks/${id}`);
 		await expect(t.deactivate()).resolves.toBe(true);
 
 		await t.activate();
 		const second = (t.staticData().production as IDataObject).endpointId as string;
 		expect(second).not.toBe(id);
-		await api.delete(`/v1/webhooks/${second}`);
+		await h.api.delete(`/v1/webhooks/${second}`);
 		expect(await t.run('checkExists')).toBe(false);
 		expect(t.staticData()).toEqual({ production: {} });
 	});
@@ -203,7 +191,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.activate();
 		const created = (t.staticData().production as IDataObject).endpointId as string;
 		expect((await getEndpoint(created)).data!.filter_types).toEqual([]);
-		const post = (await admin.getRequests()).find((r) => r.method === 'POST');
+		const post = (await h.admin.getRequests()).find((r) => r.method === 'POST');
 		expect(post!.body).not.toHaveProperty('filter_types');
 		const given = await createEndpoint({ url: 'http://127.0.0.1:1/given' });
 		t.node.parameters = { webhookEndpointId: given.id as string, events: ['*'], options: {} };
@@ -216,18 +204,18 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 
 	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
 		// n8n does not persist the static data of a failed activation, so the trigger must clean up.
-		await admin.addFault({
+		await h.admin.addFault({
 			kind: 'status500',
 			count: 10,
 			pathPrefix: '/v1/webhooks/',
 			method: 'GET',
 		});
 		await expect(trigger({}).activate()).rejects.toThrow();
-		const log = await admin.getRequests();
+		const log = await h.admin.getRequests();
 		expect(log.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/webhooks']);
 		const deletes = log.filter((r) => r.method === 'DELETE');
 		expect(deletes).toHaveLength(1);
-		await admin.clearFaults();
+		await h.admin.clearFaults();
 		expect((await getEndpoint(deletes[0].path.split('/').pop()!)).status).toBe(404);
 	});
 });
@@ -238,7 +226,7 @@ describe('a service without the assumed routes', () => {
 	it.each([404, 405] as const)(
 		'a %s from POST /v1/webhooks tells the user to paste an endpoint id',
 		async (createStatus) => {
-			const mini = await startMiniService(sb.apiKey, { createStatus });
+			const mini = await startMiniService(h.sb.apiKey, { createStatus });
 			const t = trigger({}, { baseUrl: mini.baseUrl });
 			await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED);
 			expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
@@ -254,7 +242,7 @@ describe('a service without the assumed routes', () => {
 		'a given endpoint whose secret the service does not hand out, with %s; left as it was',
 		async (_name, parameters, credentials, secretSource) => {
 			const old = 'http://127.0.0.1:1/old';
-			const mini = await startMiniService(sb.apiKey, {
+			const mini = await startMiniService(h.sb.apiKey, {
 				endpoints: [{ id: 'ep_legacy', url: old }],
 			});
 			const t = trigger(
@@ -275,7 +263,7 @@ describe('a service without the assumed routes', () => {
 	);
 
 	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
-		const mini = await startMiniService(sb.apiKey, { createStatus: 201 });
+		const mini = await startMiniService(h.sb.apiKey, { createStatus: 201 });
 		const t = trigger({}, { baseUrl: mini.baseUrl });
 		await expect(t.activate()).rejects.toThrow(NO_SECRET);
 		expect(mini.endpoints.size).toBe(0);

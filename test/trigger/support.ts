@@ -29,7 +29,7 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
-import { startHarness } from '../sandbox/support';
+import { useHarness } from '../sandbox/support';
 import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { signedHeaders } from '../helpers/standardWebhooks';
@@ -312,9 +312,19 @@ export async function deliver(
 	return { status: res.status, body: json ? await res.json() : await res.text() };
 }
 
-/** Delivers `body` signed with `secret`, under a new webhook-id, timestamped `ts` (now). */
-export const deliverSigned = (url: string, secret: string, body = eventBody(), ts = nowSeconds()) =>
-	deliver(url, body, signedHeaders(secret, body, { id: newId(), ts }));
+/** What a signed delivery is made of; not given: an event, a new webhook-id, the time now. */
+type Signing = { body?: string; id?: string; ts?: number };
+
+export function signedDelivery(secret: string, signing: Signing = {}) {
+	const { body = eventBody(), id = newId(), ts = nowSeconds() } = signing;
+	return { body, headers: signedHeaders(secret, body, { id, ts }) };
+}
+
+/** Sends a delivery signed with `secret` (see signedDelivery). */
+export const deliverSigned = (url: string, secret: string, signing?: Signing) => {
+	const { body, headers } = signedDelivery(secret, signing);
+	return deliver(url, body, headers);
+};
 
 export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
 
@@ -421,8 +431,8 @@ export async function startMiniService(
 	return { baseUrl: server.baseUrl, endpoints, requests, secrets, faults };
 }
 
-/** A sandbox for the trigger's tests (no data, a limit they do not reach), redelivering quickly. */
-export const startTriggerSandbox = () => startHarness({ deliveryRetryDelaysMs: [50, 100] });
+/** The calling file's sandbox (useHarness: no data, a limit not reached), redelivering quickly. */
+export const useTriggerSandbox = () => useHarness({ deliveryRetryDelaysMs: [50, 100] });
 
 /** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
 export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {

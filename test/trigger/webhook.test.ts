@@ -4,22 +4,19 @@
  * here is the credential's; the endpoint's secret is covered in attack.test.ts, which also covers
  * forged, unsigned and "Allow Unsigned" deliveries.
  */
-import { signedHeaders, STANDARD_VECTOR, webhookHeaders } from '../helpers/standardWebhooks';
+import { STANDARD_VECTOR, webhookHeaders } from '../helpers/standardWebhooks';
 import {
 	closeAll,
 	credentialTrigger,
 	deliver,
 	deliverSigned,
 	eventBody,
-	newId,
 	newSecret,
 	nowSeconds,
+	signedDelivery,
 } from './support';
 
 afterAll(closeAll);
-
-const signed = (secret: string, body: string, id = newId(), ts = nowSeconds()) =>
-	signedHeaders(secret, body, { id, ts });
 
 describe('webhook(): verification', () => {
 	it('accepts the Standard Webhooks test vector (raw body with its spacing) within its tolerance only', async () => {
@@ -40,17 +37,15 @@ describe('webhook(): verification', () => {
 		['120 s ahead (tolerance 60)', 401, 60, 120],
 	])('a timestamp %s is answered %s', async (_name, status, toleranceSeconds, skew) => {
 		const { served, url, secret } = await credentialTrigger({ toleranceSeconds });
-		expect((await deliverSigned(url, secret, eventBody(), nowSeconds() + skew)).status).toBe(
-			status,
-		);
+		expect((await deliverSigned(url, secret, { ts: nowSeconds() + skew })).status).toBe(status);
 		expect(served.executions).toHaveLength(status === 200 ? 1 : 0);
 	});
 
 	it('refuses a forged signature and a tampered body, even one that parses to the same JSON; none of them blocks the genuine delivery', async () => {
 		const { served, url, secret } = await credentialTrigger();
-		const body = eventBody('payable.paid', { id: 'p1', amount: 100 });
-		const headers = signed(secret, body);
-		const forged = signed(newSecret(), body, headers['webhook-id']); // the genuine webhook-id
+		const { body, headers } = signedDelivery(secret); // an event of { id: 'p1', amount: 100 }
+		// signed with another secret, under the genuine webhook-id
+		const forged = signedDelivery(newSecret(), { body, id: headers['webhook-id'] }).headers;
 		expect((await deliver(url, body, forged)).status).toBe(401);
 		expect(
 			(await deliver(url, body.replace('"amount":100', '"amount":1000'), headers)).status,
@@ -65,7 +60,7 @@ describe('webhook(): verification', () => {
 	it('answers 400 to a correctly signed body that is not an event object', async () => {
 		const { served, url, secret } = await credentialTrigger();
 		for (const body of ['not json', '[1,2]']) {
-			expect((await deliver(url, body, signed(secret, body))).status).toBe(400);
+			expect((await deliverSigned(url, secret, { body })).status).toBe(400);
 		}
 		expect(served.executions).toHaveLength(0);
 	});
@@ -85,7 +80,7 @@ describe('webhook(): output', () => {
 	it('outputs only data with output: data, in the stable vendor columns, extra fields after', async () => {
 		const { served, url, secret } = await credentialTrigger({ output: 'data' });
 		const body = eventBody('vendor.created', { name: 'Acme', id: 'v1', tier: 'gold' });
-		expect((await deliver(url, body, signed(secret, body))).status).toBe(200);
+		expect((await deliverSigned(url, secret, { body })).status).toBe(200);
 		const json = served.executions[0][0][0].json;
 		expect(Object.keys(json)).toEqual([
 			'id',
@@ -109,8 +104,7 @@ describe('webhook(): output', () => {
 		const selected = ['receivable.paid', 'payable.failed'];
 		const { served, url, secret } = await credentialTrigger({}, { events: selected });
 		for (const type of ['vendor.created', ...selected]) {
-			const body = eventBody(type);
-			expect((await deliver(url, body, signed(secret, body))).status).toBe(200);
+			expect((await deliverSigned(url, secret, { body: eventBody(type) })).status).toBe(200);
 		}
 		expect(served.executions.map((e) => e[0][0].json.type)).toEqual(selected);
 	});
@@ -119,22 +113,22 @@ describe('webhook(): output', () => {
 describe('webhook(): duplicates', () => {
 	it('runs once for a retry (same webhook-id, new timestamp and signature), also after the workflow was saved', async () => {
 		const { harness, served, url, secret } = await credentialTrigger();
-		const body = eventBody();
-		const first = await deliver(url, body, signed(secret, body, 'msg_retry_1', nowSeconds() - 5));
+		const retried = { body: eventBody(), id: 'msg_retry_1' };
+		const first = await deliverSigned(url, secret, { ...retried, ts: nowSeconds() - 5 });
 		expect(first.status).toBe(200);
 		// Saving an active workflow deactivates and activates it: the memory survives that.
 		await harness.deactivate();
-		const retry = await deliver(url, body, signed(secret, body, 'msg_retry_1'));
+		const retry = await deliverSigned(url, secret, retried);
 		expect(retry).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
 		expect(served.executions).toHaveLength(1);
-		expect((await deliver(url, body, signed(secret, body, 'msg_retry_2'))).status).toBe(200);
+		const other = { ...retried, id: 'msg_retry_2' };
+		expect((await deliverSigned(url, secret, other)).status).toBe(200);
 		expect(served.executions).toHaveLength(2);
 	});
 
 	it('runs once when the same delivery arrives twice at the same moment', async () => {
 		const { served, url, secret } = await credentialTrigger();
-		const body = eventBody();
-		const headers = signed(secret, body);
+		const { body, headers } = signedDelivery(secret);
 		const answers = await Promise.all([deliver(url, body, headers), deliver(url, body, headers)]);
 		expect(answers.map((a) => a.status)).toEqual([200, 200]);
 		expect(served.executions).toHaveLength(1);
