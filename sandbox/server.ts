@@ -208,7 +208,7 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		routes.add(method, path);
 		const params = QUERY_PARAMS[`${method} ${path}`] ?? [];
 		const schema = body ? { body } : undefined;
-		const preHandler = async (req: FastifyRequest) => void checkQuery(req.query as Query, params);
+		const preHandler = async (req: FastifyRequest) => checkQuery(req.query as Query, params);
 		app.route({ method, url: path, schema, preHandler, handler });
 	};
 	receivableRoutes(define, ctx);
