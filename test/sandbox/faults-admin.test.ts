@@ -1,19 +1,12 @@
 /**
  * Fault injection (500, 503, connection reset, malformed JSON, latency; count, rate, path prefix
  * and method scoping; a faulted request is not processed; clearing) and the admin routes (reset,
- * the request log with the key masked, the demo seed, the service's own status moves). A custom `apiKey` is covered through
+ * the request log with the key masked, the demo seed). A custom `apiKey` is covered through
  * the CLI's --api-key in cli.test.ts.
  */
 import type { FaultKind } from '../../sandbox';
 import type { HttpResponse } from '../helpers/http';
-import {
-	achVendor,
-	expectError,
-	expectRateHeaders,
-	payableBody,
-	useHarness,
-	vendorTotal,
-} from './support';
+import { achVendor, expectError, expectRateHeaders, useHarness, vendorTotal } from './support';
 
 const h = useHarness({}, { resetEach: true });
 const remaining = (res: HttpResponse) => expectRateHeaders(res).remaining;
@@ -168,25 +161,6 @@ describe('admin', () => {
 		expect(await h.admin.getRequests()).toEqual([]);
 	});
 
-	test("the service's own payable and transaction moves emit their events; others are 409", async () => {
-		const p = (await h.api.post('/v1/payables', payableBody())).body.data;
-		const move = (status: 'scheduled' | 'paid') => h.admin.setPayableStatus(p.id, status);
-		const refused = { status: 409, code: 'INVALID_STATUS_TRANSITION' };
-		await expect(move('scheduled')).rejects.toMatchObject(refused); // not ready yet
-		await h.api.patch(`/v1/payables/${p.id}`, { status: 'ready' });
-		await move('scheduled');
-		expect(await move('paid')).toMatchObject({ id: p.id, status: 'paid' });
-		const pending = { type: 'deposit', amount: 5, currency: 'USD', status: 'pending' } as const;
-		const [tx] = await h.admin.addTransactions([pending]);
-		const failed = await h.admin.setTransactionStatus(tx.id, 'failed');
-		expect(failed).toMatchObject({ id: tx.id, status: 'failed', completed_at: null });
-		await expect(h.admin.setTransactionStatus(tx.id, 'completed')).rejects.toMatchObject(refused);
-		expect((await h.admin.getEvents()).map((e) => e.type)).toEqual([
-			...['payable.created', 'payable.updated', 'payable.ready', 'payable.updated', 'payable.paid'],
-			...['treasury.transaction.created', 'treasury.transaction.failed'],
-		]);
-	});
-
 	test('bad admin bodies are 400, unknown admin routes 404; sb.admin rejects with the code', async () => {
 		for (const [path, body] of [
 			['/_admin/faults', { kind: 'explode' }],
@@ -198,7 +172,7 @@ describe('admin', () => {
 		}
 		expectError(await h.raw.get('/_admin/nothing-here'), 404, 'NOT_FOUND');
 		await expect(
-			h.admin.setPayableStatus('00000000-0000-4000-8000-000000000000', 'paid'),
+			h.admin.setReceivableStatus('00000000-0000-4000-8000-000000000000', 'paid'),
 		).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
 	});
 });
