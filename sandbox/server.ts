@@ -29,7 +29,7 @@ import { Store } from './store';
 import type { RequestRecord, ResolvedOptions } from './types';
 import { checkQuery, formatAjvError, type Query } from './validation';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 /** What the content-type parser hands on: the raw text, parsed later (after routing and auth). */
 class RawBody {

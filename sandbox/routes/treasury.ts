@@ -6,7 +6,7 @@ import { round8 } from '../util';
 import { parseDateParam, parsePagination } from '../validation';
 import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
 
-export const DEPOSIT_INSTRUCTIONS = {
+const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
 		address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
 		network: 'ethereum',
@@ -40,7 +40,7 @@ export const DEPOSIT_INSTRUCTIONS = {
 /** The signed effect of a transaction on its currency's balance. */
 const signed = (type: string, amount: number) => (type === 'withdrawal' ? -amount : amount);
 
-export function balance(store: Store) {
+function balance(store: Store) {
 	const byCurrency = new Map<string, { available: number; pending: number }>();
 	let updated = '';
 	for (const t of store.transactions.all()) {
