@@ -40,8 +40,6 @@ export function resetAll(ctx: AdminCtx, seed: SeedKind): void {
 
 /** The service's own transitions: for each status, the statuses it may be reached from. */
 const RECEIVABLE_FROM = { paid: ['draft', 'sent', 'overdue'], overdue: ['sent'] };
-const PAYABLE_FROM = { scheduled: ['ready'], paid: ['scheduled'], failed: ['scheduled'] };
-const TRANSACTION_FROM = { completed: ['pending'], failed: ['pending'] };
 
 export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	const { store, events } = ctx;
@@ -59,14 +57,6 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		r.updated_at = nowIso();
 		if (status === 'paid') r.paid_at = r.updated_at;
 		return publish(ctx, reply, 200, store.receivables, r, `receivable.${status}`);
-	});
-
-	define('POST', '/_admin/payables/:id/status', S.adminStatus(PAYABLE_FROM), (req, reply) => {
-		const p = findIn(store.payables, params(req).id, 'payable');
-		const status = moveTo(p, body<{ status: keyof typeof PAYABLE_FROM }>(req).status, PAYABLE_FROM);
-		p.updated_at = nowIso();
-		const type = status === 'scheduled' ? 'payable.updated' : `payable.${status}`;
-		return publish(ctx, reply, 200, store.payables, p, type);
 	});
 
 	define('POST', '/_admin/treasury/transactions', S.adminTransactions, (req, reply) => {
@@ -98,22 +88,6 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		for (const tx of created) events.emit('treasury.transaction.created', { ...tx });
 		return sendData(reply, 200, data(created));
 	});
-
-	define(
-		'POST',
-		'/_admin/treasury/transactions/:id/status',
-		S.adminStatus(TRANSACTION_FROM),
-		(req, reply) => {
-			const tx = findIn(store.transactions, params(req).id, 'treasury transaction');
-			const status = moveTo(
-				tx,
-				body<{ status: 'completed' | 'failed' }>(req).status,
-				TRANSACTION_FROM,
-			);
-			if (status === 'completed') tx.completed_at = nowIso();
-			return publish(ctx, reply, 200, store.transactions, tx, `treasury.transaction.${status}`);
-		},
-	);
 
 	define('POST', '/_admin/vendors/seed', S.adminSeedVendors, (req, reply) => {
 		const { count } = body<{ count: number }>(req);

@@ -3,7 +3,6 @@ import type {
 	DeliveryRecord,
 	FaultSpec,
 	NewTransaction,
-	Payable,
 	RateLimitSettings,
 	Receivable,
 	RequestRecord,
@@ -47,16 +46,8 @@ export class AdminClient {
 		this.call<{ seed: SeedKind }>('POST', '/reset', seed === undefined ? {} : { seed });
 	setReceivableStatus = (id: string, status: 'paid' | 'overdue') =>
 		this.call<Receivable>('POST', `/receivables/${encodeURIComponent(id)}/status`, { status });
-	setPayableStatus = (id: string, status: 'scheduled' | 'paid' | 'failed') =>
-		this.call<Payable>('POST', `/payables/${encodeURIComponent(id)}/status`, { status });
 	addTransactions = (transactions: NewTransaction[]) =>
 		this.call<TreasuryTransaction[]>('POST', '/treasury/transactions', { transactions });
-	setTransactionStatus = (id: string, status: 'completed' | 'failed') =>
-		this.call<TreasuryTransaction>(
-			'POST',
-			`/treasury/transactions/${encodeURIComponent(id)}/status`,
-			{ status },
-		);
 	seedVendors = (count: number) =>
 		this.call<{ added: number; total: number }>('POST', '/vendors/seed', { count });
 	addFault = (fault: FaultSpec) => this.call<{ id: string }>('POST', '/faults', fault);

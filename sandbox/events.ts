@@ -24,14 +24,13 @@ export class Events {
 	) {}
 
 	/** Records the event and starts its deliveries. `data` is the resource as the API returns it. */
-	emit(type: string, data: unknown): SandboxEvent {
+	emit(type: string, data: unknown): void {
 		const event: SandboxEvent = { id: prefixedId('evt'), type, created_at: nowIso(), data };
 		this.store.events.push(event);
 		const body = JSON.stringify(event);
 		for (const ep of this.store.webhooks.all()) {
 			if (this.matches(ep, type)) this.attempt(event, body, ep.id, 1);
 		}
-		return event;
 	}
 
 	private matches(ep: WebhookEndpoint, type: string): boolean {

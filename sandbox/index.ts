@@ -26,7 +26,7 @@ export interface RunningSandbox {
 	close(): Promise<void>;
 }
 
-export function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
+function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
 	const r: ResolvedOptions = {
 		port: o.port ?? 0,
 		host: o.host ?? '127.0.0.1',

@@ -51,6 +51,7 @@ const email = { type: 'string', format: 'email', maxLength: 255 } as const;
 const date = { type: 'string', format: 'date' } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
 const notes = { type: 'string', maxLength: 5000 } as const;
+const payment_method = { type: 'string', enum: PAYMENT_METHODS } as const;
 const MAX_AMOUNT = 1_000_000_000_000;
 
 const obj = <const P, const R extends keyof P & string = never>(
@@ -100,7 +101,7 @@ export const payableCreate = obj(
 		vendor_email: email,
 		due_date: date,
 		notes,
-		payment_method: { type: 'string', enum: PAYMENT_METHODS },
+		payment_method,
 		...details,
 	},
 	['invoice_number', 'amount'],
@@ -116,17 +117,13 @@ export const vendorCreate = obj(
 	{
 		name: text(),
 		email,
-		payment_method: { type: 'string', enum: PAYMENT_METHODS },
+		payment_method,
 		...details,
 	},
 	['name', 'payment_method'],
 );
 
-export const vendorUpdate = obj(
-	{ name: text(), email, payment_method: { type: 'string', enum: PAYMENT_METHODS } },
-	[],
-	1,
-);
+export const vendorUpdate = obj({ name: text(), email, payment_method }, [], 1);
 
 const webhookFields = {
 	url: { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: 2048 },

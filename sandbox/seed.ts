@@ -30,7 +30,7 @@ const words = <T extends string>(list: string) => list.split(' ') as T[];
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-export function walletFor(rand: () => number, chain: string): string {
+function walletFor(rand: () => number, chain: string): string {
 	switch (chain) {
 		case 'solana':
 			return chars(rand, BASE58, 44);

@@ -29,7 +29,7 @@ import { Store } from './store';
 import type { RequestRecord, ResolvedOptions } from './types';
 import { checkQuery, formatAjvError, type Query } from './validation';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 /** What the content-type parser hands on: the raw text, parsed later (after routing and auth). */
 class RawBody {
@@ -208,7 +208,7 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		routes.add(method, path);
 		const params = QUERY_PARAMS[`${method} ${path}`] ?? [];
 		const schema = body ? { body } : undefined;
-		const preHandler = async (req: FastifyRequest) => void checkQuery(req.query as Query, params);
+		const preHandler = async (req: FastifyRequest) => checkQuery(req.query as Query, params);
 		app.route({ method, url: path, schema, preHandler, handler });
 	};
 	receivableRoutes(define, ctx);

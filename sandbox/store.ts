@@ -69,14 +69,6 @@ export class Collection<T extends Ordered> {
 		return b;
 	}
 
-	/**
-	 * The item as the API returns it. Not cached per item: page answers are cached whole, and a
-	 * per-item cache of 100k strings costs more memory (old-space churn) than it saves.
-	 */
-	toJson(item: T): string {
-		return JSON.stringify(item);
-	}
-
 	all(): readonly T[] {
 		return this.items;
 	}

@@ -129,44 +129,36 @@ export const last4 = (value: string | undefined): string | null =>
 
 export type Query = Record<string, string | string[] | undefined>;
 
-/** Rejects unknown and repeated parameters; returns the single string values. */
-export function checkQuery(query: Query, allowed: readonly string[]): Record<string, string> {
-	const out: Record<string, string> = {};
+/** Rejects unknown and repeated parameters (the routes then read single strings). */
+export function checkQuery(query: Query, allowed: readonly string[]): void {
 	for (const [name, value] of Object.entries(query)) {
 		if (!allowed.includes(name)) {
 			const takes = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this endpoint takes none';
 			throw validationError(`unknown query parameter: ${name} (${takes})`);
 		}
 		if (Array.isArray(value)) throw validationError(`${name} must be given once`);
-		if (value !== undefined) out[name] = value;
 	}
-	return out;
 }
 
 export function parsePagination(q: Record<string, string>): { page: number; limit: number } {
-	const page =
-		q.page === undefined ? 1 : parseIntStrict('page', q.page, 1, Number.MAX_SAFE_INTEGER);
-	const limit = q.limit === undefined ? 50 : parseIntStrict('limit', q.limit, 1, 100);
-	return { page, limit };
+	return { page: intParam('page', q.page, 1), limit: intParam('limit', q.limit, 50, 100) };
 }
 
-function parseIntStrict(name: string, raw: string, min: number, max: number): number {
+/** A decimal integer from 1 to `max`, or `fallback` when absent. */
+function intParam(name: string, raw: string | undefined, fallback: number, max?: number): number {
+	if (raw === undefined) return fallback;
 	const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-	const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-	if (!Number.isSafeInteger(n) || n < min || n > max)
+	const range = max ? `from 1 to ${max}` : 'of at least 1';
+	if (!Number.isSafeInteger(n) || n < 1 || n > (max ?? Infinity))
 		throw validationError(`${name} must be an integer ${range}`);
 	return n;
 }
 
-/** `YYYY-MM-DD` and a real calendar date. */
-export function isDate(value: string): boolean {
-	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-	const d = new Date(`${value}T00:00:00Z`);
-	return !isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
+/** `YYYY-MM-DD` and a real calendar date (400 naming the parameter otherwise). */
 export function parseDateParam(name: string, raw: string): string {
-	if (!isDate(raw)) throw validationError(`${name} must be a date in the form YYYY-MM-DD`);
+	const ms = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : NaN;
+	if (isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== raw)
+		throw validationError(`${name} must be a date in the form YYYY-MM-DD`);
 	return raw;
 }
 

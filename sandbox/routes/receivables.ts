@@ -55,7 +55,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		};
 		receivables.insert([r]);
 		if (!b.send_immediately) return publish(ctx, reply, 201, receivables, r, 'receivable.created');
-		events.emit('receivable.created', JSON.parse(receivables.toJson(r)));
+		events.emit('receivable.created', { ...r });
 		Object.assign(r, { status: 'sent', sent_at: now });
 		return publish(ctx, reply, 201, receivables, r, 'receivable.sent');
 	});

@@ -6,7 +6,7 @@ import { round8 } from '../util';
 import { parseDateParam, parsePagination } from '../validation';
 import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
 
-export const DEPOSIT_INSTRUCTIONS = {
+const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
 		address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
 		network: 'ethereum',
@@ -40,7 +40,7 @@ export const DEPOSIT_INSTRUCTIONS = {
 /** The signed effect of a transaction on its currency's balance. */
 const signed = (type: string, amount: number) => (type === 'withdrawal' ? -amount : amount);
 
-export function balance(store: Store) {
+function balance(store: Store) {
 	const byCurrency = new Map<string, { available: number; pending: number }>();
 	let updated = '';
 	for (const t of store.transactions.all()) {
@@ -67,9 +67,9 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 	const txs = store.transactions;
 	const instructions = JSON.stringify(DEPOSIT_INSTRUCTIONS);
 
-	define('GET', '/v1/treasury/deposit-instructions', undefined, (req, reply) => {
-		return sendData(reply, 200, instructions);
-	});
+	define('GET', '/v1/treasury/deposit-instructions', undefined, (_req, reply) =>
+		sendData(reply, 200, instructions),
+	);
 
 	define('GET', '/v1/treasury/transactions', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
@@ -87,13 +87,10 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 						return (!from || day >= from) && (!to || day <= to) && (!q.type || t.type === q.type);
 					})
 				: txs.all();
-		return sendBody(
-			reply,
-			pageBody(filtered, paging, (t) => txs.toJson(t)),
-		);
+		return sendBody(reply, pageBody(filtered, paging));
 	});
 
-	define('GET', '/v1/treasury/balance', undefined, (req, reply) => {
-		return sendData(reply, 200, JSON.stringify(balance(store)));
-	});
+	define('GET', '/v1/treasury/balance', undefined, (_req, reply) =>
+		sendData(reply, 200, JSON.stringify(balance(store))),
+	);
 }

@@ -55,25 +55,24 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
 		const paging = parsePagination(q);
-		const toJson = (v: Vendor) => vendors.toJson(v);
 		if (q.search === undefined) {
 			// Without a search a page is a slice of the ordered array; its answer is cached until
 			// the next vendor change.
 			const key = `${paging.page}:${paging.limit}`;
 			return sendBody(
 				reply,
-				vendors.answer(key, () => pageBody(vendors.all(), paging, toJson)),
+				vendors.answer(key, () => pageBody(vendors.all(), paging)),
 			);
 		}
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
 		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
-		return sendBody(reply, pageBody(matches, paging, toJson));
+		return sendBody(reply, pageBody(matches, paging));
 	});
 
-	define('GET', '/v1/vendors/:id', undefined, (req, reply) => {
-		return sendData(reply, 200, vendors.toJson(find(params(req).id)));
-	});
+	define('GET', '/v1/vendors/:id', undefined, (req, reply) =>
+		sendData(reply, 200, JSON.stringify(find(params(req).id))),
+	);
 
 	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {
 		const v = find(params(req).id);

@@ -10,7 +10,6 @@ export const newSecret = (bytes: Buffer = randomBytes(24)): string =>
 
 export function webhookRoutes(define: Define, ctx: Ctx): void {
 	const { store } = ctx;
-	const json = (ep: WebhookEndpoint) => store.webhooks.toJson(ep);
 	const find = (id: string) => findIn(store.webhooks, id, 'webhook endpoint');
 
 	define('POST', '/v1/webhooks', S.webhookCreate, (req, reply) => {
@@ -27,12 +26,12 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 		};
 		store.webhooks.insert([ep]);
 		store.secrets.set(ep.id, newSecret());
-		return sendData(reply, 201, json(ep));
+		return sendData(reply, 201, JSON.stringify(ep));
 	});
 
-	define('GET', '/v1/webhooks/:id', undefined, (req, reply) => {
-		return sendData(reply, 200, json(find(params(req).id)));
-	});
+	define('GET', '/v1/webhooks/:id', undefined, (req, reply) =>
+		sendData(reply, 200, JSON.stringify(find(params(req).id))),
+	);
 
 	define('PATCH', '/v1/webhooks/:id', S.webhookUpdate, (req, reply) => {
 		const ep = find(params(req).id);

@@ -38,8 +38,10 @@ describe('vendors', () => {
 		expect(res.body.data).toHaveLength(count);
 	});
 
-	test('walking all pages (limit 7) gives every vendor once, in list order; a page is stable', async () => {
-		await seed(40);
+	test('seeding adds; walking all pages (limit 7) gives every vendor once, in list order; a page is stable', async () => {
+		await seed(36);
+		const added = await h.raw.post('/_admin/vendors/seed', { count: 4 });
+		expect(added.body.data).toEqual({ added: 4, total: 40 });
 		// a few created through the API as well, so the order mixes seeded and created ones
 		for (let i = 0; i < 3; i++) {
 			const res = await h.api.post('/v1/vendors', {
@@ -68,34 +70,6 @@ describe('vendors', () => {
 		expect((await page({ limit: 7, page: 3 })).body).toEqual(
 			(await page({ limit: 7, page: 3 })).body,
 		);
-	});
-
-	test('concurrent creates: every one listed once', async () => {
-		await h.admin.reset('none');
-		const results = await Promise.all(
-			Array.from({ length: 30 }, (_, i) =>
-				h.api.post('/v1/vendors', {
-					name: `Parallel ${i}`,
-					payment_method: 'crypto',
-					wallet_address: '0x' + i.toString(16).padStart(40, '0'),
-					wallet_chain: 'polygon',
-				}),
-			),
-		);
-		const created = new Set(results.map((r) => r.body.data.id));
-		expect(created.size).toBe(30);
-		const pages = await Promise.all([1, 2, 3, 4].map((p) => page({ limit: 8, page: p })));
-		const listed = pages.flatMap((p) => p.body.data.map((v: any) => v.id));
-		expect(listed).toHaveLength(30);
-		expect(new Set(listed)).toEqual(created);
-		expect(pages.map((p) => p.body.meta.has_more)).toEqual([true, true, true, false]);
-	});
-
-	test('seeding adds to the existing vendors', async () => {
-		await seed(3);
-		const res = await h.raw.post('/_admin/vendors/seed', { count: 4 });
-		expect(res.body.data).toEqual({ added: 4, total: 7 });
-		expect((await page({})).body.meta.total).toBe(7);
 	});
 });
 

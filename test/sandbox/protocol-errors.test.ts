@@ -50,12 +50,8 @@ describe('INVALID_JSON', () => {
 
 test.each([
 	['GET', '/v1/nope'],
-	['GET', '/v1/customers'],
-	['POST', '/v1/invoices'],
 	['GET', '/v2/vendors'],
-	['GET', '/vendors'],
 	['GET', '/v1/vendors/'],
-	['GET', '/v1/treasury/balances'],
 	['GET', '/v1/treasury/deposit_instructions'],
 	['POST', '/v1/receivables/00000000-0000-4000-8000-000000000000/remind'],
 ])('%s %s: 404 NOT_FOUND', async (method, path) => {
@@ -66,15 +62,10 @@ test.each([
 describe('METHOD_NOT_ALLOWED', () => {
 	test.each([
 		['DELETE', '/v1/vendors'],
-		['PUT', UNKNOWN_VENDOR],
-		['DELETE', '/v1/receivables/00000000-0000-4000-8000-000000000000'],
 		['PUT', '/v1/payables/00000000-0000-4000-8000-000000000000'],
 		['GET', '/v1/receivables/00000000-0000-4000-8000-000000000000/send'],
-		['POST', '/v1/treasury/balance'],
 		['POST', '/v1/treasury/transactions'],
-		['DELETE', '/v1/treasury/deposit-instructions'],
 		['GET', '/v1/webhooks'],
-		['PUT', '/v1/webhooks/ep_x'],
 		['POST', '/v1/webhooks/ep_x/secret'],
 	])('%s %s: 405 METHOD_NOT_ALLOWED', async (method, path) => {
 		const res = await h.api.request(
@@ -111,8 +102,6 @@ describe('PAYLOAD_TOO_LARGE', () => {
 test.each([
 	['POST', '/v1/vendors', 'text/plain'],
 	['POST', '/v1/vendors', 'application/x-www-form-urlencoded'],
-	['POST', '/v1/vendors', 'multipart/form-data; boundary=x'],
-	['POST', '/v1/vendors', 'application/xml'],
 	['PATCH', UNKNOWN_VENDOR, 'text/plain'],
 ])('%s %s with a body sent as %s: 415, nothing created', async (method, path, type) => {
 	const res = await send(method, path, JSON.stringify(achVendor()), type);

@@ -5,7 +5,7 @@
  * redelivery (same webhook-id, bounded) and the delivery log. How the trigger handles real
  * deliveries is tested in test/trigger/attack.test.ts and test/trigger/webhook.test.ts.
  */
-import { createHmac, randomUUID } from 'crypto';
+import { createHmac } from 'crypto';
 import type { IncomingHttpHeaders } from 'http';
 import { Webhook } from 'standardwebhooks';
 
@@ -79,15 +79,6 @@ async function secretOf(id: string): Promise<string> {
 	return res.body.data.secret;
 }
 
-/** Waits until `rx` receives no new delivery for `quietMs`. */
-async function settle(rx: Receiver = receiver, quietMs = 300): Promise<void> {
-	let last = -1;
-	while (last !== rx.received.length) {
-		last = rx.received.length;
-		await sleep(quietMs);
-	}
-}
-
 async function deliveriesTo(endpointId: string, on: Harness = h): Promise<DeliveryRecord[]> {
 	return (await on.admin.getDeliveries()).filter((d) => d.endpoint_id === endpointId);
 }
@@ -123,57 +114,40 @@ describe('webhook endpoints', () => {
 		expectDateTime(ep.created_at);
 		expect((await h.api.get(`/v1/webhooks/${ep.id}`)).body).toEqual({ data: ep });
 
-		const changes = {
-			url: 'http://localhost:9/other',
-			description: 'Renamed',
-			filter_types: ['vendor.created'],
+		// a partial PATCH: the description stays
+		const changes = { url: 'http://localhost:9/other', filter_types: ['vendor.created'] };
+		const patched = await h.api.patch(`/v1/webhooks/${ep.id}`, { ...changes, disabled: true });
+		expect(patched.body.data).toEqual({
+			...ep,
+			...changes,
 			disabled: true,
-		};
-		const patched = await h.api.patch(`/v1/webhooks/${ep.id}`, changes);
-		expect(patched.body.data).toEqual({ ...ep, ...changes, updated_at: expect.any(String) });
-		const partial = await h.api.patch(`/v1/webhooks/${ep.id}`, { disabled: false });
-		expect(partial.body.data).toMatchObject({ ...changes, disabled: false });
+			updated_at: expect.any(String),
+		});
 
 		const secret = await secretOf(ep.id);
 		expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(24);
 		expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 		expect(await secretOf(ep.id)).toBe(secret);
-		expect([created.text, patched.text, partial.text].join()).not.toContain('whsec_');
+		expect([created.text, patched.text].join()).not.toContain('whsec_');
 
 		const deleted = await h.api.delete(`/v1/webhooks/${ep.id}`);
 		expect({ status: deleted.status, text: deleted.text }).toEqual({ status: 204, text: '' });
 		expectError(await h.api.get(`/v1/webhooks/${ep.id}`), 404, 'NOT_FOUND');
 		expectError(await h.api.get(`/v1/webhooks/${ep.id}/secret`), 404, 'NOT_FOUND');
-		expectError(await h.api.get(`/v1/webhooks/${randomUUID()}`), 404, 'NOT_FOUND');
 	});
 
+	// The schema's other rules are ajv's; these rows pin the fields the trigger sends.
 	test.each<[string, Record<string, unknown>, string]>([
 		['url missing', { url: undefined }, 'url'],
 		['url relative', { url: '/hook' }, 'url'],
 		['url not http', { url: 'ftp://127.0.0.1/hook' }, 'url'],
-		['url not a string', { url: 42 }, 'url'],
-		['filter_types not an array', { filter_types: 'vendor.created' }, 'filter_types'],
 		['filter_types unknown type', { filter_types: ['vendor.deleted'] }, 'filter_types'],
 		['filter_types wildcard', { filter_types: ['*'] }, 'filter_types'],
-		[
-			'filter_types duplicates',
-			{ filter_types: ['vendor.created', 'vendor.created'] },
-			'filter_types',
-		],
-		['disabled not a boolean', { disabled: 'true' }, 'disabled'],
-		['description not a string', { description: 5 }, 'description'],
+		['disabled null', { disabled: null }, 'disabled'],
 		['unknown field', { secret: 'whsec_abc' }, 'secret'],
 	])('POST with %s: 400 naming the field', async (_label, overrides, field) => {
 		const body = JSON.parse(JSON.stringify({ url: receiver.url, ...overrides })); // drops undefined
 		expectValidationError(await h.api.post('/v1/webhooks', body), field);
-	});
-
-	test('PATCH refuses null and an empty body (other values as for POST); the endpoint is unchanged', async () => {
-		const ep = await createEndpoint();
-		const patch = (body: object) => h.api.patch(`/v1/webhooks/${ep.id}`, body);
-		expectValidationError(await patch({ disabled: null }), 'disabled');
-		expectValidationError(await patch({}), 'field');
-		expect((await h.api.get(`/v1/webhooks/${ep.id}`)).body.data).toEqual(ep);
 	});
 });
 
@@ -222,7 +196,8 @@ describe('delivery', () => {
 		// re-enabled, an endpoint gets the later events only
 		await h.api.patch(`/v1/webhooks/${disabled.id}`, { disabled: false });
 		await h.api.post('/v1/receivables', receivableBody());
-		await settle();
+		await arrivals(6);
+		await sleep(300); // and nothing more arrives
 
 		const typesTo = async (ep: Record<string, any>) =>
 			(await deliveriesTo(ep.id)).map((d) => d.event_type);
@@ -238,50 +213,27 @@ describe('delivery', () => {
 		expect(receiver.received).toHaveLength(6);
 	});
 
-	test('a non-2xx answer is redelivered after each delay with the same webhook-id; each attempt logged', async () => {
+	test('a non-2xx answer, then a receiver that is down: one redelivery per delay, same webhook-id, each attempt logged', async () => {
 		const ep = await createEndpoint();
 		const secret = await secretOf(ep.id);
-		receiver.status = (i) => (i < 2 ? 500 : 204);
+		receiver.status = () => 500;
 		await h.api.post('/v1/vendors', achVendor());
-		await arrivals(3);
-		await settle();
-		const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-		expect({ deliveries: receiver.received.length, ids: ids.size }).toEqual({
-			deliveries: 3,
-			ids: 1,
-		});
-		for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers);
-		const t = receiver.received.map((r) => r.at);
-		expect(t[1] - t[0]).toBeGreaterThanOrEqual(RETRY_DELAYS[0] - 5);
-		expect(t[2] - t[1]).toBeGreaterThanOrEqual(RETRY_DELAYS[1] - 5);
+		const [first, second] = await arrivals(2);
+		await receiver.close(); // the later attempts fail on the network
+		expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+		for (const r of [first, second]) new Webhook(secret).verify(r.body, r.headers);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(RETRY_DELAYS[0] - 5);
 
-		const log = await deliveriesTo(ep.id);
-		expect(log.map((d) => [d.attempt, d.status, Boolean(d.error)])).toEqual([
-			[1, 500, true],
-			[2, 500, true],
-			[3, 204, false],
-		]);
-		for (const d of log) {
-			expect(d).toMatchObject({
-				event_id: [...ids][0],
-				event_type: 'vendor.created',
-				url: receiver.url,
-			});
-			expectDateTime(d.delivered_at);
-		}
-	});
-
-	test('a receiver that is down: each attempt logged with an error, 1 + one retry per delay', async () => {
-		const ep = await createEndpoint();
-		await receiver.close();
-		await h.api.post('/v1/vendors', achVendor());
 		await logged(ep.id, 4);
-		await sleep(2 * RETRY_DELAYS[2]);
+		await sleep(2 * RETRY_DELAYS[2]); // and no fifth attempt
 		const log = await deliveriesTo(ep.id);
 		expect(log.map((d) => [d.attempt, Boolean(d.error)])).toEqual(
 			[1, 2, 3, 4].map((a) => [a, true]),
 		);
-		receiver = await startReceiver();
+		expect(new Set(log.map((d) => d.event_id))).toEqual(new Set([first.headers['webhook-id']]));
+		expect(log[0]).toMatchObject({ event_type: 'vendor.created', url: receiver.url, status: 500 });
+		expect(log[3].status).toBeUndefined(); // no answer at all
+		for (const d of log) expectDateTime(d.delivered_at);
 	});
 
 	test('a non-loopback url is logged once as not delivered', async () => {
@@ -299,31 +251,22 @@ describe('attempt timeout, and redeliveries to a changed endpoint', () => {
 	// a short attempt timeout and slower retries, so a test can act between attempts
 	const slow = useHarness({ deliveryRetryDelaysMs: [700, 700], deliveryTimeoutMs: 400 });
 
-	test('an attempt that times out is logged with an error; disabling the endpoint drops the redelivery', async () => {
+	test('a timed-out attempt is logged; the redelivery goes to the current url; disabling drops the next', async () => {
 		receiver.status = () => 0; // never answers
-		const ep = await createEndpoint({}, slow);
-		await slow.api.post('/v1/vendors', achVendor());
-		const [first] = await logged(ep.id, 1, slow);
-		expect(first).toMatchObject({ attempt: 1, error: expect.stringContaining('timed out') });
-		expect((await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true })).status).toBe(200);
-		await sleep(1200);
-		expect(receiver.received).toHaveLength(1);
-		expect(await deliveriesTo(ep.id, slow)).toHaveLength(1);
-	});
-
-	test("a redelivery goes to the endpoint's current url", async () => {
 		const second = await startReceiver();
+		second.status = () => 500;
 		try {
-			receiver.status = () => 500;
 			const ep = await createEndpoint({}, slow);
 			await slow.api.post('/v1/vendors', achVendor());
-			await arrivals(1);
+			const [first] = await logged(ep.id, 1, slow);
+			expect(first).toMatchObject({ attempt: 1, error: expect.stringContaining('timed out') });
 			await slow.api.patch(`/v1/webhooks/${ep.id}`, { url: second.url });
-			await arrivals(1, second);
-			await sleep(100);
+			const [redelivered] = await arrivals(1, second);
+			expect(redelivered.headers['webhook-id']).toBe(first.event_id);
+			await slow.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
+			await sleep(1200);
 			expect([receiver.received.length, second.received.length]).toEqual([1, 1]);
-			const id = (r: Receiver) => r.received[0].headers['webhook-id'];
-			expect(id(second)).toBe(id(receiver));
+			expect(await deliveriesTo(ep.id, slow)).toHaveLength(2);
 		} finally {
 			await second.close();
 		}
