@@ -282,25 +282,20 @@ describe('the attempt and its deadline', () => {
 	});
 
 	it('an answer trickled a byte at a time ends at the total deadline, and its connection is closed', async () => {
-		let trickle: NodeJS.Timeout | undefined;
 		await serve((_req, res) => {
 			res.writeHead(200, { 'content-type': 'application/json', ...okHeaders() });
 			res.write('{"data":[');
-			trickle = setInterval(() => res.write(' '), 100);
-			res.on('close', () => clearInterval(trickle));
+			const trickle = setInterval(() => res.write(' '), 100);
+			res.on('close', () => clearInterval(trickle)); // the server's close ends the answer too
 		});
 		const { t } = transportWithShiftableClock(1_000);
-		try {
-			const { ms, result } = await timed(failure(getVendors(t, 0)));
-			expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
-			expect(result.description).toMatch(/did not finish answering within 1s/);
-			expect(ms).toBeGreaterThanOrEqual(950);
-			expect(ms).toBeLessThan(2_500);
-			await new Promise((resolve) => setTimeout(resolve, 200));
-			expect(server.open()).toBe(0);
-		} finally {
-			clearInterval(trickle);
-		}
+		const { ms, result } = await timed(failure(getVendors(t, 0)));
+		expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
+		expect(result.description).toMatch(/did not finish answering within 1s/);
+		expect(ms).toBeGreaterThanOrEqual(950);
+		expect(ms).toBeLessThan(2_500);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(server.open()).toBe(0);
 	}, 10_000);
 
 	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
