@@ -213,7 +213,7 @@ export class FakeWindowServer {
 		readonly limit: number,
 		readonly windowMs: number,
 		/** 'httpDate': the same whole second as an HTTP date, which the transport does not learn from. */
-		readonly resetUnit: 'seconds' | 'ms' | 'httpDate' = 'seconds',
+		readonly resetUnit: 'seconds' | 'httpDate' = 'seconds',
 		/** 'aligned': windows on multiples of windowMs; 'firstRequest': like the sandbox, a window opens with the first request after the last one ended. */
 		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {}
@@ -231,7 +231,7 @@ export class FakeWindowServer {
 		w.count += 1;
 		const end = w.startMs + this.windowMs;
 		const seconds = Math.ceil(end / 1000);
-		const reset = { seconds, ms: end, httpDate: new Date(seconds * 1000).toUTCString() };
+		const reset = { seconds, httpDate: new Date(seconds * 1000).toUTCString() };
 		const headers = {
 			'x-ratelimit-limit': String(this.limit),
 			'x-ratelimit-remaining': String(Math.max(0, this.limit - w.count)),
