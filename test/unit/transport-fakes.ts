@@ -33,8 +33,6 @@ interface Timer {
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 export class FakeClock {
 	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
-	/** Sleeps that ran to their end (aborted ones are not counted). */
-	sleeps: number[] = [];
 	private timers: Timer[] = [];
 	private seq = 0;
 	randomValue = 0.5;
@@ -57,7 +55,6 @@ export class FakeClock {
 			};
 			timer.resolve = () => {
 				signal?.removeEventListener('abort', onAbort);
-				this.sleeps.push(ms);
 				resolve();
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
@@ -250,25 +247,17 @@ export let fake: FakeClock;
 export let t: Transport;
 export let limiters: Limiters;
 
-/** A transport of its own, as a freshly started n8n: it knows nothing of any key. */
-export function freshTransport(): void {
-	limiters = new Map();
-	t = createTransport({ clock: fake.clock, limiters });
-}
-
-/** A new fake clock, and a transport on it. */
+/** A new fake clock, and a transport on it that knows nothing of any key (a freshly started n8n). */
 export function freshClock(): void {
 	fake = new FakeClock();
-	freshTransport();
+	limiters = new Map();
+	t = createTransport({ clock: fake.clock, limiters });
 }
 
 /** A new fake clock and transport (`fake`, `t`, `limiters`) before each test of the file. */
 export function useFakeTransport(): void {
 	beforeEach(freshClock);
 }
-
-/** Callers waiting on any key's limiter (none may be left behind). */
-export const waitingOnLimiters = () => [...limiters.values()].reduce((n, l) => n + l.waiting, 0);
 
 export const ok = () => json(200, { data: { id: 'x' } });
 
