@@ -30,9 +30,12 @@ interface Timer {
 	resolve: () => void;
 }
 
+/** Where every FakeClock starts: a fixed epoch ms (2027-01-15). */
+export const NOW = 1_800_000_000_000;
+
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 export class FakeClock {
-	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
+	now = NOW;
 	private timers: Timer[] = [];
 	private seq = 0;
 	randomValue = 0.5;

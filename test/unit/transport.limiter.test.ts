@@ -7,11 +7,7 @@ import { createHash } from 'crypto';
 import fc from 'fast-check';
 
 import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
-import {
-	CancelledError,
-	Deadline,
-	OverBudgetError,
-} from '../../nodes/BusinessFinance/transport/deadline';
+import { Deadline, OverBudgetError } from '../../nodes/BusinessFinance/transport/deadline';
 import {
 	KeyLimiter,
 	MAX_KEY_BLOCK_MS,
@@ -31,6 +27,7 @@ import {
 	KEY,
 	limiters,
 	limitOf,
+	NOW,
 	ok,
 	type RecordedCall,
 	sequence,
@@ -38,8 +35,6 @@ import {
 	useFakeTransport,
 } from './transport-fakes';
 
-/** Where the fake clock starts (transport-fakes.ts). */
-const NOW = 1_800_000_000_000;
 let limiter: KeyLimiter;
 useFakeTransport();
 beforeEach(() => {
@@ -138,32 +133,6 @@ describe('what one answer can do to a key at most', () => {
 });
 
 describe('queueing behind the first request on a key', () => {
-	it.each([
-		['whose budget ends first stops at its budget', () => budget(1_000), OverBudgetError, 1_000],
-		[
-			'cancelled stops at once',
-			() => {
-				const execution = new AbortController();
-				void fake.clock.sleep(300).then(() => execution.abort());
-				return budget(60_000, execution.signal);
-			},
-			CancelledError,
-			300,
-		],
-	])(
-		'a caller behind the first request %s, leaving no waiter or timer',
-		async (_, deadline, errorClass, afterMs) => {
-			const probe = await fake.run(limiter.acquire(budget(0)));
-			const started = fake.now;
-			const error = await failure(fake.run(limiter.acquire(deadline())));
-			expect(error).toBeInstanceOf(errorClass);
-			expect(fake.now - started).toBe(afterMs);
-			expect(limiter.waiting).toBe(0);
-			expect(fake.pendingTimers).toBe(0);
-			probe.release();
-		},
-	);
-
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
 		const first = await fake.run(limiter.acquire(budget(0)));
 		first.answered(200, {}, timing());
