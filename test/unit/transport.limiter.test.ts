@@ -436,18 +436,6 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 		expect(limiter.rateLimited(reset(4), at(NOW + 2_100)) - NOW).toBe(4_050);
 	});
 
-	it('keeps counting when a 429 names the same window, none, or one only milliseconds on', () => {
-		fake.randomValue = 0.5;
-		limiter.rateLimited(reset(2), at(NOW));
-		// the second in a row: at least the first backoff (0.75 s) however soon the reset
-		expect(limiter.rateLimited(reset(2), at(NOW + 1_900)) - (NOW + 1_900)).toBe(750);
-		const ms = new KeyLimiter(fake.clock);
-		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 20) }, at(NOW));
-		ms.rateLimited({ 'x-ratelimit-reset': String(NOW + 90) }, at(NOW + 70));
-		// the third in a row: at least the second backoff (1.5 s)
-		expect(ms.rateLimited({ 'retry-after': '0.01' }, at(NOW + 900)) - (NOW + 900)).toBe(1_500);
-	});
-
 	// Mostly just ahead of now (where hammering would start), sometimes anywhere in a window.
 	const resetOffsetMs = fc.oneof(
 		{ arbitrary: fc.integer({ min: -100, max: 300 }), weight: 4 },
