@@ -9,9 +9,9 @@ import { inspect } from 'util';
 
 import { isLoopbackHost, normaliseBaseUrl } from '../../nodes/BusinessFinance/transport/credential';
 import { freePort } from '../../scripts/ports';
+import { failure } from './transport-fakes';
 import {
 	creds,
-	failure,
 	getVendors,
 	HTTP_KEY,
 	LIST,

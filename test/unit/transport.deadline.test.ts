@@ -17,11 +17,9 @@ import {
 	useFakeTransport,
 } from './transport-fakes';
 import {
-	creds,
 	getVendors,
 	LIST,
 	okHeaders,
-	realContext,
 	serve,
 	server,
 	timed,
@@ -94,7 +92,9 @@ describe("a call's budget", () => {
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		// A timer longer than 2^31 - 1 ms fires after 1 ms: the wait would end before the probe's answer.
 		const [behind] = await Promise.all([
-			timed(getVendors(t, 30 * 86_400).catch((error: Error) => error.message)),
+			timed(
+				getVendors(t, { waitBudgetMs: 30 * 86_400_000 }).catch((error: Error) => error.message),
+			),
 			probe,
 		]);
 		expect(behind.result).toEqual(LIST);
@@ -108,12 +108,7 @@ describe("a call's budget", () => {
 		await serve((_req, res) => res.writeHead(200, okHeaders()).flushHeaders());
 		const { t } = transportWithShiftableClock(); // each attempt alone could take 60 s
 		const { ms, result } = await timed(
-			failure(
-				t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors', undefined, undefined, {
-					waitBudgetMs: 1_500,
-					deadlineMs: 1_500,
-				}),
-			),
+			failure(getVendors(t, { waitBudgetMs: 1_500, deadlineMs: 1_500 })),
 		);
 		expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
 		expect(ms).toBeGreaterThanOrEqual(1_400);
@@ -138,7 +133,7 @@ describe("a call's budget", () => {
 				limitOf(100, 0, reset),
 			);
 		});
-		const error = await failure(getVendors(t, 1));
+		const error = await failure(getVendors(t, { waitBudgetMs: 1_000 }));
 		expect(error.message).toMatch(
 			/^RATE_LIMITED: still rate limited after waiting 5(\.\d)?s \(wait budget 1s; the next window opens in 0\.[34]s\)$/,
 		);

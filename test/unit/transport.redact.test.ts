@@ -7,8 +7,8 @@ import type { ServerResponse } from 'http';
 import { inspect } from 'util';
 
 import { redact } from '../../nodes/BusinessFinance/transport/redact';
+import { failure } from './transport-fakes';
 import {
-	failure,
 	getVendors,
 	HTTP_KEY as KEY,
 	okHeaders,

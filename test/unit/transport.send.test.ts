@@ -269,7 +269,7 @@ describe('the attempt and its deadline', () => {
 			res.on('close', () => clearInterval(trickle)); // the server's close ends the answer too
 		});
 		const { t } = transportWithShiftableClock(1_000);
-		const { ms, result } = await timed(failure(getVendors(t, 0)));
+		const { ms, result } = await timed(failure(getVendors(t, { waitBudgetMs: 0 })));
 		expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
 		expect(result.description).toMatch(/did not finish answering within 1s/);
 		expect(ms).toBeGreaterThanOrEqual(950);
@@ -288,7 +288,7 @@ describe('the attempt and its deadline', () => {
 			),
 		);
 		const { t } = transportWithShiftableClock();
-		const { ms, result } = await timed(failure(getVendors(t, 1)));
+		const { ms, result } = await timed(failure(getVendors(t, { waitBudgetMs: 1_000 })));
 		expect(result.message).toBe('SERVICE_UNAVAILABLE: down');
 		expect(result.description).toMatch(
 			/Not retried: the wait before the next try does not fit in the rate-limit wait budget/,
