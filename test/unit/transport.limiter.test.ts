@@ -250,8 +250,7 @@ describe('a service that counts concurrent requests in any order', () => {
 	 * Callers on one key against a service that counts each request at some moment while it is on
 	 * its way and reports the count as of counting or of answering: a random schedule of sends,
 	 * countings and answers (with `failures`, also requests that get no answer or one without the
-	 * count, counted or not),
-	 * then every request left is counted and answered.
+	 * count, counted or not), then every request left is counted and answered.
 	 */
 	async function schedule(
 		limit: number,
