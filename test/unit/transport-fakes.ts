@@ -30,11 +30,12 @@ interface Timer {
 	resolve: () => void;
 }
 
+/** Where every FakeClock starts: a fixed epoch ms (2027-01-15). */
+export const NOW = 1_800_000_000_000;
+
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 export class FakeClock {
-	now = 1_800_000_000_000; // a fixed epoch ms (2027-01-15)
-	/** Sleeps that ran to their end (aborted ones are not counted). */
-	sleeps: number[] = [];
+	now = NOW;
 	private timers: Timer[] = [];
 	private seq = 0;
 	randomValue = 0.5;
@@ -57,7 +58,6 @@ export class FakeClock {
 			};
 			timer.resolve = () => {
 				signal?.removeEventListener('abort', onAbort);
-				this.sleeps.push(ms);
 				resolve();
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
@@ -213,7 +213,7 @@ export class FakeWindowServer {
 		readonly limit: number,
 		readonly windowMs: number,
 		/** 'httpDate': the same whole second as an HTTP date, which the transport does not learn from. */
-		readonly resetUnit: 'seconds' | 'ms' | 'httpDate' = 'seconds',
+		readonly resetUnit: 'seconds' | 'httpDate' = 'seconds',
 		/** 'aligned': windows on multiples of windowMs; 'firstRequest': like the sandbox, a window opens with the first request after the last one ended. */
 		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {}
@@ -231,7 +231,7 @@ export class FakeWindowServer {
 		w.count += 1;
 		const end = w.startMs + this.windowMs;
 		const seconds = Math.ceil(end / 1000);
-		const reset = { seconds, ms: end, httpDate: new Date(seconds * 1000).toUTCString() };
+		const reset = { seconds, httpDate: new Date(seconds * 1000).toUTCString() };
 		const headers = {
 			'x-ratelimit-limit': String(this.limit),
 			'x-ratelimit-remaining': String(Math.max(0, this.limit - w.count)),
@@ -250,25 +250,17 @@ export let fake: FakeClock;
 export let t: Transport;
 export let limiters: Limiters;
 
-/** A transport of its own, as a freshly started n8n: it knows nothing of any key. */
-export function freshTransport(): void {
-	limiters = new Map();
-	t = createTransport({ clock: fake.clock, limiters });
-}
-
-/** A new fake clock, and a transport on it. */
+/** A new fake clock, and a transport on it that knows nothing of any key (a freshly started n8n). */
 export function freshClock(): void {
 	fake = new FakeClock();
-	freshTransport();
+	limiters = new Map();
+	t = createTransport({ clock: fake.clock, limiters });
 }
 
 /** A new fake clock and transport (`fake`, `t`, `limiters`) before each test of the file. */
 export function useFakeTransport(): void {
 	beforeEach(freshClock);
 }
-
-/** Callers waiting on any key's limiter (none may be left behind). */
-export const waitingOnLimiters = () => [...limiters.values()].reduce((n, l) => n + l.waiting, 0);
 
 export const ok = () => json(200, { data: { id: 'x' } });
 

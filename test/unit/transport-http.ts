@@ -11,15 +11,17 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
-import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import {
+	type ApiRequestOptions,
+	createTransport,
+	type Transport,
+} from '../../nodes/BusinessFinance/transport';
 import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 import { limitOf, NODE, quietLogger } from './transport-fakes';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
-
-export { failure } from './transport-fakes';
 
 // n8n-core keeps these behind its package entry; they are what a real execution uses.
 const {
@@ -126,21 +128,9 @@ export const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
 	...over,
 });
 
-/** GET /v1/vendors through `t` as an execution of its own, with a wait budget in seconds. */
-export const getVendors = (
-	t: Transport,
-	seconds?: number,
-	over: Partial<ICredentialDataDecryptedObject> = {},
-	execution?: AbortController,
-) =>
-	t.apiRequest.call(
-		realContext(creds(over), execution),
-		'GET',
-		'/v1/vendors',
-		undefined,
-		undefined,
-		seconds === undefined ? undefined : { waitBudgetMs: seconds * 1000 },
-	);
+/** GET /v1/vendors through `t` as an execution of its own. */
+export const getVendors = (t: Transport, options?: ApiRequestOptions) =>
+	t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors', undefined, undefined, options);
 
 export async function timed<T>(promise: Promise<T>): Promise<{ ms: number; result: T }> {
 	const started = Date.now();

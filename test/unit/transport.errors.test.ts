@@ -15,7 +15,7 @@ import {
 	KEY,
 	networkError,
 	ok,
-	freshTransport,
+	freshClock,
 	type ScriptedResponse,
 	useFakeTransport,
 } from './transport-fakes';
@@ -109,7 +109,7 @@ describe('error mapping', () => {
 			{ statusCode: 500, headers: {}, body: `<html>Authorization: Bearer ${KEY}</html>` },
 		];
 		for (const response of responses) {
-			freshTransport();
+			freshClock(); // each echo on a key no answer has blocked yet
 			const ctx = fakeContext(fake, () => {
 				if (response instanceof Error) throw response;
 				return response;

@@ -1,25 +1,13 @@
 /**
  * Listing (pagination.ts) through a transport on a fake clock: pages of 100, filters, limits, and
- * a service that repeats pages, never stops, sends no list of objects or ends a list early (the
- * last two over real HTTP).
+ * a service that repeats pages, never stops, sends no list of objects or ends a list early.
  */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiError, failure, fake, fakeContext, json, t, useFakeTransport } from './transport-fakes';
-import {
-	creds,
-	okHeaders,
-	realContext,
-	serve,
-	server,
-	transportWithShiftableClock,
-	useScriptedServer,
-} from './transport-http';
-import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
-useScriptedServer();
 
 describe('pagination', () => {
 	/** A list endpoint over `total` items, honouring page and limit like the sandbox. */
@@ -160,20 +148,15 @@ describe('pagination', () => {
 	])(
 		'Return All: an empty page 2 whose answer says more remain (%s) is an error, not 100 items',
 		async (_, meta) => {
-			await serve((_req, res, i) => {
-				const data = i === 0 ? Array.from({ length: 100 }, (__, n) => ({ id: `v${n}` })) : [];
-				answer(res, 200, { data, meta: { page: i + 1, limit: 100, ...meta } }, okHeaders());
-			});
-			const { t } = transportWithShiftableClock();
-			const error = await failure(
-				t.apiRequestAllItems.call(realContext(creds()), '/v1/vendors', {}, { returnAll: true }),
+			const page1 = Array.from({ length: 100 }, (__, n) => ({ id: `v${n}` }));
+			const ctx = fakeContext(fake, (_opts, i) =>
+				json(200, { data: i === 0 ? page1 : [], meta: { page: i + 1, limit: 100, ...meta } }),
 			);
+			const error = await failure(list(ctx, {}, { returnAll: true }));
 			expect(error.message).toBe(
 				`The service answered page 2 of /v1/vendors with no items but said more remain (has_more: ${String(meta.has_more)}, total: 250; 100 received before it)`,
 			);
-			expect(
-				server.hits.map((h) => new URL(h.url, server!.baseUrl).searchParams.get('page')),
-			).toEqual(['1', '2']);
+			expect(ctx.calls.map((c) => c.options.qs?.page)).toEqual([1, 2]);
 		},
 	);
 });

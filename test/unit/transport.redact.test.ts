@@ -7,8 +7,8 @@ import type { ServerResponse } from 'http';
 import { inspect } from 'util';
 
 import { redact } from '../../nodes/BusinessFinance/transport/redact';
+import { failure } from './transport-fakes';
 import {
-	failure,
 	getVendors,
 	HTTP_KEY as KEY,
 	okHeaders,
@@ -113,19 +113,9 @@ describe('redaction', () => {
 	const apiAnswer = (status: number, code: string, message: string) => (res: ServerResponse) =>
 		answer(res, status, { error: { code, message } }, okHeaders());
 
-	// Each encoding, at each alignment, on redact() itself: the properties above.
+	// Each encoding, at each alignment, on redact() itself: the properties above. Through a
+	// transport: a service's message and a redirect's Location, which n8n-core's stack carries.
 	it.each<[string, (header: string) => (res: ServerResponse) => void, RegExp]>([
-		[
-			'URL-encoded in lower case',
-			() =>
-				apiAnswer(400, 'VALIDATION_ERROR', `no such key: ${encodeURIComponent(KEY).toLowerCase()}`),
-			/^VALIDATION_ERROR: no such key: /,
-		],
-		[
-			'in base64 of the header',
-			(header) => apiAnswer(400, 'VALIDATION_ERROR', `no such key: ${base64Header(header)}`),
-			/^VALIDATION_ERROR: no such key: /,
-		],
 		[
 			// The cut falls 3 characters before the end of the encoded header: the rest of it would
 			// still decode to most of the key if the message were cut before it is redacted.

@@ -8,15 +8,12 @@ import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
-
-import { backoffMs } from '../../nodes/BusinessFinance/transport/deadline';
 import {
 	decideRetry,
 	type Failure,
 	type HttpMethod,
 	MAX_ATTEMPTS,
 	MAX_SERVER_RETRY_AFTER_MS,
-	RETRY_CAP_MS,
 } from '../../nodes/BusinessFinance/transport/send';
 import {
 	apiError,
@@ -26,12 +23,12 @@ import {
 	fakeContext,
 	json,
 	KEY,
+	limiters,
 	networkError,
 	ok,
 	sequence,
 	t,
 	useFakeTransport,
-	waitingOnLimiters,
 } from './transport-fakes';
 import {
 	getVendors,
@@ -101,24 +98,6 @@ describe('decideRetry', () => {
 						expect(attempt).toBeLessThan(MAX_ATTEMPTS);
 						expect(method).not.toBe('POST');
 					}
-				},
-			),
-		);
-	});
-});
-
-describe('backoffMs', () => {
-	it('property: between half and all of base·2^step, never above the cap', () => {
-		fc.assert(
-			fc.property(
-				fc.nat(40),
-				fc.integer({ min: 1, max: 10_000 }),
-				fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-				(step, baseMs, random) => {
-					const ceiling = Math.min(RETRY_CAP_MS, baseMs * 2 ** step);
-					const waitMs = backoffMs(step, baseMs, RETRY_CAP_MS, random);
-					expect(waitMs).toBeGreaterThanOrEqual(Math.floor(ceiling / 2));
-					expect(waitMs).toBeLessThanOrEqual(Math.ceil(ceiling));
 				},
 			),
 		);
@@ -220,10 +199,11 @@ describe('retries through a transport', () => {
 				ok(),
 			),
 		);
+		const start = fake.now;
 		const patch = call(ctx, 'PATCH', '/v1/webhooks/ep_1', { disabled: true });
 		await expect(patch).resolves.toEqual({ data: { id: 'x' } });
 		expect(ctx.calls).toHaveLength(4);
-		expect(fake.sleeps).toEqual([375, 750, 1_500]);
+		expect(fake.now - start).toBe(375 + 750 + 1_500); // the backoffs decideRetry's rows pin
 	});
 
 	it.each([
@@ -282,25 +262,20 @@ describe('the attempt and its deadline', () => {
 	});
 
 	it('an answer trickled a byte at a time ends at the total deadline, and its connection is closed', async () => {
-		let trickle: NodeJS.Timeout | undefined;
 		await serve((_req, res) => {
 			res.writeHead(200, { 'content-type': 'application/json', ...okHeaders() });
 			res.write('{"data":[');
-			trickle = setInterval(() => res.write(' '), 100);
-			res.on('close', () => clearInterval(trickle));
+			const trickle = setInterval(() => res.write(' '), 100);
+			res.on('close', () => clearInterval(trickle)); // the server's close ends the answer too
 		});
 		const { t } = transportWithShiftableClock(1_000);
-		try {
-			const { ms, result } = await timed(failure(getVendors(t, 0)));
-			expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
-			expect(result.description).toMatch(/did not finish answering within 1s/);
-			expect(ms).toBeGreaterThanOrEqual(950);
-			expect(ms).toBeLessThan(2_500);
-			await new Promise((resolve) => setTimeout(resolve, 200));
-			expect(server.open()).toBe(0);
-		} finally {
-			clearInterval(trickle);
-		}
+		const { ms, result } = await timed(failure(getVendors(t, { waitBudgetMs: 0 })));
+		expect(result.message).toBe('Could not reach the Business Finance service (ETIMEDOUT)');
+		expect(result.description).toMatch(/did not finish answering within 1s/);
+		expect(ms).toBeGreaterThanOrEqual(950);
+		expect(ms).toBeLessThan(2_500);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(server.open()).toBe(0);
 	}, 10_000);
 
 	it('the wait a 5xx asks for is charged to the budget: no retry that does not fit', async () => {
@@ -313,7 +288,7 @@ describe('the attempt and its deadline', () => {
 			),
 		);
 		const { t } = transportWithShiftableClock();
-		const { ms, result } = await timed(failure(getVendors(t, 1)));
+		const { ms, result } = await timed(failure(getVendors(t, { waitBudgetMs: 1_000 })));
 		expect(result.message).toBe('SERVICE_UNAVAILABLE: down');
 		expect(result.description).toMatch(
 			/Not retried: the wait before the next try does not fit in the rate-limit wait budget/,
@@ -330,7 +305,7 @@ describe('the attempt and its deadline', () => {
 			data: { id: 'x' },
 		});
 		expect(ctx.calls[2].options.body).toBeUndefined();
-		expect(waitingOnLimiters()).toBe(0);
+		expect([...limiters.values()].map((limiter) => limiter.waiting)).toEqual([0]);
 		expect(fake.pendingTimers).toBe(0);
 	});
 });
