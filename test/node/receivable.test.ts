@@ -88,8 +88,8 @@ describe('receivable: send and update', () => {
 		await env.clear();
 	});
 
-	it('send: POST /send without a body, outputs the sent receivable', async () => {
-		const send = { resource: 'receivable', operation: 'send', receivableId: id };
+	it('send: POST /send without a body to the id as the service writes it, outputs the sent receivable', async () => {
+		const send = { resource: 'receivable', operation: 'send', receivableId: id.toUpperCase() };
 		await env.runOne(send, `POST /v1/receivables/${id}/send 200`, undefined, {
 			id,
 			status: 'sent',
