@@ -32,32 +32,6 @@ describe('receivable: create', () => {
 		expect(output).not.toHaveProperty('data');
 	});
 
-	it('creates one receivable per input item, with expressions resolved per item', async () => {
-		const { items, requests } = await env.runOk(
-			{
-				resource: 'receivable',
-				operation: 'create',
-				invoiceNumber: '={{ $json.inv }}',
-				amount: '={{ $json.amount }}',
-				additionalFields: {},
-			},
-			{
-				items: [
-					{ inv: 'A-1', amount: 10 },
-					{ inv: 'A-2', amount: '20.25' },
-				],
-			},
-		);
-		expect(requests.map((r) => r.body)).toEqual([
-			{ invoice_number: 'A-1', amount: 10 },
-			{ invoice_number: 'A-2', amount: 20.25 },
-		]);
-		expect(items.map((i) => [i.json.invoice_number, i.pairedItem])).toEqual([
-			['A-1', { item: 0 }],
-			['A-2', { item: 1 }],
-		]);
-	});
-
 	it('sendImmediately sends the flag and the service marks it sent', async () => {
 		const { items, requests } = await env.runOk({
 			resource: 'receivable',
