@@ -81,14 +81,4 @@ describe('receivable: send and update', () => {
 			{ id, status: 'cancelled', due_date: '2027-01-15' },
 		);
 	});
-
-	it('a service error (send of a cancelled receivable) fails with the code and the item index', async () => {
-		await env.api('PATCH', `/v1/receivables/${id}`, { status: 'cancelled' });
-		await env.clear();
-		const res = await env.run({ resource: 'receivable', operation: 'send', receivableId: id });
-		expect(res.error).toBeDefined();
-		expect(res.error!.message).toContain('INVALID_STATUS_TRANSITION');
-		expect(res.error!.context.itemIndex).toBe(0);
-		expect((await env.requests()).map((r) => r.status)).toEqual([409]);
-	});
 });
