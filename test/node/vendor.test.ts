@@ -109,7 +109,6 @@ describe('vendor: update', () => {
 describe('vendor: getAll', () => {
 	// [what, paging, vendors seeded, the page of each request, the limit it asks for, items]
 	it.each([
-		['limit 10 of 30: one request', { returnAll: false, limit: 10 }, 30, ['1'], '10', 10],
 		[
 			'limit 150 of 220: pages of 100',
 			{ returnAll: false, limit: 150 },
