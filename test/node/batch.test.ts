@@ -64,16 +64,6 @@ describe('receivable → create, a batch with invalid items', () => {
 		}
 	});
 
-	it('on, with Continue (using error output): every item on the error output', async () => {
-		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {
-			items: ROWS,
-			onError: 'continueErrorOutput',
-		});
-		expect(await env.requests()).toHaveLength(0);
-		expect(res.outputs[0]).toHaveLength(0);
-		expect(res.outputs[1]).toHaveLength(ROWS.length);
-	});
-
 	it('on, every item valid: all are sent, in order', async () => {
 		const valid = ROWS.filter((_, i) => i !== 2 && i !== 4);
 		const res = await env.run(createReceivables({ validateAllBeforeSending: true }), {

@@ -210,21 +210,4 @@ describe('vendor → get', () => {
 		expect(res.error?.message).toMatch(/^This service does not offer getting one vendor by ID/);
 		expect(res.error?.description).toMatch(/Get Many with a Search/);
 	});
-
-	it('with Continue On Fail (405): the explained error as an item, paired', async () => {
-		scripted = () => json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'no' } });
-		const res = await env.run(
-			{ resource: 'vendor', operation: 'get', vendorId: byId(UNKNOWN_UUID) },
-			{ baseUrl: server.baseUrl, continueOnFail: true },
-		);
-		expect(res.items).toEqual([
-			{
-				json: expect.objectContaining({
-					error: expect.stringMatching(/does not offer/),
-					httpCode: '405',
-				}),
-				pairedItem: { item: 0 },
-			},
-		]);
-	});
 });

@@ -1,8 +1,8 @@
 /**
  * The node wires every family of checks in (the rules in detail: test/unit/validation.test.ts
  * and itemChecks.test.ts): bad input fails with a NodeOperationError that names each field and
- * carries the item index, and the sandbox receives nothing; with Continue On Fail, the bad item
- * becomes an error item paired to it and the others are sent.
+ * carries the item index, and the sandbox receives nothing. (With Continue On Fail an invalid
+ * item becomes an error item paired to it: errors.test.ts and batch.test.ts.)
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
@@ -86,6 +86,19 @@ const cases: Array<[string, INodeParameters, string[]]> = [
 			additionalFields: { walletAddress: '0x1234', walletChain: 'ethereum' },
 		}),
 		['Name', 'Wallet Address'],
+	],
+	[
+		// From a spreadsheet or an expression, 000123456789 is the number 123456789 and 17 digits are
+		// rounded: their text would pay another account (as text they are sent exactly: vendor.test).
+		'vendor create: bank identifiers given as numbers',
+		vendorCreate({
+			paymentMethod: 'ach',
+			additionalFields: {
+				accountNumber: '={{ 12345678901234567 }}',
+				routingNumber: '={{ 11000015 }}',
+			},
+		}),
+		['Account Number', 'Routing Number'],
 	],
 	[
 		'receivable update: uuid, an update of only empty fields',
@@ -173,33 +186,6 @@ it('an item with several problems gets one error that names each, and nothing is
 	expect(reasons[1]).toMatch(/^'Customer Email' must be an email address/);
 	expect(reasons[2]).toMatch(/^'Due Date' "2026-02-30" is not a date in the calendar/);
 	expect(await env.requests()).toEqual([]);
-});
-
-it('bank identifiers given as numbers are refused (their digits may have changed); as text they are sent exactly', async () => {
-	// A spreadsheet column or an expression gives 000123456789 as the number 123456789, and a
-	// 17-digit number rounded: sending its text would pay another account.
-	const fromSheet = vendorCreate({
-		paymentMethod: 'ach',
-		additionalFields: {
-			accountNumber: '={{ $json.account }}',
-			routingNumber: '={{ $json.routing }}',
-		},
-	});
-	const res = await env.run(fromSheet, {
-		continueOnFail: true,
-		items: [
-			{ account: Number('12345678901234567'), routing: 11000015 },
-			{ account: VALID.account, routing: VALID.routing },
-		],
-	});
-	expect(res.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	expect(res.items[0].json.error).toBe("Invalid parameters: 'Account Number', 'Routing Number'");
-	expect(res.items[0].json.description).toMatch(
-		/^'Account Number' must be text, not a number.*as text.*\n'Routing Number' must be text, not a number/s,
-	);
-	expect((await env.requests()).map((r) => r.body)).toEqual([
-		expect.objectContaining({ account_number: VALID.account, routing_number: VALID.routing }),
-	]);
 });
 
 describe('n8n’s own parameter checks also stop the run before any request', () => {

@@ -104,17 +104,16 @@ describe('emails', () => {
 });
 
 describe('dates', () => {
-	it('keeps YYYY-MM-DD and cuts ISO date-times to the date as written', () => {
+	// Every real date, as YYYY-MM-DD and as an ISO date-time in UTC: validation.properties.test.ts.
+	it('cuts date-times with offsets or other separators to the date as written', () => {
 		const cases: Array<[string, string]> = [
 			[' 2026-03-01 ', '2026-03-01'],
-			['2026-03-01T10:00:00Z', '2026-03-01'],
 			['2026-03-01T23:30:00.123-05:00', '2026-03-01'],
 			['2026-03-01T00:00', '2026-03-01'],
 			['2026-03-01T00:00:00+0100', '2026-03-01'],
 			['2026-03-01T00:00:00+01', '2026-03-01'],
 			['2026-03-01 08:15:00', '2026-03-01'],
-			['2024-02-29T12:00:00Z', '2024-02-29'],
-			['2000-02-29', '2000-02-29'],
+			['2000-02-29', '2000-02-29'], // a century leap year, rare in the date property
 		];
 		for (const [input, expected] of cases) {
 			expect(normaliseDate(input)).toEqual({ ok: true, value: expected });
@@ -202,19 +201,13 @@ describe('amounts', () => {
 		expect(validateAmount('-0.01', payable).ok).toBe(false);
 	});
 
-	it('accepts up to one trillion', () => {
-		expect(validateAmount(1_000_000_000_000, receivable)).toEqual({ ok: true, value: 1e12 });
-		expect(validateAmount('999999999999.99', payable)).toEqual({
-			ok: true,
-			value: 999999999999.99,
-		});
+	// Every whole number of cents up to one trillion is accepted, and a third decimal refused, in
+	// validation.properties.test.ts: here, what the refusals say.
+	it('says when an amount is above one trillion or has more than two decimals', () => {
 		expect(validateAmount(1_000_000_000_000.01, receivable)).toMatchObject({
 			ok: false,
 			message: "'Amount' is too large (at most 1000000000000)",
 		});
-	});
-
-	it('refuses more than two decimals', () => {
 		expect(validateAmount(10.005, receivable)).toMatchObject({
 			ok: false,
 			message: "'Amount' can have at most 2 decimal places, got 10.005",
@@ -256,12 +249,11 @@ describe('amounts', () => {
 
 describe('wallet addresses', () => {
 	const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
+	// Other lengths and mixed case: the sandbox oracle's generated addresses (validation.sandbox).
 	it('checks EVM chains for 0x + 40 hex characters', () => {
 		for (const chain of ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism']) {
 			expect(isValidWalletAddress(chain, evm)).toBe(true);
 			expect(isValidWalletAddress(chain, evm.toLowerCase())).toBe(true);
-			expect(isValidWalletAddress(chain, evm.slice(0, -1))).toBe(false);
-			expect(isValidWalletAddress(chain, evm + 'a')).toBe(false);
 			expect(isValidWalletAddress(chain, evm.replace('0x', ''))).toBe(false);
 			expect(isValidWalletAddress(chain, evm.replace('E', 'G'))).toBe(false);
 		}
@@ -271,11 +263,8 @@ describe('wallet addresses', () => {
 		['solana', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', true],
 		['solana', 'So11111111111111111111111111111111111111112', true],
 		['solana', '0OIl' + '1'.repeat(40), false],
-		['solana', '1'.repeat(31), false],
-		['solana', evm, false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', true],
 		['tron', 'ALa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', false],
-		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU', false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0', false],
 		['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', true],
 		['bitcoin', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', true],
