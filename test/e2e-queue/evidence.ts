@@ -42,13 +42,6 @@ export async function finishedExecution(
 	);
 }
 
-/** The items a node put out (first output, all its runs); [] when it ran without output. */
-export function output(execution: any, node: string): any[] {
-	const runs = execution.data?.resultData?.runData?.[node];
-	if (!runs) return [];
-	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
-}
-
 /** Names of the processes whose log says `message` about this execution ("Enqueued", ...). */
 export function processesThatLogged(
 	env: QueueEnvironment,

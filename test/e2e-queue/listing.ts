@@ -6,7 +6,8 @@
  */
 import type { RunningSandbox } from '../../sandbox';
 import type { QueueEnvironment } from '../../scripts/queue';
-import { finishedExecution, output, startManualRun, workerThatRan } from './evidence';
+import { output } from '../e2e/service';
+import { finishedExecution, startManualRun, workerThatRan } from './evidence';
 import { LISTING_WORKFLOW_ID } from './workflows';
 
 export interface ListingLimit {

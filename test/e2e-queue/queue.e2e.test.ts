@@ -12,27 +12,22 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	importCredentials,
 	importWorkflows,
-	loadExamples,
 	requireRuntime,
+	type WorkflowJson,
 } from '../../scripts/n8n';
 import { QueueEnvironment, requireQueueServices } from '../../scripts/queue';
+import { manualRuns } from '../e2e/manual-runs';
 import {
 	IDS,
 	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
-	receivablesWorkflow,
-	treasuryWorkflow,
-	triggerEarlyWorkflow,
-	triggerWorkflow,
-	vendorsPayablesWorkflow,
-	webhookEndpointWorkflow,
+	sharedWorkflows,
 } from '../e2e/workflows';
 import {
 	finishedExecution,
 	logNames,
-	output,
 	processesThatLogged,
 	startManualRun,
 	webhooksReceived,
@@ -49,7 +44,7 @@ import {
 	listingWorkflow,
 } from './workflows';
 import { eventBody } from '../trigger/support';
-import { post, signed, sleep, triggerSteps } from '../e2e/service';
+import { output, post, signed, sleep, triggerSteps } from '../e2e/service';
 
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
@@ -69,7 +64,8 @@ const steps = triggerSteps(
 /** The sandbox's API with its key (never throws on a status). */
 const { v1, createEndpoint } = steps;
 
-async function startSandboxes(): Promise<void> {
+/** Starts the sandboxes, with the endpoints the workflows use; returns the shared workflows. */
+async function startSandboxes(): Promise<WorkflowJson[]> {
 	[sandbox, listingSandbox] = await Promise.all([
 		// Redelivery soon after a failed attempt; a long attempt timeout, since the balancer may
 		// hold a retry until the first execution has finished (the duplicates test).
@@ -88,16 +84,17 @@ async function startSandboxes(): Promise<void> {
 		}),
 	]);
 	await listingSandbox.admin.seedVendors(LISTING.vendors);
-	endpoints.trigger = await createEndpoint(TRIGGER_ENDPOINT_BEFORE);
-	endpoints.edited = await createEndpoint({ url: 'http://127.0.0.1:9/other', filter_types: [] });
+	const shared = await sharedWorkflows(TAG, COPIES, createEndpoint);
+	Object.assign(endpoints, shared.endpoints);
 	endpoints.dedupe = await createEndpoint({
 		url: 'http://127.0.0.1:9/dedupe-before-n8n',
 		filter_types: ['receivable.overdue'],
 		disabled: true,
 	});
+	return shared.workflows;
 }
 
-async function importEverything(): Promise<void> {
+async function importEverything(shared: WorkflowJson[]): Promise<void> {
 	const runtime = env.main.runtime;
 	const cli = env.cliOptions();
 	await importCredentials(runtime, cli, [
@@ -105,25 +102,18 @@ async function importEverything(): Promise<void> {
 		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
 	]);
 	await importWorkflows(runtime, cli, [
-		receivablesWorkflow(TAG),
-		vendorsPayablesWorkflow(TAG),
-		treasuryWorkflow(),
-		webhookEndpointWorkflow(endpoints.edited),
-		triggerWorkflow(endpoints.trigger),
-		triggerEarlyWorkflow(),
+		...shared,
 		dedupeWorkflow(endpoints.dedupe),
 		listingWorkflow(),
-		...Object.values(COPIES),
-		...loadExamples().map((e) => e.workflow),
 	]);
 }
 
 beforeAll(async () => {
-	await startSandboxes();
+	const shared = await startSandboxes();
 	const dir = path.join(runDir(), 'environment');
 	env = await QueueEnvironment.start(requireRuntime(), requireQueueServices(), { dir });
 	await env.main.setupOwner();
-	await importEverything();
+	await importEverything(shared);
 }, 600_000);
 
 afterAll(async () => {
@@ -164,74 +154,30 @@ describe('the queue-mode environment', () => {
 
 describe('workflows run on the workers, started from main', () => {
 	/** One workflow per resource and the examples that run without third-party accounts. */
-	const runs: Record<string, { workflowId: string; execution?: any }> = {
-		receivables: { workflowId: IDS.receivables },
-		'vendors and payables': { workflowId: IDS.vendorsPayables },
-		treasury: { workflowId: IDS.treasury },
-		'webhook endpoints': { workflowId: IDS.webhookEndpoint },
-		'example 01 (vendors to xlsx and csv)': { workflowId: 'bfExample01Vendr' },
-		'example 01b (manual start, Google Sheets node disabled)': { workflowId: COPIES.example01b.id },
-		'example 02 (receivables from rows)': { workflowId: 'bfExample02Recvb' },
-		'example 04 (treasury to csv)': { workflowId: 'bfExample04Trsry' },
-	};
+	const runs = manualRuns(TAG, COPIES);
+	const executions: Record<string, any> = {};
 
 	beforeAll(async () => {
 		// All at once, as the editor's Execute button would start them: main queues them all.
-		const ids = await Promise.all(
-			Object.values(runs).map((r) => startManualRun(env.main, r.workflowId)),
-		);
-		const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id)));
-		Object.values(runs).forEach((run, i) => {
-			run.execution = executions[i];
+		const started = Object.entries(runs).map(async ([name, { workflowId }]) => {
+			const id = await startManualRun(env.main, workflowId);
+			executions[name] = await finishedExecution(env.main, id);
 		});
+		await Promise.all(started);
 	}, 300_000);
 
-	it.each(Object.keys(runs))('%s: queued by main, run by one worker, succeeded', (name) => {
-		const { execution } = runs[name];
+	it.each(Object.keys(runs))('%s: queued by main, run by one worker, did its work', (name) => {
+		const execution = executions[name];
 		expect(execution.data.resultData.error?.message).toBeUndefined();
-		expect(execution.status).toBe('success');
-		expect(execution.mode).toBe('manual');
+		expect(execution).toMatchObject({ status: 'success', mode: 'manual' });
 		expect(processesThatLogged(env, String(execution.id), 'Enqueued execution')).toEqual(['main']);
 		expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
+		runs[name].check(execution, env.main.runtime.major);
 	});
 
 	it('both workers took part (each runs one job at a time)', () => {
-		const workers = Object.values(runs).map((r) => workerThatRan(env, String(r.execution.id)));
+		const workers = Object.values(executions).map((e) => workerThatRan(env, String(e.id)));
 		expect(new Set(workers)).toEqual(new Set(['worker-1', 'worker-2']));
-	});
-
-	it('the runs did their work', async () => {
-		const out = (name: string, node: string) => output(runs[name].execution, node);
-		expect(out('receivables', 'Send receivable')).toEqual([
-			expect.objectContaining({ status: 'sent' }),
-		]);
-		expect(out('vendors and payables', 'Update payable')).toEqual([
-			expect.objectContaining({ status: 'ready' }),
-		]);
-		const all = out('vendors and payables', 'All vendors');
-		expect(new Set(all.map((v) => v.id)).size).toBe(all.length);
-		expect(all.map((v) => v.name)).toContain(`E2E Vendor ${TAG} Renamed`);
-		expect(out('treasury', 'First 120 transactions')).toHaveLength(120);
-		expect(out('webhook endpoints', 'Update endpoint')).toEqual([
-			expect.objectContaining({ disabled: true }),
-		]);
-		expect((await v1('GET', `/webhooks/${endpoints.edited}`)).body.data.disabled).toBe(true);
-		const vendors = out('example 01 (vendors to xlsx and csv)', 'Get all vendors');
-		expect(vendors.length).toBeGreaterThan(5);
-		const sheetsRows = out(
-			'example 01b (manual start, Google Sheets node disabled)',
-			'Get all vendors',
-		);
-		expect(sheetsRows.length).toBeGreaterThan(5);
-		// Example 02 validates the whole batch before sending: two invalid rows, nothing sent.
-		const bad = out('example 02 (receivables from rows)', 'Report bad rows');
-		expect(bad).toHaveLength(5);
-		expect(bad.every((row) => row.failedAt === 'create')).toBe(true);
-		const csv =
-			runs['example 04 (treasury to csv)'].execution.data.resultData.runData['Transactions to CSV'];
-		expect(csv[0].data.main[0][0].binary.data.fileName).toMatch(
-			/^treasury-transactions-\d{4}-\d{2}\.csv$/,
-		);
 	});
 });
 
