@@ -2,8 +2,7 @@
  * What n8n itself records about where an execution ran: its execution records (public API) and
  * the processes' logs. A queue-mode process logs, at level info, "Enqueued execution <id> (job
  * <n>)" where an execution is handed to the queue (main for manual runs, a webhook processor for
- * webhooks) and "Worker started execution <id> (job <n>)" in the worker that runs it; a webhook
- * processor logs, at level debug, each webhook it receives.
+ * webhooks) and "Worker started execution <id> (job <n>)" in the worker that runs it.
  */
 import type { N8nServer } from '../../scripts/n8n';
 import { pollUntil } from '../../scripts/poll';
@@ -59,14 +58,6 @@ export function workerThatRan(env: QueueEnvironment, executionId: string): strin
 		throw new Error(`execution ${executionId} was started by [${ran.join(', ')}], not one worker`);
 	}
 	return ran[0];
-}
-
-/** How many webhooks `processor` logged receiving on `webhookPath` (no leading slash). */
-export function webhooksReceived(env: QueueEnvironment, processor: string, path: string): number {
-	const line = `Received webhook "POST" for path "${path}"`;
-	return plain(env.log(processor))
-		.split('\n')
-		.filter((l) => l.includes(line)).length;
 }
 
 export function logNames(env: QueueEnvironment): string[] {

@@ -30,7 +30,6 @@ import {
 	logNames,
 	processesThatLogged,
 	startManualRun,
-	webhooksReceived,
 	workerThatRan,
 } from './evidence';
 import { runTwoListings } from './listing';
@@ -184,22 +183,18 @@ describe('workflows run on the workers, started from main', () => {
 describe('example 01c on the workers: its Remove Duplicates history is in the shared database', () => {
 	it('the first run passes every vendor on, the second none, whichever worker runs each', async () => {
 		const dedupe = 'Only new or changed vendors';
-		const first = await finishedExecution(
-			env.main,
-			await startManualRun(env.main, COPIES.example01c.id),
-		);
-		const second = await finishedExecution(
-			env.main,
-			await startManualRun(env.main, COPIES.example01c.id),
-		);
+		const run = async () =>
+			await finishedExecution(env.main, await startManualRun(env.main, COPIES.example01c.id));
+		const first = await run();
+		const second = await run();
 		const listed = output(first, 'Get all vendors');
 		expect(listed.length).toBeGreaterThan(5);
 		expect(output(first, dedupe)).toHaveLength(listed.length);
 		expect(output(second, 'Get all vendors')).toHaveLength(listed.length);
 		expect(output(second, dedupe)).toEqual([]);
-		for (const run of [first, second]) {
-			expect(run.status).toBe('success');
-			expect(workerThatRan(env, String(run.id))).toMatch(/^worker-[12]$/);
+		for (const execution of [first, second]) {
+			expect(execution.status).toBe('success');
+			expect(workerThatRan(env, String(execution.id))).toMatch(/^worker-[12]$/);
 		}
 	});
 });
@@ -221,7 +216,7 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		expect((await post(`${env.main.baseUrl}/${hookPath}`, '{}')).status).toBe(404);
 	});
 
-	it('a signed delivery goes through one webhook processor and runs once, on a worker', async () => {
+	it('a signed delivery goes through one webhook processor, which queues it, and runs once, on a worker', async () => {
 		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
 		const routedBefore = env.loadBalancer.routed.length;
 		const receivable = await v1('POST', '/receivables', {
@@ -243,7 +238,6 @@ describe('the trigger: activated by main, served by the webhook processors, run 
 		const [delivery] = env.loadBalancer.routed.slice(routedBefore);
 		expect(delivery).toMatchObject({ path: `/${hookPath}`, status: 200 });
 		const processor = env.webhookProcessors[delivery.target].name;
-		expect(webhooksReceived(env, processor, hookPath.replace(/^webhook\//, ''))).toBe(1);
 		expect(processesThatLogged(env, String(latest.id), 'Enqueued execution')).toEqual([processor]);
 		expect(workerThatRan(env, String(latest.id))).toMatch(/^worker-[12]$/);
 	});
