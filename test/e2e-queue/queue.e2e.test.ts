@@ -25,13 +25,7 @@ import {
 	exampleCopies,
 	sharedWorkflows,
 } from '../e2e/workflows';
-import {
-	finishedExecution,
-	logNames,
-	processesThatLogged,
-	startManualRun,
-	workerThatRan,
-} from './evidence';
+import { logNames, processesThatLogged, workerThatRan } from './evidence';
 import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
@@ -43,7 +37,7 @@ import {
 	listingWorkflow,
 } from './workflows';
 import { eventBody } from '../trigger/support';
-import { output, post, signed, sleep, triggerSteps } from '../e2e/service';
+import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/service';
 
 const TAG = Date.now().toString(36);
 /** The shared-key listing: 10,000 vendors, pages of 100, 25 requests per 2-second window. */
@@ -157,10 +151,10 @@ describe('workflows run on the workers, started from main', () => {
 	const executions: Record<string, any> = {};
 
 	beforeAll(async () => {
-		// All at once, as the editor's Execute button would start them: main queues them all.
+		// All at once, as the editor's Execute button would start them: main queues them all
+		// (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS).
 		const started = Object.entries(runs).map(async ([name, { workflowId }]) => {
-			const id = await startManualRun(env.main, workflowId);
-			executions[name] = await finishedExecution(env.main, id);
+			executions[name] = await runManually(env.main, workflowId);
 		});
 		await Promise.all(started);
 	}, 300_000);
@@ -183,10 +177,8 @@ describe('workflows run on the workers, started from main', () => {
 describe('example 01c on the workers: its Remove Duplicates history is in the shared database', () => {
 	it('the first run passes every vendor on, the second none, whichever worker runs each', async () => {
 		const dedupe = 'Only new or changed vendors';
-		const run = async () =>
-			await finishedExecution(env.main, await startManualRun(env.main, COPIES.example01c.id));
-		const first = await run();
-		const second = await run();
+		const first = await runManually(env.main, COPIES.example01c.id);
+		const second = await runManually(env.main, COPIES.example01c.id);
 		const listed = output(first, 'Get all vendors');
 		expect(listed.length).toBeGreaterThan(5);
 		expect(output(first, dedupe)).toHaveLength(listed.length);

@@ -30,6 +30,17 @@ export const post = async (url: string, body: string, headers: Record<string, st
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Runs a workflow in the server as the editor's "Execute workflow" button does, from its Manual
+ * Trigger (in queue mode main hands it to a worker); resolves with the finished execution.
+ */
+export async function runManually(n8n: N8nServer, workflowId: string, timeoutMs?: number) {
+	const { nodes } = await n8n.api('GET', `/workflows/${workflowId}`);
+	const start = nodes.find((n: any) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!start) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	return await n8n.runInServer(workflowId, start.name, timeoutMs);
+}
+
 /** The items a node put out in an execution (first output, all its runs); [] when it did not run. */
 export function output(execution: any, node: string): any[] {
 	const runs = execution?.data?.resultData?.runData?.[node] ?? [];
