@@ -177,13 +177,6 @@ function readsAsWorkflow(): Record<string, Record<string, unknown>> {
 	);
 }
 
-const schemaOf = async (name: string) => {
-	const { tools } = await client.listTools();
-	return tools.find((t) => t.name === name)?.inputSchema as any;
-};
-const propertyTypes = (schema: any) =>
-	Object.fromEntries(Object.entries(schema.properties).map(([k, v]: [string, any]) => [k, v.type]));
-
 describe('tools/list', () => {
 	it('offers one tool per operation, and one per credential the workflow uses besides', async () => {
 		const { tools } = await client.listTools();
@@ -205,8 +198,6 @@ describe('tools/list', () => {
 				TOOL_DESCRIPTIONS[resource][operation],
 			);
 		}
-		const send = tools.find((t) => t.name === 'send_receivable')?.description;
-		expect(send).toMatch(/Emails a receivable to its customer/);
 	});
 
 	it.each([
@@ -216,8 +207,10 @@ describe('tools/list', () => {
 		['get_transactions', { limit: 'number' }],
 		['update_webhook_endpoint', { endpoint_id: 'string', description: 'string' }],
 	])('%s: its $fromAI inputs, typed and required', async (name, expected) => {
-		const schema = await schemaOf(name);
-		expect(propertyTypes(schema)).toEqual(expected);
+		const { tools } = await client.listTools();
+		const schema: any = tools.find((t) => t.name === name)?.inputSchema;
+		const types = Object.entries(schema.properties).map(([k, v]: [string, any]) => [k, v.type]);
+		expect(Object.fromEntries(types)).toEqual(expected);
 		expect([...schema.required].sort()).toEqual(Object.keys(expected).sort());
 	});
 });

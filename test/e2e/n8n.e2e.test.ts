@@ -115,7 +115,6 @@ describe('examples/', () => {
 			expect(stored.name).toBe(workflow.name);
 			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
 		}
-		expect(examples.length).toBeGreaterThanOrEqual(5);
 		const scheduled = examples.filter(
 			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
 		);
@@ -400,15 +399,11 @@ describe('the trigger in a real n8n', () => {
 			await expect(n8n.activate('bfExample03Paid0')).rejects.toThrow(/slackApi/);
 			return;
 		}
-		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint,
-		// and deactivation deletes it again.
+		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint
+		// (as in the next test, which checks what it asks for), and deactivation deletes it again.
 		await sandbox.admin.clearRequests();
 		await n8n.activate('bfExample03Paid0');
 		const endpointId = await steps.createdEndpointId();
-		const created = (await requestLog()).find(
-			(r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201,
-		);
-		expect(created.body.filter_types).toEqual(['receivable.paid']);
 		await n8n.deactivate('bfExample03Paid0');
 		await steps.endpointDeleted(endpointId);
 	});
