@@ -6,7 +6,6 @@
 import * as fs from 'fs';
 
 interface Listener {
-	group: number;
 	address: string;
 	port: number;
 }
@@ -16,10 +15,10 @@ const LISTEN_STATE = '0A';
 export function listeners(groupIds: number[]): Listener[] {
 	const sockets = listeningSockets();
 	const found: Listener[] = [];
-	for (const [pid, group] of processesOf(groupIds)) {
+	for (const pid of processesOf(groupIds).keys()) {
 		for (const inode of socketInodes(pid)) {
 			const socket = sockets.get(inode);
-			if (socket) found.push({ group, ...socket });
+			if (socket) found.push(socket);
 		}
 	}
 	return found;
@@ -56,8 +55,8 @@ function socketInodes(pid: number): string[] {
 }
 
 /** inode → address of every listening TCP socket on the machine. */
-function listeningSockets(): Map<string, { address: string; port: number }> {
-	const sockets = new Map<string, { address: string; port: number }>();
+function listeningSockets(): Map<string, Listener> {
+	const sockets = new Map<string, Listener>();
 	for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
 		if (!fs.existsSync(file)) continue;
 		for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(1)) {

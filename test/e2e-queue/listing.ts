@@ -6,7 +6,8 @@
  */
 import type { RunningSandbox } from '../../sandbox';
 import type { QueueEnvironment } from '../../scripts/queue';
-import { finishedExecution, output, startManualRun, workerThatRan } from './evidence';
+import { output, runManually } from '../e2e/service';
+import { workerThatRan } from './evidence';
 import { LISTING_WORKFLOW_ID } from './workflows';
 
 export interface ListingLimit {
@@ -33,12 +34,13 @@ export async function runTwoListings(
 ): Promise<TwoListings> {
 	await sandbox.admin.clearRequests();
 	await sandbox.admin.setRateLimit({ limit: rate.limit, windowSeconds: rate.windowSeconds });
-	const ids = await Promise.all([1, 2].map(() => startManualRun(env.main, LISTING_WORKFLOW_ID)));
-	const executions = await Promise.all(ids.map((id) => finishedExecution(env.main, id, 300_000)));
+	const executions = await Promise.all(
+		[1, 2].map(() => runManually(env.main, LISTING_WORKFLOW_ID, 300_000)),
+	);
 	const requests = await sandbox.admin.getRequests();
 	return {
 		executions,
-		workers: ids.map((id) => workerThatRan(env, id)),
+		workers: executions.map((e) => workerThatRan(env, String(e.id))),
 		vendors: executions.map((e) => output(e, 'List vendors')),
 		requests,
 		figures: listingFigures(executions, requests, rate),

@@ -30,7 +30,7 @@ import {
 	type PackageInN8n,
 } from './environment';
 import { exampleCopy, nodeNamed } from './workflows';
-import { sandboxApi } from './service';
+import { output, runManually, sandboxApi } from './service';
 
 const FULL = '01d-sync-vendors-to-data-table.json';
 const CHANGED_ONLY = '01e-sync-changed-vendors-to-data-table.json';
@@ -56,18 +56,12 @@ const TABLE_COLUMNS: Array<{ name: string; type: 'string' | 'date' }> = nodeName
 const fieldOf = (column: string) => (column === 'vendor_id' ? 'id' : column);
 
 type Vendor = Record<string, string | null>;
-type Sync = { id: string; trigger: string };
 
 let sandbox: RunningSandbox;
 let environment: PackageInN8n;
 let n8n: N8nServer;
 /** The workflows this n8n line runs: the examples on 2.x, their hand-made-table form on 1.x. */
-let sync: { full: Sync; changedOnly: Sync };
-
-const syncOf = (workflow: { id: string; nodes: any[] }): Sync => ({
-	id: workflow.id,
-	trigger: workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger').name,
-});
+const sync = { full: EXAMPLE.full.id, changedOnly: EXAMPLE.changedOnly.id };
 
 async function v1(method: string, urlPath: string, body?: unknown): Promise<any> {
 	const res = await sandboxApi(sandbox)(method, urlPath, body);
@@ -86,17 +80,11 @@ async function allVendors(): Promise<Vendor[]> {
 }
 
 /** Runs a sync in the server and returns its execution, failing on a failed run. */
-async function run(which: Sync): Promise<any> {
-	const execution = await n8n.runInServer(which.id, which.trigger);
+async function run(workflowId: string): Promise<any> {
+	const execution = await runManually(n8n, workflowId);
 	const error = execution.data?.resultData?.error;
-	if (error) throw new Error(`${which.id} failed in ${error.node?.name}: ${error.message}`);
+	if (error) throw new Error(`${workflowId} failed in ${error.node?.name}: ${error.message}`);
 	return execution;
-}
-
-/** How many items a node put out in an execution (0 when it did not run). */
-function itemsOut(execution: any, node: string): number {
-	const runs = execution.data?.resultData?.runData?.[node] ?? [];
-	return runs.reduce((sum: number, r: any) => sum + (r.data?.main?.[0]?.length ?? 0), 0);
 }
 
 async function table(): Promise<DataTable> {
@@ -163,7 +151,6 @@ beforeAll(async () => {
 		workflows: [EXAMPLE.full, EXAMPLE.changedOnly],
 	});
 	n8n = environment.n8n;
-	sync = { full: syncOf(EXAMPLE.full), changedOnly: syncOf(EXAMPLE.changedOnly) };
 }, 600000);
 
 afterAll(async () => {
@@ -204,7 +191,7 @@ describe('vendors into an n8n data table', () => {
 		if (n8n.runtime.major >= 2) {
 			await run(sync.full);
 		} else {
-			const refused = await n8n.runInServer(sync.full.id, sync.full.trigger);
+			const refused = await runManually(n8n, sync.full);
 			// 1.x's node has no table resource, so it cannot read the operation of 'create'.
 			const { error, lastNodeExecuted } = refused.data.resultData;
 			expect([lastNodeExecuted, error?.message]).toEqual([TABLE_NODE, 'Could not get parameter']);
@@ -213,7 +200,7 @@ describe('vendors into an n8n data table', () => {
 				[EXAMPLE.full, 'bfE2eExample01d1'],
 				[EXAMPLE.changedOnly, 'bfE2eExample01e1'],
 			]);
-			sync = { full: syncOf(full), changedOnly: syncOf(changedOnly) };
+			Object.assign(sync, { full: full.id, changedOnly: changedOnly.id });
 			await run(sync.full);
 		}
 		const made = await table();
@@ -245,11 +232,11 @@ describe('vendors into an n8n data table', () => {
 
 	it('01e writes only what changed: nothing after a quiet hour, exactly the two changed and the one new row after changes', async () => {
 		const first = await run(sync.changedOnly);
-		expect(itemsOut(first, UPSERT_NODE)).toBe((await allVendors()).length);
+		expect(output(first, UPSERT_NODE)).toHaveLength((await allVendors()).length);
 		const before = await expectTableToMirrorService();
 
 		const quiet = await run(sync.changedOnly);
-		expect(itemsOut(quiet, DEDUPE_NODE)).toBe(0);
+		expect(output(quiet, DEDUPE_NODE)).toEqual([]);
 		expect(await rowsByVendor()).toEqual(before);
 
 		const { changed, added } = await changeTwoAddOne(`changed-${Date.now().toString(36)}`);

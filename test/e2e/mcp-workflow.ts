@@ -132,15 +132,9 @@ export function mcpWorkflow(): WorkflowJson {
 		),
 	];
 	tools.forEach((tool, i) => (tool.position = [(i + 1) * 200, 300]));
-	const trigger = node(
-		'MCP Server Trigger',
-		MCP_TRIGGER,
-		{ path: MCP_PATH },
-		{
-			typeVersion: 2,
-			webhookId: '5e1b3c70-1111-4000-8000-000000000001',
-		},
-	);
+	const webhookId = '5e1b3c70-1111-4000-8000-000000000001';
+	const extra = { typeVersion: 2, webhookId };
+	const trigger = node('MCP Server Trigger', MCP_TRIGGER, { path: MCP_PATH }, extra);
 	const connections: Record<string, unknown> = {};
 	for (const tool of tools) {
 		connections[tool.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };

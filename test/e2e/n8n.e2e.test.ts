@@ -8,13 +8,10 @@
  * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
  */
 import * as crypto from 'crypto';
-import {
-	RESOURCE_FIELDS,
-	SIMPLIFIED_FIELDS,
-} from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { N8nServer, loadExamples, type ExecuteResult, type Runtime } from '../../scripts/n8n';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
+import { manualRuns, rowNumbers } from './manual-runs';
 import {
 	IDS,
 	TRIGGER_EARLY_WEBHOOK_ID,
@@ -22,17 +19,12 @@ import {
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
 	exampleCopy,
-	receivablesWorkflow,
-	treasuryWorkflow,
-	triggerEarlyWorkflow,
-	triggerWorkflow,
-	vendorsPayablesWorkflow,
-	webhookEndpointWorkflow,
+	sharedWorkflows,
 } from './workflows';
 import { REFRESH_INTERVAL_MS } from '../../nodes/BusinessFinance/trigger/secrets';
 import { asSvix } from '../helpers/standardWebhooks';
 import { eventBody } from '../trigger/support';
-import { post, signed, sleep, triggerSteps } from './service';
+import { output, post, signed, sleep, triggerSteps } from './service';
 
 const TAG = Date.now().toString(36);
 
@@ -62,9 +54,8 @@ let environment: PackageInN8n;
 let runtime: Runtime;
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
-/** Endpoint ids created on the sandbox before n8n starts. */
+/** The endpoint the trigger workflow points at n8n, created on the sandbox before n8n starts. */
 let triggerEndpointId: string;
-let editedEndpointId: string;
 
 const steps = triggerSteps(
 	() => sandbox,
@@ -87,42 +78,14 @@ async function executeOk(workflowId: string): Promise<ExecuteResult> {
 	return result;
 }
 
-/** The items a node put out in the execution (first output, all its runs). */
-function output(result: { data: any }, node: string): any[] {
-	const runData = result.data?.data?.resultData?.runData ?? {};
-	const runs = runData[node];
-	if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
-	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
-}
-
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo', deliveryRetryDelaysMs: [200, 500, 1000] });
 
-	// Endpoints the workflows use: one the trigger points at n8n (and must restore), one the
-	// action node edits.
-	triggerEndpointId = await steps.createEndpoint(TRIGGER_ENDPOINT_BEFORE);
-	editedEndpointId = await steps.createEndpoint({
-		url: 'http://127.0.0.1:9/other',
-		description: 'edited by the action node',
-		filter_types: [],
-		disabled: false,
-	});
-
+	const shared = await sharedWorkflows(TAG, COPIES, steps.createEndpoint);
+	triggerEndpointId = shared.endpoints.trigger;
 	environment = await startN8nWithPackage({
 		credentials: [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }],
-		workflows: [
-			receivablesWorkflow(TAG),
-			vendorsPayablesWorkflow(TAG),
-			treasuryWorkflow(),
-			webhookEndpointWorkflow(editedEndpointId),
-			triggerWorkflow(triggerEndpointId),
-			triggerEarlyWorkflow(),
-			...Object.values(COPIES),
-			EXAMPLE01B_SHEETS,
-			EXAMPLE02_FIXED,
-			EXAMPLE05_COPY,
-			...loadExamples().map((e) => e.workflow),
-		],
+		workflows: [...shared.workflows, EXAMPLE01B_SHEETS, EXAMPLE02_FIXED, EXAMPLE05_COPY],
 	});
 	({ runtime, n8n } = environment);
 }, 600000);
@@ -132,118 +95,14 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-/**
- * Example 02's report names each row through $('Incoming rows').item, which n8n 1.x resolves to
- * nothing when 'Incoming rows' is a Code node (docs/n8n-notes.md): only 2.x shows the names.
- */
-const reportNamesRows = () => runtime.major >= 2;
-/** Example 02's rows by their number (its invoice numbers end in -1 to -5). */
-const rowNumbers = (rows: any[]) => rows.map((row) => row.invoiceNumber.replace(/^INV-\d+-/, ''));
+const RUNS = manualRuns(TAG, COPIES);
 
-describe('every operation through n8n execute --id', () => {
-	it('receivable: create, update, send', async () => {
-		const result = await executeOk(IDS.receivables);
-
-		const [created] = output(result, 'Create receivable');
-		expect(created).toMatchObject({
-			invoice_number: `E2E-${TAG}-R1`,
-			amount: 1234.5,
-			customer_name: 'Globex Corporation',
-			customer_email: 'ap@globex.example',
-			due_date: '2031-03-15',
-			status: 'draft',
-		});
-		const [updated] = output(result, 'Update receivable');
-		expect(updated).toMatchObject({
-			id: created.id,
-			notes: 'updated by the e2e suite',
-			due_date: '2031-04-01',
-		});
-		const [sent] = output(result, 'Send receivable');
-		expect(sent).toMatchObject({ id: created.id, status: 'sent' });
-		expect(typeof sent.sent_at).toBe('string');
-		// The key never reaches the output or n8n's own log.
+describe('every operation, and the examples that need no account, through n8n execute --id', () => {
+	it.each(Object.keys(RUNS))('%s', async (name) => {
+		const result = await executeOk(RUNS[name].workflowId);
+		RUNS[name].check(result.data, runtime.major);
+		// The key never reaches the output or the CLI's log (the server's: 'secrets' below).
 		expect(result.stdout).not.toContain(sandbox.apiKey);
-	});
-
-	it('vendor: create, update, get (simplified), getAll (search, limit, returnAll); payable: create, update', async () => {
-		const result = await executeOk(IDS.vendorsPayables);
-
-		const [vendor] = output(result, 'Create vendor');
-		expect(vendor).toMatchObject({
-			name: `E2E Vendor ${TAG}`,
-			payment_method: 'ach',
-			account_number_last4: '6789',
-			routing_number_last4: '0021',
-		});
-		expect(JSON.stringify(vendor)).not.toContain('000123456789');
-		const [renamed] = output(result, 'Update vendor');
-		expect(renamed).toMatchObject({ id: vendor.id, name: `E2E Vendor ${TAG} Renamed` });
-		const [one] = output(result, 'Get vendor');
-		expect(one).toEqual({
-			...Object.fromEntries(SIMPLIFIED_FIELDS.vendor.map((f) => [f, renamed[f]])),
-		});
-		expect(Object.keys(one)).toEqual([...SIMPLIFIED_FIELDS.vendor]);
-		const found = output(result, 'Find vendor');
-		expect(found.map((v) => v.id)).toEqual([vendor.id]);
-		const [payable] = output(result, 'Create payable');
-		expect(payable).toMatchObject({
-			invoice_number: `E2E-${TAG}-P1`,
-			amount: 410.25,
-			vendor_id: vendor.id,
-			status: 'pending_review',
-		});
-		const [ready] = output(result, 'Update payable');
-		expect(ready).toMatchObject({ id: payable.id, status: 'ready' });
-
-		// returnAll pages through every vendor (demo data + the new one), one item each.
-		const all = output(result, 'All vendors');
-		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
-		expect(all).toHaveLength(total);
-		expect(new Set(all.map((v) => v.id)).size).toBe(total);
-		expect(all.map((v) => v.id)).toContain(vendor.id);
-	});
-
-	it('treasury: getDepositInstructions, getBalance, getTransactions (filters, returnAll, limit over a page)', async () => {
-		const result = await executeOk(IDS.treasury);
-
-		const instructions = output(result, 'Deposit instructions');
-		expect(instructions).toHaveLength(1);
-		expect(Object.keys(instructions[0])).toEqual(
-			expect.arrayContaining(['crypto', 'ach', 'wire', 'swift']),
-		);
-		const balance = output(result, 'Balance');
-		expect(balance).toHaveLength(1);
-		expect(Array.isArray(balance[0].balances)).toBe(true);
-
-		const deposits = output(result, 'Deposits');
-		expect(deposits.length).toBeGreaterThan(0);
-		expect(deposits.every((t) => t.type === 'deposit')).toBe(true);
-		const first = output(result, 'First 120 transactions');
-		expect(first).toHaveLength(120);
-		expect(new Set(first.map((t) => t.id)).size).toBe(120);
-	});
-
-	it('webhookEndpoint: get, update', async () => {
-		const result = await executeOk(IDS.webhookEndpoint);
-		const [got] = output(result, 'Get endpoint');
-		expect(got).toMatchObject({
-			id: editedEndpointId,
-			description: 'edited by the action node',
-			disabled: false,
-		});
-		const [changed] = output(result, 'Update endpoint');
-		expect(changed).toMatchObject({
-			id: editedEndpointId,
-			description: 'changed by the e2e suite',
-			filter_types: ['payable.paid', 'payable.failed'],
-			disabled: true,
-		});
-		const now = await v1('GET', `/webhooks/${editedEndpointId}`);
-		expect(now.body.data).toMatchObject({
-			description: 'changed by the e2e suite',
-			disabled: true,
-		});
 	});
 });
 
@@ -256,22 +115,10 @@ describe('examples/', () => {
 			expect(stored.name).toBe(workflow.name);
 			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
 		}
-		expect(examples.length).toBeGreaterThanOrEqual(5);
 		const scheduled = examples.filter(
 			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
 		);
 		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '01e', '05-']);
-	});
-
-	it('01 vendors to xlsx and csv runs fully', async () => {
-		const result = await executeOk('bfExample01Vendr');
-		const vendors = output(result, 'Get all vendors');
-		expect(vendors.length).toBeGreaterThan(5);
-		for (const node of ['Vendors to Excel', 'Vendors to CSV']) {
-			const runs = result.data.data.resultData.runData[node];
-			const binary = runs[0].data.main[0][0].binary.data;
-			expect(binary.fileName).toMatch(node.includes('Excel') ? /vendors\.xlsx$/ : /vendors\.csv$/);
-		}
 	});
 
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
@@ -284,16 +131,8 @@ describe('examples/', () => {
 			expect(error?.message).toMatch(/Append or update rows in Google Sheets/);
 			expect(error?.message).toMatch(/Document/);
 		}
-	});
-
-	it('01b with its Google Sheets node disabled: every vendor, all with the same columns in the documented order', async () => {
-		const result = await executeOk(COPIES.example01b.id);
-		const vendors = output(result, 'Get all vendors');
-		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
-		expect(vendors).toHaveLength(total);
-		for (const vendor of vendors) expect(Object.keys(vendor)).toEqual([...RESOURCE_FIELDS.vendor]);
-		const sheets = examples.find((e) => e.file === '01b-sync-vendors-to-google-sheets.json')!
-			.workflow.nodes[2];
+		// Once picked, the sheet's rows are updated by vendor id (its columns: manual-runs.ts).
+		const sheets = EXAMPLE01B_SHEETS.nodes[2];
 		expect(sheets.parameters).toMatchObject({
 			operation: 'appendOrUpdate',
 			columns: { matchingColumns: ['id'] },
@@ -304,12 +143,12 @@ describe('examples/', () => {
 		const dedupe = 'Only new or changed vendors';
 		const first = await executeOk(COPIES.example01c.id);
 		const total = (await v1('GET', '/vendors?limit=1')).body.meta.total;
-		expect(output(first, dedupe)).toHaveLength(total);
+		expect(output(first.data, dedupe)).toHaveLength(total);
 
 		const again = await executeOk(COPIES.example01c.id);
-		expect(output(again, dedupe)).toHaveLength(0);
+		expect(output(again.data, dedupe)).toHaveLength(0);
 
-		const someone = output(first, 'Get all vendors')[0];
+		const someone = output(first.data, 'Get all vendors')[0];
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
 		const added = await v1('POST', '/vendors', {
 			name: `E2E 01c ${TAG}`,
@@ -320,40 +159,21 @@ describe('examples/', () => {
 		expect(added.status).toBe(201);
 		const third = await executeOk(COPIES.example01c.id);
 		expect(
-			output(third, dedupe)
+			output(third.data, dedupe)
 				.map((v) => v.id)
 				.sort(),
 		).toEqual([someone.id, added.body.data.id].sort());
 	});
 
-	it('02 receivables from rows: with two invalid rows nothing is sent, and every row is reported', async () => {
-		await sandbox.admin.clearRequests();
-		const result = await executeOk('bfExample02Recvb');
-		const bad = output(result, 'Report bad rows');
-		expect(bad.every((b) => b.failedAt === 'create')).toBe(true);
-		const notSent = 'Not sent: 2 of 5 items invalid';
-		expect(bad.map((b) => b.error)).toEqual([
-			notSent,
-			expect.stringMatching(/amount/i),
-			expect.stringMatching(/email/i),
-			notSent,
-			notSent,
-		]);
-		if (reportNamesRows()) expect(rowNumbers(bad)).toEqual(['1', '2', '3', '4', '5']);
-		// Validate All Before Sending: not one request reached the service.
-		expect((await requestLog()).filter((r) => r.path.startsWith('/v1/receivables'))).toHaveLength(
-			0,
-		);
-	});
-
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
 		await sandbox.admin.clearRequests();
 		const result = await executeOk(EXAMPLE02_FIXED.id);
-		const sent = output(result, 'Sent invoices');
+		const sent = output(result.data, 'Sent invoices');
 		expect(rowNumbers(sent)).toEqual(['1', '4']);
 		expect(sent.every((s) => s.status === 'sent')).toBe(true);
-		const bad = output(result, 'Report bad rows');
-		const named = reportNamesRows() ? { customerName: 'Pied Piper' } : {};
+		const bad = output(result.data, 'Report bad rows');
+		// Only 2.x names the row (manual-runs.ts, example 02); the sandbox's log shows it was created.
+		const named = runtime.major >= 2 ? { customerName: 'Pied Piper' } : {};
 		expect(bad).toEqual([expect.objectContaining({ failedAt: 'send', ...named })]);
 		const creates = (await requestLog()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/receivables',
@@ -374,7 +194,7 @@ describe('examples/', () => {
 			]);
 			return added.id;
 		};
-		const ids = (result: ExecuteResult, node: string) => output(result, node).map((t) => t.id);
+		const ids = (result: ExecuteResult, node: string) => output(result.data, node).map((t) => t.id);
 		const before = await addTransaction(`E2E-05-before-${TAG}`);
 		await sandbox.admin.clearRequests();
 		const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -391,29 +211,9 @@ describe('examples/', () => {
 		const second = await executeOk(EXAMPLE05_COPY.id);
 		expect(ids(second, fetched)).toEqual(expect.arrayContaining([before, between]));
 		expect(ids(second, passed)).toEqual([between]);
-		expect(output(second, 'New transactions')).toEqual([
+		expect(output(second.data, 'New transactions')).toEqual([
 			expect.objectContaining({ id: between, reference: `E2E-05-between-${TAG}` }),
 		]);
-	});
-
-	it('04 last month’s treasury transactions to CSV runs fully', async () => {
-		await sandbox.admin.clearRequests();
-		const result = await executeOk('bfExample04Trsry');
-		const txs = output(result, "Last month's transactions");
-		const now = new Date();
-		const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-		const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-		const from = first.toISOString().slice(0, 10);
-		const to = last.toISOString().slice(0, 10);
-		expect(txs.length).toBeGreaterThan(0);
-		expect(
-			txs.every((t) => t.created_at.slice(0, 10) >= from && t.created_at.slice(0, 10) <= to),
-		).toBe(true);
-		const query = (await requestLog()).find((r) => r.path === '/v1/treasury/transactions')?.query;
-		expect(query).toMatchObject({ from, to });
-		const file =
-			result.data.data.resultData.runData['Transactions to CSV'][0].data.main[0][0].binary.data;
-		expect(file.fileName).toBe(`treasury-transactions-${from.slice(0, 7)}.csv`);
 	});
 });
 
@@ -425,16 +225,12 @@ describe('the trigger in a real n8n', () => {
 	/** When the trigger's secret was last fetched at the latest (its activation had finished). */
 	let secretCachedAt = 0;
 	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
-	const verificationWarnings = () =>
-		n8n
-			.log()
-			.split('\n')
-			.filter((line) =>
-				line.includes(
-					`Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`,
-				),
-			)
-			.filter((line) => line.includes('failed signature verification'));
+	const verificationWarnings = () => {
+		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
+		const warning = (line: string) =>
+			line.includes(trigger) && line.includes('failed signature verification');
+		return n8n.log().split('\n').filter(warning);
+	};
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
@@ -445,9 +241,8 @@ describe('the trigger in a real n8n', () => {
 			(now) => now.url !== TRIGGER_ENDPOINT_BEFORE.url,
 		);
 		secretCachedAt = Date.now();
-		expect(endpoint.url).toBe(webhookUrl());
-		expect(endpoint.disabled).toBe(false);
-		expect(endpoint.description).toBe(TRIGGER_ENDPOINT_BEFORE.description);
+		const { description } = TRIGGER_ENDPOINT_BEFORE;
+		expect(endpoint).toMatchObject({ url: webhookUrl(), disabled: false, description });
 		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
 	});
 
@@ -463,7 +258,7 @@ describe('the trigger in a real n8n', () => {
 		const executions = await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
 		const latest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
 		expect(latest.status).toBe('success');
-		expect(output({ data: latest }, 'On receivable paid')).toMatchObject([
+		expect(output(latest, 'On receivable paid')).toMatchObject([
 			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
 		]);
 		const deliveries = await sandbox.admin.getDeliveries();
@@ -544,7 +339,7 @@ describe('the trigger in a real n8n', () => {
 		});
 		expect(vendor.status).toBe(201);
 		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
-		const items = executions.flatMap((e) => output({ data: e }, 'On vendor created'));
+		const items = executions.flatMap((e) => output(e, 'On vendor created'));
 		expect(items.map((i) => i.data.id).sort()).toEqual(
 			[vendor.body.data.id, 'vnd_e2e_early'].sort(),
 		);
@@ -599,15 +394,11 @@ describe('the trigger in a real n8n', () => {
 			await expect(n8n.activate('bfExample03Paid0')).rejects.toThrow(/slackApi/);
 			return;
 		}
-		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint,
-		// and deactivation deletes it again.
+		// 1.x checks only the trigger's credential on activation: the trigger creates its endpoint
+		// (as in the next test, which checks what it asks for), and deactivation deletes it again.
 		await sandbox.admin.clearRequests();
 		await n8n.activate('bfExample03Paid0');
 		const endpointId = await steps.createdEndpointId();
-		const created = (await requestLog()).find(
-			(r) => r.method === 'POST' && r.path === '/v1/webhooks' && r.status === 201,
-		);
-		expect(created.body.filter_types).toEqual(['receivable.paid']);
 		await n8n.deactivate('bfExample03Paid0');
 		await steps.endpointDeleted(endpointId);
 	});
@@ -631,16 +422,9 @@ describe('the trigger in a real n8n', () => {
 		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
 		const [execution] = await n8n.waitForExecutions(COPIES.example03.id, 0, 60000);
 		expect(execution.status).toBe('success');
-		expect(output({ data: execution }, 'Receivable paid')).toMatchObject([
+		expect(output(execution, 'Receivable paid')).toMatchObject([
 			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
 		]);
-		const deliveries = await sandbox.admin.getDeliveries();
-		expect(
-			deliveries.find((d) => d.event_type === 'receivable.paid' && d.endpoint_id === endpointId)
-				?.status,
-		).toBe(200);
-
-		expect((await v1('GET', `/webhooks/${endpointId}`)).status).toBe(200);
 		await n8n.deactivate(COPIES.example03.id);
 		await steps.endpointDeleted(endpointId);
 	});

@@ -1,7 +1,7 @@
 /**
  * The service's side of the e2e suites (test/e2e and test/e2e-queue): the sandbox's API, the
  * endpoints a trigger points, creates and deletes there, and deliveries signed as it signs them.
- * `n8n` is what the suite waits through (main in queue mode).
+ * `n8n` is what the suite waits through (main in queue mode). Also what an execution put out.
  */
 import type { RunningSandbox } from '../../sandbox';
 import type { N8nServer } from '../../scripts/n8n';
@@ -29,6 +29,23 @@ export const post = async (url: string, body: string, headers: Record<string, st
 	});
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a workflow in the server as the editor's "Execute workflow" button does, from its Manual
+ * Trigger (in queue mode main hands it to a worker); resolves with the finished execution.
+ */
+export async function runManually(n8n: N8nServer, workflowId: string, timeoutMs?: number) {
+	const { nodes } = await n8n.api('GET', `/workflows/${workflowId}`);
+	const start = nodes.find((n: any) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!start) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	return await n8n.runInServer(workflowId, start.name, timeoutMs);
+}
+
+/** The items a node put out in an execution (first output, all its runs); [] when it did not run. */
+export function output(execution: any, node: string): any[] {
+	const runs = execution?.data?.resultData?.runData?.[node] ?? [];
+	return runs.flatMap((run: any) => (run.data?.main?.[0] ?? []).map((item: any) => item.json));
+}
 
 export function triggerSteps(sandbox: () => RunningSandbox, n8n: () => N8nServer) {
 	const v1 = (method: string, urlPath: string, body?: unknown) =>

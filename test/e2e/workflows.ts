@@ -77,7 +77,7 @@ export const IDS = {
 	triggerEarly: 'bfE2eTriggerErly',
 };
 
-export function receivablesWorkflow(tag: string): WorkflowJson {
+function receivablesWorkflow(tag: string): WorkflowJson {
 	return chain(IDS.receivables, 'e2e: receivables', [
 		manual(),
 		action('Create receivable', {
@@ -109,7 +109,7 @@ export function receivablesWorkflow(tag: string): WorkflowJson {
 
 const createdVendor = rl("={{ $('Create vendor').item.json.id }}");
 
-export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
+function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 	return chain(IDS.vendorsPayables, 'e2e: vendors and payables', [
 		manual(),
 		action('Create vendor', {
@@ -171,7 +171,7 @@ export function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 	]);
 }
 
-export function treasuryWorkflow(): WorkflowJson {
+function treasuryWorkflow(): WorkflowJson {
 	return chain(IDS.treasury, 'e2e: treasury', [
 		manual(),
 		action('Deposit instructions', { resource: 'treasury', operation: 'getDepositInstructions' }),
@@ -196,7 +196,7 @@ export function treasuryWorkflow(): WorkflowJson {
 	]);
 }
 
-export function webhookEndpointWorkflow(endpointId: string): WorkflowJson {
+function webhookEndpointWorkflow(endpointId: string): WorkflowJson {
 	return chain(IDS.webhookEndpoint, 'e2e: webhook endpoint', [
 		manual(),
 		action('Get endpoint', {
@@ -222,7 +222,7 @@ export const TRIGGER_EARLY_WEBHOOK_ID = '6a0f8c52-2222-4c1a-9e01-00000000e2e2';
 const keep = () => node('Keep', 'n8n-nodes-base.noOp');
 
 /** At typeVersion 2, as a new workflow has it (the early one stays at 1, as saved workflows). */
-export function triggerWorkflow(endpointId: string): WorkflowJson {
+function triggerWorkflow(endpointId: string): WorkflowJson {
 	const events = ['receivable.paid', 'receivable.overdue'];
 	return chain(IDS.triggerExisting, 'e2e: trigger on an existing endpoint', [
 		trigger('On receivable paid', TRIGGER_WEBHOOK_ID, { webhookEndpointId: endpointId, events }),
@@ -231,7 +231,7 @@ export function triggerWorkflow(endpointId: string): WorkflowJson {
 }
 
 /** A trigger that creates its endpoint, for vendor.created (no other e2e trigger listens to it). */
-export function triggerEarlyWorkflow(): WorkflowJson {
+function triggerEarlyWorkflow(): WorkflowJson {
 	const parameters = { webhookEndpointId: '', events: ['vendor.created'] };
 	return chain(IDS.triggerEarly, 'e2e: trigger that creates its endpoint', [
 		trigger('On vendor created', TRIGGER_EARLY_WEBHOOK_ID, parameters, 1),
@@ -246,6 +246,33 @@ export const TRIGGER_ENDPOINT_BEFORE = {
 	filter_types: ['vendor.created'],
 	disabled: true,
 };
+
+/**
+ * What both suites import besides their own workflows: the resource chains, the two trigger
+ * workflows, the example copies and the examples as they are; with the endpoints these use on the
+ * sandbox (one the trigger points at n8n and must restore, one the action node edits).
+ */
+export async function sharedWorkflows(
+	tag: string,
+	copies: ReturnType<typeof exampleCopies>,
+	createEndpoint: (fields: Record<string, unknown>) => Promise<string>,
+) {
+	const endpoints = {
+		trigger: await createEndpoint(TRIGGER_ENDPOINT_BEFORE),
+		edited: await createEndpoint({ url: 'http://127.0.0.1:9/other', filter_types: [] }),
+	};
+	const workflows = [
+		receivablesWorkflow(tag),
+		vendorsPayablesWorkflow(tag),
+		treasuryWorkflow(),
+		webhookEndpointWorkflow(endpoints.edited),
+		triggerWorkflow(endpoints.trigger),
+		triggerEarlyWorkflow(),
+		...Object.values(copies),
+		...loadExamples().map((e) => e.workflow),
+	];
+	return { endpoints, workflows };
+}
 
 /**
  * The example copies both suites run (ids `<prefix>01bN`...): 01b and 01c started by hand with
