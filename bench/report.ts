@@ -67,7 +67,7 @@ export interface Measured {
 	limit?: { requests: number; windowS: number };
 }
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
+export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The time per request the floor uses, and where it came from. */
 function floorTimePerRequest(run: Measured): { t: number; from: Row['floorT'] } {
@@ -233,8 +233,8 @@ export function printOverhead(overhead: OverheadResult['overhead']): void {
 			`list ${overhead.listThroughputRatio}, create ${overhead.createThroughputRatio}; target >= 0.8: ${overhead.ok ? 'met' : 'NOT met'}`,
 	);
 	console.log(
-		`  ms per request: GET page plain ${ms.plainGet} (new connection each: ${ms.plainGetNewConnectionEach}), bare n8n node ${ms.bareNodeGet}, Business Finance node ${ms.nodeGet}; ` +
-			`POST plain ${ms.plainPost} (new connection each: ${ms.plainPostNewConnectionEach}), bare n8n node ${ms.bareNodePost}, Business Finance node ${ms.nodePost}`,
+		`  ms per request: GET page plain ${ms.plainGet}, bare n8n node ${ms.bareNodeGet}, Business Finance node ${ms.nodeGet}; ` +
+			`POST plain ${ms.plainPost}, bare n8n node ${ms.bareNodePost}, Business Finance node ${ms.nodePost}`,
 	);
 	console.log(
 		`  n8n's request path (bare node / plain): list ${overhead.n8nListRatio}, create ${overhead.n8nCreateRatio}; ` +
