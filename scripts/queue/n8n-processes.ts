@@ -111,11 +111,12 @@ export async function startQueueProcess(
 			}),
 		},
 	};
-	const command = {
+	const n8nProcess = await startN8nProcess(runtime, options, {
 		name: `n8n ${spec.role} ${spec.index}`,
 		args: worker ? ['worker', `--concurrency=${spec.concurrency}`] : ['webhook'],
 		isReady: isHealthy,
-	};
-	const start = { logFile: path.join(dir, `${name}.log`), timeoutMs: START_TIMEOUT_MS, command };
-	return { name, port: spec.port, process: await startN8nProcess(runtime, options, start) };
+		logFile: path.join(dir, `${name}.log`),
+		timeoutMs: START_TIMEOUT_MS,
+	});
+	return { name, port: spec.port, process: n8nProcess };
 }
