@@ -216,12 +216,12 @@ export function printTable(rows: Row[], s: Settings): void {
 		rows.map((r) => COLUMNS.map(([, cell]) => String(cell(r) ?? ''))),
 	);
 	for (const r of rows) {
-		const each = r.ratioAllRuns ? `ratio of each warm run ${r.ratioAllRuns.join(', ')}` : '';
-		const correct =
-			r.allRunsCorrect === undefined
-				? ''
-				: `requests, 429s, failures and output right in every run: ${r.allRunsCorrect ? 'yes' : 'NO'}`;
-		const notes = [`target ratio <= ${r.targetRatio}`, each, correct, r.notes ?? ''];
+		const notes = [
+			`target ratio <= ${r.targetRatio}`,
+			r.ratioAllRuns && `ratio of each warm run ${r.ratioAllRuns.join(', ')}`,
+			`requests, 429s, failures and output right in every run: ${r.allRunsCorrect ? 'yes' : 'NO'}`,
+			r.notes,
+		];
 		console.log(`  ${r.scenario}: ${notes.filter(Boolean).join('; ')}`);
 	}
 }

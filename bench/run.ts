@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { measureOverhead, type OverheadResult } from './overhead';
-import { queuePrerequisites, runQueueListing } from './queue-listing';
+import { runQueueListing } from './queue-listing';
 import { measureWindowGaps, runRateLimited } from './rate-limited';
 import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
 import { startSandboxProcess } from './sandbox-process';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 		const runs = await runRateLimited(bench);
 		const gaps = await measureWindowGaps(bench);
 		await sb.close();
-		const queue = await queueRuns(s);
+		const queue = await runQueueListing(s);
 		const summaries = [runs.list, runs.twoListsAtOnce, runs.create, queue.runs];
 		const rows = summaries.filter((r) => r.length).flatMap(coldAndMedianWarm);
 		report({ startedLoad, s, rows, runs: { ...runs, queueMode: queue.runs }, gaps, measured });
@@ -51,14 +51,6 @@ async function main(): Promise<void> {
 		await sb.close();
 	}
 	if (process.env.BENCH_TRIGGER !== '0') await runTriggerBurst();
-}
-
-/** Scenario 5, unless switched off or queue mode is not provisioned here. */
-async function queueRuns(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
-	if (!s.queue.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };
-	const prerequisites = queuePrerequisites();
-	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
-	return { runs: await runQueueListing(prerequisites, s.queue, s) };
 }
 
 interface Outcome {
