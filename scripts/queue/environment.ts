@@ -78,10 +78,8 @@ export class QueueEnvironment {
 			{ name: 'redis', process: this.redis.process },
 			{ name: 'postgres', process: this.postgres.process },
 			{ name: 'main', process: this.main.process },
-			...[...this.workers, ...this.webhookProcessors].map(({ name, process }) => ({
-				name,
-				process,
-			})),
+			...this.workers,
+			...this.webhookProcessors,
 		];
 	}
 
