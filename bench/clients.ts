@@ -12,12 +12,6 @@ import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
 import { PAGE } from './settings';
 
-export interface LoggedRequest {
-	method: string;
-	path: string;
-	status: number;
-}
-
 /** Where a client sends its requests: the sandbox, or a proxy in front of it. */
 interface Target {
 	apiKey: string;
@@ -83,10 +77,6 @@ export const errorItems = (res: RunNodeResult): number =>
 /** The distinct ids among a run's output items. */
 export const distinctIds = (res: RunNodeResult): number =>
 	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
-
-export async function requestLog(sb: RunningSandbox): Promise<LoggedRequest[]> {
-	return (await sb.admin.getRequests()) as unknown as LoggedRequest[];
-}
 
 /** A plain HTTP client: axios with a keep-alive agent, nothing else. */
 function plainClient(sb: RunningSandbox) {

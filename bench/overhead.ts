@@ -16,7 +16,6 @@ import {
 	nodeType,
 	plainCreate,
 	plainList,
-	requestLog,
 	runTheNode,
 	type NodeType,
 } from './clients';
@@ -91,7 +90,7 @@ function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
 	) => {
 		const { ms, res } = await runTheNode(sb, parameters, items, type);
 		const complete = errorItems(res) === 0 && res.items.length === expected;
-		const requestsRight = logged === undefined || (await requestLog(sb)).length === logged;
+		const requestsRight = logged === undefined || (await sb.admin.getRequests()).length === logged;
 		return { ms, correct: complete && requestsRight };
 	};
 	return {

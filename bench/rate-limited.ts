@@ -12,7 +12,6 @@ import {
 	distinctIds,
 	errorItems,
 	listParams,
-	requestLog,
 	runTheNode,
 } from './clients';
 import type { PerRequestMs } from './overhead';
@@ -71,7 +70,7 @@ async function measureRun<T>(
 		return result;
 	};
 	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(timed));
-	const requests = await requestLog(sb);
+	const requests = await sb.admin.getRequests();
 	const judged = await judge(result.result);
 	return toRow({ ...judged, wallMs, requests, waitedMs: result.sleptMs, sched }, s);
 }

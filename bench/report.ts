@@ -3,7 +3,6 @@ import { spawnSync } from 'child_process';
 import * as os from 'os';
 import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
-import type { LoggedRequest } from './clients';
 import { floorMs, windowsNeeded } from './floor';
 import type { OverheadResult, PerRequestMs } from './overhead';
 import type { SchedDelta } from './sched';
@@ -49,7 +48,7 @@ export interface Measured {
 	scenario: string;
 	wallMs: number;
 	/** The sandbox's request log of the run. */
-	requests: LoggedRequest[];
+	requests: Array<{ status: number }>;
 	minimum: number;
 	perRequestMs: PerRequestMs;
 	failedItems: number;
