@@ -13,16 +13,6 @@ import { startSandboxProcess } from './sandbox-process';
 import { runTriggerBurst } from './trigger-burst';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
 
-const FLOOR_FORMULA =
-	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's time per request: in a one-execution run (list, create) that run's own, (wall - slept) / R (floorT 'this run'), else the median of the unthrottled overhead rounds (floorT 'overhead rounds'; overheadTRatio uses it for every row); strictFloorMs: the plain loop's t; queue mode: t = 0 (not measurable inside a worker)";
-const TARGETS = {
-	ratioToFloor: '<= 1.05 (median of the warm runs); single listing <= 1.03; queue mode <= 1.10',
-	requests: '= minimum (429 answers counted apart)',
-	rateLimited429: '<= 1 per window per process with its own rate-limit state',
-	failedItems: 0,
-	overheadRatio: '>= 0.8',
-};
-
 async function main(): Promise<void> {
 	const startedLoad = os.loadavg()[0];
 	const configured = readSettings();
@@ -43,9 +33,11 @@ async function main(): Promise<void> {
 		const gaps = await measureWindowGaps(bench);
 		await sb.close();
 		const queue = await runQueueListing(s);
-		const summaries = [runs.list, runs.twoListsAtOnce, runs.create, queue.runs];
-		const rows = summaries.filter((r) => r.length).flatMap(coldAndMedianWarm);
-		report({ startedLoad, s, rows, runs: { ...runs, queueMode: queue.runs }, gaps, measured });
+		const everyRun = { ...runs, queueMode: queue.runs };
+		const rows = Object.values(everyRun)
+			.filter((r) => r.length)
+			.flatMap(coldAndMedianWarm);
+		report({ startedLoad, s, rows, everyRun, gaps, measured });
 		if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
 	} finally {
 		await sb.close();
@@ -57,12 +49,12 @@ interface Outcome {
 	startedLoad: number;
 	s: Settings;
 	rows: Row[];
-	runs: Record<string, Row[]>;
+	everyRun: Record<string, Row[]>;
 	gaps: Awaited<ReturnType<typeof measureWindowGaps>>;
 	measured: OverheadResult;
 }
 
-function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
+function report({ startedLoad, s, rows, everyRun, gaps, measured }: Outcome): void {
 	printTable(rows, s);
 	printOverhead(measured.overhead);
 	console.log(
@@ -74,10 +66,8 @@ function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
 	const result = {
 		machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
 		settings: settingsRecord(s),
-		floorFormula: FLOOR_FORMULA,
-		targets: TARGETS,
 		scenarios: rows,
-		everyRun: runs,
+		everyRun,
 		msLostAfterEachFullWindow: gaps.lost,
 		msFromLastRequestToEndOfExecution: gaps.tail,
 		overhead: measured.overhead,
