@@ -149,17 +149,14 @@ export function coldAndMedianWarm(runs: Row[]): Row[] {
 	return rows.map((row) => ({ ...row, ok: row.ok && allCorrect }));
 }
 
-export function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** The p-th percentile (0-100), nearest rank. */
 export function percentile(values: number[], p: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 }
+
+/** The lower median for an even count, as coldAndMedianWarm picks the warm run. */
+export const median = (values: number[]) => percentile(values, 50);
 
 export function machine(): IDataObject {
 	const commit = spawnSync('git', ['rev-parse', '--short=7', 'HEAD'], {
