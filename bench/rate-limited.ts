@@ -29,11 +29,7 @@ interface Bench {
 	postMs: PerRequestMs;
 }
 
-interface RateLimitedRuns {
-	list: Row[];
-	twoListsAtOnce: Row[];
-	create: Row[];
-}
+type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
 
 /** Every run of the three scenarios, cold round first. */
 export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
