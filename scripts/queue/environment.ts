@@ -159,7 +159,7 @@ export class QueueEnvironment {
 			stop: () => lb.close(),
 		}));
 		// Main first: it migrates the fresh database.
-		const main = startMain(runtime, this.settings, this.dir, mainPort, 'info');
+		const main = startMain(runtime, this.settings, this.dir, mainPort);
 		this.main = await this.record(main, (m) => ({ name: 'main', stop: () => m.stop() }));
 		const start = (role: 'worker' | 'webhook', port: number, i: number) =>
 			this.record(

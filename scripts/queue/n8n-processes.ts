@@ -59,14 +59,13 @@ export async function startMain(
 	settings: SharedSettings,
 	dir: string,
 	port: number,
-	logLevel: LogLevel,
 ): Promise<N8nServer> {
 	const userFolder = path.join(dir, 'main');
 	installPackage(userFolder);
 	return await N8nServer.start(runtime, {
 		userFolder,
 		port,
-		logLevel,
+		logLevel: 'info',
 		logFile: path.join(dir, 'main.log'),
 		startTimeoutMs: START_TIMEOUT_MS,
 		extraEnv: {
