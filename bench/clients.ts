@@ -12,12 +12,6 @@ import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
 import { PAGE } from './settings';
 
-export interface LoggedRequest {
-	method: string;
-	path: string;
-	status: number;
-}
-
 /** Where a client sends its requests: the sandbox, or a proxy in front of it. */
 interface Target {
 	apiKey: string;
@@ -84,13 +78,9 @@ export const errorItems = (res: RunNodeResult): number =>
 export const distinctIds = (res: RunNodeResult): number =>
 	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
 
-export async function requestLog(sb: RunningSandbox): Promise<LoggedRequest[]> {
-	return (await sb.admin.getRequests()) as unknown as LoggedRequest[];
-}
-
 /** A plain HTTP client: axios with a keep-alive agent, nothing else. */
-function plainClient(sb: RunningSandbox, keepAlive = true) {
-	const agent = new http.Agent({ keepAlive, maxSockets: 1 });
+function plainClient(sb: RunningSandbox) {
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	return axios.create({
 		baseURL: sb.baseUrl,
 		httpAgent: agent,
@@ -101,9 +91,8 @@ function plainClient(sb: RunningSandbox, keepAlive = true) {
 
 export async function plainList(
 	sb: RunningSandbox,
-	keepAlive: boolean,
 ): Promise<{ ms: number; ids: number; requests: number }> {
-	const client = plainClient(sb, keepAlive);
+	const client = plainClient(sb);
 	const started = performance.now();
 	let ids = 0;
 	let requests = 0;
@@ -118,12 +107,8 @@ export async function plainList(
 }
 
 /** ms to create `m` vendors one POST at a time; throws on any answer but 201. */
-export async function plainCreate(
-	sb: RunningSandbox,
-	m: number,
-	keepAlive: boolean,
-): Promise<number> {
-	const client = plainClient(sb, keepAlive);
+export async function plainCreate(sb: RunningSandbox, m: number): Promise<number> {
+	const client = plainClient(sb);
 	const started = performance.now();
 	for (const item of createItems(m)) {
 		const r = await client.post('/v1/vendors', {

@@ -16,20 +16,14 @@ import {
 	nodeType,
 	plainCreate,
 	plainList,
-	requestLog,
 	runTheNode,
 	type NodeType,
 } from './clients';
 import { median } from './report';
 import { listRequests, UNLIMITED, type Settings } from './settings';
 
-const LIST_SAMPLES = ['plainList', 'plainListNoKeepAlive', 'baseList', 'nodeList'] as const;
-const CREATE_SAMPLES = [
-	'plainCreate',
-	'plainCreateNoKeepAlive',
-	'baseCreate',
-	'nodeCreate',
-] as const;
+const LIST_SAMPLES = ['plainList', 'baseList', 'nodeList'] as const;
+const CREATE_SAMPLES = ['plainCreate', 'baseCreate', 'nodeCreate'] as const;
 type SampleName = (typeof LIST_SAMPLES)[number] | (typeof CREATE_SAMPLES)[number];
 type Samples = Record<SampleName, number[]>;
 /** One client's timed run: its time, and whether its requests and output were right. */
@@ -96,24 +90,18 @@ function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
 	) => {
 		const { ms, res } = await runTheNode(sb, parameters, items, type);
 		const complete = errorItems(res) === 0 && res.items.length === expected;
-		const requestsRight = logged === undefined || (await requestLog(sb)).length === logged;
+		const requestsRight = logged === undefined || (await sb.admin.getRequests()).length === logged;
 		return { ms, correct: complete && requestsRight };
 	};
-	const plain = (keepAlive: boolean) => async () => {
-		const listed = await plainList(sb, keepAlive);
-		return { ms: listed.ms, correct: listed.ids === s.n && listed.requests === requests };
-	};
-	const plainPosts = (keepAlive: boolean) => async () => ({
-		ms: await plainCreate(sb, s.m, keepAlive),
-		correct: true, // plainCreate throws on any answer but 201
-	});
 	return {
-		plainList: plain(true),
-		plainListNoKeepAlive: plain(false),
+		plainList: async () => {
+			const listed = await plainList(sb);
+			return { ms: listed.ms, correct: listed.ids === s.n && listed.requests === requests };
+		},
 		baseList: () => node(baselineType, baselineListParams, [{}], s.n),
 		nodeList: () => node(nodeType, listParams, [{}], s.n, requests),
-		plainCreate: plainPosts(true),
-		plainCreateNoKeepAlive: plainPosts(false),
+		// plainCreate throws on any answer but 201
+		plainCreate: async () => ({ ms: await plainCreate(sb, s.m), correct: true }),
 		baseCreate: () => node(baselineType, baselineCreateParams, createItems(s.m), s.m),
 		nodeCreate: () => node(nodeType, createParams, createItems(s.m), s.m, s.m),
 	};
@@ -162,9 +150,7 @@ function summarise(samples: Samples, s: Settings, correct: boolean) {
 			plainGet: msEach(samples.plainList, requests),
 			bareNodeGet: msEach(samples.baseList, requests),
 			nodeGet: msEach(samples.nodeList, requests),
-			plainGetNewConnectionEach: msEach(samples.plainListNoKeepAlive, requests),
 			plainPost: msEach(samples.plainCreate, s.m),
-			plainPostNewConnectionEach: msEach(samples.plainCreateNoKeepAlive, s.m),
 			bareNodePost: msEach(samples.baseCreate, s.m),
 			nodePost: msEach(samples.nodeCreate, s.m),
 		},

@@ -25,8 +25,6 @@ import { schedDuring } from './sched';
 import { minimumRequests } from './floor';
 import { PAGE, type Settings } from './settings';
 
-type QueueSettings = Settings['queue'];
-
 /** The programs queue mode needs, or why the scenario cannot run here. */
 export function queuePrerequisites():
 	{ runtime: Runtime; programs: QueueServicePrograms } | { missing: string } {
@@ -37,12 +35,15 @@ export function queuePrerequisites():
 	}
 }
 
-/** Every run (cold first), on one environment started for the scenario and stopped after it. */
-export async function runQueueListing(
-	prerequisites: { runtime: Runtime; programs: QueueServicePrograms },
-	q: QueueSettings,
-	s: Settings,
-): Promise<Row[]> {
+/**
+ * Every run (cold first), on one environment started for the scenario and stopped after it; none,
+ * and why, when switched off or queue mode is not provisioned here.
+ */
+export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
+	const q = s.queue;
+	if (!q.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };
+	const prerequisites = queuePrerequisites();
+	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
 	const sb = await startSandboxProcess([
 		...['--seed', 'none', '--api-key', 'svc_bench_queue_listing'],
 		...['--rate-limit', String(q.limit), '--rate-window', String(q.windowS)],
@@ -54,8 +55,8 @@ export async function runQueueListing(
 		env = await QueueEnvironment.start(prerequisites.runtime, prerequisites.programs);
 		await importListing(env, sb);
 		const rows: Row[] = [];
-		for (let round = 0; round <= s.repeat; round++) rows.push(await queueRun(env, sb, q, s));
-		return rows;
+		for (let round = 0; round <= s.repeat; round++) rows.push(await queueRun(env, sb, s));
+		return { runs: rows };
 	} finally {
 		await env?.stop();
 		await sb.close();
@@ -70,12 +71,8 @@ async function importListing(env: QueueEnvironment, sb: SandboxProcess): Promise
 	await importWorkflows(env.main.runtime, cli, [listingWorkflow()]);
 }
 
-async function queueRun(
-	env: QueueEnvironment,
-	sb: SandboxProcess,
-	q: QueueSettings,
-	s: Settings,
-): Promise<Row> {
+async function queueRun(env: QueueEnvironment, sb: SandboxProcess, s: Settings): Promise<Row> {
+	const q = s.queue;
 	await sleep(q.windowS * 1000 + 250); // the previous run's window is over
 	const rate: ListingLimit = { limit: q.limit, windowSeconds: q.windowS };
 	const pids = [sb.pid, ...env.workers.map((w) => w.process.child.pid!)];

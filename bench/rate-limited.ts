@@ -6,13 +6,14 @@
  */
 import { setTimeout as sleep } from 'timers/promises';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { freePort } from '../scripts/ports';
+import { startLoadBalancer } from '../scripts/queue/load-balancer';
 import {
 	createItems,
 	createParams,
 	distinctIds,
 	errorItems,
 	listParams,
-	requestLog,
 	runTheNode,
 } from './clients';
 import type { PerRequestMs } from './overhead';
@@ -20,7 +21,6 @@ import { toRow, type Measured, type Row } from './report';
 import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 import { listRequests, type Settings } from './settings';
-import { lostAfterFullWindows, startTimeline } from './timeline';
 import { sleptDuring } from './transport-hooks';
 
 interface Bench {
@@ -30,11 +30,7 @@ interface Bench {
 	postMs: PerRequestMs;
 }
 
-interface RateLimitedRuns {
-	list: Row[];
-	twoListsAtOnce: Row[];
-	create: Row[];
-}
+type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
 
 /** Every run of the three scenarios, cold round first. */
 export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
@@ -71,7 +67,7 @@ async function measureRun<T>(
 		return result;
 	};
 	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(timed));
-	const requests = await requestLog(sb);
+	const requests = await sb.admin.getRequests();
 	const judged = await judge(result.result);
 	return toRow({ ...judged, wallMs, requests, waitedMs: result.sleptMs, sched }, s);
 }
@@ -136,21 +132,23 @@ async function createAll(bench: Bench): Promise<Row> {
 }
 
 /**
- * Diagnostic (warm), through a timing proxy: how long after each used-up window's end the next
- * request arrived, and from the last request's arrival to the end of the execution (the last
- * answer, then n8n and the harness finishing the run with all output items).
+ * Diagnostic (warm), through a timing proxy (the queue-mode load balancer, which records when
+ * each request arrived): how long after each used-up window's end the next request arrived, and
+ * from the last request's arrival to the end of the execution (the last answer, then n8n and the
+ * harness finishing the run with all output items). The proxy adds latency: not timed.
  */
 export async function measureWindowGaps({ sb, s }: Bench) {
-	const timeline = await startTimeline(sb.baseUrl);
-	const proxied = { apiKey: sb.apiKey, baseUrl: timeline.baseUrl };
+	const proxy = await startLoadBalancer([sb.baseUrl], await freePort());
+	const proxied = { apiKey: sb.apiKey, baseUrl: proxy.url };
 	const lost: IDataObject = {};
 	const tail: IDataObject = {};
 	const through = async (name: string, parameters: INodeParameters, items: IDataObject[]) => {
 		await sleep(s.windowS * 1000 + 250);
-		timeline.clear();
+		proxy.routed.length = 0;
 		await runTheNode(proxied, parameters, items);
-		tail[name] = Math.round(performance.now() - timeline.arrivals[timeline.arrivals.length - 1]);
-		lost[name] = lostAfterFullWindows(timeline.arrivals, s.limit, s.windowS * 1000);
+		const arrivals = proxy.routed.map((r) => r.arrivedMs).sort((a, b) => a - b);
+		tail[name] = Math.round(performance.now() - arrivals[arrivals.length - 1]);
+		lost[name] = lostAfterFullWindows(arrivals, s.limit, s.windowS * 1000);
 	};
 	try {
 		await sb.admin.reset('none');
@@ -159,7 +157,27 @@ export async function measureWindowGaps({ sb, s }: Bench) {
 		await sb.admin.reset('none');
 		await through('create', createParams, createItems(s.m));
 	} finally {
-		await timeline.close();
+		await proxy.close();
 	}
 	return { lost, tail };
+}
+
+/**
+ * Replays the sandbox's window rule (a window starts with the first request after the last one
+ * ended) over the arrivals: for each used-up window (`limit` requests), ms from its end to the
+ * next request.
+ */
+function lostAfterFullWindows(arrivals: number[], limit: number, windowMs: number): number[] {
+	const lost: number[] = [];
+	let start = Number.NEGATIVE_INFINITY;
+	let count = 0;
+	for (const t of arrivals) {
+		if (t >= start + windowMs) {
+			if (count >= limit) lost.push(Math.round((t - (start + windowMs)) * 10) / 10);
+			start = t;
+			count = 0;
+		}
+		count += 1;
+	}
+	return lost;
 }

@@ -6,22 +6,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { measureOverhead, type OverheadResult } from './overhead';
-import { queuePrerequisites, runQueueListing } from './queue-listing';
+import { runQueueListing } from './queue-listing';
 import { measureWindowGaps, runRateLimited } from './rate-limited';
 import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
 import { startSandboxProcess } from './sandbox-process';
 import { runTriggerBurst } from './trigger-burst';
 import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
-
-const FLOOR_FORMULA =
-	"floor = (ceil(R / limit) - 1) * window + (R - (ceil(R / limit) - 1) * limit) * t when limit * t <= window (else the simulation in bench/floor.ts), R = the minimum number of requests; t = the node's time per request: in a one-execution run (list, create) that run's own, (wall - slept) / R (floorT 'this run'), else the median of the unthrottled overhead rounds (floorT 'overhead rounds'; overheadTRatio uses it for every row); strictFloorMs: the plain loop's t; queue mode: t = 0 (not measurable inside a worker)";
-const TARGETS = {
-	ratioToFloor: '<= 1.05 (median of the warm runs); single listing <= 1.03; queue mode <= 1.10',
-	requests: '= minimum (429 answers counted apart)',
-	rateLimited429: '<= 1 per window per process with its own rate-limit state',
-	failedItems: 0,
-	overheadRatio: '>= 0.8',
-};
 
 async function main(): Promise<void> {
 	const startedLoad = os.loadavg()[0];
@@ -42,10 +32,12 @@ async function main(): Promise<void> {
 		const runs = await runRateLimited(bench);
 		const gaps = await measureWindowGaps(bench);
 		await sb.close();
-		const queue = await queueRuns(s);
-		const summaries = [runs.list, runs.twoListsAtOnce, runs.create, queue.runs];
-		const rows = summaries.filter((r) => r.length).flatMap(coldAndMedianWarm);
-		report({ startedLoad, s, rows, runs: { ...runs, queueMode: queue.runs }, gaps, measured });
+		const queue = await runQueueListing(s);
+		const everyRun = { ...runs, queueMode: queue.runs };
+		const rows = Object.values(everyRun)
+			.filter((r) => r.length)
+			.flatMap(coldAndMedianWarm);
+		report({ startedLoad, s, rows, everyRun, gaps, measured });
 		if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
 	} finally {
 		await sb.close();
@@ -53,24 +45,16 @@ async function main(): Promise<void> {
 	if (process.env.BENCH_TRIGGER !== '0') await runTriggerBurst();
 }
 
-/** Scenario 5, unless switched off or queue mode is not provisioned here. */
-async function queueRuns(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
-	if (!s.queue.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };
-	const prerequisites = queuePrerequisites();
-	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
-	return { runs: await runQueueListing(prerequisites, s.queue, s) };
-}
-
 interface Outcome {
 	startedLoad: number;
 	s: Settings;
 	rows: Row[];
-	runs: Record<string, Row[]>;
+	everyRun: Record<string, Row[]>;
 	gaps: Awaited<ReturnType<typeof measureWindowGaps>>;
 	measured: OverheadResult;
 }
 
-function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
+function report({ startedLoad, s, rows, everyRun, gaps, measured }: Outcome): void {
 	printTable(rows, s);
 	printOverhead(measured.overhead);
 	console.log(
@@ -82,10 +66,8 @@ function report({ startedLoad, s, rows, runs, gaps, measured }: Outcome): void {
 	const result = {
 		machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
 		settings: settingsRecord(s),
-		floorFormula: FLOOR_FORMULA,
-		targets: TARGETS,
 		scenarios: rows,
-		everyRun: runs,
+		everyRun,
 		msLostAfterEachFullWindow: gaps.lost,
 		msFromLastRequestToEndOfExecution: gaps.tail,
 		overhead: measured.overhead,

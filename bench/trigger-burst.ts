@@ -38,7 +38,7 @@ import {
 	type SideResult,
 } from './burst';
 import { queuePrerequisites } from './queue-listing';
-import { machine, printMarkdownTable } from './report';
+import { machine, printMarkdownTable, round3 } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
 /** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
@@ -78,9 +78,8 @@ interface ConfigurationResult {
 	configuration: Configuration;
 	trigger?: SideResult;
 	webhook?: SideResult;
-	/** Trigger / Webhook node total time, and CPU per delivery. */
+	/** Trigger / Webhook node total time. */
 	timeRatio?: number;
-	cpuRatio?: number;
 	target?: number;
 	skipped?: string;
 }
@@ -128,7 +127,6 @@ function judged(configuration: Configuration, measured: Measured): Configuration
 		configuration,
 		...measured,
 		timeRatio: round3(trigger.totalMs / webhook.totalMs),
-		cpuRatio: round3(trigger.cpuMsPerDelivery / webhook.cpuMsPerDelivery),
 		target: TARGETS[configuration.name],
 	};
 }
@@ -143,8 +141,6 @@ async function createEndpoint(sb: SandboxProcess): Promise<{ id: string; secret:
 	const { id } = created.body.data;
 	return { id, secret: (await api.request('GET', `/webhooks/${id}/secret`)).body.data.secret };
 }
-
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function sideCells(r: ConfigurationResult, side: SideResult): string[] {
 	const { min, max } = side.runsPerEvent;

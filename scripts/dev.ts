@@ -28,6 +28,7 @@ import {
 	type Runtime,
 } from './n8n';
 import { portOrFree } from './ports';
+import { killGroupNow } from './process-group';
 
 /** Sources whose change rebuilds the package and restarts n8n (package.json too). */
 const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
@@ -214,7 +215,7 @@ async function main(): Promise<void> {
 	);
 	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
 	// Whatever happens to this process, n8n (its own process group) goes with it.
-	process.on('exit', () => state.n8n.killNow());
+	process.on('exit', () => killGroupNow(state.n8n.process));
 	await state.n8n.setupOwner();
 	console.log(banner(state.n8n, sandbox, token));
 

@@ -12,40 +12,33 @@ export interface N8nCommand {
 	/** For messages: "n8n", "n8n worker 1". */
 	name: string;
 	args: string[];
-	/** Whether it is ready at `http://127.0.0.1:<options.port>` (default: isServing). */
-	isReady?: (baseUrl: string) => Promise<boolean>;
-}
-
-export interface N8nStart {
+	/** Whether it is ready at `http://127.0.0.1:<options.port>`: isServing or isHealthy. */
+	isReady: (baseUrl: string) => Promise<boolean>;
 	/** Where its output goes (default: kept in memory). */
 	logFile?: string;
-	/** Default 180 s. */
-	timeoutMs?: number;
-	/** Default `n8n start`. */
-	command?: N8nCommand;
+	timeoutMs: number;
 }
 
 /** Spawns the n8n command and resolves once it is ready; throws with its log otherwise. */
 export async function startN8nProcess(
 	runtime: Runtime,
 	options: N8nOptions,
-	{ logFile, timeoutMs = 180_000, command = { name: 'n8n', args: ['start'] } }: N8nStart,
+	command: N8nCommand,
 ): Promise<GroupProcess> {
 	const baseUrl = `http://127.0.0.1:${options.port}`;
-	const isReady = command.isReady ?? isServing;
 	return await startGroup(command.name, runtime.nodeBin, [runtime.n8nScript, ...command.args], {
 		env: n8nEnv(runtime, { ...options, brokerPort: await freePort() }),
 		cwd: options.userFolder,
-		logFile,
+		logFile: command.logFile,
 		readyFor: `${command.name} to answer ${baseUrl}/healthz`,
-		isReady: () => isReady(baseUrl),
-		timeoutMs,
+		isReady: () => command.isReady(baseUrl),
+		timeoutMs: command.timeoutMs,
 		pollMs: 500,
 	});
 }
 
 /** /healthz answers before the REST API and the webhooks are mounted: ask those too. */
-async function isServing(baseUrl: string): Promise<boolean> {
+export async function isServing(baseUrl: string): Promise<boolean> {
 	if (!(await isHealthy(baseUrl))) return false;
 	const settings = await fetch(`${baseUrl}/rest/settings`).catch(() => null);
 	return settings?.ok === true;

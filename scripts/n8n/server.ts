@@ -6,11 +6,11 @@
  */
 import { freePort } from '../ports';
 import { pollUntil } from '../poll';
-import { killGroupNow, stopGroup, type GroupProcess } from '../process-group';
+import { stopGroup, type GroupProcess } from '../process-group';
 import { runCli, type CliResult } from './cli';
 import type { LogLevel, N8nOptions } from './environment';
 import { N8nApi } from './http';
-import { startN8nProcess } from './process';
+import { isServing, startN8nProcess } from './process';
 import type { Runtime } from './runtime';
 
 export interface StartOptions {
@@ -44,8 +44,13 @@ export class N8nServer extends N8nApi {
 	static async start(runtime: Runtime, start: StartOptions): Promise<N8nServer> {
 		const { userFolder, logLevel, extraEnv } = start;
 		const options = { userFolder, port: start.port ?? (await freePort()), logLevel, extraEnv };
-		const { logFile, startTimeoutMs: timeoutMs } = start;
-		const n8nProcess = await startN8nProcess(runtime, options, { logFile, timeoutMs });
+		const n8nProcess = await startN8nProcess(runtime, options, {
+			name: 'n8n',
+			args: ['start'],
+			isReady: isServing,
+			logFile: start.logFile,
+			timeoutMs: start.startTimeoutMs ?? 180_000,
+		});
 		return new N8nServer(runtime, options, n8nProcess);
 	}
 
@@ -56,11 +61,6 @@ export class N8nServer extends N8nApi {
 
 	async stop(): Promise<void> {
 		await stopGroup(this.process);
-	}
-
-	/** Synchronous last resort (process 'exit' handlers): kills n8n's process group. */
-	killNow(): void {
-		killGroupNow(this.process);
 	}
 
 	/** Asynchronous in 2.x: it returns before the trigger's webhook methods have run. */

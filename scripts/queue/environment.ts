@@ -21,8 +21,8 @@ import {
 	type QueueProcess,
 	type SharedSettings,
 } from './n8n-processes';
-import { startPostgres, stopPostgres, type PostgresInstance } from './postgres';
-import { startRedis, stopRedis, type RedisInstance } from './redis';
+import { startPostgres, type PostgresInstance } from './postgres';
+import { startRedis, type RedisInstance } from './redis';
 
 export interface QueueEnvironmentOptions {
 	/** Jobs each worker runs at once (default 1). */
@@ -78,10 +78,8 @@ export class QueueEnvironment {
 			{ name: 'redis', process: this.redis.process },
 			{ name: 'postgres', process: this.postgres.process },
 			{ name: 'main', process: this.main.process },
-			...[...this.workers, ...this.webhookProcessors].map(({ name, process }) => ({
-				name,
-				process,
-			})),
+			...this.workers,
+			...this.webhookProcessors,
 		];
 	}
 
@@ -136,12 +134,13 @@ export class QueueEnvironment {
 		const redis = this.record(startRedis(programs.redisServer, this.dir), (r) => ({
 			name: 'redis',
 			service: true,
-			stop: () => stopRedis(r),
+			stop: () => stopGroup(r.process, 'SIGTERM', 10_000),
 		}));
 		const postgres = this.record(startPostgres(programs.postgresBinDir, this.dir), (p) => ({
 			name: 'postgres',
 			service: true,
-			stop: () => stopPostgres(p),
+			// Fast shutdown: open sessions are ended, nothing is waited for.
+			stop: () => stopGroup(p.process, 'SIGINT', 15_000),
 		}));
 		// Every start settles before the first failure is thrown: none is left running unrecorded.
 		await Promise.allSettled([redis, postgres]);
@@ -160,7 +159,7 @@ export class QueueEnvironment {
 			stop: () => lb.close(),
 		}));
 		// Main first: it migrates the fresh database.
-		const main = startMain(runtime, this.settings, this.dir, mainPort, 'info');
+		const main = startMain(runtime, this.settings, this.dir, mainPort);
 		this.main = await this.record(main, (m) => ({ name: 'main', stop: () => m.stop() }));
 		const start = (role: 'worker' | 'webhook', port: number, i: number) =>
 			this.record(

@@ -15,10 +15,6 @@ export interface QueueServicePrograms {
 	postgresBinDir: string;
 }
 
-function markerFile(): string {
-	return path.join(process.env.BF_POSTGRES_CACHE || cacheDir(), 'queue-services.provisioned');
-}
-
 /** Runs scripts/provision-queue.sh (a second or two when all is there) and returns the paths. */
 export function ensureQueueServices(): QueueServicePrograms {
 	const script = path.join(REPO_ROOT, 'scripts', 'provision-queue.sh');
@@ -31,7 +27,8 @@ export function ensureQueueServices(): QueueServicePrograms {
 
 /** The paths scripts/provision-queue.sh recorded; throws with what to run when it has not run. */
 export function requireQueueServices(): QueueServicePrograms {
-	const marker = markerFile();
+	const cache = process.env.BF_POSTGRES_CACHE || cacheDir();
+	const marker = path.join(cache, 'queue-services.provisioned');
 	if (!fs.existsSync(marker)) {
 		throw new Error(
 			`Redis and PostgreSQL are not provisioned: run \`bash scripts/provision-queue.sh\``,

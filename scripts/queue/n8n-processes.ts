@@ -59,14 +59,13 @@ export async function startMain(
 	settings: SharedSettings,
 	dir: string,
 	port: number,
-	logLevel: LogLevel,
 ): Promise<N8nServer> {
 	const userFolder = path.join(dir, 'main');
 	installPackage(userFolder);
 	return await N8nServer.start(runtime, {
 		userFolder,
 		port,
-		logLevel,
+		logLevel: 'info',
 		logFile: path.join(dir, 'main.log'),
 		startTimeoutMs: START_TIMEOUT_MS,
 		extraEnv: {
@@ -111,11 +110,12 @@ export async function startQueueProcess(
 			}),
 		},
 	};
-	const command = {
+	const n8nProcess = await startN8nProcess(runtime, options, {
 		name: `n8n ${spec.role} ${spec.index}`,
 		args: worker ? ['worker', `--concurrency=${spec.concurrency}`] : ['webhook'],
 		isReady: isHealthy,
-	};
-	const start = { logFile: path.join(dir, `${name}.log`), timeoutMs: START_TIMEOUT_MS, command };
-	return { name, port: spec.port, process: await startN8nProcess(runtime, options, start) };
+		logFile: path.join(dir, `${name}.log`),
+		timeoutMs: START_TIMEOUT_MS,
+	});
+	return { name, port: spec.port, process: n8nProcess };
 }

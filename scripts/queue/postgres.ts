@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { freePort } from '../ports';
-import { startGroup, stopGroup, type GroupProcess } from '../process-group';
+import { startGroup, type GroupProcess } from '../process-group';
 
 const START_TIMEOUT_MS = 60_000;
 const DATABASE = 'n8n';
@@ -56,11 +56,6 @@ export async function startPostgres(binDir: string, dir: string): Promise<Postgr
 		pollMs: 100,
 	});
 	return { port, database: DATABASE, user: SUPERUSER, process: proc };
-}
-
-/** Fast shutdown (SIGINT): open sessions are ended, nothing is waited for. */
-export async function stopPostgres(postgres: PostgresInstance): Promise<void> {
-	await stopGroup(postgres.process, 'SIGINT', 15_000);
 }
 
 function serverArgs(dataDir: string, port: number): string[] {

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { freePort } from '../ports';
-import { startGroup, stopGroup, type GroupProcess } from '../process-group';
+import { startGroup, type GroupProcess } from '../process-group';
 
 export interface RedisInstance {
 	port: number;
@@ -30,10 +30,6 @@ export async function startRedis(redisServer: string, dir: string): Promise<Redi
 		pollMs: 100,
 	});
 	return { port, process: proc };
-}
-
-export async function stopRedis(redis: RedisInstance): Promise<void> {
-	await stopGroup(redis.process, 'SIGTERM', 10_000);
 }
 
 async function answersPing(port: number): Promise<boolean> {
