@@ -28,7 +28,7 @@ import {
 	type Runtime,
 } from './n8n';
 import { portOrFree } from './ports';
-import { killGroupNow } from './process-group';
+import { GROUPS_FILE_VARIABLE, killRecordedGroups } from './leftover-groups';
 
 /** Sources whose change rebuilds the package and restarts n8n (package.json too). */
 const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
@@ -181,7 +181,7 @@ function watchSources(onChange: (file: string) => void): fs.FSWatcher[] {
 	return watchers;
 }
 
-/** Ctrl-C (or SIGTERM) stops the watchers, n8n and the sandbox, then exits. */
+/** Ctrl-C (or SIGTERM) runs `stopAll` (the watchers, n8n and the sandbox once started), then exits. */
 function stopOnSignals(stopAll: () => Promise<void>): void {
 	let stopping = false;
 	const stop = async (signal: string) => {
@@ -199,6 +199,14 @@ async function main(): Promise<void> {
 	const runtime = ensureRuntime();
 	const userFolder = path.resolve(process.env.BF_DEV_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
 	fs.mkdirSync(userFolder, { recursive: true });
+	// Every process group this run starts (n8n, restarted or still starting) is recorded, and
+	// ends with this process: a Ctrl-C while n8n starts up leaves nothing running.
+	const groupsFile = path.join(userFolder, 'process-groups');
+	fs.writeFileSync(groupsFile, '');
+	process.env[GROUPS_FILE_VARIABLE] = groupsFile;
+	process.on('exit', () => killRecordedGroups(groupsFile));
+	let stopAll = async (): Promise<void> => undefined;
+	stopOnSignals(() => stopAll());
 	say('building the package (npm run build)');
 	build();
 	installPackage(userFolder);
@@ -214,19 +222,17 @@ async function main(): Promise<void> {
 		`starting n8n on port ${options.port} (log: ${path.relative(process.cwd(), logFileOf(options))})`,
 	);
 	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
-	// Whatever happens to this process, n8n (its own process group) goes with it.
-	process.on('exit', () => killGroupNow(state.n8n.process));
 	await state.n8n.setupOwner();
 	console.log(banner(state.n8n, sandbox, token));
 
 	const reload = reloader(state);
 	const watchers = watchSources((file) => reload.changed(file));
-	stopOnSignals(async () => {
+	stopAll = async () => {
 		reload.cancel();
 		for (const watcher of watchers) watcher.close();
 		await state.n8n.stop();
 		await sandbox.close();
-	});
+	};
 }
 
 main().catch((error) => {
