@@ -106,6 +106,7 @@ describe('error mapping', () => {
 			apiError(401, 'INVALID_API_KEY', `key ${KEY} is not valid`),
 			networkError('ECONNREFUSED'),
 			new Error(`unexpected failure with Authorization: Bearer ${KEY}`),
+			Object.assign(new Error('unexpected failure'), { description: `Bearer ${KEY} refused` }),
 			{ statusCode: 500, headers: {}, body: `<html>Authorization: Bearer ${KEY}</html>` },
 		];
 		for (const response of responses) {
