@@ -126,11 +126,6 @@ export async function stopGroup(
 	signalGroup(proc, 'SIGKILL');
 }
 
-/** Synchronous last resort (process 'exit' handlers): SIGKILL to the process group. */
-export function killGroupNow(proc: GroupProcess): void {
-	if (proc.running()) signalGroup(proc, 'SIGKILL');
-}
-
 /** False when the group is already gone. */
 function signalGroup(proc: GroupProcess, signal: NodeJS.Signals): boolean {
 	const pid = proc.child.pid;
