@@ -71,6 +71,19 @@ describe('Continue On Fail', () => {
 		expect(failed[1].json.error).toEqual(expect.stringContaining('Receivable ID'));
 		expect(failed[0].json.details).toEqual(expect.stringContaining('Check the ID'));
 	});
+
+	it('a list operation with Continue On Fail: elements of good items, an error item for a bad one', async () => {
+		await env.sb.admin.seedVendors(3);
+		await env.clear();
+		const res = await env.run(
+			{ resource: 'vendor', operation: 'getAll', returnAll: false, limit: '={{ $json.limit }}' },
+			{ continueOnFail: true, items: [{ limit: 2 }, { limit: -1 }] },
+		);
+		expect(res.error).toBeUndefined();
+		expect(res.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+		expect(res.items[2].json.error).toEqual(expect.stringContaining('Limit'));
+		expect(await env.requests()).toHaveLength(1);
+	});
 });
 
 describe('authentication errors', () => {
