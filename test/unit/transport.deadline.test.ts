@@ -36,25 +36,27 @@ describe("a call's budget", () => {
 		[
 			'stops at its budget',
 			1,
+			undefined,
 			/^RATE_LIMITED: gave up after waiting 1s \(wait budget 1s\) for the first request on this API key/,
 			1_000,
 		],
 		[
 			'stops at once when cancelled',
 			60,
+			300,
 			/^The execution was cancelled while waiting for the rate limit$/,
 			300,
 		],
 	])(
 		'a caller behind a first request on its key that takes 3 s %s, leaving no waiter or timer',
-		async (_, seconds, message, afterMs) => {
+		async (_, seconds, cancelAtMs, message, afterMs) => {
 			const first = fakeContext(fake, async () => {
 				await fake.clock.sleep(3_000);
 				return ok();
 			});
 			const firstDone = t.apiRequest.call(first as never, 'GET', '/v1/vendors');
 			const execution = new AbortController();
-			if (afterMs === 300) void fake.clock.sleep(300).then(() => execution.abort());
+			if (cancelAtMs) void fake.clock.sleep(cancelAtMs).then(() => execution.abort());
 			const behind = fakeContext(fake, ok, undefined, first.calls, execution.signal);
 			const options = { waitBudgetMs: seconds * 1_000 };
 			const error = await failure(
