@@ -7,6 +7,8 @@ const {
 	MAX_SEEN_IN_PROCESS,
 	MAX_SEEN_PER_NODE,
 	WARNING_INTERVAL_SECONDS,
+	awaitAnswer,
+	isAwaitingAnswer,
 	replayableUntil,
 	wasSeen,
 } = duplicates;
@@ -93,6 +95,21 @@ describe('recordVerified', () => {
 		expect(recordVerified(node, long, 400, 11)).toBe(true);
 		expect(wasSeen(node, other, 11)).toBe(true);
 		expect(wasSeen(node, long.slice(0, 32), 11)).toBe(false);
+	});
+
+	it('an id awaiting its answer is forgotten when n8n did not take it, kept when it did; a settled answer leaves a later copy alone', () => {
+		const node = 'wf-dup-9|n|production';
+		expect(recordVerified(node, 'msg_s', 400, 10)).toBe(false);
+		const firstAnswer = awaitAnswer(node, 'msg_s');
+		expect(isAwaitingAnswer(node, 'msg_s')).toBe(true);
+		firstAnswer(false); // answered 5xx: the service retries
+		expect([isAwaitingAnswer(node, 'msg_s'), wasSeen(node, 'msg_s', 11)]).toEqual([false, false]);
+		expect(recordVerified(node, 'msg_s', 400, 12)).toBe(false); // the retry runs
+		const retryAnswer = awaitAnswer(node, 'msg_s');
+		firstAnswer(true); // the first request's late 'close'
+		expect(isAwaitingAnswer(node, 'msg_s')).toBe(true);
+		retryAnswer(true);
+		expect([isAwaitingAnswer(node, 'msg_s'), wasSeen(node, 'msg_s', 13)]).toEqual([false, true]);
 	});
 });
 

@@ -4,8 +4,8 @@
  * path. Nothing of the trigger is stubbed.
  *
  * `serve()` plays n8n's webhook server: the raw body in `req.rawBody` (a Buffer, as n8n 2.x),
- * Express's `status().json()`, and n8n's answers (`workflowData`: "Workflow was started"; a
- * throw: 500).
+ * Express's `status().json()`, and n8n 2.x's answers (`workflowData`: "Workflow was started" once
+ * the run has started, 500 when it could not start; a throw: 500).
  *
  * Static data as n8n handles it: every activation, deactivation and webhook request runs on a new
  * Workflow built from the saved copy and writes it back only when the run changed it (n8n's
@@ -268,6 +268,7 @@ export class TriggerHarness {
 					const result = await this.nodeType.webhook.call(ctx);
 					// the trigger answers itself (noWebhookResponse) or starts the workflow
 					if (result.workflowData) {
+						await served.startRun(); // n8n 2.x answers once the run has started
 						executions.push(result.workflowData);
 						send(200, { message: 'Workflow was started' });
 					} else if (!res.writableEnded) throw new Error('the node neither answered nor started');
@@ -277,7 +278,12 @@ export class TriggerHarness {
 				if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
 			})();
 		});
-		return {
+		const served = {
+			/**
+			 * n8n's WorkflowRunner.run() for a delivery that returned workflowData: the answer waits
+			 * for it, and a throw (n8n could not start the run) is answered 500. Tests replace it.
+			 */
+			startRun: async (): Promise<void> => undefined,
 			/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
 			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
@@ -288,6 +294,7 @@ export class TriggerHarness {
 			},
 			close: () => server.close(),
 		};
+		return served;
 	}
 }
 
@@ -301,11 +308,13 @@ export async function deliver(
 	url: string,
 	rawBody: string,
 	headers: Record<string, string>,
+	signal?: AbortSignal,
 ): Promise<{ status: number; body: any }> {
 	const res = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
 		body: rawBody,
+		signal,
 	});
 	// serve() answers JSON; anything else came from elsewhere and is kept as text
 	const json = res.headers.get('content-type')?.includes('json');

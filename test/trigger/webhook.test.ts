@@ -14,6 +14,7 @@ import {
 	newSecret,
 	nowSeconds,
 	signedDelivery,
+	until,
 } from './support';
 
 afterAll(closeAll);
@@ -126,11 +127,64 @@ describe('webhook(): duplicates', () => {
 		expect(served.executions).toHaveLength(2);
 	});
 
-	it('runs once when the same delivery arrives twice at the same moment', async () => {
+	it('a delivery n8n could not start runs on the retry, once; a retry after it ran does not run again', async () => {
+		const { served, url, secret } = await credentialTrigger();
+		const delivery = { body: eventBody(), id: 'msg_failed_start' };
+		served.startRun = () => Promise.reject(new Error('Redis unavailable'));
+		expect((await deliverSigned(url, secret, delivery)).status).toBe(500);
+		served.startRun = async () => undefined;
+		const retry = await deliverSigned(url, secret, delivery);
+		expect(retry).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+		expect((await deliverSigned(url, secret, delivery)).body.ignored).toBe('duplicate delivery');
+		expect(served.executions).toHaveLength(1);
+	});
+
+	it('a copy that arrives while n8n is still starting the first is told to retry, and runs only if the first did not', async () => {
+		const { served, url, secret } = await credentialTrigger();
+		for (const firstStarts of [true, false]) {
+			const delivery = { body: eventBody(), id: `msg_copies_${firstStarts}` };
+			let started!: () => void;
+			const starting = new Promise<void>((resolve) => (started = resolve));
+			let finishStart!: () => void;
+			served.startRun = () =>
+				new Promise<void>((resolve, reject) => {
+					started();
+					finishStart = () => (firstStarts ? resolve() : reject(new Error('not started')));
+				});
+			const first = deliverSigned(url, secret, delivery);
+			await starting;
+			const copy = await deliverSigned(url, secret, delivery);
+			expect(copy).toMatchObject({ status: 409, body: { error: 'delivery_in_progress' } });
+			finishStart();
+			expect((await first).status).toBe(firstStarts ? 200 : 500);
+			served.startRun = async () => undefined;
+			const retry = await deliverSigned(url, secret, delivery);
+			expect(retry.body).toEqual(
+				firstStarts
+					? { received: true, ignored: 'duplicate delivery' }
+					: { message: 'Workflow was started' },
+			);
+		}
+		expect(served.executions).toHaveLength(2);
+	});
+
+	it('a delivery whose sender hung up before n8n answered stays handled: replaying and hanging up runs nothing again', async () => {
 		const { served, url, secret } = await credentialTrigger();
 		const { body, headers } = signedDelivery(secret);
-		const answers = await Promise.all([deliver(url, body, headers), deliver(url, body, headers)]);
-		expect(answers.map((a) => a.status)).toEqual([200, 200]);
+		let finishStart!: () => void;
+		const starting = new Promise<void>((resolve) => {
+			served.startRun = () => new Promise<void>((run) => ((finishStart = run), resolve()));
+		});
+		const abandoned = new AbortController();
+		const first = deliver(url, body, headers, abandoned.signal).catch((error: Error) => error);
+		await starting;
+		abandoned.abort();
+		expect(await first).toMatchObject({ name: 'AbortError' });
+		finishStart();
+		served.startRun = async () => undefined;
+		await until('the abandoned delivery ran', () => served.executions.length === 1 || undefined);
+		const replay = await deliver(url, body, headers);
+		expect(replay.body).toEqual({ received: true, ignored: 'duplicate delivery' });
 		expect(served.executions).toHaveLength(1);
 	});
 });

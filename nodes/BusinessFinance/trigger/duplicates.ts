@@ -222,6 +222,42 @@ export function replayableUntil(
 	return Math.max(timestampSeconds, nowSeconds) + toleranceSeconds;
 }
 
+/**
+ * Forgets a recorded id: the delivery that carried it was not taken by n8n (its answer was not
+ * `2xx`), so the service retries it and that retry must run the workflow.
+ */
+export function forgetVerified(nodeKey: string, webhookId: string): void {
+	const memory = seen.get(nodeKey);
+	if (memory?.ids.delete(keyOf(webhookId))) held--;
+}
+
+/**
+ * Recorded ids whose delivery n8n has not answered yet (node key and id): a copy that arrives
+ * meanwhile is not a duplicate yet, because the first may still fail to start its run.
+ */
+const awaitingAnswer = new Set<string>();
+const answerKey = (nodeKey: string, webhookId: string) => `${nodeKey}\n${keyOf(webhookId)}`;
+
+export function isAwaitingAnswer(nodeKey: string, webhookId: string): boolean {
+	return awaitingAnswer.has(answerKey(nodeKey, webhookId));
+}
+
+/**
+ * Marks a just-recorded id as awaiting n8n's answer. The function returned settles it, once: an
+ * id whose delivery n8n did not take is forgotten (`forgetVerified`), a taken one stays recorded.
+ */
+export function awaitAnswer(nodeKey: string, webhookId: string): (taken: boolean) => void {
+	const key = answerKey(nodeKey, webhookId);
+	awaitingAnswer.add(key);
+	let settled = false; // a later delivery of the same id marks it anew: leave that mark alone
+	return (taken) => {
+		if (settled) return;
+		settled = true;
+		awaitingAnswer.delete(key);
+		if (!taken) forgetVerified(nodeKey, webhookId);
+	};
+}
+
 /** True when `webhookId` was recorded for the node and may still be replayed. Records nothing. */
 export function wasSeen(nodeKey: string, webhookId: string, nowSeconds: number): boolean {
 	const until = seen.get(nodeKey)?.ids.get(keyOf(webhookId));

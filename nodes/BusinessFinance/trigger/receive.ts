@@ -7,7 +7,8 @@
  *    request that fails here is answered without any network call.
  * 2. The signature, with the secret secrets.ts hands out (that may cost one fetch per endpoint,
  *    bounded there). When the registration's secret cannot be had, 503: the service retries.
- * 3. Duplicates, by the identity that was verified; only verified deliveries are recorded.
+ * 3. Duplicates, by the identity that was verified; only verified deliveries are recorded, and
+ *    one counts as handled only once n8n has answered it `2xx` (`settleWhenAnswered`).
  *
  * Receiving never writes the workflow's static data (see `readSlot` in state.ts).
  */
@@ -23,7 +24,14 @@ import {
 	type WebhookHeaders,
 } from './standardWebhooks';
 import { ALL_EVENTS } from '../descriptions/events';
-import { recordVerified, replayableUntil, wasSeen, type TriggerLog } from './duplicates';
+import {
+	awaitAnswer,
+	isAwaitingAnswer,
+	recordVerified,
+	replayableUntil,
+	wasSeen,
+	type TriggerLog,
+} from './duplicates';
 import { givenEndpointId, selectedEventTypes } from './endpoints';
 import { checkWithSecret } from './secrets';
 import { nodeKey, registrationOf } from './state';
@@ -164,11 +172,33 @@ function acceptVerified(
 	nowSeconds: number,
 ): Answer {
 	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
+	if (isAwaitingAnswer(nodeKey(ctx), message.id)) {
+		return respond(ctx, 409, {
+			error: 'delivery_in_progress',
+			message: 'A copy of this delivery is being started now; retry later',
+		});
+	}
 	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
 	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, triggerLog(ctx))) {
 		return ignored(ctx, 'duplicate delivery');
 	}
+	settleWhenAnswered(ctx, message.id);
 	return start(settings, event);
+}
+
+/**
+ * A delivery counts as handled only once the service was told so: n8n answers it `2xx` after it
+ * has taken the run (n8n 2.x answers only once the run has started, and `5xx` when it could not
+ * start it; docs/trigger.md says what each n8n line guarantees). Any other answer makes the
+ * service retry, so the id is forgotten and the retry runs. A request closed before any answer
+ * (the service stopped waiting) stays recorded: whether the run started cannot be known there,
+ * and forgetting it would let anyone who replays a genuine delivery and hangs up run it again.
+ */
+function settleWhenAnswered(ctx: IWebhookFunctions, webhookId: string): void {
+	const response = ctx.getResponseObject();
+	const settle = awaitAnswer(nodeKey(ctx), webhookId);
+	response.once('finish', () => settle(response.statusCode >= 200 && response.statusCode < 300));
+	response.once('close', () => settle(true));
 }
 
 /**
