@@ -10,6 +10,7 @@
 import * as crypto from 'crypto';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { N8nServer, loadExamples, type ExecuteResult, type Runtime } from '../../scripts/n8n';
+import { holdDatabaseWriteLock } from './database-lock';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { manualRuns, rowNumbers } from './manual-runs';
 import {
@@ -312,6 +313,31 @@ describe('the trigger in a real n8n', () => {
 			expect(await res.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
 		}
 		await sleep(3000);
+		expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
+	});
+
+	it('a delivery n8n could not start (its database locked by another writer) runs on the retry, once; 1.x answers before it starts the run, so there it is lost', async () => {
+		const before = await executionCount(IDS.triggerExisting);
+		const body = paidEvent();
+		const secret = await steps.secretOf(triggerEndpointId);
+		const delivery = () => post(webhookUrl(), body, signed(body, `msg_e2e_busy_${TAG}`, secret));
+		const lock = await holdDatabaseWriteLock(runtime, environment.userFolder);
+		const first = await delivery().finally(lock.release);
+		await sleep(2000);
+		expect(await executionCount(IDS.triggerExisting)).toBe(before);
+		const retry = await delivery();
+		const again = await delivery();
+		await sleep(2000);
+		if (runtime.major === 1) {
+			// n8n 1.x answered 200 before it tried to start the run (docs/trigger.md)
+			expect(first.status).toBe(200);
+			expect(await retry.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
+			expect(await executionCount(IDS.triggerExisting)).toBe(before);
+			return;
+		}
+		expect(first.status).toBe(500);
+		expect(retry.status).toBe(200);
+		expect(await again.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
 		expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
 	});
 
