@@ -11,14 +11,41 @@ export const pathOf = (url: string): string => {
 export const isAdminPath = (path: string): boolean =>
 	path === '/_admin' || path.startsWith('/_admin/');
 
-/** localhost, 127.0.0.0/8 (also IPv4-mapped) or ::1 (also in brackets): a host or an address. */
+/**
+ * localhost, 127.0.0.0/8 (also IPv4-mapped, dotted or in the hex form URLs normalise it to) or
+ * ::1 (also in brackets): a host or an address.
+ */
 export function isLoopback(host: string | undefined): boolean {
 	const h = (host ?? '').toLowerCase().replace(/^\[(.*)\]$/, '$1');
 	return (
 		h === 'localhost' ||
 		h.endsWith('.localhost') ||
 		h === '::1' ||
-		/^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+		/^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+		/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h)
+	);
+}
+
+/** The host of a Host header or URL authority without its port (`[::1]:4010` → `[::1]`). */
+const hostPart = (authority: string | undefined): string | undefined =>
+	/^(\[[0-9a-f:.]+\]|[^:[\]]+)(:\d*)?$/i.exec(authority ?? '')?.[1];
+
+/**
+ * 421 unless every host the request names is loopback: its Host header (refused when missing,
+ * as HTTP/1.0 allows) and, for an absolute-form request line, the target's authority (which HTTP
+ * says wins over Host). The socket's address alone is not enough: a web page the developer opens
+ * can rebind its own name to 127.0.0.1 and then reach the sandbox from the browser, but the
+ * browser still sends that name as Host.
+ */
+export function hostError(host: string | undefined, url: string): ApiError | undefined {
+	const target = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i.exec(url);
+	const named = target ? [host, target[1]] : [host];
+	if (named.every((h) => isLoopback(hostPart(h)))) return undefined;
+	return new ApiError(
+		421,
+		'MISDIRECTED_REQUEST',
+		'The sandbox answers only requests addressed to a loopback host: send Host: localhost, ' +
+			'127.0.0.1 or [::1] (with the port)',
 	);
 }
 

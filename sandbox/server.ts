@@ -1,4 +1,4 @@
-/** Builds the Fastify app: hooks (request log, auth, rate limit, faults, bodies), routes, errors. */
+/** The Fastify app: hooks (Host, request log, auth, rate limit, faults, bodies), routes, errors. */
 import Fastify, {
 	type FastifyError,
 	type FastifyInstance,
@@ -11,6 +11,7 @@ import { Events } from './events';
 import { Faults } from './faults';
 import {
 	authenticate,
+	hostError,
 	isAdminPath,
 	isJsonContentType,
 	isLoopback,
@@ -109,6 +110,13 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		reply.header('x-ratelimit-remaining', r.remaining);
 		reply.header('x-ratelimit-reset', r.reset);
 	};
+
+	// The first hook, so a request for another host changes nothing: no admin route, no
+	// request-log entry, no rate-limit count (hostError says why). Throwing ends the hooks.
+	app.addHook('onRequest', async (req) => {
+		const misdirected = hostError(req.headers.host, req.url);
+		if (misdirected) throw misdirected;
+	});
 
 	app.addHook('onRequest', async (req, reply) => {
 		const path = pathOf(req.url);
