@@ -1,7 +1,8 @@
 /**
  * Holds the write lock on n8n's SQLite database from another process, as a busy instance (or a
- * backup tool) does: n8n cannot save a new execution meanwhile, so it cannot start a run. Reading
- * goes on (n8n keeps its database in WAL mode), so a webhook request still reaches the trigger.
+ * backup tool) does: n8n cannot save a new execution meanwhile, so it cannot start a run.
+ * `BEGIN IMMEDIATE` takes the write lock only: reading goes on, in n8n 2.x's WAL mode and in
+ * 1.x's rollback journal alike, so a webhook request still reaches the trigger.
  */
 import { spawn } from 'child_process';
 import * as path from 'path';
@@ -11,7 +12,7 @@ import type { Runtime } from '../../scripts/n8n';
 const HOLDER = `
 const sqlite3 = require(process.argv[1]);
 const db = new sqlite3.Database(process.argv[2]);
-db.exec('BEGIN EXCLUSIVE', (error) => {
+db.exec('BEGIN IMMEDIATE', (error) => {
 	if (error) { console.error(error.message); process.exit(1); }
 	console.log('locked');
 	process.stdin.resume();
