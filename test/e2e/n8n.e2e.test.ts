@@ -50,6 +50,15 @@ const EXAMPLE02_FIXED = (() => {
 const EXAMPLE05_COPY = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05Pl', {
 	manualStart: true,
 });
+/** Example 05 with n8n's workflow timeout at 3 s instead of 270 (a run outlasting its schedule). */
+const EXAMPLE05_TIMEOUT = (() => {
+	const copy = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05To', {
+		manualStart: true,
+	});
+	copy.name = `${copy.name} (3 s timeout)`;
+	copy.settings = { ...copy.settings, executionTimeout: 3 };
+	return copy;
+})();
 
 let environment: PackageInN8n;
 let runtime: Runtime;
@@ -86,7 +95,13 @@ beforeAll(async () => {
 	triggerEndpointId = shared.endpoints.trigger;
 	environment = await startN8nWithPackage({
 		credentials: [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }],
-		workflows: [...shared.workflows, EXAMPLE01B_SHEETS, EXAMPLE02_FIXED, EXAMPLE05_COPY],
+		workflows: [
+			...shared.workflows,
+			EXAMPLE01B_SHEETS,
+			EXAMPLE02_FIXED,
+			EXAMPLE05_COPY,
+			EXAMPLE05_TIMEOUT,
+		],
 	});
 	({ runtime, n8n } = environment);
 }, 600000);
@@ -110,7 +125,7 @@ describe('every operation, and the examples that need no account, through n8n ex
 describe('examples/', () => {
 	const examples = loadExamples();
 
-	it('every example imported (types n8n-nodes-business-finance.*); the syncs and 05 start on a Schedule Trigger', async () => {
+	it('every example imported (types n8n-nodes-business-finance.*); the syncs and 05 start on a Schedule Trigger, and n8n stops each run before the next one starts', async () => {
 		for (const { workflow } of examples) {
 			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			expect(stored.name).toBe(workflow.name);
@@ -120,6 +135,14 @@ describe('examples/', () => {
 			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
 		);
 		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '01e', '05-']);
+		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
+		for (const { workflow } of scheduled) {
+			const [every] = workflow.nodes[0].parameters.rule.interval;
+			const intervalSeconds = every[`${every.field}Interval`] * SECONDS[every.field];
+			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
+			// n8n's workflow timeout (Settings → Timeout Workflow), at most its 3600 s maximum
+			expect(stored.settings.executionTimeout).toBeLessThan(Math.min(intervalSeconds, 3601));
+		}
 	});
 
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
@@ -215,6 +238,26 @@ describe('examples/', () => {
 		expect(output(second.data, 'New transactions')).toEqual([
 			expect.objectContaining({ id: between, reference: `E2E-05-between-${TAG}` }),
 		]);
+	});
+
+	it('05 with its timeout shortened: a run that outlasts it is stopped before Remove Duplicates records anything, so the next run passes its transactions on', async () => {
+		const [added] = await sandbox.admin.addTransactions([
+			{ type: 'deposit', amount: 75, currency: 'USD', reference: `E2E-05-slow-${TAG}` },
+		]);
+		await sandbox.admin.addFault({
+			kind: 'latency',
+			latencyMs: 10_000,
+			count: 1,
+			pathPrefix: '/v1/treasury/transactions',
+		});
+		const stopped = await n8n.execute(EXAMPLE05_TIMEOUT.id);
+		// n8n's timeout stopped the run (the request is held 10 s); without it the run succeeds
+		expect(stopped.data?.status).toBe('canceled');
+		expect(output(stopped.data, 'Only transactions not seen before')).toEqual([]);
+		await sandbox.admin.clearFaults();
+		const next = await executeOk(EXAMPLE05_TIMEOUT.id);
+		const passed = output(next.data, 'Only transactions not seen before').map((t) => t.id);
+		expect(passed).toContain(added.id);
 	});
 });
 
