@@ -24,6 +24,7 @@ import {
 	importWorkflows,
 	installPackage,
 	loadExamples,
+	privateUserFolder,
 	type N8nOptions,
 	type Runtime,
 } from './n8n';
@@ -198,7 +199,7 @@ function stopOnSignals(stopAll: () => Promise<void>): void {
 async function main(): Promise<void> {
 	const runtime = ensureRuntime();
 	const userFolder = path.resolve(process.env.BF_DEV_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
-	fs.mkdirSync(userFolder, { recursive: true });
+	privateUserFolder(userFolder);
 	// Every process group this run starts (n8n, restarted or still starting) is recorded, and
 	// ends with this process: a Ctrl-C while n8n starts up leaves nothing running.
 	const groupsFile = path.join(userFolder, 'process-groups');
