@@ -457,4 +457,17 @@ describe('secrets', () => {
 		for (const file of files)
 			expect({ file, mode: mode(file) }).toEqual({ file, mode: expect.stringMatching(/^[67]00$/) });
 	});
+
+	it('the owner’s password is its user folder’s own: the one every dev n8n once shared is refused', async () => {
+		const { email, password } = n8n.owner();
+		expect(password).not.toBe('BusinessFinance1!');
+		const login = (pw: string) =>
+			fetch(`${n8n.baseUrl}/rest/login`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'browser-id': 'bf-e2e' },
+				body: JSON.stringify({ emailOrLdapLoginId: email, email, password: pw }),
+			});
+		expect((await login('BusinessFinance1!')).status).toBe(401);
+		expect((await login(password)).status).toBe(200);
+	});
 });
