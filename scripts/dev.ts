@@ -13,9 +13,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
-	DEV_OWNER,
 	MCP_BEARER_CREDENTIAL,
 	N8nServer,
+	OWNER_PASSWORD_FILE,
 	REPO_ROOT,
 	SANDBOX_CREDENTIAL_NAME,
 	build,
@@ -24,6 +24,8 @@ import {
 	importWorkflows,
 	installPackage,
 	loadExamples,
+	privateUserFolder,
+	secretInUserFolder,
 	type N8nOptions,
 	type Runtime,
 } from './n8n';
@@ -62,10 +64,7 @@ async function startDevSandbox(): Promise<RunningSandbox> {
 
 /** Example 06's MCP token: made once per dev folder, so an MCP client set up with it keeps working. */
 function mcpToken(userFolder: string): string {
-	const file = path.join(userFolder, 'bf-mcp-token');
-	if (!fs.existsSync(file))
-		fs.writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
-	return fs.readFileSync(file, 'utf8');
+	return secretInUserFolder(userFolder, 'bf-mcp-token', () => randomBytes(24).toString('hex'));
 }
 
 /**
@@ -107,7 +106,12 @@ async function startDevN8n(runtime: Runtime, options: N8nOptions): Promise<N8nSe
 }
 
 function banner(n8n: N8nServer, sandbox: RunningSandbox, token: string): string {
-	const login = `${DEV_OWNER.email} / ${DEV_OWNER.password}   (created for you; dev only)`;
+	const { email, password } = n8n.owner();
+	const passwordFile = path.relative(
+		process.cwd(),
+		path.join(n8n.options.userFolder, OWNER_PASSWORD_FILE),
+	);
+	const login = `${email} / ${password}   (this dev folder's own; kept in ${passwordFile})`;
 	const admin = `admin routes: ${sandbox.baseUrl}/_admin/..., see sandbox/API.md`;
 	return [
 		'',
@@ -198,7 +202,7 @@ function stopOnSignals(stopAll: () => Promise<void>): void {
 async function main(): Promise<void> {
 	const runtime = ensureRuntime();
 	const userFolder = path.resolve(process.env.BF_DEV_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
-	fs.mkdirSync(userFolder, { recursive: true });
+	privateUserFolder(userFolder);
 	// Every process group this run starts (n8n, restarted or still starting) is recorded, and
 	// ends with this process: a Ctrl-C while n8n starts up leaves nothing running.
 	const groupsFile = path.join(userFolder, 'process-groups');

@@ -17,6 +17,8 @@ export interface StartGroupOptions {
 	cwd: string;
 	/** Append the output to this file (GroupProcess.log reads it back); default: kept in memory. */
 	logFile?: string;
+	/** The process's umask (default: this process's); what it creates gets at most 0777 & ~umask. */
+	umask?: number;
 	/** Run as this user and group (only when this process is root). */
 	uid?: number;
 	gid?: number;
@@ -51,14 +53,16 @@ export async function startGroup(
 	options: StartGroupOptions,
 ): Promise<GroupProcess> {
 	const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : 'pipe';
-	const child = spawn(command, args, {
-		env: options.env,
-		cwd: options.cwd,
-		stdio: ['ignore', logFd, logFd],
-		detached: true,
-		uid: options.uid,
-		gid: options.gid,
-	});
+	const child = withUmask(options.umask, () =>
+		spawn(command, args, {
+			env: options.env,
+			cwd: options.cwd,
+			stdio: ['ignore', logFd, logFd],
+			detached: true,
+			uid: options.uid,
+			gid: options.gid,
+		}),
+	);
 	if (logFd !== 'pipe') fs.closeSync(logFd);
 	if (child.pid !== undefined) recordGroup(child.pid, name);
 	const proc = trackProcess(name, child, options.logFile);
@@ -72,6 +76,21 @@ export async function startGroup(
 	} catch (error) {
 		await stopGroup(proc, 'SIGTERM', 5_000);
 		throw new Error(`${(error as Error).message}:\n${proc.log().slice(-4000)}`);
+	}
+}
+
+/**
+ * Runs `spawnChild` under `umask` (when given): a child inherits the umask it was spawned with, and
+ * spawn() has no option for it. Restored before returning, so nothing else of this process is
+ * created under it.
+ */
+export function withUmask<T>(umask: number | undefined, spawnChild: () => T): T {
+	if (umask === undefined) return spawnChild();
+	const previous = process.umask(umask);
+	try {
+		return spawnChild();
+	} finally {
+		process.umask(previous);
 	}
 }
 

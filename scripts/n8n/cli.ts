@@ -4,8 +4,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { freePort } from '../ports';
+import { withUmask } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
 import type { Runtime } from './runtime';
+import { PRIVATE_UMASK } from './user-folder';
 
 const CLI_TIMEOUT_MS = 180_000;
 
@@ -40,11 +42,14 @@ export async function runCli(
 	});
 	try {
 		return await new Promise<CliResult>((resolve, reject) => {
-			const child = spawn(runtime.nodeBin, [runtime.n8nScript, ...args], {
-				env,
-				cwd: options.userFolder,
-				stdio: ['ignore', outFd, errFd],
-			});
+			// The first command against a fresh user folder (an import) creates n8n's database.
+			const child = withUmask(PRIVATE_UMASK, () =>
+				spawn(runtime.nodeBin, [runtime.n8nScript, ...args], {
+					env,
+					cwd: options.userFolder,
+					stdio: ['ignore', outFd, errFd],
+				}),
+			);
 			const timer = setTimeout(() => {
 				child.kill('SIGKILL');
 				const { stdout, stderr } = read();

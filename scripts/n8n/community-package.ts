@@ -7,6 +7,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from './runtime';
+import { privateUserFolder } from './user-folder';
 
 const PACKAGE_NAME = 'n8n-nodes-business-finance';
 
@@ -32,11 +33,13 @@ export function build(): void {
 /**
  * Installs the built package (what `npm pack` would ship: package.json and the `files` entries)
  * as a community package of the n8n whose user folder is `userFolder`. Returns its folder.
+ * Every n8n the scripts start is set up through here first, so this is where its user folder is
+ * made private (user-folder.ts) before n8n writes anything into it.
  */
 export function installPackage(userFolder: string): string {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	assertBuilt(pkg);
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const nodesDir = path.join(privateUserFolder(userFolder), '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });

@@ -30,6 +30,15 @@ const OFFLINE_ENV: Record<string, string> = {
 	no_proxy: '127.0.0.1,localhost,::1',
 };
 
+/**
+ * `<userFolder>/.n8n/config` holds the encryption key of every credential: n8n writes it 0600 and
+ * tightens a wider one only when this is true, which 1.x does not do by default. Set after
+ * `extraEnv`: no n8n the scripts start turns it off.
+ */
+const PRIVATE_ENV: Record<string, string> = {
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+};
+
 /** No telemetry, banners or templates; unverified community packages allowed. */
 const QUIET_ENV: Record<string, string> = {
 	N8N_SECURE_COOKIE: 'false',
@@ -42,7 +51,6 @@ const QUIET_ENV: Record<string, string> = {
 	N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 	N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 	N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
-	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 	// 2.x activates ("publishes") workflows through an outbox polled every 15 s; poll faster so
 	// an activation through the API takes effect within a second.
 	N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '500',
@@ -65,6 +73,7 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 		...QUIET_ENV,
 		...OFFLINE_ENV,
 		...options.extraEnv,
+		...PRIVATE_ENV,
 	});
 }
 

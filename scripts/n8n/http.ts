@@ -1,16 +1,16 @@
 /**
  * n8n's two HTTP APIs as the instance owner: the internal REST API (`/rest/...`, the editor's,
  * with the session cookie of a login) and the public API (`/api/v1/...`, with an API key the
- * owner creates). The owner is created on first use, so the editor needs no sign-up step.
+ * owner creates). The owner is created on first use, so the editor needs no sign-up step; its
+ * password is the user folder's own (user-folder.ts).
  */
+import { devOwner, type DevOwner } from './user-folder';
 
-/** The owner `npm run dev` and the e2e suite create (dev only; printed by `npm run dev`). */
-export const DEV_OWNER = {
-	email: 'dev@business-finance.local',
-	firstName: 'Dev',
-	lastName: 'Owner',
-	password: 'BusinessFinance1!',
-};
+/**
+ * The password every dev owner had before it was the user folder's own: a dev folder set up then
+ * still has it, and the first start after the change replaces it (setupOwner).
+ */
+const FORMER_SHARED_PASSWORD = 'BusinessFinance1!';
 
 interface HttpAnswer {
 	status: number;
@@ -27,7 +27,16 @@ export class N8nApi {
 	/** The public API key; calls made at once wait for one key instead of creating several. */
 	private apiKey?: Promise<string>;
 
-	constructor(readonly baseUrl: string) {}
+	constructor(
+		readonly baseUrl: string,
+		/** The n8n's `N8N_USER_FOLDER`, which keeps the owner's password. */
+		private readonly userFolder: string,
+	) {}
+
+	/** Who this client signs in as: the owner `npm run dev` prints and the editor test signs in as. */
+	owner(): DevOwner {
+		return devOwner(this.userFolder);
+	}
 
 	/** Internal REST (`/rest/...`) as the owner; returns the answer's `data`. */
 	async rest(method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -50,24 +59,52 @@ export class N8nApi {
 		return failUnlessOk(answer, `${method} ${fullPath}`).body;
 	}
 
-	/** Creates the owner when the instance has none (idempotent), then logs in. */
+	/**
+	 * Creates the owner when the instance has none (idempotent), then logs in; an owner that still
+	 * has the former shared password gets the user folder's own.
+	 */
 	async setupOwner(): Promise<void> {
 		const settings = await this.request('GET', '/rest/settings');
 		if (settings.body?.data?.userManagement?.showSetupOnFirstLoad !== false) {
-			const answer = await this.request('POST', '/rest/owner/setup', DEV_OWNER);
+			const answer = await this.request('POST', '/rest/owner/setup', this.owner());
 			this.takeAuthCookie(failUnlessOk(answer, 'owner setup (POST /rest/owner/setup)', 1000));
 		}
-		if (!this.cookie) await this.login();
+		if (this.cookie) return;
+		try {
+			await this.login();
+		} catch (error) {
+			if (!(await this.replaceFormerPassword())) throw error;
+		}
+	}
+
+	/** Signs in with the former shared password and, if it works, sets the folder's own. */
+	private async replaceFormerPassword(): Promise<boolean> {
+		const answer = await this.loginAnswer(FORMER_SHARED_PASSWORD);
+		if (answer.status >= 300) return false;
+		this.takeAuthCookie(answer);
+		const newPassword = this.owner().password;
+		await this.rest('PATCH', '/me/password', {
+			currentPassword: FORMER_SHARED_PASSWORD,
+			newPassword,
+		});
+		this.cookie = ''; // n8n ends the sessions of the old password
+		await this.login();
+		return true;
 	}
 
 	private async login(): Promise<void> {
-		const answer = await this.request('POST', '/rest/login', {
-			emailOrLdapLoginId: DEV_OWNER.email,
-			email: DEV_OWNER.email,
-			password: DEV_OWNER.password,
-		});
+		const answer = await this.loginAnswer(this.owner().password);
 		this.takeAuthCookie(failUnlessOk(answer, 'login (POST /rest/login)', 1000));
 		if (!this.cookie) throw new Error('login answered without an n8n-auth cookie');
+	}
+
+	private async loginAnswer(password: string): Promise<HttpAnswer> {
+		const { email } = this.owner();
+		return await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: email,
+			email,
+			password,
+		});
 	}
 
 	private takeAuthCookie(answer: HttpAnswer): void {

@@ -8,6 +8,7 @@
  * cli.ts                n8n's command line
  * import.ts             credentials and workflows imported with the CLI; examples/
  * process.ts            an n8n process in its own process group, ready once it answers
+ * user-folder.ts        the user folder kept private; the owner and its password
  * http.ts               n8n's REST and public APIs as the owner
  * data-tables.ts        n8n's data tables through its REST API
  * server.ts             N8nServer: the above behind one handle, and workflow runs
@@ -22,7 +23,6 @@ export {
 } from './data-tables';
 export type { N8nOptions } from './environment';
 export type { ExecuteResult } from './server';
-export { DEV_OWNER } from './http';
 export {
 	importCredentials,
 	importWorkflows,
@@ -36,3 +36,10 @@ export {
 } from './import';
 export { ensureRuntime, REPO_ROOT, requireRuntime, type Runtime } from './runtime';
 export { N8nServer } from './server';
+export {
+	devOwner,
+	OWNER_PASSWORD_FILE,
+	privateUserFolder,
+	secretInUserFolder,
+	type DevOwner,
+} from './user-folder';

@@ -7,6 +7,7 @@ import { freePort } from '../ports';
 import { startGroup, type GroupProcess } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
 import type { Runtime } from './runtime';
+import { PRIVATE_UMASK } from './user-folder';
 
 export interface N8nCommand {
 	/** For messages: "n8n", "n8n worker 1". */
@@ -29,6 +30,7 @@ export async function startN8nProcess(
 	return await startGroup(command.name, runtime.nodeBin, [runtime.n8nScript, ...command.args], {
 		env: n8nEnv(runtime, { ...options, brokerPort: await freePort() }),
 		cwd: options.userFolder,
+		umask: PRIVATE_UMASK,
 		logFile: command.logFile,
 		readyFor: `${command.name} to answer ${baseUrl}/healthz`,
 		isReady: () => command.isReady(baseUrl),

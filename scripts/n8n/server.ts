@@ -37,7 +37,7 @@ export class N8nServer extends N8nApi {
 		/** The `n8n start` process (its group holds the task runner too). */
 		readonly process: GroupProcess,
 	) {
-		super(`http://127.0.0.1:${options.port}`);
+		super(`http://127.0.0.1:${options.port}`, options.userFolder);
 	}
 
 	/** Starts `n8n start` and resolves once its REST API answers. */

@@ -8,6 +8,8 @@
  * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
  */
 import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { N8nServer, loadExamples, type ExecuteResult, type Runtime } from '../../scripts/n8n';
 import { holdDatabaseWriteLock } from './database-lock';
@@ -512,5 +514,32 @@ describe('secrets', () => {
 		expect(log).not.toContain(sandbox.keys.expired);
 		expect(log).not.toContain(secret);
 		expect(log).not.toContain(secret.slice('whsec_'.length));
+	});
+
+	it('n8n’s settings file (the encryption key) and its database are open to no other user', () => {
+		const n8nFolder = path.join(environment.userFolder, '.n8n');
+		const database = fs.readdirSync(n8nFolder).filter((f) => f.startsWith('database.sqlite'));
+		expect(database).toContain('database.sqlite');
+		const files = [
+			environment.userFolder,
+			n8nFolder,
+			...['config', ...database].map((f) => path.join(n8nFolder, f)),
+		];
+		const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+		for (const file of files)
+			expect({ file, mode: mode(file) }).toEqual({ file, mode: expect.stringMatching(/^[67]00$/) });
+	});
+
+	it('the owner’s password is its user folder’s own: the one every dev n8n once shared is refused', async () => {
+		const { email, password } = n8n.owner();
+		expect(password).not.toBe('BusinessFinance1!');
+		const login = (pw: string) =>
+			fetch(`${n8n.baseUrl}/rest/login`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'browser-id': 'bf-e2e' },
+				body: JSON.stringify({ emailOrLdapLoginId: email, email, password: pw }),
+			});
+		expect((await login('BusinessFinance1!')).status).toBe(401);
+		expect((await login(password)).status).toBe(200);
 	});
 });

@@ -12,7 +12,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
-	DEV_OWNER,
 	REPO_ROOT,
 	findDataTable,
 	loadExamples,
@@ -109,7 +108,8 @@ afterAll(async () => {
 
 it('signs in and opens an imported example with the Business Finance node on the canvas', async () => {
 	await browser.page.evaluate((text) => console.error(text), CONSOLE_PROBE);
-	await editor.signIn(DEV_OWNER.email, DEV_OWNER.password);
+	const { email, password } = environment.n8n.owner();
+	await editor.signIn(email, password);
 	await editor.openWorkflow(VENDORS_EXAMPLE.id);
 	const nodes = await editor.canvasNodes();
 	const node = nodes.find((n) => n.name === nodeOfType(VENDORS_EXAMPLE, ACTION_TYPE));

@@ -1,0 +1,145 @@
+/**
+ * The n8n user folder that `npm run dev`, the e2e suites and the benchmarks give n8n
+ * (scripts/n8n/user-folder.ts): private to its user, with an owner password of its own kept in a
+ * 0600 file; n8n spawned under umask 077; and a dev folder whose owner still has the password
+ * every dev n8n once shared gets its own (scripts/n8n/http.ts). That n8n itself then writes its
+ * settings file and database private is checked in a real n8n by test/e2e/n8n.e2e.test.ts.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { devOwner, OWNER_PASSWORD_FILE, privateUserFolder } from '../../scripts/n8n';
+import { N8nApi } from '../../scripts/n8n/http';
+import { PRIVATE_UMASK } from '../../scripts/n8n/user-folder';
+import { withUmask } from '../../scripts/process-group';
+import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
+
+let root: string;
+beforeEach(() => {
+	root = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-user-folder-test-'));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe('the user folder', () => {
+	it('is made 0700, its .n8n too', () => {
+		const folder = privateUserFolder(path.join(root, 'new', 'dev'));
+		expect(modeOf(folder)).toBe(0o700);
+		expect(modeOf(path.join(folder, '.n8n'))).toBe(0o700);
+	});
+
+	it('is tightened to 0700 when it exists open to others (a dev folder from before)', () => {
+		const folder = path.join(root, 'dev');
+		fs.mkdirSync(path.join(folder, '.n8n'), { recursive: true, mode: 0o755 });
+		fs.chmodSync(folder, 0o755);
+		fs.chmodSync(path.join(folder, '.n8n'), 0o775);
+		privateUserFolder(folder);
+		expect(modeOf(folder)).toBe(0o700);
+		expect(modeOf(path.join(folder, '.n8n'))).toBe(0o700);
+	});
+
+	it('gets its owner password through devOwner: 0600 file, folders 0700', () => {
+		const folder = path.join(root, 'fresh');
+		const { password } = devOwner(folder);
+		const file = path.join(folder, OWNER_PASSWORD_FILE);
+		expect(fs.readFileSync(file, 'utf8').trim()).toBe(password);
+		expect(modeOf(file)).toBe(0o600);
+		expect(modeOf(folder)).toBe(0o700);
+		expect(modeOf(path.join(folder, '.n8n'))).toBe(0o700);
+	});
+});
+
+describe('the owner password', () => {
+	it('meets n8n’s rules: 8 to 64 characters, a number and an uppercase letter', () => {
+		const { password } = devOwner(path.join(root, 'a'));
+		expect(password.length).toBeGreaterThanOrEqual(8);
+		expect(password.length).toBeLessThanOrEqual(64);
+		expect(password).toMatch(/\d/);
+		expect(password).toMatch(/[A-Z]/);
+	});
+
+	it('is the same on every later start of the same folder', () => {
+		const folder = path.join(root, 'a');
+		const first = devOwner(folder).password;
+		expect(devOwner(folder).password).toBe(first);
+		expect(devOwner(folder)).toEqual(devOwner(folder));
+	});
+
+	it('differs between two folders, and is not the former shared one', () => {
+		const a = devOwner(path.join(root, 'a')).password;
+		const b = devOwner(path.join(root, 'b')).password;
+		expect(a).not.toBe(b);
+		expect([a, b]).not.toContain('BusinessFinance1!');
+	});
+
+	it('a password file widened by hand is put back to 0600', () => {
+		const folder = path.join(root, 'a');
+		const { password } = devOwner(folder);
+		fs.chmodSync(path.join(folder, OWNER_PASSWORD_FILE), 0o644);
+		expect(devOwner(folder).password).toBe(password);
+		expect(modeOf(path.join(folder, OWNER_PASSWORD_FILE))).toBe(0o600);
+	});
+});
+
+it('n8n is spawned under umask 077, so the database it creates is its user’s only', () => {
+	const shown = withUmask(PRIVATE_UMASK, () =>
+		spawnSync('sh', ['-c', 'umask'], { encoding: 'utf8' }),
+	);
+	expect(shown.stdout.trim()).toBe('0077');
+	// This process's own umask is back: a file it creates now is as wide as before.
+	const probe = path.join(root, 'probe');
+	fs.writeFileSync(probe, '');
+	const unchanged = spawnSync('sh', ['-c', 'umask'], { encoding: 'utf8' }).stdout.trim();
+	expect(modeOf(probe)).toBe(0o666 & ~parseInt(unchanged, 8));
+});
+
+/** A stand-in for n8n's owner login and password change, its owner set up with `password`. */
+async function fakeN8n(password: string) {
+	const state = { password, changes: 0 };
+	const server = await scriptedServer((req, res) => {
+		void bodyOf(req).then((raw) => {
+			const body = raw.length ? JSON.parse(raw.toString()) : {};
+			const signedIn = req.headers.cookie === `n8n-auth=${state.password}`;
+			if (req.url === '/rest/settings')
+				return answer(res, 200, { data: { userManagement: { showSetupOnFirstLoad: false } } });
+			if (req.url === '/rest/login' && body.password === state.password)
+				return answer(res, 200, {}, { 'set-cookie': `n8n-auth=${state.password}; Path=/` });
+			if (req.url === '/rest/me/password' && signedIn && body.currentPassword === state.password) {
+				state.password = body.newPassword;
+				state.changes++;
+				return answer(res, 200, { data: { success: true } });
+			}
+			answer(res, 401, { message: 'Wrong username or password.' });
+		});
+	});
+	return { server, state };
+}
+
+describe('setupOwner on an n8n whose owner exists', () => {
+	it('an owner with the former shared password gets the folder’s own, once', async () => {
+		const { server, state } = await fakeN8n('BusinessFinance1!');
+		try {
+			const folder = path.join(root, 'dev');
+			await new N8nApi(server.baseUrl, folder).setupOwner();
+			expect(state.password).toBe(devOwner(folder).password);
+			// A later start signs in with it; the password is not changed again.
+			await new N8nApi(server.baseUrl, folder).setupOwner();
+			expect(state.changes).toBe(1);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('an owner with some other password is a failed login, left as it is', async () => {
+		const { server, state } = await fakeN8n('SomeoneElse1');
+		try {
+			const api = new N8nApi(server.baseUrl, path.join(root, 'dev'));
+			await expect(api.setupOwner()).rejects.toThrow(/login \(POST \/rest\/login\) -> 401/);
+			expect(state).toEqual({ password: 'SomeoneElse1', changes: 0 });
+		} finally {
+			await server.close();
+		}
+	});
+});
