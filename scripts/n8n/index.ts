@@ -24,6 +24,7 @@ export type { N8nOptions } from './environment';
 export type { ExecuteResult } from './server';
 export { DEV_OWNER } from './http';
 export {
+	APPROVERS_CREDENTIAL,
 	importCredentials,
 	importWorkflows,
 	loadExamples,
