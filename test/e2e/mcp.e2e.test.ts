@@ -11,7 +11,12 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { MCP_BEARER_CREDENTIAL, loadExamples, type WorkflowJson } from '../../scripts/n8n';
+import {
+	APPROVERS_CREDENTIAL,
+	MCP_BEARER_CREDENTIAL,
+	loadExamples,
+	type WorkflowJson,
+} from '../../scripts/n8n';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
@@ -44,6 +49,10 @@ const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
 /** Example 06's MCP endpoint, its bearer token, and example 06b's id. */
 let exampleUrl: URL;
 const token = randomBytes(24).toString('hex');
+/** The approvers' Basic Auth login on 06b's form (its credential "Approvers (Basic Auth)"). */
+const approver = { user: 'approver', password: randomBytes(12).toString('hex') };
+const basic = ({ user, password }: { user: string; password: string }) =>
+	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 let approvalId: string;
 /** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
 let receiver: ScriptedServer;
@@ -107,6 +116,7 @@ beforeAll(async () => {
 			{ ...EXPIRED_CREDENTIAL, apiKey: sandbox.keys.expired, baseUrl: sandbox.baseUrl },
 			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
 			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
+			{ ...APPROVERS_CREDENTIAL, data: approver },
 		],
 		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE), approval],
 	});
@@ -362,11 +372,26 @@ describe('examples 06 and 06b', () => {
 		return { answer: text, form: /(http\S+)$/.exec(message)![1] };
 	}
 
-	async function decide(form: string, decision: 'Approve' | 'Reject', count: number) {
+	/** Posts a decision to the form (as `login`, or without credentials); resolves with the status. */
+	async function submit(form: string, decision: string, login?: typeof approver) {
 		const body = new FormData();
 		body.set('field-0', decision);
-		expect((await fetch(form, { method: 'POST', body })).status).toBe(200);
-		await environment.n8n.waitForExecutions(approvalId, count - 1, 60_000);
+		const headers: Record<string, string> = login ? { authorization: basic(login) } : {};
+		return (await fetch(form, { method: 'POST', body, headers })).status;
+	}
+
+	/** An execution's status once it has ended (a waiting one has a stoppedAt too). */
+	const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+	/** The approver decides on the form; resolves once that execution has finished. */
+	async function decide(form: string, decision: 'Approve' | 'Reject') {
+		expect(await submit(form, decision, approver)).toBe(200);
+		const id = /\/form-waiting\/(\d+)/.exec(form)![1];
+		await environment.n8n.waitFor(
+			`execution ${id} to finish`,
+			async () => ENDED.includes((await environment.n8n.api('GET', `/executions/${id}`))?.status),
+			60_000,
+		);
 	}
 
 	const payablesCreated = async () =>
@@ -382,7 +407,7 @@ describe('examples 06 and 06b', () => {
 			environment.runtime.major >= 2 ? /Sub-workflow is paused/ : /Waiting for a person to approve/,
 		);
 		expect(await payablesCreated()).toEqual([]);
-		await decide(approved.form, 'Approve', 1);
+		await decide(approved.form, 'Approve');
 		const created = await payablesCreated();
 		expect(created).toHaveLength(1);
 		expect(created[0].body).toMatchObject({
@@ -393,18 +418,32 @@ describe('examples 06 and 06b', () => {
 		});
 
 		const rejected = await propose('BILL-MCP-REJECT');
-		if (environment.runtime.major >= 2) {
-			// The form's address carries a token; the execution's number alone does not open it.
-			const unsigned = rejected.form.replace(/\?.*$/, '');
-			const guessed = new FormData();
-			guessed.set('field-0', 'Approve');
-			expect((await fetch(unsigned, { method: 'POST', body: guessed })).status).not.toBe(200);
-		} else {
-			// On 1.x it is the execution's number alone (examples/README.md says what to do).
-			expect(rejected.form).toMatch(/\/form-waiting\/\d+$/);
-		}
-		await decide(rejected.form, 'Reject', 2);
+		await decide(rejected.form, 'Reject');
 		expect(await payablesCreated()).toHaveLength(1);
+	});
+
+	it('the approval form opens only to the approvers: a guessed address, or the real one without the Basic Auth login, is refused (401)', async () => {
+		await sandbox.admin.clearRequests();
+		const { form } = await propose('BILL-MCP-GUESS');
+		// 1.x: the form's address is the execution's number alone; 2.x adds a token to it.
+		const executionNumber = /\/form-waiting\/(\d+)/.exec(form)![1];
+		const guessed = `${environment.n8n.baseUrl}/form-waiting/${executionNumber}`;
+		expect(form === guessed).toBe(environment.runtime.major < 2);
+		const wrong = { user: approver.user, password: 'guessed' };
+		for (const address of [guessed, form]) {
+			expect((await fetch(address)).status).toBe(401);
+			expect(await submit(address, 'Approve')).toBe(401);
+			expect(await submit(address, 'Approve', wrong)).toBe(401);
+		}
+		expect(await payablesCreated()).toEqual([]);
+		// 2.x: the login without the token is refused too.
+		if (form !== guessed) expect(await submit(guessed, 'Approve', approver)).toBe(401);
+		await decide(form, 'Approve');
+		expect(await payablesCreated()).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ invoice_number: 'BILL-MCP-GUESS' }),
+			}),
+		]);
 	});
 });
 
