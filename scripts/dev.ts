@@ -136,7 +136,7 @@ function banner(n8n: N8nServer, sandbox: RunningSandbox, secrets: DevSecrets): s
 		`  login:        ${login}`,
 		`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
 		`  sandbox:      ${sandbox.baseUrl}/v1  (${admin})`,
-		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish examples 06 and 06b first)`,
+		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish 06 and 06b first; 06b needs its table, examples/README.md)`,
 		`                header Authorization: Bearer ${secrets.token}`,
 		`  approvers:    ${APPROVER_USER} / ${secrets.approverPassword}  (example 06b's approval form)`,
 		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',

@@ -14,14 +14,18 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	APPROVERS_CREDENTIAL,
 	MCP_BEARER_CREDENTIAL,
+	createDataTable,
+	dataTableRows,
+	importWorkflows,
 	loadExamples,
+	type DataTable,
 	type WorkflowJson,
 } from '../../scripts/n8n';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { output } from './service';
-import { nodeNamed } from './workflows';
+import { nodeNamed, rl } from './workflows';
 import {
 	EXPIRED_CREDENTIAL,
 	LIMITED_CREDENTIAL,
@@ -54,6 +58,8 @@ const approver = { user: 'approver', password: randomBytes(12).toString('hex') }
 const basic = ({ user, password }: { user: string; password: string }) =>
 	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 let approvalId: string;
+/** 06b's table "Payable proposals", made by hand as examples/README.md says. */
+let proposals: DataTable;
 /** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
 let receiver: ScriptedServer;
 const messages: string[] = [];
@@ -118,9 +124,18 @@ beforeAll(async () => {
 			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
 			{ ...APPROVERS_CREDENTIAL, data: approver },
 		],
-		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE), approval],
+		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE)],
 	});
 	const n8n = environment.n8n;
+	// 06b with its table: the columns its nodes write, the table picked in each Data table node.
+	const { schema } = nodeNamed(approval, 'Record the proposal as waiting').parameters.columns;
+	const columns = schema.map((c: { id: string }) => ({ name: c.id, type: 'string' as const }));
+	proposals = await createDataTable(n8n, 'Payable proposals', columns);
+	for (const node of approval.nodes) {
+		if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = rl(proposals.id);
+	}
+	const cli = { userFolder: environment.userFolder, port: 0 };
+	await importWorkflows(environment.runtime, cli, [approval]);
 	await n8n.activate(MCP_WORKFLOW_ID);
 	// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
 	if (environment.runtime.major >= 2) await n8n.activate(approvalId);
@@ -359,11 +374,16 @@ describe('examples 06 and 06b', () => {
 		await expect(connectMcp(exampleUrl, wrong)).rejects.toMatchObject({ code: 403 });
 	});
 
+	const proposal = (invoice: string) => ({
+		invoice_number: invoice,
+		amount: 120.5,
+		vendor_id: acmeId,
+	});
+
 	/** Proposes a payable; resolves with the agent's answer and the approval form's address. */
 	async function propose(invoice: string): Promise<{ answer: string; form: string }> {
 		const before = messages.length;
-		const args = { invoice_number: invoice, amount: 120.5, vendor_id: acmeId };
-		const { text } = await call('propose_payable', args, agent);
+		const { text } = await call('propose_payable', proposal(invoice), agent);
 		const message = await environment.n8n.waitFor(
 			'the approval message',
 			async () => messages[before],
@@ -383,15 +403,17 @@ describe('examples 06 and 06b', () => {
 	/** An execution's status once it has ended (a waiting one has a stoppedAt too). */
 	const ENDED = ['success', 'error', 'crashed', 'canceled'];
 
-	/** The approver decides on the form; resolves once that execution has finished. */
-	async function decide(form: string, decision: 'Approve' | 'Reject') {
+	/** The approver decides on the form; resolves with that execution once it has finished. */
+	async function decide(form: string, decision: 'Approve' | 'Reject'): Promise<any> {
 		expect(await submit(form, decision, approver)).toBe(200);
 		const id = /\/form-waiting\/(\d+)/.exec(form)![1];
-		await environment.n8n.waitFor(
+		const n8n = environment.n8n;
+		await n8n.waitFor(
 			`execution ${id} to finish`,
-			async () => ENDED.includes((await environment.n8n.api('GET', `/executions/${id}`))?.status),
+			async () => ENDED.includes((await n8n.api('GET', `/executions/${id}`))?.status),
 			60_000,
 		);
+		return await n8n.api('GET', `/executions/${id}?includeData=true`);
 	}
 
 	const payablesCreated = async () =>
@@ -444,6 +466,65 @@ describe('examples 06 and 06b', () => {
 				body: expect.objectContaining({ invoice_number: 'BILL-MCP-GUESS' }),
 			}),
 		]);
+	});
+
+	describe('06b: one proposal per vendor and invoice number', () => {
+		const proposeAgain = async (invoice: string) => {
+			const before = messages.length;
+			const { text } = await call('propose_payable', proposal(invoice), agent);
+			expect(messages.length).toBe(before);
+			return text;
+		};
+		const rowsOf = async (invoice: string) =>
+			(await dataTableRows(environment.n8n, proposals)).filter((r) => r.invoice_number === invoice);
+		/** 06b's executions waiting on a form (as the editor lists them: 1.x's public API does not). */
+		const waitingForms = async () => {
+			const filter = JSON.stringify({ workflowId: approvalId, status: ['waiting'] });
+			const query = `filter=${encodeURIComponent(filter)}`;
+			return await environment.n8n.waitFor('an execution waiting on its form', async () => {
+				const { results } = await environment.n8n.rest('GET', `/executions?${query}`);
+				return results.length > 0 && results;
+			});
+		};
+
+		it('a second proposal while one waits, and one after it was approved, asks no one and is told why', async () => {
+			await sandbox.admin.clearRequests();
+			const { form } = await propose('BILL-MCP-TWICE');
+			expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+				/Already proposed \(waiting for approval\): invoice BILL-MCP-TWICE from Acme Office Supplies/,
+			);
+			expect(await waitingForms()).toHaveLength(1);
+			const approved = await decide(form, 'Approve');
+			expect(await payablesCreated()).toHaveLength(1);
+			const payableId = output(approved, 'Create payable')[0].id;
+			expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+				new RegExp(`Already created: payable ${payableId} for invoice BILL-MCP-TWICE`),
+			);
+			expect(await payablesCreated()).toHaveLength(1);
+			expect(await rowsOf('BILL-MCP-TWICE')).toEqual([
+				expect.objectContaining({ vendor_id: acmeId, status: 'created', payable_id: payableId }),
+			]);
+		});
+
+		it('a rejected proposal may be proposed again: a new message and form, on the same row', async () => {
+			await sandbox.admin.clearRequests();
+			const first = await propose('BILL-MCP-AGAIN');
+			await decide(first.form, 'Reject');
+			expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+				expect.objectContaining({ status: 'rejected' }),
+			]);
+			const second = await propose('BILL-MCP-AGAIN');
+			expect(second.form).not.toBe(first.form);
+			await decide(second.form, 'Approve');
+			expect(await payablesCreated()).toEqual([
+				expect.objectContaining({
+					body: expect.objectContaining({ invoice_number: 'BILL-MCP-AGAIN' }),
+				}),
+			]);
+			expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+				expect.objectContaining({ status: 'created' }),
+			]);
+		});
 	});
 });
 
