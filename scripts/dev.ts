@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
+	APPROVERS_CREDENTIAL,
 	MCP_BEARER_CREDENTIAL,
 	N8nServer,
 	OWNER_PASSWORD_FILE,
@@ -62,33 +63,53 @@ async function startDevSandbox(): Promise<RunningSandbox> {
 	return sandbox;
 }
 
-/** Example 06's MCP token: made once per dev folder, so an MCP client set up with it keeps working. */
-function mcpToken(userFolder: string): string {
-	return secretInUserFolder(userFolder, 'bf-mcp-token', () => randomBytes(24).toString('hex'));
+/**
+ * A secret made once per dev folder (example 06's MCP token, the approvers' password of 06b's
+ * form), so a client set up with it keeps working.
+ */
+function devSecret(userFolder: string, name: string): string {
+	return secretInUserFolder(userFolder, name, () => randomBytes(24).toString('hex'));
+}
+
+/** The login example 06b's approval form asks for (credential "Approvers (Basic Auth)"). */
+const APPROVER_USER = 'approver';
+
+interface DevSecrets {
+	token: string;
+	approverPassword: string;
 }
 
 /**
- * The sandbox credential, example 06's bearer token, and the examples not imported before (editor
- * edits survive restarts). Resolves with the token.
+ * The sandbox credential, example 06's bearer token, example 06b's approvers' login, and the
+ * examples not imported before (editor edits survive restarts). Resolves with the secrets.
  */
-async function importDevData(runtime: Runtime, options: N8nOptions, sandbox: RunningSandbox) {
-	say(`importing the credentials "${SANDBOX_CREDENTIAL_NAME}" and "${MCP_BEARER_CREDENTIAL.name}"`);
-	const token = mcpToken(options.userFolder);
+async function importDevData(
+	runtime: Runtime,
+	options: N8nOptions,
+	sandbox: RunningSandbox,
+): Promise<DevSecrets> {
+	const names = [SANDBOX_CREDENTIAL_NAME, MCP_BEARER_CREDENTIAL.name, APPROVERS_CREDENTIAL.name];
+	say(`importing the credentials ${names.map((n) => `"${n}"`).join(', ')}`);
+	const secrets = {
+		token: devSecret(options.userFolder, 'bf-mcp-token'),
+		approverPassword: devSecret(options.userFolder, 'bf-approver-password'),
+	};
 	await importCredentials(runtime, options, [
 		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
-		{ ...MCP_BEARER_CREDENTIAL, data: { token } },
+		{ ...MCP_BEARER_CREDENTIAL, data: { token: secrets.token } },
+		{ ...APPROVERS_CREDENTIAL, data: { user: APPROVER_USER, password: secrets.approverPassword } },
 	]);
 	const ledgerFile = path.join(options.userFolder, 'bf-imported-examples.json');
 	const done: string[] = fs.existsSync(ledgerFile)
 		? JSON.parse(fs.readFileSync(ledgerFile, 'utf8'))
 		: [];
 	const fresh = loadExamples().filter((e) => !done.includes(e.file));
-	if (!fresh.length) return token;
+	if (!fresh.length) return secrets;
 	const workflows = fresh.map((e) => e.workflow);
 	await importWorkflows(runtime, options, workflows);
 	fs.writeFileSync(ledgerFile, JSON.stringify([...done, ...fresh.map((e) => e.file)], null, 2));
 	say(`imported the examples: ${workflows.map((w) => w.name).join('; ')}`);
-	return token;
+	return secrets;
 }
 
 function logFileOf(options: N8nOptions): string {
@@ -105,7 +126,7 @@ async function startDevN8n(runtime: Runtime, options: N8nOptions): Promise<N8nSe
 	});
 }
 
-function banner(n8n: N8nServer, sandbox: RunningSandbox, token: string): string {
+function banner(n8n: N8nServer, sandbox: RunningSandbox, secrets: DevSecrets): string {
 	const { email, password } = n8n.owner();
 	const passwordFile = path.relative(
 		process.cwd(),
@@ -119,8 +140,9 @@ function banner(n8n: N8nServer, sandbox: RunningSandbox, token: string): string 
 		`  login:        ${login}`,
 		`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
 		`  sandbox:      ${sandbox.baseUrl}/v1  (${admin})`,
-		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish examples 06 and 06b first)`,
-		`                header Authorization: Bearer ${token}`,
+		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish 06 and 06b first; 06b needs its table, examples/README.md)`,
+		`                header Authorization: Bearer ${secrets.token}`,
+		`  approvers:    ${APPROVER_USER} / ${secrets.approverPassword}  (example 06b's approval form)`,
 		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
 		'',
 	].join('\n');
@@ -220,14 +242,14 @@ async function main(): Promise<void> {
 		userFolder,
 		port: await portOrFree(envPort('BF_DEV_N8N_PORT', 5678)),
 	};
-	const token = await importDevData(runtime, options, sandbox);
+	const secrets = await importDevData(runtime, options, sandbox);
 
 	say(
 		`starting n8n on port ${options.port} (log: ${path.relative(process.cwd(), logFileOf(options))})`,
 	);
 	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
 	await state.n8n.setupOwner();
-	console.log(banner(state.n8n, sandbox, token));
+	console.log(banner(state.n8n, sandbox, secrets));
 
 	const reload = reloader(state);
 	const watchers = watchSources((file) => reload.changed(file));

@@ -18,6 +18,15 @@ export const MCP_BEARER_CREDENTIAL = {
 	name: 'MCP bearer token',
 	type: 'httpBearerAuth',
 };
+/**
+ * The Basic Auth credential example 06b's approval form asks for (data: `{ user, password }`):
+ * without it, on n8n 1.x anyone who guesses `/form-waiting/<execution number>` approves.
+ */
+export const APPROVERS_CREDENTIAL = {
+	id: 'bfApproversCred1',
+	name: 'Approvers (Basic Auth)',
+	type: 'httpBasicAuth',
+};
 
 const CREDENTIAL_TYPE = new BusinessFinanceApi().name;
 

@@ -24,6 +24,7 @@ export {
 export type { N8nOptions } from './environment';
 export type { ExecuteResult } from './server';
 export {
+	APPROVERS_CREDENTIAL,
 	importCredentials,
 	importWorkflows,
 	loadExamples,

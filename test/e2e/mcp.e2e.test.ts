@@ -11,12 +11,21 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { MCP_BEARER_CREDENTIAL, loadExamples, type WorkflowJson } from '../../scripts/n8n';
+import {
+	APPROVERS_CREDENTIAL,
+	MCP_BEARER_CREDENTIAL,
+	createDataTable,
+	dataTableRows,
+	importWorkflows,
+	loadExamples,
+	type DataTable,
+	type WorkflowJson,
+} from '../../scripts/n8n';
 import { createHttpClient, type HttpClient } from '../helpers/http';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { output } from './service';
-import { nodeNamed } from './workflows';
+import { nodeNamed, rl } from './workflows';
 import {
 	EXPIRED_CREDENTIAL,
 	LIMITED_CREDENTIAL,
@@ -44,7 +53,13 @@ const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
 /** Example 06's MCP endpoint, its bearer token, and example 06b's id. */
 let exampleUrl: URL;
 const token = randomBytes(24).toString('hex');
+/** The approvers' Basic Auth login on 06b's form (its credential "Approvers (Basic Auth)"). */
+const approver = { user: 'approver', password: randomBytes(12).toString('hex') };
+const basic = ({ user, password }: { user: string; password: string }) =>
+	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 let approvalId: string;
+/** 06b's table "Payable proposals", made by hand as examples/README.md says. */
+let proposals: DataTable;
 /** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
 let receiver: ScriptedServer;
 const messages: string[] = [];
@@ -107,10 +122,20 @@ beforeAll(async () => {
 			{ ...EXPIRED_CREDENTIAL, apiKey: sandbox.keys.expired, baseUrl: sandbox.baseUrl },
 			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
 			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
+			{ ...APPROVERS_CREDENTIAL, data: approver },
 		],
-		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE), approval],
+		workflows: [mcpWorkflow(), readsWorkflow(readsAsWorkflow()), example(TOOLS_FILE)],
 	});
 	const n8n = environment.n8n;
+	// 06b with its table: the columns its nodes write, the table picked in each Data table node.
+	const { schema } = nodeNamed(approval, 'Record the proposal as waiting').parameters.columns;
+	const columns = schema.map((c: { id: string }) => ({ name: c.id, type: 'string' as const }));
+	proposals = await createDataTable(n8n, 'Payable proposals', columns);
+	for (const node of approval.nodes) {
+		if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = rl(proposals.id);
+	}
+	const cli = { userFolder: environment.userFolder, port: 0 };
+	await importWorkflows(environment.runtime, cli, [approval]);
 	await n8n.activate(MCP_WORKFLOW_ID);
 	// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
 	if (environment.runtime.major >= 2) await n8n.activate(approvalId);
@@ -349,11 +374,16 @@ describe('examples 06 and 06b', () => {
 		await expect(connectMcp(exampleUrl, wrong)).rejects.toMatchObject({ code: 403 });
 	});
 
+	const proposal = (invoice: string) => ({
+		invoice_number: invoice,
+		amount: 120.5,
+		vendor_id: acmeId,
+	});
+
 	/** Proposes a payable; resolves with the agent's answer and the approval form's address. */
 	async function propose(invoice: string): Promise<{ answer: string; form: string }> {
 		const before = messages.length;
-		const args = { invoice_number: invoice, amount: 120.5, vendor_id: acmeId };
-		const { text } = await call('propose_payable', args, agent);
+		const { text } = await call('propose_payable', proposal(invoice), agent);
 		const message = await environment.n8n.waitFor(
 			'the approval message',
 			async () => messages[before],
@@ -362,11 +392,28 @@ describe('examples 06 and 06b', () => {
 		return { answer: text, form: /(http\S+)$/.exec(message)![1] };
 	}
 
-	async function decide(form: string, decision: 'Approve' | 'Reject', count: number) {
+	/** Posts a decision to the form (as `login`, or without credentials); resolves with the status. */
+	async function submit(form: string, decision: string, login?: typeof approver) {
 		const body = new FormData();
 		body.set('field-0', decision);
-		expect((await fetch(form, { method: 'POST', body })).status).toBe(200);
-		await environment.n8n.waitForExecutions(approvalId, count - 1, 60_000);
+		const headers: Record<string, string> = login ? { authorization: basic(login) } : {};
+		return (await fetch(form, { method: 'POST', body, headers })).status;
+	}
+
+	/** An execution's status once it has ended (a waiting one has a stoppedAt too). */
+	const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+	/** The approver decides on the form; resolves with that execution once it has finished. */
+	async function decide(form: string, decision: 'Approve' | 'Reject'): Promise<any> {
+		expect(await submit(form, decision, approver)).toBe(200);
+		const id = /\/form-waiting\/(\d+)/.exec(form)![1];
+		const n8n = environment.n8n;
+		await n8n.waitFor(
+			`execution ${id} to finish`,
+			async () => ENDED.includes((await n8n.api('GET', `/executions/${id}`))?.status),
+			60_000,
+		);
+		return await n8n.api('GET', `/executions/${id}?includeData=true`);
 	}
 
 	const payablesCreated = async () =>
@@ -382,7 +429,7 @@ describe('examples 06 and 06b', () => {
 			environment.runtime.major >= 2 ? /Sub-workflow is paused/ : /Waiting for a person to approve/,
 		);
 		expect(await payablesCreated()).toEqual([]);
-		await decide(approved.form, 'Approve', 1);
+		await decide(approved.form, 'Approve');
 		const created = await payablesCreated();
 		expect(created).toHaveLength(1);
 		expect(created[0].body).toMatchObject({
@@ -393,18 +440,91 @@ describe('examples 06 and 06b', () => {
 		});
 
 		const rejected = await propose('BILL-MCP-REJECT');
-		if (environment.runtime.major >= 2) {
-			// The form's address carries a token; the execution's number alone does not open it.
-			const unsigned = rejected.form.replace(/\?.*$/, '');
-			const guessed = new FormData();
-			guessed.set('field-0', 'Approve');
-			expect((await fetch(unsigned, { method: 'POST', body: guessed })).status).not.toBe(200);
-		} else {
-			// On 1.x it is the execution's number alone (examples/README.md says what to do).
-			expect(rejected.form).toMatch(/\/form-waiting\/\d+$/);
-		}
-		await decide(rejected.form, 'Reject', 2);
+		await decide(rejected.form, 'Reject');
 		expect(await payablesCreated()).toHaveLength(1);
+	});
+
+	it('the approval form opens only to the approvers: a guessed address, or the real one without the Basic Auth login, is refused (401)', async () => {
+		await sandbox.admin.clearRequests();
+		const { form } = await propose('BILL-MCP-GUESS');
+		// 1.x: the form's address is the execution's number alone; 2.x adds a token to it.
+		const executionNumber = /\/form-waiting\/(\d+)/.exec(form)![1];
+		const guessed = `${environment.n8n.baseUrl}/form-waiting/${executionNumber}`;
+		expect(form === guessed).toBe(environment.runtime.major < 2);
+		const wrong = { user: approver.user, password: 'guessed' };
+		for (const address of [guessed, form]) {
+			expect((await fetch(address)).status).toBe(401);
+			expect(await submit(address, 'Approve')).toBe(401);
+			expect(await submit(address, 'Approve', wrong)).toBe(401);
+		}
+		expect(await payablesCreated()).toEqual([]);
+		// 2.x: the login without the token is refused too.
+		if (form !== guessed) expect(await submit(guessed, 'Approve', approver)).toBe(401);
+		await decide(form, 'Approve');
+		expect(await payablesCreated()).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ invoice_number: 'BILL-MCP-GUESS' }),
+			}),
+		]);
+	});
+
+	describe('06b: one proposal per vendor and invoice number', () => {
+		const proposeAgain = async (invoice: string) => {
+			const before = messages.length;
+			const { text } = await call('propose_payable', proposal(invoice), agent);
+			expect(messages.length).toBe(before);
+			return text;
+		};
+		const rowsOf = async (invoice: string) =>
+			(await dataTableRows(environment.n8n, proposals)).filter((r) => r.invoice_number === invoice);
+		/** 06b's executions waiting on a form (as the editor lists them: 1.x's public API does not). */
+		const waitingForms = async () => {
+			const filter = JSON.stringify({ workflowId: approvalId, status: ['waiting'] });
+			const query = `filter=${encodeURIComponent(filter)}`;
+			return await environment.n8n.waitFor('an execution waiting on its form', async () => {
+				const { results } = await environment.n8n.rest('GET', `/executions?${query}`);
+				return results.length > 0 && results;
+			});
+		};
+
+		it('a second proposal while one waits, and one after it was approved, asks no one and is told why', async () => {
+			await sandbox.admin.clearRequests();
+			const { form } = await propose('BILL-MCP-TWICE');
+			expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+				/Already proposed \(waiting for approval\): invoice BILL-MCP-TWICE from Acme Office Supplies/,
+			);
+			expect(await waitingForms()).toHaveLength(1);
+			const approved = await decide(form, 'Approve');
+			expect(await payablesCreated()).toHaveLength(1);
+			const payableId = output(approved, 'Create payable')[0].id;
+			expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+				new RegExp(`Already created: payable ${payableId} for invoice BILL-MCP-TWICE`),
+			);
+			expect(await payablesCreated()).toHaveLength(1);
+			expect(await rowsOf('BILL-MCP-TWICE')).toEqual([
+				expect.objectContaining({ vendor_id: acmeId, status: 'created', payable_id: payableId }),
+			]);
+		});
+
+		it('a rejected proposal may be proposed again: a new message and form, on the same row', async () => {
+			await sandbox.admin.clearRequests();
+			const first = await propose('BILL-MCP-AGAIN');
+			await decide(first.form, 'Reject');
+			expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+				expect.objectContaining({ status: 'rejected' }),
+			]);
+			const second = await propose('BILL-MCP-AGAIN');
+			expect(second.form).not.toBe(first.form);
+			await decide(second.form, 'Approve');
+			expect(await payablesCreated()).toEqual([
+				expect.objectContaining({
+					body: expect.objectContaining({ invoice_number: 'BILL-MCP-AGAIN' }),
+				}),
+			]);
+			expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+				expect.objectContaining({ status: 'created' }),
+			]);
+		});
 	});
 });
 
