@@ -19,7 +19,7 @@ const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
-const fromAI = (key: string, description: string, type = 'string') =>
+export const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 
 /** Tool name (the node's name as MCP shows it) → the node's parameters. */
