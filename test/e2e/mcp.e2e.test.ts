@@ -325,9 +325,12 @@ describe('what an agent is told when a call cannot be done', () => {
 			amount: -5,
 			customer_email: 'not-an-email',
 		});
-		expect(refused.isError).toBe(true);
+		// the tool's answer, not a failed call (router.ts errorItemJson says why)
+		expect(refused.isError).toBe(false);
+		expect(refused.json[0].error).toBe("Invalid parameters: 'Amount', 'Customer Email'");
 		expect(refused.text).toMatch(/'Amount' must be at least 0\.01, got -5/);
 		expect(refused.text).toMatch(/'Customer Email' must be an email address/);
+		expect(refused.json[0].outcome).toMatch(/^Nothing was sent to the service/);
 		expect(await sandbox.admin.getRequests()).toEqual([]);
 	});
 
@@ -336,16 +339,15 @@ describe('what an agent is told when a call cannot be done', () => {
 		['get_balance_expired_key', /API_KEY_EXPIRED/],
 	])('%s: the service’s code and what to do', async (name, code) => {
 		const answer = await call(name);
-		expect(answer.isError).toBe(true);
-		expect(answer.text).toMatch(code);
+		expect(answer.json[0]).toMatchObject({ error: expect.stringMatching(code), httpCode: '401' });
+		expect(answer.json[0].outcome).toBeUndefined(); // it was sent: the service refused it
 		expect(answer.text).toMatch(/Create a new key in the dashboard/);
 	});
 
 	it('a rate-limited listing stops when its wait budget is spent, and says why; with room it waits and finishes', async () => {
 		await limited.admin.setRateLimit({ limit: 1, windowSeconds: 3 });
 		const stopped = await call('list_vendors_rate_limited', { max_wait_seconds: 1 });
-		expect(stopped.isError).toBe(true);
-		expect(stopped.text).toMatch(/RATE_LIMITED: .*wait budget 1s/);
+		expect(stopped.json[0].error).toMatch(/RATE_LIMITED: .*wait budget 1s/);
 		expect(stopped.text).toMatch(/Max Wait for Rate Limits/);
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const finished = await call('list_vendors_rate_limited', { max_wait_seconds: 30 });

@@ -5,7 +5,13 @@
  */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 import type { Problem } from '../helpers/validators';
-import { checkWaitBudget, describeProblems, readCollection, type Checked } from './input';
+import {
+	checkWaitBudget,
+	describeProblems,
+	markRefusedBeforeSending,
+	readCollection,
+	type Checked,
+} from './input';
 
 /** An operation's per-item check: its parameters to its request, or every problem. Sends nothing. */
 export type ItemChecker = (ctx: IExecuteFunctions, i: number) => Checked<unknown>;
@@ -77,16 +83,13 @@ export function refuseInvalidBatch(
 	);
 	const perItem = Array.from({ length: count }, (_, i) => {
 		const failure = failures.get(i);
-		if (failure) {
-			return new NodeOperationError(node, failure.message, {
-				itemIndex: i,
-				description: failure.description,
-			});
-		}
-		return new NodeOperationError(node, `Not sent: ${invalid} invalid`, {
-			itemIndex: i,
-			description: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${indexes}). This item passed its checks: fix the others and run again.`,
-		});
+		const description = failure
+			? failure.description
+			: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${indexes}). This item passed its checks: fix the others and run again.`;
+		const message = failure ? failure.message : `Not sent: ${invalid} invalid`;
+		return markRefusedBeforeSending(
+			new NodeOperationError(node, message, { itemIndex: i, description }),
+		);
 	});
 	return { summary, perItem };
 }

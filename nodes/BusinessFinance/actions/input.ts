@@ -56,6 +56,16 @@ export function describeProblems(problems: Problem[]): { message: string; descri
 	return { message: `Invalid parameters: ${fields}`, description: reasons.join('\n') };
 }
 
+/** Errors of items refused before anything was sent for them (an agent is told so). */
+const refusedBeforeSending = new WeakSet<Error>();
+
+export function markRefusedBeforeSending<E extends Error>(error: E): E {
+	refusedBeforeSending.add(error);
+	return error;
+}
+
+export const wasRefusedBeforeSending = (error: Error): boolean => refusedBeforeSending.has(error);
+
 /** One error for an item's problems, with the item index. */
 export function problemsError(
 	ctx: IExecuteFunctions,
@@ -63,7 +73,9 @@ export function problemsError(
 	itemIndex: number,
 ): NodeOperationError {
 	const { message, description } = describeProblems(problems);
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	return markRefusedBeforeSending(
+		new NodeOperationError(ctx.getNode(), message, { itemIndex, description }),
+	);
 }
 
 /** The request to send, or a NodeOperationError with the item index naming what to fix. */

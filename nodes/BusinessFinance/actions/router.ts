@@ -12,7 +12,7 @@ import * as treasury from './treasury';
 import * as vendor from './vendors';
 import * as webhookEndpoint from './webhookEndpoints';
 import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
-import { checkWaitBudget, sendable } from './input';
+import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent, type ResourceName } from '../helpers/resourceFields';
 import type { OperationExecute } from './utils';
 
@@ -60,24 +60,33 @@ function runsAsTool(ctx: IExecuteFunctions): boolean {
 	return ctx.getNodeOutputs().some((output) => output.type === NodeConnectionTypes.AiTool);
 }
 
+/** What a model is told after the reasons of a refused input. */
+const NOTHING_SENT =
+	'Nothing was sent to the service. Correct the inputs named above and call the tool again.';
+
 /**
- * The json of an error item under "On Error: Continue". n8n sends an item to the error output
- * ("Continue (using error output)") only when its json holds nothing but `error`, `message` and
- * `details` (an item-level `error` would do too, but n8n then cuts the json down to the message),
- * so there the description goes into `details`; on the regular output the item also carries the
- * description and the HTTP status under their own names.
+ * The json of an error item under "On Error: Continue", and a tool's answer to a call it could
+ * not do. n8n sends an item to the error output ("Continue (using error output)") only when its
+ * json holds nothing but `error`, `message` and `details` (an item-level `error` would do too, but
+ * n8n then cuts the json down to the message), so there the description goes into `details`; on
+ * the regular output the item also carries the description and the HTTP status under their own
+ * names. A tool answers with the error rather than throwing it: n8n's AI Agent ends the workflow
+ * on a thrown error on 1.x and gives the model its message alone on 2.x (docs/n8n-notes.md), so
+ * the model would never learn why; it also learns whether anything was sent.
  */
 function errorItemJson(
 	ctx: IExecuteFunctions,
 	error: NodeApiError | NodeOperationError,
+	asTool = false,
 ): IDataObject {
 	const json: IDataObject = { error: error.message };
-	if (ctx.getNode().onError === 'continueErrorOutput') {
+	if (ctx.getNode().onError === 'continueErrorOutput' && !asTool) {
 		if (error.description) json.details = error.description;
 		return json;
 	}
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (asTool && wasRefusedBeforeSending(error)) json.outcome = NOTHING_SENT;
 	return json;
 }
 
@@ -98,20 +107,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	const asTool = runsAsTool(this);
 	if (op.checkItem && validateAllBeforeSending(this)) {
 		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
-		if (refusal && !this.continueOnFail()) throw refusal.summary;
+		if (refusal && !this.continueOnFail() && !asTool) throw refusal.summary;
 		if (refusal) {
 			return [
 				refusal.perItem.map((error, i) => ({
-					json: errorItemJson(this, error),
+					json: errorItemJson(this, error, asTool),
 					pairedItem: { item: i },
 				})),
 			];
 		}
 	}
 
-	const asTool = runsAsTool(this);
 	const answerOf = answerResource(resource, operation);
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
@@ -129,8 +138,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					? caught
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex: i });
 			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-			if (this.continueOnFail()) {
-				returnData.push({ json: errorItemJson(this, error), pairedItem: { item: i } });
+			// As a tool the error is the answer (errorItemJson says why); never thrown.
+			if (this.continueOnFail() || asTool) {
+				returnData.push({ json: errorItemJson(this, error, asTool), pairedItem: { item: i } });
 				continue;
 			}
 			throw error;
