@@ -7,7 +7,7 @@
  */
 import type { WorkflowJson } from '../../scripts/n8n';
 import { REVOKED_CREDENTIAL, TOOLS, fromAI } from './mcp-workflow';
-import { SANDBOX_CREDENTIAL, manual, node } from './workflows';
+import { SANDBOX_CREDENTIAL, exampleCopy, manual, node } from './workflows';
 
 export const AGENT_WORKFLOW_ID = 'bfE2eAgentTools1';
 export const OPENAI_CREDENTIAL = {
@@ -143,7 +143,7 @@ export function reviewWorkflow(model: string): WorkflowJson {
 			credentials: { openAiApi: credentialRef(REVIEW_OPENAI_CREDENTIAL) },
 		},
 	);
-	const listVendors = toolNode('list_vendors', AGENT_TOOLS.find_vendors);
+	const listVendors = toolNode('list_vendors', TOOLS.list_vendors);
 	const create = toolNode('create_payable', TOOLS.create_payable);
 	const review = reviewNode(REVIEW, SMTP_CREDENTIAL);
 	const start = manual();
@@ -167,4 +167,27 @@ export function reviewWorkflow(model: string): WorkflowJson {
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
+}
+
+export const EXAMPLE07_COPY_ID = 'bfE2eExample07Mn';
+export const EXAMPLE07_PROMPT = 'Pay Acme Office Supplies 120.50 for invoice BILL-EXAMPLE-07.';
+
+/**
+ * Example 07 as the suite runs it: its Chat Trigger replaced by a Manual Trigger of the same name
+ * (so the connections hold), and the agent given the chat message as its own prompt; every other
+ * node, credentials included, as the user imports it.
+ */
+export function example07Copy(): WorkflowJson & { id: string } {
+	const copy = exampleCopy('07-finance-agent.json', EXAMPLE07_COPY_ID, {});
+	copy.name = `${copy.name} (manual start)`;
+	for (const n of copy.nodes) {
+		if (n.type === '@n8n/n8n-nodes-langchain.chatTrigger') {
+			Object.assign(n, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+			delete n.webhookId;
+		}
+		if (n.type === '@n8n/n8n-nodes-langchain.agent') {
+			Object.assign(n.parameters, { promptType: 'define', text: EXAMPLE07_PROMPT });
+		}
+	}
+	return copy;
 }

@@ -24,11 +24,13 @@ import {
 	AGENT_TOOLS,
 	AGENT_WORKFLOW_ID,
 	OPENAI_CREDENTIAL,
+	EXAMPLE07_COPY_ID,
 	REVIEW_OPENAI_CREDENTIAL,
 	REVIEW_WORKFLOW_ID,
 	REVOKED_TOOL,
 	SMTP_CREDENTIAL,
 	agentWorkflow,
+	example07Copy,
 	reviewWorkflow,
 } from './agent-workflow';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
@@ -78,7 +80,7 @@ const REVIEWED = requireRuntime().major >= 2;
 
 /** The reviewed create's model: find the vendor, create the payable, then say what it was told. */
 const REVIEW_SCRIPT: Step[] = [
-	{ toolCalls: [{ name: 'list_vendors', arguments: { search: 'acme' } }] },
+	{ toolCalls: [{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } }] },
 	(request) => {
 		const vendor = firstRecord(toolResults(request).find((t) => t.name === 'list_vendors')?.result);
 		const invoice = /invoice (\S+?)\.?$/.exec(textOf(userMessage(request)))?.[1];
@@ -93,6 +95,9 @@ const REVIEW_SCRIPT: Step[] = [
 
 const userMessage = (request: ModelRequest) => request.messages.find((m) => m.role === 'user')!;
 
+const EXAMPLE07_OPENAI = { id: 'bfExampleOpenAi1', name: 'OpenAI account', type: 'openAiApi' };
+const EXAMPLE07_SMTP = { id: 'bfExampleSmtp001', name: 'Approvers mailbox (SMTP)', type: 'smtp' };
+
 /** The reviewed create's model, mailbox, credentials and workflow. */
 async function reviewSetup(): Promise<{
 	credentials: OtherCredential[];
@@ -105,8 +110,11 @@ async function reviewSetup(): Promise<{
 		credentials: [
 			{ ...REVIEW_OPENAI_CREDENTIAL, data: { apiKey: 'sk-scripted', url: reviewModel.baseUrl } },
 			{ ...SMTP_CREDENTIAL, data: { ...smtp, user: '', password: '' } },
+			// Example 07's own credentials, by the ids its nodes name.
+			{ ...EXAMPLE07_OPENAI, data: { apiKey: 'sk-scripted', url: reviewModel.baseUrl } },
+			{ ...EXAMPLE07_SMTP, data: { ...smtp, user: '', password: '' } },
 		],
-		workflows: [reviewWorkflow(reviewModel.model)],
+		workflows: [reviewWorkflow(reviewModel.model), example07Copy()],
 	};
 }
 
@@ -361,4 +369,23 @@ async function reviewed(workflowId: string, link: 'Approve' | 'Decline'): Promis
 		});
 		expect(approved.execution.status).toBe('success');
 	});
+});
+
+(REVIEWED ? describe : describe.skip)('example 07: the finance agent (n8n 2.x)', () => {
+	it('approved by email: exactly one payable, and the agent answers with what the tool told it', async () => {
+		const run = await reviewed(EXAMPLE07_COPY_ID, 'Approve');
+		expect(run.mail.to).toEqual(['approver@example.com']);
+		expect(bodyOf(run.mail)).toMatch(/create a payable: invoice BILL-EXAMPLE-07, amount 120\.5/);
+		expect(run.createdBeforeDecision).toEqual([]);
+		expect(run.created).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ invoice_number: 'BILL-EXAMPLE-07', amount: 120.5 }),
+				status: 201,
+			}),
+		]);
+		expect(run.execution.status).toBe('success');
+		const id = firstRecord(run.told)?.id;
+		expect(id).toEqual(expect.any(String));
+		expect(JSON.stringify(output(run.execution, AGENT))).toContain(id);
+	}, 200_000);
 });
