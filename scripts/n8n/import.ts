@@ -43,7 +43,8 @@ export interface OtherCredential {
 	id: string;
 	name: string;
 	type: string;
-	data: Record<string, string>;
+	/** Field values as the credential type has them (an SMTP port is a number, `secure` a boolean). */
+	data: Record<string, string | number | boolean>;
 }
 
 export interface WorkflowJson {

@@ -8,10 +8,12 @@
  */
 import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { requireRuntime } from '../../scripts/n8n';
+import { requireRuntime, type OtherCredential, type WorkflowJson } from '../../scripts/n8n';
 import { createHttpClient } from '../helpers/http';
+import { bodyOf, linksOf, smtpServer, type Mail, type SmtpServer } from '../helpers/smtp-server';
 import {
 	scriptedModel,
+	textOf,
 	toolResults,
 	type ModelRequest,
 	type ScriptedModel,
@@ -22,8 +24,14 @@ import {
 	AGENT_TOOLS,
 	AGENT_WORKFLOW_ID,
 	OPENAI_CREDENTIAL,
+	EXAMPLE07_COPY_ID,
+	REVIEW_OPENAI_CREDENTIAL,
+	REVIEW_WORKFLOW_ID,
 	REVOKED_TOOL,
+	SMTP_CREDENTIAL,
 	agentWorkflow,
+	example07Copy,
+	reviewWorkflow,
 } from './agent-workflow';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { REVOKED_CREDENTIAL } from './mcp-workflow';
@@ -63,8 +71,58 @@ const SCRIPT: Step[] = [
 	},
 ];
 
+/**
+ * n8n 2.x generates a review tool for each node with a "send and wait" operation; n8n 1.123.81
+ * has none (no `*HitlTool` node type, no review step in its AI Agent), so the reviewed create is
+ * tested on 2.x only.
+ */
+const REVIEWED = requireRuntime().major >= 2;
+
+/** The reviewed create's model: find the vendor, create the payable, then say what it was told. */
+const REVIEW_SCRIPT: Step[] = [
+	{ toolCalls: [{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } }] },
+	(request) => {
+		const vendor = firstRecord(toolResults(request).find((t) => t.name === 'list_vendors')?.result);
+		const invoice = /invoice (\S+?)\.?$/.exec(textOf(userMessage(request)))?.[1];
+		const payable = { invoice_number: invoice, amount: 120.5, vendor_id: vendor?.id };
+		// A reviewed tool takes its own inputs under `toolParameters`, the review node's under
+		// `hitlParameters` (none here).
+		const args = { toolParameters: payable, hitlParameters: {} };
+		return { toolCalls: [{ name: 'create_payable', arguments: args }] };
+	},
+	(request) => ({ answer: `Told: ${toolResults(request).at(-1)?.result}` }),
+];
+
+const userMessage = (request: ModelRequest) => request.messages.find((m) => m.role === 'user')!;
+
+const EXAMPLE07_OPENAI = { id: 'bfExampleOpenAi1', name: 'OpenAI account', type: 'openAiApi' };
+const EXAMPLE07_SMTP = { id: 'bfExampleSmtp001', name: 'Approvers mailbox (SMTP)', type: 'smtp' };
+
+/** The reviewed create's model, mailbox, credentials and workflow. */
+async function reviewSetup(): Promise<{
+	credentials: OtherCredential[];
+	workflows: WorkflowJson[];
+}> {
+	reviewModel = await scriptedModel(REVIEW_SCRIPT);
+	mailbox = await smtpServer();
+	const smtp = { host: mailbox.host, port: mailbox.port, secure: false, disableStartTls: true };
+	return {
+		credentials: [
+			{ ...REVIEW_OPENAI_CREDENTIAL, data: { apiKey: 'sk-scripted', url: reviewModel.baseUrl } },
+			{ ...SMTP_CREDENTIAL, data: { ...smtp, user: '', password: '' } },
+			// Example 07's own credentials, by the ids its nodes name.
+			{ ...EXAMPLE07_OPENAI, data: { apiKey: 'sk-scripted', url: reviewModel.baseUrl } },
+			{ ...EXAMPLE07_SMTP, data: { ...smtp, user: '', password: '' } },
+		],
+		workflows: [reviewWorkflow(reviewModel.model), example07Copy()],
+	};
+}
+
 let sandbox: RunningSandbox;
 let model: ScriptedModel;
+/** The reviewed create's model and the approver's mailbox (n8n 2.x only). */
+let reviewModel: ScriptedModel | undefined;
+let mailbox: SmtpServer | undefined;
 let environment: PackageInN8n;
 /** The finished execution, and every /v1 request the sandbox received during it. */
 let execution: any;
@@ -77,14 +135,16 @@ beforeAll(async () => {
 	balance = (await api.get('/treasury/balance')).body.data;
 	model = await scriptedModel(SCRIPT);
 	// Each line's default AI Agent: 3.1 on 2.x, 3 on 1.x.
-	const agentVersion = requireRuntime().major >= 2 ? 3.1 : 3;
+	const agentVersion = REVIEWED ? 3.1 : 3;
+	const review = REVIEWED ? await reviewSetup() : { credentials: [], workflows: [] };
 	environment = await startN8nWithPackage({
 		credentials: [
 			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
 			{ ...OPENAI_CREDENTIAL, data: { apiKey: 'sk-scripted-model', url: model.baseUrl } },
+			...review.credentials,
 		],
-		workflows: [agentWorkflow(agentVersion, model.model)],
+		workflows: [agentWorkflow(agentVersion, model.model), ...review.workflows],
 	});
 	await sandbox.admin.clearRequests();
 	execution = await runManually(environment.n8n, AGENT_WORKFLOW_ID, 180_000);
@@ -94,7 +154,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await environment?.stop();
-	await Promise.all([sandbox?.close(), model?.close()]);
+	await Promise.all([sandbox?.close(), model?.close(), reviewModel?.close(), mailbox?.close()]);
 });
 
 /** The model's last request: it holds every tool result of the run. */
@@ -213,4 +273,119 @@ describe('the run', () => {
 			}
 		}
 	});
+});
+
+/** An execution's status once it has ended (a waiting one has a stoppedAt too). */
+const ENDED = ['success', 'error', 'crashed', 'canceled'];
+/** A browser's User-Agent: n8n answers a link opened by a bot (Node's fetch is one) with nothing. */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120';
+
+interface Reviewed {
+	mail: Mail;
+	/** Payables the service was asked to create before the person decided, and in the whole run. */
+	createdBeforeDecision: any[];
+	created: any[];
+	execution: any;
+	/** What the model was told by its create_payable call. */
+	told: string | undefined;
+}
+
+/**
+ * Runs a reviewed workflow until it waits for the person, opens the email's `link` as the person
+ * would, and resolves with the finished run.
+ */
+async function reviewed(workflowId: string, link: 'Approve' | 'Decline'): Promise<Reviewed> {
+	const { n8n } = environment;
+	const [mails, requests] = [mailbox!.mails.length, reviewModel!.requests.length];
+	const payables = async () =>
+		(await sandbox.admin.getRequests()).filter(
+			(r) => r.method === 'POST' && r.path === '/v1/payables',
+		);
+	await sandbox.admin.clearRequests();
+	const waiting = await runManually(n8n, workflowId, 180_000);
+	expect(waiting.status).toBe('waiting');
+	const mail = await n8n.waitFor('the review email', async () => mailbox!.mails[mails]);
+	const createdBeforeDecision = await payables();
+	const opened = await fetch(linksOf(mail)[link], { headers: { 'user-agent': BROWSER } });
+	expect(opened.status).toBe(200);
+	const path = `/executions/${waiting.id}`;
+	await n8n.waitFor(
+		`execution ${waiting.id} to finish`,
+		async () => ENDED.includes((await n8n.api('GET', path))?.status),
+		120_000,
+	);
+	const execution = await n8n.api('GET', `${path}?includeData=true`);
+	const last = reviewModel!.requests.slice(requests).at(-1);
+	const told = last && toolResults(last).find((t) => t.name === 'create_payable')?.result;
+	return { mail, createdBeforeDecision, created: await payables(), execution, told };
+}
+
+(REVIEWED ? describe : describe.skip)('a person reviews the create (n8n 2.x)', () => {
+	let declined: Reviewed;
+	let approved: Reviewed;
+
+	beforeAll(async () => {
+		declined = await reviewed(REVIEW_WORKFLOW_ID, 'Decline');
+		approved = await reviewed(REVIEW_WORKFLOW_ID, 'Approve');
+		console.log(`declined -> ${declined.told}\napproved -> ${approved.told}`);
+	}, 400_000);
+
+	it('the model is offered the reviewed tool with the payable’s inputs under toolParameters', () => {
+		const offered = reviewModel!.requests[0].tools.find((t) => t.name === 'create_payable');
+		expect(offered?.description).toBe(TOOL_DESCRIPTIONS.payable.create);
+		const inputs = offered?.parameters.properties.toolParameters.properties;
+		expect(Object.keys(inputs).sort()).toEqual(['amount', 'invoice_number', 'vendor_id']);
+	});
+
+	it('the person is emailed the payable’s inputs, and an Approve and a Decline link', () => {
+		const vendor = firstRecord(toolResults(reviewModel!.requests[1]).at(-1)?.result).id;
+		for (const { mail } of [declined, approved]) {
+			expect(mail.to).toEqual(['approver@business-finance.example']);
+			expect(Object.keys(linksOf(mail)).sort()).toEqual(['Approve', 'Decline']);
+			expect(bodyOf(mail)).toContain(
+				`create a payable: invoice BILL-AGENT-REVIEW, amount 120.5, vendor ${vendor}.`,
+			);
+		}
+	});
+
+	it('declined: nothing reaches the service, and the model is told the person rejected it', () => {
+		expect(declined.createdBeforeDecision).toEqual([]);
+		expect(declined.created).toEqual([]);
+		expect(declined.told).toMatch(/User rejected the tool call to create_payable/);
+		expect(declined.execution.status).toBe('success');
+	});
+
+	it('approved: exactly one payable is created, and the model is told its id', () => {
+		expect(approved.createdBeforeDecision).toEqual([]);
+		expect(approved.created).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ invoice_number: 'BILL-AGENT-REVIEW', amount: 120.5 }),
+				status: 201,
+			}),
+		]);
+		expect(firstRecord(approved.told)).toMatchObject({
+			invoice_number: 'BILL-AGENT-REVIEW',
+			id: expect.any(String),
+		});
+		expect(approved.execution.status).toBe('success');
+	});
+});
+
+(REVIEWED ? describe : describe.skip)('example 07: the finance agent (n8n 2.x)', () => {
+	it('approved by email: exactly one payable, and the agent answers with what the tool told it', async () => {
+		const run = await reviewed(EXAMPLE07_COPY_ID, 'Approve');
+		expect(run.mail.to).toEqual(['approver@example.com']);
+		expect(bodyOf(run.mail)).toMatch(/create a payable: invoice BILL-EXAMPLE-07, amount 120\.5/);
+		expect(run.createdBeforeDecision).toEqual([]);
+		expect(run.created).toEqual([
+			expect.objectContaining({
+				body: expect.objectContaining({ invoice_number: 'BILL-EXAMPLE-07', amount: 120.5 }),
+				status: 201,
+			}),
+		]);
+		expect(run.execution.status).toBe('success');
+		const id = firstRecord(run.told)?.id;
+		expect(id).toEqual(expect.any(String));
+		expect(JSON.stringify(output(run.execution, AGENT))).toContain(id);
+	}, 200_000);
 });
