@@ -40,7 +40,11 @@ export const REVOKED_TOOL = 'get_balance_revoked_key';
  * The workflow with the AI Agent at `agentVersion` (each line's default: 3.1 on 2.x, 3 on 1.x)
  * and the Chat Model 1.3 on Chat Completions (its Responses API option off), the model by id.
  */
-export function agentWorkflow(agentVersion: number, model: string): WorkflowJson {
+export function agentWorkflow(
+	agentVersion: number,
+	model: string,
+	{ id = AGENT_WORKFLOW_ID, credential = OPENAI_CREDENTIAL } = {},
+): WorkflowJson {
 	const agent = node(AGENT, '@n8n/n8n-nodes-langchain.agent', agentParameters(), {
 		typeVersion: agentVersion,
 	});
@@ -52,7 +56,7 @@ export function agentWorkflow(agentVersion: number, model: string): WorkflowJson
 			responsesApiEnabled: false,
 			options: {},
 		},
-		{ typeVersion: 1.3, credentials: { openAiApi: credentialRef(OPENAI_CREDENTIAL) } },
+		{ typeVersion: 1.3, credentials: { openAiApi: credentialRef(credential) } },
 	);
 	const tools = [
 		...Object.entries(AGENT_TOOLS).map(([name, parameters]) => toolNode(name, parameters)),
@@ -73,14 +77,22 @@ export function agentWorkflow(agentVersion: number, model: string): WorkflowJson
 		connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
 	}
 	return {
-		id: AGENT_WORKFLOW_ID,
-		name: 'e2e: Business Finance tools in an AI Agent',
+		id,
+		name: `e2e: Business Finance tools in an AI Agent ${agentVersion}`,
 		nodes: [start, agent, chatModel, ...tools],
 		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
 }
+
+/** The suite's AI Agent 2.2 workflow: its tools call the node through n8n's tool wrapper. */
+export const AGENT_V2_WORKFLOW_ID = 'bfE2eAgentTool22';
+export const OPENAI_V2_CREDENTIAL = {
+	id: 'bfAgentOpenAi22',
+	name: 'Scripted model (AI Agent 2.2)',
+	type: 'openAiApi',
+};
 
 /** The prompt typed into the agent ("Define below"): a Manual Trigger brings no chat input. */
 const agentParameters = () => ({ promptType: 'define', text: PROMPT, options: {} });

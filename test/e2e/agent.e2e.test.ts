@@ -22,8 +22,10 @@ import {
 import {
 	AGENT,
 	AGENT_TOOLS,
+	AGENT_V2_WORKFLOW_ID,
 	AGENT_WORKFLOW_ID,
 	OPENAI_CREDENTIAL,
+	OPENAI_V2_CREDENTIAL,
 	EXAMPLE07_COPY_ID,
 	REVIEW_OPENAI_CREDENTIAL,
 	REVIEW_WORKFLOW_ID,
@@ -118,6 +120,27 @@ async function reviewSetup(): Promise<{
 	};
 }
 
+/**
+ * AI Agent 2.2 (tested on 2.x: one line is enough, its tool path is the same on both), where a
+ * thrown tool error reached the model as an empty message: only the refused input, then an answer.
+ */
+const BAD_V2 = { ...BAD, invoice_number: 'INV-AGENT22-BAD' };
+const V2_SCRIPT: Step[] = [
+	{ toolCalls: [{ name: 'create_invoice', arguments: BAD_V2 }] },
+	{ answer: 'Could not create the invoice.' },
+];
+let v2Model: ScriptedModel | undefined;
+
+async function agentV2Setup() {
+	v2Model = await scriptedModel(V2_SCRIPT);
+	const credential = { ...OPENAI_V2_CREDENTIAL, data: { apiKey: 'sk-22', url: v2Model.baseUrl } };
+	const workflow = agentWorkflow(2.2, v2Model.model, {
+		id: AGENT_V2_WORKFLOW_ID,
+		credential: OPENAI_V2_CREDENTIAL,
+	});
+	return { credentials: [credential], workflows: [workflow] };
+}
+
 let sandbox: RunningSandbox;
 let model: ScriptedModel;
 /** The reviewed create's model and the approver's mailbox (n8n 2.x only). */
@@ -137,14 +160,16 @@ beforeAll(async () => {
 	// Each line's default AI Agent: 3.1 on 2.x, 3 on 1.x.
 	const agentVersion = REVIEWED ? 3.1 : 3;
 	const review = REVIEWED ? await reviewSetup() : { credentials: [], workflows: [] };
+	const v2 = REVIEWED ? await agentV2Setup() : { credentials: [], workflows: [] };
 	environment = await startN8nWithPackage({
 		credentials: [
 			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
 			{ ...OPENAI_CREDENTIAL, data: { apiKey: 'sk-scripted-model', url: model.baseUrl } },
 			...review.credentials,
+			...v2.credentials,
 		],
-		workflows: [agentWorkflow(agentVersion, model.model), ...review.workflows],
+		workflows: [agentWorkflow(agentVersion, model.model), ...review.workflows, ...v2.workflows],
 	});
 	await sandbox.admin.clearRequests();
 	execution = await runManually(environment.n8n, AGENT_WORKFLOW_ID, 180_000);
@@ -154,7 +179,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await environment?.stop();
-	await Promise.all([sandbox?.close(), model?.close(), reviewModel?.close(), mailbox?.close()]);
+	const servers = [sandbox, model, reviewModel, mailbox, v2Model];
+	await Promise.all(servers.map((server) => server?.close()));
 });
 
 /** The model's last request: it holds every tool result of the run. */
@@ -250,6 +276,20 @@ describe('what each tool result tells the model', () => {
 		const error = told(REVOKED_TOOL);
 		expect(error).toEqual(expect.stringMatching(/INVALID_API_KEY/));
 		expect(error).toEqual(expect.stringMatching(/Create a new key in the dashboard/));
+	});
+});
+
+(REVIEWED ? describe : describe.skip)('AI Agent 2.2 (n8n 2.x)', () => {
+	it('a refused input reaches the model with each field, its reason and that nothing was sent; the run succeeds', async () => {
+		const run = await runManually(environment.n8n, AGENT_V2_WORKFLOW_ID, 180_000);
+		const requests = v2Model!.requests;
+		const refusal = toolResults(requests[requests.length - 1])[0]?.result;
+		expect(refusal).toEqual(expect.stringMatching(/'Amount' must be at least 0\.01/));
+		expect(refusal).toEqual(expect.stringMatching(/'Customer Email' must be an email address/));
+		expect(refusal).toEqual(expect.stringMatching(/Nothing was sent/));
+		expect(run.status).toBe('success');
+		const sent = await sandbox.admin.getRequests();
+		expect(sent.filter((r: any) => r.body?.invoice_number === BAD_V2.invoice_number)).toEqual([]);
 	});
 });
 
