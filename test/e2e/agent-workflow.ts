@@ -6,7 +6,7 @@
  * a revoked key.
  */
 import type { WorkflowJson } from '../../scripts/n8n';
-import { REVOKED_CREDENTIAL, TOOLS, fromAI } from './mcp-workflow';
+import { OTHER_KEYS, REVOKED_CREDENTIAL, TOOLS, fromAI } from './mcp-workflow';
 import { SANDBOX_CREDENTIAL, exampleCopy, manual, node } from './workflows';
 
 export const AGENT_WORKFLOW_ID = 'bfE2eAgentTools1';
@@ -35,6 +35,8 @@ export const AGENT_TOOLS: Record<string, Record<string, unknown>> = {
 };
 /** The tool on the revoked key: a service error on every call. */
 export const REVOKED_TOOL = 'get_balance_revoked_key';
+/** Every vendor on a key whose rate limit is spent: its wait budget (from the model) runs out. */
+export const LIMITED_TOOL = 'list_vendors_rate_limited';
 
 /**
  * The workflow with the AI Agent at `agentVersion` (each line's default: 3.1 on 2.x, 3 on 1.x)
@@ -61,6 +63,7 @@ export function agentWorkflow(
 	const tools = [
 		...Object.entries(AGENT_TOOLS).map(([name, parameters]) => toolNode(name, parameters)),
 		toolNode(REVOKED_TOOL, TOOLS.get_balance, REVOKED_CREDENTIAL),
+		toolNode(LIMITED_TOOL, ...OTHER_KEYS[LIMITED_TOOL]),
 	];
 	const start = manual();
 	start.position = [0, 0];

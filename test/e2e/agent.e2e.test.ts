@@ -24,6 +24,7 @@ import {
 	AGENT_TOOLS,
 	AGENT_V2_WORKFLOW_ID,
 	AGENT_WORKFLOW_ID,
+	LIMITED_TOOL,
 	OPENAI_CREDENTIAL,
 	OPENAI_V2_CREDENTIAL,
 	EXAMPLE07_COPY_ID,
@@ -36,7 +37,7 @@ import {
 	reviewWorkflow,
 } from './agent-workflow';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
-import { REVOKED_CREDENTIAL } from './mcp-workflow';
+import { LIMITED_CREDENTIAL, REVOKED_CREDENTIAL } from './mcp-workflow';
 import { output, runManually } from './service';
 
 const BAD = { invoice_number: 'INV-AGENT-BAD', amount: 0, customer_email: 'not-an-email' };
@@ -62,7 +63,12 @@ const SCRIPT: Step[] = [
 	},
 	{ toolCalls: [{ name: 'create_invoice', arguments: BAD }] },
 	{ toolCalls: [{ name: 'create_invoice', arguments: GOOD }] },
-	{ toolCalls: [{ name: REVOKED_TOOL, arguments: {} }] },
+	{
+		toolCalls: [
+			{ name: REVOKED_TOOL, arguments: {} },
+			{ name: LIMITED_TOOL, arguments: { max_wait_seconds: 1 } },
+		],
+	},
 	(request) => {
 		const created = toolResults(request).find(
 			(t) => t.arguments?.invoice_number === GOOD.invoice_number,
@@ -142,6 +148,7 @@ async function agentV2Setup() {
 }
 
 let sandbox: RunningSandbox;
+let limited: RunningSandbox;
 let model: ScriptedModel;
 /** The reviewed create's model and the approver's mailbox (n8n 2.x only). */
 let reviewModel: ScriptedModel | undefined;
@@ -154,6 +161,9 @@ let balance: unknown;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	// one request a minute: the listing's second page waits longer than the model allows
+	limited = await startSandbox({ port: 0, seed: 'none', rateLimit: 1, rateWindowSeconds: 60 });
+	await limited.admin.seedVendors(250);
 	const api = createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey });
 	balance = (await api.get('/treasury/balance')).body.data;
 	model = await scriptedModel(SCRIPT);
@@ -165,6 +175,7 @@ beforeAll(async () => {
 		credentials: [
 			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
+			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
 			{ ...OPENAI_CREDENTIAL, data: { apiKey: 'sk-scripted-model', url: model.baseUrl } },
 			...review.credentials,
 			...v2.credentials,
@@ -179,7 +190,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await environment?.stop();
-	const servers = [sandbox, model, reviewModel, mailbox, v2Model];
+	const servers = [sandbox, limited, model, reviewModel, mailbox, v2Model];
 	await Promise.all(servers.map((server) => server?.close()));
 });
 
@@ -212,9 +223,13 @@ describe('what the model is offered', () => {
 	it('one tool per tool node, by its node name, described by the node’s default description', () => {
 		const offered = model.requests[0].tools;
 		expect(offered.map((t) => t.name).sort()).toEqual(
-			[...Object.keys(AGENT_TOOLS), REVOKED_TOOL].sort(),
+			[...Object.keys(AGENT_TOOLS), REVOKED_TOOL, LIMITED_TOOL].sort(),
 		);
-		const parameters = { ...AGENT_TOOLS, [REVOKED_TOOL]: AGENT_TOOLS.get_balance };
+		const parameters = {
+			...AGENT_TOOLS,
+			[REVOKED_TOOL]: AGENT_TOOLS.get_balance,
+			[LIMITED_TOOL]: AGENT_TOOLS.find_vendors,
+		};
 		for (const [name, { resource, operation }] of Object.entries(parameters) as any) {
 			expect(offered.find((t) => t.name === name)?.description).toBe(
 				TOOL_DESCRIPTIONS[resource][operation],
@@ -277,6 +292,12 @@ describe('what each tool result tells the model', () => {
 		expect(error).toEqual(expect.stringMatching(/INVALID_API_KEY/));
 		expect(error).toEqual(expect.stringMatching(/Create a new key in the dashboard/));
 	});
+
+	it('a spent rate-limit budget: why the listing stopped, and which option gives it room', () => {
+		const stopped = told(LIMITED_TOOL);
+		expect(stopped).toEqual(expect.stringMatching(/RATE_LIMITED: .*wait budget 1s/));
+		expect(stopped).toEqual(expect.stringMatching(/Max Wait for Rate Limits/));
+	});
 });
 
 (REVIEWED ? describe : describe.skip)('AI Agent 2.2 (n8n 2.x)', () => {
@@ -307,7 +328,7 @@ describe('the run', () => {
 	it('the API keys are in no message to the model, plain or base64', () => {
 		expect(model.requests.length).toBeGreaterThan(1);
 		const sent = model.requests.map((r) => JSON.stringify(r.body));
-		for (const key of [sandbox.apiKey, sandbox.keys.revoked]) {
+		for (const key of [sandbox.apiKey, sandbox.keys.revoked, limited.apiKey]) {
 			for (const form of [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)]) {
 				for (const text of sent) expect(text.includes(form)).toBe(false);
 			}

@@ -107,7 +107,7 @@ export const TOOLS: Record<string, Record<string, unknown>> = {
 };
 
 /** Tools on other credentials: name → [parameters, credential]. */
-const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
+export const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
 	get_balance_revoked_key: [{ resource: 'treasury', operation: 'getBalance' }, REVOKED_CREDENTIAL],
 	get_balance_expired_key: [{ resource: 'treasury', operation: 'getBalance' }, EXPIRED_CREDENTIAL],
 	list_vendors_rate_limited: [
