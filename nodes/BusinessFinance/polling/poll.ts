@@ -17,7 +17,7 @@ import {
 	locate,
 	PAGE_SIZE,
 	readAll,
-	readForward,
+	readNew,
 	rowOf,
 } from './read';
 
@@ -133,7 +133,7 @@ async function pollFrom(
 	if (state.day !== undefined) reader.filters.from = state.day;
 	const guess = state.pos > 0 ? Math.floor((state.pos - 1) / PAGE_SIZE) + 1 : 1;
 	const start = await locate(reader, state.position, guess);
-	const read = await readForward(reader, state.position, start);
+	const read = await readNew(reader, state.position, start);
 	if (read.fresh.length === 0) {
 		if (read.error !== undefined) throw read.error;
 		const pos = nextPos(read, state.position, state, state.day);

@@ -105,33 +105,72 @@ export interface ForwardRead {
 	error?: unknown;
 	/** True when MAX_PAGES_PER_POLL ended the read before the end of the list. */
 	truncated: boolean;
+	/**
+	 * True when an item was read twice: something was inserted behind the read (into a page
+	 * already read, e.g. at the same timestamp with a lower id), so a page read may have missed it.
+	 */
+	shifted: boolean;
 }
 
-/** From `start` to the end of the list (or the page cap): the items the cursor has not seen. */
+/**
+ * From `start` to the end of the list (or the page cap): the items the cursor has not seen and
+ * that are not in `taken` (the ids this poll already has; the new ones are added).
+ */
 export async function readForward(
 	reader: ListReader,
 	position: Position,
 	start: Page,
+	taken = new Set<string>(),
 ): Promise<ForwardRead> {
-	const result: ForwardRead = { fresh: [], rows: [], truncated: false };
-	const taken = new Set<string>(); // an item pushed onto the next page by an insert is read twice
+	const result: ForwardRead = { fresh: [], rows: [], truncated: false, shifted: false };
+	const read = new Set<string>();
 	let page = start;
-	for (let read = 1; ; read++) {
+	for (let count = 1; ; count++) {
 		page.items.forEach((item, index) => {
 			const row = rowOf(reader, item);
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
+			if (row.id !== '' && read.has(row.id)) result.shifted = true;
+			read.add(row.id);
 			if (isSeen(position, row) || taken.has(row.id)) return;
 			if (row.id !== '') taken.add(row.id);
 			result.fresh.push(item);
 		});
 		if (!page.hasMore || page.items.length === 0) return result;
-		if (read >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
+		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
 		try {
 			page = await getPage(reader, page.number + 1);
 		} catch (error) {
 			return { ...result, error };
 		}
 	}
+}
+
+/** Passes over the list a poll makes at most while items are inserted behind its reading. */
+const MAX_PASSES = 3;
+
+/**
+ * readForward, read again from `start` while items were inserted behind it (up to MAX_PASSES):
+ * the new items of every pass, in list order.
+ */
+export async function readNew(
+	reader: ListReader,
+	position: Position,
+	start: Page,
+): Promise<ForwardRead> {
+	const taken = new Set<string>();
+	let result = await readForward(reader, position, start, taken);
+	for (let pass = 2; result.shifted && result.error === undefined && pass <= MAX_PASSES; pass++) {
+		let again: ForwardRead;
+		try {
+			again = await readForward(reader, position, await getPage(reader, start.number), taken);
+		} catch (error) {
+			return { ...result, error };
+		}
+		result = { ...again, fresh: [...result.fresh, ...again.fresh] };
+	}
+	const order = (a: IDataObject, b: IDataObject) =>
+		compareStamps(reader.stampOf(a), reader.stampOf(b)) || (idOf(a) < idOf(b) ? -1 : 1);
+	return { ...result, fresh: result.fresh.sort(order) };
 }
 
 /** Every item of the list, page by page (changed vendors: the API has no "updated since"). */
