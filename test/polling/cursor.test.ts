@@ -259,3 +259,23 @@ it('changing Trigger On starts afresh: the activation of the new choice emits no
 	list.add('transactions', tx('b', 1));
 	expect(ids(await trigger.poll())).toEqual(['b']);
 });
+
+it('Vendor Changed: each change once, in updated_at order; new vendors are not changes', async () => {
+	const vendor = (id: string, created: number, updated = created): ListItem => ({
+		id,
+		created_at: stamp(created),
+		updated_at: stamp(updated),
+	});
+	list.add('vendors', vendor('a', 0), vendor('b', 1, 5));
+	const trigger = new PollHarness({ event: 'vendor.updated' }, credentialsFor(list.baseUrl));
+	expect(await trigger.activate()).toEqual([]);
+	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 7), vendor('c', 2)];
+	const events = await trigger.poll();
+	expect(events.map((e) => e.id)).toEqual([
+		`vendor.updated:b:${stamp(7)}`,
+		`vendor.updated:a:${stamp(9)}`,
+	]);
+	expect(await trigger.poll()).toEqual([]);
+	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 9), vendor('c', 2)];
+	expect(ids(await trigger.poll())).toEqual(['b']);
+});
