@@ -101,10 +101,23 @@ export function createTransport({
 		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
 	}
 
-	return { apiRequest, apiRequestAllItems };
+	/**
+	 * GETs of one path that share one call: one deadline and wait budget for all of them (a poll
+	 * of the polling trigger reads the pages it chooses, not the whole list).
+	 */
+	async function apiPages(
+		this: ApiContext,
+		path: string,
+		options?: ApiRequestOptions,
+	): Promise<(query: IDataObject) => Promise<IDataObject>> {
+		const call = await openCall(resolved, this, options);
+		return async (query) => await send(call, 'GET', path, undefined, query);
+	}
+
+	return { apiRequest, apiRequestAllItems, apiPages };
 }
 
 export type Transport = ReturnType<typeof createTransport>;
 
 /** The transport of the nodes: one per n8n process, so every execution shares the key's limiter. */
-export const { apiRequest, apiRequestAllItems } = createTransport();
+export const { apiRequest, apiRequestAllItems, apiPages } = createTransport();

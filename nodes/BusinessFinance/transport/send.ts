@@ -6,6 +6,7 @@ import type {
 	IHookFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -22,7 +23,11 @@ import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './li
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type ApiContext =
-	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 /** Total time one attempt may take, from sending to the last byte of the answer. */
 export const REQUEST_TIMEOUT_MS = 60_000;

@@ -24,6 +24,10 @@ const TYPE_LABELS: Record<string, string> = {
 	withdrawal: 'Withdrawal',
 	conversion: 'Conversion',
 };
+/** The transaction types as options, A–Z (also the polling trigger's Transaction Type). */
+export const transactionTypeOptions = byName(
+	TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
+);
 
 export const description: INodeProperties[] = [
 	...returnAllAndLimit('treasury', 'getTransactions', 'transactions'),
@@ -42,7 +46,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Type',
 				name: 'type',
 				type: 'options',
-				options: byName(TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value }))),
+				options: transactionTypeOptions,
 				default: 'deposit',
 				description: 'Only transactions of this type',
 			},

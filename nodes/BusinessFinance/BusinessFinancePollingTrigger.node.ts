@@ -1,0 +1,49 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { pollingTriggerProperties } from './polling/description';
+import { poll } from './polling/poll';
+import { businessFinanceApiTest } from './transport/credential';
+
+export class BusinessFinancePollingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Business Finance Polling Trigger',
+		name: 'businessFinancePollingTrigger',
+		icon: {
+			light: 'file:../../icons/businessFinance.svg',
+			dark: 'file:../../icons/businessFinance.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description:
+			'Starts the workflow on new transactions, new vendors or changed vendors, found by polling the Business Finance service (no public URL needed)',
+		defaults: {
+			name: 'Business Finance Polling Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'businessFinanceApi',
+				required: true,
+				testedBy: 'businessFinanceApiTest',
+			},
+		],
+		properties: pollingTriggerProperties,
+	};
+
+	methods = {
+		credentialTest: { businessFinanceApiTest },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await poll.call(this);
+	}
+}

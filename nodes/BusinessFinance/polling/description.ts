@@ -1,0 +1,86 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { transactionTypeOptions } from '../actions/treasury/getTransactions.operation';
+
+/** What the polling trigger can watch: the service's event type it stands in for. */
+export const POLLED_EVENTS = {
+	transactionCreated: 'treasury.transaction.created',
+	vendorCreated: 'vendor.created',
+	vendorUpdated: 'vendor.updated',
+} as const;
+
+export type PolledEvent = (typeof POLLED_EVENTS)[keyof typeof POLLED_EVENTS];
+
+export const pollingTriggerProperties: INodeProperties[] = [
+	{
+		// n8n's guidelines: an event parameter of a trigger is called Trigger On and has no tooltip.
+		displayName: 'Trigger On',
+		name: 'event',
+		type: 'options',
+		options: [
+			{
+				name: 'New Treasury Transaction',
+				value: POLLED_EVENTS.transactionCreated,
+				description: 'A transaction created since the last poll',
+			},
+			{
+				name: 'New Vendor',
+				value: POLLED_EVENTS.vendorCreated,
+				description: 'A vendor created since the last poll',
+			},
+			{
+				name: 'Vendor Changed',
+				value: POLLED_EVENTS.vendorUpdated,
+				description: 'A vendor whose updated_at moved since the last poll',
+			},
+		],
+		// a literal: the lint rule for defaults reads only literals
+		default: 'treasury.transaction.created',
+		required: true,
+	},
+	{
+		displayName: 'Transaction Type',
+		name: 'transactionType',
+		type: 'options',
+		options: [{ name: 'All Types', value: '' }, ...transactionTypeOptions],
+		default: '',
+		description: 'Only transactions of this type',
+		displayOptions: { show: { event: [POLLED_EVENTS.transactionCreated] } },
+	},
+	{
+		displayName:
+			'Each poll reads the whole vendor list: one request per 100 vendors (10,000 vendors: 100 requests, a minute of the default rate limit). Poll less often for large lists.',
+		name: 'vendorChangedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { event: [POLLED_EVENTS.vendorUpdated] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'Data Only',
+						value: 'data',
+						description: 'Only the transaction or vendor',
+					},
+					{
+						name: 'Whole Event',
+						value: 'event',
+						description: "An event like the webhook trigger's: ID, type, created_at and data",
+					},
+				],
+				default: 'event',
+				description: 'What each item of an execution holds',
+			},
+		],
+	},
+];

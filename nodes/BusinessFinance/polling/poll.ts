@@ -1,0 +1,246 @@
+/**
+ * The polling trigger's poll(): reads what is new since the cursor in the node's static data,
+ * emits one item per event, moves the cursor past exactly what it emitted
+ * (docs/trigger.md, "Polling trigger").
+ */
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { eventDataWithStableColumns } from '../helpers/resourceFields';
+import { apiPages } from '../transport';
+import { advance, compareStamps, emptyPosition, isSeen, type Position, utcDay } from './cursor';
+import { POLLED_EVENTS, type PolledEvent } from './description';
+import {
+	type ForwardRead,
+	getPage,
+	idOf,
+	type ListReader,
+	locate,
+	PAGE_SIZE,
+	readAll,
+	readNew,
+	rowOf,
+} from './read';
+
+/** Without n8n's own poll budget (n8n 1.x): under the 5 minutes n8n 2.x gives a poll. */
+const DEFAULT_POLL_BUDGET_MS = 4 * 60_000;
+
+/** The cursor as kept in the node's static data, under `cursor`. */
+export interface PollState extends IDataObject {
+	/** The event and filter the cursor belongs to: another one starts afresh. */
+	on: string;
+	position: Position;
+	/** Estimated offset of the first item at `position.at` in the list read with `day`. */
+	pos: number;
+	/** The `from` date the transactions are read with (the UTC date of `position.at`). */
+	day?: string;
+}
+
+interface Settings {
+	event: PolledEvent;
+	transactionType: string;
+	output: 'event' | 'data';
+	on: string;
+}
+
+/** Polls of this process in progress, by workflow and node: an overlapping poll would repeat. */
+const inFlight = new Set<string>();
+
+function readSettings(ctx: IPollFunctions): Settings {
+	const event = ctx.getNodeParameter('event') as PolledEvent;
+	const transactionType =
+		event === POLLED_EVENTS.transactionCreated
+			? String(ctx.getNodeParameter('transactionType', '') ?? '')
+			: '';
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const output = options.output === 'data' ? 'data' : 'event';
+	return { event, transactionType, output, on: [event, transactionType].filter(Boolean).join(':') };
+}
+
+async function openReader(ctx: IPollFunctions, settings: Settings): Promise<ListReader> {
+	const transactions = settings.event === POLLED_EVENTS.transactionCreated;
+	const path = transactions ? '/v1/treasury/transactions' : '/v1/vendors';
+	const withBudget = ctx as { getPollBudgetMs?: () => number };
+	const budget =
+		typeof withBudget.getPollBudgetMs === 'function'
+			? withBudget.getPollBudgetMs()
+			: DEFAULT_POLL_BUDGET_MS;
+	const fetch = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
+	const stampField = settings.event === POLLED_EVENTS.vendorUpdated ? 'updated_at' : 'created_at';
+	return {
+		fetch,
+		filters: settings.transactionType ? { type: settings.transactionType } : {},
+		stampOf: (item) => String(item[stampField] ?? ''),
+		requests: 0,
+	};
+}
+
+/** One item per event: the webhook trigger's envelope, or the resource alone. */
+function toItems(settings: Settings, resources: IDataObject[]): INodeExecutionData[] {
+	const updated = settings.event === POLLED_EVENTS.vendorUpdated;
+	return resources.map((data) => {
+		const createdAt = String((updated ? data.updated_at : data.created_at) ?? '');
+		if (settings.output === 'data') {
+			const json = eventDataWithStableColumns(settings.event, data) as IDataObject;
+			return { json };
+		}
+		// the list gives no event id: one made of what the event is about, the same on every poll
+		const id = [settings.event, idOf(data), ...(updated ? [createdAt] : [])].join(':');
+		return { json: { id, type: settings.event, created_at: createdAt, data } };
+	});
+}
+
+/** The state this node keeps, when it belongs to these settings. */
+function savedState(ctx: IPollFunctions, settings: Settings): PollState | undefined {
+	const saved = ctx.getWorkflowStaticData('node').cursor as PollState | undefined;
+	return saved && saved.on === settings.on && typeof saved.position === 'object'
+		? saved
+		: undefined;
+}
+
+export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(this);
+	if (this.getMode() === 'manual') return await fetchTestEvent(this, settings);
+	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	if (inFlight.has(key)) return null;
+	inFlight.add(key);
+	try {
+		const state = savedState(this, settings);
+		const reader = await openReader(this, settings);
+		const { next, emitted } = state
+			? await pollFrom(this, reader, state, settings)
+			: { next: await firstPosition(reader, settings), emitted: [] };
+		// written only when it changed: n8n saves static data that a poll marked changed
+		if (next && JSON.stringify(next) !== JSON.stringify(state))
+			this.getWorkflowStaticData('node').cursor = next;
+		return emitted.length > 0 ? [toItems(settings, emitted)] : null;
+	} finally {
+		inFlight.delete(key);
+	}
+}
+
+interface PollResult {
+	next?: PollState;
+	emitted: IDataObject[];
+}
+
+async function pollFrom(
+	ctx: IPollFunctions,
+	reader: ListReader,
+	state: PollState,
+	settings: Settings,
+): Promise<PollResult> {
+	if (settings.event === POLLED_EVENTS.vendorUpdated) return await pollChanged(reader, state);
+	if (state.day !== undefined) reader.filters.from = state.day;
+	const guess = state.pos > 0 ? Math.floor((state.pos - 1) / PAGE_SIZE) + 1 : 1;
+	const start = await locate(reader, state.position, guess);
+	const read = await readNew(reader, state.position, start);
+	if (read.fresh.length === 0) {
+		if (read.error !== undefined) throw read.error;
+		const pos = nextPos(read, state.position, state, state.day);
+		return { next: { ...state, pos }, emitted: [] };
+	}
+	if (read.error !== undefined) {
+		// what was read is complete up to its last item: emit it, the next poll goes on from there
+		const message = read.error instanceof Error ? read.error.message : String(read.error);
+		ctx.logger?.warn?.(
+			`Business Finance Polling Trigger: a page failed (${message}); emitting the ${read.fresh.length} new items before it`,
+		);
+	}
+	const position = advance(
+		state.position,
+		read.fresh.map((item) => rowOf(reader, item)),
+	);
+	const day = settings.event === POLLED_EVENTS.transactionCreated ? utcDay(position.at) : undefined;
+	const next: PollState = { on: state.on, position, pos: nextPos(read, position, state, day), day };
+	if (day === undefined) delete next.day;
+	return { next, emitted: read.fresh };
+}
+
+/**
+ * Where the next poll starts: the offset of the first item at the cursor's timestamp in the
+ * list the next poll reads (`nextDay`: its `from` date). When that date moves to a later day,
+ * the items before the cursor in that list are those read of that day or later and older than
+ * the cursor (every item before the read began is older than the old cursor, of an earlier day).
+ */
+function nextPos(
+	read: ForwardRead,
+	position: Position,
+	previous: PollState,
+	nextDay: string | undefined,
+): number {
+	if (nextDay !== undefined && nextDay !== previous.day) {
+		return read.rows.filter(
+			(row) => (utcDay(row.stamp) ?? '') >= nextDay && compareStamps(row.stamp, position.at) < 0,
+		).length;
+	}
+	const first = read.rows.find((row) => compareStamps(row.stamp, position.at) >= 0);
+	if (first) return first.offset;
+	const last = read.rows[read.rows.length - 1];
+	return last ? last.offset + 1 : previous.pos;
+}
+
+/** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
+async function pollChanged(reader: ListReader, state: PollState): Promise<PollResult> {
+	const changed = (await readAll(reader))
+		.filter(
+			(vendor) =>
+				compareStamps(String(vendor.updated_at ?? ''), String(vendor.created_at ?? '')) !== 0,
+		)
+		.map((vendor) => ({ vendor, row: rowOf(reader, vendor) }))
+		.filter(({ row }) => !isSeen(state.position, row))
+		.sort((a, b) => compareStamps(a.row.stamp, b.row.stamp) || (a.row.id < b.row.id ? -1 : 1));
+	if (changed.length === 0) return { emitted: [] };
+	const position = advance(
+		state.position,
+		changed.map(({ row }) => row),
+	);
+	return { next: { on: state.on, position, pos: 0 }, emitted: changed.map(({ vendor }) => vendor) };
+}
+
+/**
+ * The first poll after activation (or a change of Trigger On): the cursor at the newest item,
+ * nothing emitted. Items at its timestamp with ids up to its id count as seen (`floor`).
+ */
+async function firstPosition(reader: ListReader, settings: Settings): Promise<PollState> {
+	if (settings.event === POLLED_EVENTS.vendorUpdated) {
+		const rows = (await readAll(reader)).map((vendor) => rowOf(reader, vendor));
+		rows.sort((a, b) => compareStamps(a.stamp, b.stamp) || (a.id < b.id ? -1 : 1));
+		return { on: settings.on, position: advance(emptyPosition(), rows), pos: 0 };
+	}
+	const first = await getPage(reader, 1);
+	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
+	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
+	const newest = last.items[last.items.length - 1];
+	if (newest === undefined) return { on: settings.on, position: emptyPosition(), pos: 0 };
+	const { stamp, id } = rowOf(reader, newest);
+	const position: Position = { at: stamp, floor: id, ids: [] };
+	const tieIndex = last.items.findIndex((item) => compareStamps(reader.stampOf(item), stamp) === 0);
+	const day = settings.event === POLLED_EVENTS.transactionCreated ? utcDay(stamp) : undefined;
+	if (day === undefined) {
+		return { on: settings.on, position, pos: (last.number - 1) * PAGE_SIZE + tieIndex };
+	}
+	// the next polls read from the cursor's date: its count there, less the items at its timestamp
+	const ofDay = await getPage({ ...reader, filters: { ...reader.filters, from: day } }, 1, 1);
+	const ties = last.items.length - tieIndex;
+	return { on: settings.on, position, pos: Math.max(0, (ofDay.total ?? 0) - ties), day };
+}
+
+/** Fetch Test Event: the newest existing item, the cursor untouched. */
+async function fetchTestEvent(
+	ctx: IPollFunctions,
+	settings: Settings,
+): Promise<INodeExecutionData[][] | null> {
+	const reader = await openReader(ctx, settings);
+	let newest: IDataObject | undefined;
+	if (settings.event === POLLED_EVENTS.vendorUpdated) {
+		for (const vendor of await readAll(reader)) {
+			if (!newest || compareStamps(reader.stampOf(vendor), reader.stampOf(newest)) >= 0)
+				newest = vendor;
+		}
+	} else {
+		const first = await getPage(reader, 1, 1);
+		const total = first.total ?? first.items.length;
+		newest = (total > 1 ? await getPage(reader, total, 1) : first).items[0];
+	}
+	return newest ? [toItems(settings, [newest])] : null;
+}

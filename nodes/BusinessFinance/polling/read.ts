@@ -1,0 +1,191 @@
+/**
+ * Reading only what is new from a list ordered by (timestamp, id) with `meta.total`: start at the
+ * page where the cursor was, check that the list did not move, read forward (docs/trigger.md,
+ * "Polling trigger"). Every request goes through the transport's one call of the poll.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import { compareStamps, isSeen, type Position, type Row } from './cursor';
+
+export const PAGE_SIZE = API_MAX_PAGE_SIZE;
+/** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
+export const MAX_PAGES_PER_POLL = 100;
+
+export type Fetch = (query: IDataObject) => Promise<IDataObject>;
+
+export interface Page {
+	number: number;
+	items: IDataObject[];
+	/** `meta.total`, when the service sent one. */
+	total?: number;
+	hasMore: boolean;
+}
+
+/** A list as the poll reads it: its path's fetch, its filters, and which timestamp orders it. */
+export interface ListReader {
+	fetch: Fetch;
+	filters: IDataObject;
+	stampOf: (item: IDataObject) => string;
+	/** Requests sent so far in this poll. */
+	requests: number;
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export const idOf = (item: IDataObject): string =>
+	typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : '';
+
+export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
+	stamp: reader.stampOf(item),
+	id: idOf(item),
+});
+
+/** One page of `limit` items; elements that are not objects are left out. */
+export async function getPage(
+	reader: ListReader,
+	number: number,
+	limit = PAGE_SIZE,
+): Promise<Page> {
+	reader.requests += 1;
+	const response = await reader.fetch({ ...reader.filters, page: number, limit });
+	const items = Array.isArray(response.data) ? response.data.filter(isObject) : [];
+	const meta = isObject(response.meta) ? response.meta : {};
+	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
+	const hasMore =
+		typeof meta.has_more === 'boolean'
+			? meta.has_more
+			: total !== undefined
+				? number * limit < total
+				: items.length >= limit;
+	return { number, items, total, hasMore };
+}
+
+const lastPageOf = (page: Page): number =>
+	page.total === undefined
+		? Number.POSITIVE_INFINITY
+		: Math.max(1, Math.ceil(page.total / PAGE_SIZE));
+
+/**
+ * The page to read forward from: the last one whose first item is older than the cursor (or
+ * page 1). Starts at the page the cursor's position points to (one request when the list did
+ * not move) and otherwise searches by halves, so a list that moved costs about log2(pages).
+ */
+export async function locate(reader: ListReader, position: Position, guess: number): Promise<Page> {
+	const older = (item: IDataObject | undefined) =>
+		item !== undefined &&
+		position.at !== '' &&
+		compareStamps(reader.stampOf(item), position.at) < 0;
+	let best: Page | undefined;
+	let lo = 1;
+	let hi = Number.POSITIVE_INFINITY;
+	let number = Math.max(1, guess);
+	for (;;) {
+		const page = await getPage(reader, number);
+		hi = Math.min(hi, lastPageOf(page));
+		if (page.items.length === 0 && number > 1) hi = Math.min(hi, number - 1);
+		else if (number === 1 || older(page.items[0])) {
+			best = page;
+			const last = page.items[page.items.length - 1];
+			if (!page.hasMore || !older(last)) return page;
+			lo = number + 1;
+		} else hi = number - 1;
+		if (lo > hi) return best ?? (await getPage(reader, 1));
+		number = Number.isFinite(hi) ? Math.floor((lo + hi) / 2) : lo * 2;
+	}
+}
+
+/** What a forward read found: new items in list order, the rows read, and a failure, if any. */
+export interface ForwardRead {
+	fresh: IDataObject[];
+	/** Every row read, with its offset in the list (for the next poll's starting point). */
+	rows: Array<Row & { offset: number }>;
+	/** The error that ended the read early (the items before it are complete). */
+	error?: unknown;
+	/** True when MAX_PAGES_PER_POLL ended the read before the end of the list. */
+	truncated: boolean;
+	/**
+	 * True when an item was read twice: something was inserted behind the read (into a page
+	 * already read, e.g. at the same timestamp with a lower id), so a page read may have missed it.
+	 */
+	shifted: boolean;
+}
+
+/**
+ * From `start` to the end of the list (or the page cap): the items the cursor has not seen and
+ * that are not in `taken` (the ids this poll already has; the new ones are added).
+ */
+export async function readForward(
+	reader: ListReader,
+	position: Position,
+	start: Page,
+	taken = new Set<string>(),
+): Promise<ForwardRead> {
+	const result: ForwardRead = { fresh: [], rows: [], truncated: false, shifted: false };
+	const read = new Set<string>();
+	let page = start;
+	for (let count = 1; ; count++) {
+		page.items.forEach((item, index) => {
+			const row = rowOf(reader, item);
+			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
+			if (row.id !== '' && read.has(row.id)) result.shifted = true;
+			read.add(row.id);
+			if (isSeen(position, row) || taken.has(row.id)) return;
+			if (row.id !== '') taken.add(row.id);
+			result.fresh.push(item);
+		});
+		if (!page.hasMore || page.items.length === 0) return result;
+		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
+		try {
+			page = await getPage(reader, page.number + 1);
+		} catch (error) {
+			return { ...result, error };
+		}
+	}
+}
+
+/** Passes over the list a poll makes at most while items are inserted behind its reading. */
+const MAX_PASSES = 3;
+
+/**
+ * readForward, read again from `start` while items were inserted behind it (up to MAX_PASSES):
+ * the new items of every pass, in list order.
+ */
+export async function readNew(
+	reader: ListReader,
+	position: Position,
+	start: Page,
+): Promise<ForwardRead> {
+	const taken = new Set<string>();
+	let result = await readForward(reader, position, start, taken);
+	for (let pass = 2; result.shifted && result.error === undefined && pass <= MAX_PASSES; pass++) {
+		let again: ForwardRead;
+		try {
+			again = await readForward(reader, position, await getPage(reader, start.number), taken);
+		} catch (error) {
+			return { ...result, error };
+		}
+		result = { ...again, fresh: [...result.fresh, ...again.fresh] };
+	}
+	const order = (a: IDataObject, b: IDataObject) =>
+		compareStamps(reader.stampOf(a), reader.stampOf(b)) || (idOf(a) < idOf(b) ? -1 : 1);
+	return { ...result, fresh: result.fresh.sort(order) };
+}
+
+/** Every item of the list, page by page (changed vendors: the API has no "updated since"). */
+export async function readAll(reader: ListReader): Promise<IDataObject[]> {
+	const items: IDataObject[] = [];
+	const taken = new Set<string>();
+	for (let number = 1; ; number++) {
+		const page = await getPage(reader, number);
+		for (const item of page.items) {
+			const id = idOf(item);
+			if (id !== '' && taken.has(id)) continue;
+			taken.add(id);
+			items.push(item);
+		}
+		// past the service's own count (plus one page for items added meanwhile): it is looping
+		if (!page.hasMore || page.items.length === 0 || number > lastPageOf(page)) return items;
+	}
+}

@@ -1,0 +1,281 @@
+/**
+ * The polling trigger's cursor against a scripted list (real HTTP through n8n-core's PollContext):
+ * every case of docs/trigger.md's "Polling trigger" guarantees, as a table. Each case starts from
+ * an activation (which emits nothing), then alternates changes to the list and polls; the ids
+ * emitted by each poll are compared with what the case expects.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, type ListItem, PollHarness, ScriptedList, stamp } from './support';
+
+const list = new ScriptedList();
+beforeAll(async () => void (await list.start()));
+afterAll(async () => await list.close());
+beforeEach(() => {
+	list.transactions = [];
+	list.vendors = [];
+	list.onRequest = undefined;
+	list.requests = [];
+});
+
+const tx = (id: string, ms: number, type = 'deposit'): ListItem => ({
+	id,
+	created_at: stamp(ms),
+	type,
+	amount: 1,
+});
+const ids = (items: IDataObject[]) => items.map((item) => (item.data as IDataObject).id);
+const many = (prefix: string, count: number, ms: (i: number) => number) =>
+	Array.from({ length: count }, (_, i) => tx(`${prefix}${String(i).padStart(4, '0')}`, ms(i)));
+
+type Step = { add?: ListItem[]; during?: (index: number) => number | void; expect: string[] };
+interface Case {
+	name: string;
+	before: ListItem[];
+	steps: Step[];
+	parameters?: IDataObject;
+}
+
+const CASES: Case[] = [
+	{
+		name: 'nothing before, then items: each emitted once, in order',
+		before: [],
+		steps: [{ expect: [] }, { add: [tx('b', 2), tx('a', 1)], expect: ['a', 'b'] }, { expect: [] }],
+	},
+	{
+		name: 'an item with the cursor’s created_at and a lower id, arriving later',
+		before: [tx('m', 1)],
+		steps: [
+			{ add: [tx('x', 5)], expect: ['x'] },
+			{ add: [tx('c', 5)], expect: ['c'] },
+			{ add: [tx('d', 5), tx('z', 5)], expect: ['d', 'z'] },
+			{ expect: [] },
+		],
+	},
+	{
+		name: 'a page boundary between equal timestamps, and one more of them later',
+		// offsets 90-109 share one created_at: pages 1 and 2 split them
+		before: many('a', 90, (i) => i),
+		steps: [
+			{ add: many('e', 20, () => 500), expect: many('e', 20, () => 500).map((t) => t.id) },
+			{ add: [tx('e0000a', 500)], expect: ['e0000a'] },
+			{ add: [tx('f', 501)], expect: ['f'] },
+		],
+	},
+	{
+		name: 'more than 20 items at one created_at: a later one with a lower id is not seen (the limit)',
+		before: [tx('old', 1)],
+		steps: [
+			{ add: many('e', 150, () => 7), expect: many('e', 150, () => 7).map((t) => t.id) },
+			{ add: [tx('e0000a', 7), tx('e9999', 7)], expect: ['e9999'] },
+		],
+	},
+	{
+		name: 'items inserted while a poll pages: at the end of the list, seen once',
+		before: many('a', 100, (i) => i),
+		steps: [
+			{
+				add: many('b', 250, (i) => 1_000 + i),
+				during: (index) => {
+					if (index === 1) list.add('transactions', tx('late', 5_000));
+				},
+				expect: [...many('b', 250, (i) => 1_000 + i).map((t) => t.id), 'late'],
+			},
+			{ expect: [] },
+		],
+	},
+	{
+		name: 'an item inserted behind the reading at a timestamp it already passed: read again',
+		before: many('a', 90, (i) => i),
+		steps: [
+			{
+				add: many('e', 20, () => 500),
+				// after page 1 is read: one more at 500 with a low id (on page 1), then a later one
+				during: (index) => {
+					if (index === 0) list.add('transactions', tx('e0000a', 500), tx('g', 600));
+				},
+				expect: [...many('e', 20, () => 500).map((t) => t.id), 'e0000a', 'g'].sort(),
+			},
+			{ expect: [] },
+		],
+	},
+	{
+		name: 'a page failing with 400 half-way: the pages before are emitted, the rest next poll',
+		before: [tx('a', 0)],
+		steps: [
+			{
+				add: many('n', 250, (i) => 10 + i),
+				// page 1 holds 'a' and the first 99; page 2 fails
+				during: (index) => (index === 1 ? 400 : undefined),
+				expect: many('n', 99, (i) => 10 + i).map((t) => t.id),
+			},
+			{
+				expect: many('n', 250, (i) => 10 + i)
+					.slice(99)
+					.map((t) => t.id),
+			},
+		],
+	},
+	{
+		name: 'the first request failing: nothing emitted, cursor kept, all of it next poll',
+		before: [tx('a', 0)],
+		steps: [
+			{ add: [tx('b', 1)], during: (index) => (index === 0 ? 400 : undefined), expect: ['!'] },
+			{ expect: ['b'] },
+		],
+	},
+	{
+		name: 'items removed before the cursor: the list moved, the start page is searched again',
+		before: many('a', 450, (i) => i),
+		steps: [
+			{ add: [tx('b', 1_000)], expect: ['b'] },
+			{
+				add: [tx('c', 1_001)],
+				during: (index) => {
+					if (index === 0) list.transactions.splice(0, 300);
+				},
+				expect: ['c'],
+			},
+		],
+	},
+	{
+		name: 'a backdated item (older than the cursor) is not seen: the documented limit',
+		before: [tx('a', 10)],
+		steps: [{ add: [tx('old', 5), tx('b', 11)], expect: ['b'] }],
+	},
+	{
+		name: 'Transaction Type: only that type',
+		parameters: { transactionType: 'withdrawal' },
+		before: [tx('a', 0, 'withdrawal')],
+		steps: [{ add: [tx('d', 1, 'deposit'), tx('w', 2, 'withdrawal')], expect: ['w'] }],
+	},
+	{
+		name: 'new items on later days: the from date moves with the cursor',
+		before: [tx('a', 0)],
+		steps: [
+			{ add: [tx('b', 86_400_000), tx('c', 2 * 86_400_000)], expect: ['b', 'c'] },
+			{ add: [tx('d', 2 * 86_400_000 + 1)], expect: ['d'] },
+		],
+	},
+];
+
+it.each(CASES)('$name', async ({ before, steps, parameters = {} }) => {
+	list.add('transactions', ...before);
+	const trigger = new PollHarness(parameters, credentialsFor(list.baseUrl));
+	expect(await trigger.activate()).toEqual([]);
+	for (const step of steps) {
+		list.add('transactions', ...(step.add ?? []));
+		const start = list.requests.length;
+		list.onRequest = step.during && (({ index }) => step.during!(index - start));
+		if (step.expect[0] === '!') {
+			await expect(trigger.poll()).rejects.toThrow();
+		} else {
+			expect(ids(await trigger.poll())).toEqual(step.expect);
+		}
+		list.onRequest = undefined;
+	}
+});
+
+it('a 5xx that outlasts the retries half-way: the pages before it are emitted, then the rest', async () => {
+	list.add('transactions', tx('a', 0));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	list.add('transactions', ...many('n', 150, (i) => 10 + i));
+	const start = list.requests.length;
+	list.onRequest = ({ index, query }) =>
+		index > start && query.get('page') === '2' ? 503 : undefined;
+	expect(ids(await trigger.poll())).toEqual(many('n', 99, (i) => 10 + i).map((t) => t.id));
+	expect(list.requests.length - start).toBe(5); // page 1, then page 2 four times
+	list.onRequest = undefined;
+	expect(ids(await trigger.poll())).toEqual(
+		many('n', 150, (i) => 10 + i)
+			.slice(99)
+			.map((t) => t.id),
+	);
+}, 30_000);
+
+it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', async () => {
+	list.add('transactions', tx('a', 0));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429'), 2_000);
+	await trigger.activate();
+	list.add('transactions', ...many('n', 150, (i) => 10 + i));
+	const start = list.requests.length;
+	list.onRequest = ({ index }) => (index === start + 1 ? 429 : undefined);
+	const first = ids(await trigger.poll());
+	expect(first).toEqual(many('n', 99, (i) => 10 + i).map((t) => t.id));
+	list.onRequest = undefined;
+	// the limiter holds the key until the window the 429 named ends: a new budget after it
+	const later = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429b'));
+	later.saved = trigger.saved;
+	later.restart();
+	expect(ids(await later.poll())).toEqual(
+		many('n', 150, (i) => 10 + i)
+			.slice(99)
+			.map((t) => t.id),
+	);
+});
+
+it('a restart between polls: only what a poll emitted was saved, nothing skipped or repeated', async () => {
+	list.add('transactions', tx('a', 0));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	list.add('transactions', tx('b', 1));
+	expect(ids(await trigger.poll())).toEqual(['b']);
+	expect(ids(await trigger.poll())).toEqual([]); // changes nothing worth saving
+	trigger.restart();
+	list.add('transactions', tx('c', 2));
+	expect(ids(await trigger.poll())).toEqual(['c']);
+});
+
+it('Fetch Test Event: the newest item as an event, the cursor untouched', async () => {
+	list.add('transactions', tx('a', 0), tx('b', 1));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	const before = trigger.state();
+	const [event] = await trigger.fetchTestEvent();
+	expect(event).toEqual({
+		id: 'treasury.transaction.created:b',
+		type: 'treasury.transaction.created',
+		created_at: stamp(1),
+		data: tx('b', 1),
+	});
+	expect(trigger.state()).toEqual(before);
+});
+
+it('Output Data Only: the transaction alone', async () => {
+	const trigger = new PollHarness({ options: { output: 'data' } }, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	list.add('transactions', tx('a', 0));
+	const [item] = await trigger.poll();
+	expect(item).toMatchObject({ id: 'a', created_at: stamp(0) });
+});
+
+it('changing Trigger On starts afresh: the activation of the new choice emits nothing', async () => {
+	list.add('transactions', tx('a', 0));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	trigger.node.parameters.transactionType = 'deposit';
+	expect(await trigger.poll()).toEqual([]);
+	list.add('transactions', tx('b', 1));
+	expect(ids(await trigger.poll())).toEqual(['b']);
+});
+
+it('Vendor Changed: each change once, in updated_at order; new vendors are not changes', async () => {
+	const vendor = (id: string, created: number, updated = created): ListItem => ({
+		id,
+		created_at: stamp(created),
+		updated_at: stamp(updated),
+	});
+	list.add('vendors', vendor('a', 0), vendor('b', 1, 5));
+	const trigger = new PollHarness({ event: 'vendor.updated' }, credentialsFor(list.baseUrl));
+	expect(await trigger.activate()).toEqual([]);
+	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 7), vendor('c', 2)];
+	const events = await trigger.poll();
+	expect(events.map((e) => e.id)).toEqual([
+		`vendor.updated:b:${stamp(7)}`,
+		`vendor.updated:a:${stamp(9)}`,
+	]);
+	expect(await trigger.poll()).toEqual([]);
+	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 9), vendor('c', 2)];
+	expect(ids(await trigger.poll())).toEqual(['b']);
+});

@@ -1,0 +1,235 @@
+/**
+ * Test support for the polling trigger: the REAL n8n-core PollContext over a real Workflow, HTTP
+ * through n8n-core's own request path, and a scripted list service whose list the test controls
+ * item by item (timestamps, ids, inserts while a poll pages, failing pages).
+ *
+ * Static data as n8n keeps it for an active workflow (docs/trigger.md, "Polling trigger"): one
+ * Workflow object for the activation, its static data saved to the database when a poll emits
+ * (and at activation); `restart()` rebuilds the Workflow from what was saved, as n8n does after
+ * a restart.
+ */
+import type * as http from 'http';
+
+import { PollContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+import { BusinessFinancePollingTrigger } from '../../nodes/BusinessFinance/BusinessFinancePollingTrigger.node';
+import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { answer, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
+
+const NODE_TYPE = 'n8n-nodes-business-finance.businessFinancePollingTrigger';
+let counter = 0;
+
+export class PollHarness {
+	readonly nodeType = new BusinessFinancePollingTrigger();
+	private readonly credentialsHelper: TestCredentialsHelper;
+	readonly node: INode;
+	/** The workflow's static data as n8n's database holds it. */
+	saved: IDataObject = {};
+	private workflow: Workflow;
+
+	constructor(
+		parameters: IDataObject,
+		credentials: ICredentialDataDecryptedObject,
+		private readonly budgetMs = 30_000,
+	) {
+		const id = `poll${++counter}`;
+		this.credentialsHelper = new TestCredentialsHelper(
+			{ businessFinanceApi: credentials },
+			{ businessFinanceApi: new BusinessFinanceApi() },
+		);
+		this.node = {
+			id: `node-${id}`,
+			name: 'Business Finance Polling Trigger',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { event: 'treasury.transaction.created', options: {}, ...parameters },
+			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
+		};
+		this.workflow = this.load(id);
+	}
+
+	private load(id = this.workflow.id): Workflow {
+		return new Workflow({
+			id,
+			name: `Polling test ${id}`,
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
+			staticData: JSON.parse(JSON.stringify(this.saved)),
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** n8n rebuilt the workflow from its database (a restart, a re-activation). */
+	restart(): void {
+		this.workflow = this.load();
+	}
+
+	private save(): void {
+		if (this.workflow.staticData.__dataChanged !== true) return;
+		this.saved = JSON.parse(JSON.stringify(this.workflow.staticData));
+		delete this.saved.__dataChanged;
+		this.workflow.staticData.__dataChanged = false;
+	}
+
+	private context(mode: WorkflowExecuteMode, workflow: Workflow): PollContext {
+		const additionalData = {
+			credentialsHelper: this.credentialsHelper,
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const fail = () => {
+			throw new Error('the test calls poll() itself');
+		};
+		return new PollContext(
+			workflow,
+			this.node,
+			additionalData,
+			mode,
+			'activate',
+			fail,
+			fail,
+			undefined,
+			undefined,
+			undefined,
+			() => this.budgetMs,
+		);
+	}
+
+	/**
+	 * One poll of the active workflow: its items (`[]` for null); static data saved when it
+	 * emitted, as n8n's __emit does; an error is thrown as n8n's poll executor receives it.
+	 */
+	async poll(): Promise<IDataObject[]> {
+		const result = await this.nodeType.poll.call(this.context('trigger', this.workflow));
+		if (result === null) return [];
+		this.save();
+		return result[0].map((item: INodeExecutionData) => item.json);
+	}
+
+	/** The activation's poll: n8n saves the static data after it, whatever it returned. */
+	async activate(): Promise<IDataObject[]> {
+		const items = await this.poll();
+		this.save();
+		return items;
+	}
+
+	/** Fetch Test Event: manual mode, on a copy of the static data (n8n does not save it). */
+	async fetchTestEvent(): Promise<IDataObject[]> {
+		const copy = this.load();
+		copy.staticData = JSON.parse(JSON.stringify(this.workflow.staticData));
+		const result = await this.nodeType.poll.call(this.context('manual', copy));
+		expect(copy.staticData).toEqual(this.workflow.staticData);
+		return result === null ? [] : result[0].map((item: INodeExecutionData) => item.json);
+	}
+
+	/** The node's static data in memory (what the next poll reads). */
+	state(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
+	}
+
+	/** Size in bytes of the static data n8n saves for the workflow. */
+	savedBytes(): number {
+		return Buffer.byteLength(JSON.stringify(this.saved));
+	}
+}
+
+/** An element of the scripted list. */
+export interface ListItem {
+	id: string;
+	created_at: string;
+	updated_at?: string;
+	type?: string;
+	[key: string]: unknown;
+}
+
+/** `index`: its position in `requests`. */
+type Request = { path: string; query: URLSearchParams; index: number };
+
+/**
+ * A service with one transactions list and one vendors list, ordered by (created_at, id) as
+ * the contract says, with `meta.total`, `from`/`type` for transactions. `onRequest` runs before
+ * each answer (insert items while a poll pages); a number it returns is sent as that status.
+ */
+export class ScriptedList {
+	transactions: ListItem[] = [];
+	vendors: ListItem[] = [];
+	onRequest?: (request: Request) => number | void;
+	requests: Request[] = [];
+	server!: ScriptedServer;
+
+	async start(): Promise<this> {
+		this.server = await scriptedServer((req, res) => this.handle(req, res));
+		return this;
+	}
+
+	get baseUrl(): string {
+		return this.server.baseUrl;
+	}
+
+	async close(): Promise<void> {
+		await this.server?.close();
+	}
+
+	add(list: 'transactions' | 'vendors', ...items: ListItem[]): void {
+		this[list] = this[list].concat(items).sort(byCreated);
+	}
+
+	private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+		const url = new URL(req.url ?? '/', 'http://x');
+		const request = { path: url.pathname, query: url.searchParams, index: this.requests.length };
+		this.requests.push(request);
+		const status = this.onRequest?.(request);
+		if (typeof status === 'number') {
+			const code = status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR';
+			const headers: Record<string, string> =
+				status === 429 ? { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) } : {};
+			return answer(res, status, { error: { code, message: 'scripted failure' } }, headers);
+		}
+		const list = url.pathname === '/v1/vendors' ? this.vendors : this.transactions;
+		const from = url.searchParams.get('from');
+		const type = url.searchParams.get('type');
+		const rows = list.filter(
+			(item) => (!from || item.created_at.slice(0, 10) >= from) && (!type || item.type === type),
+		);
+		const page = Number(url.searchParams.get('page') ?? 1);
+		const limit = Number(url.searchParams.get('limit') ?? 50);
+		const data = rows.slice((page - 1) * limit, page * limit);
+		const meta = { page, limit, total: rows.length, has_more: page * limit < rows.length };
+		answer(res, 200, { data, meta });
+	}
+}
+
+export const byCreated = (a: ListItem, b: ListItem): number =>
+	a.created_at < b.created_at
+		? -1
+		: a.created_at > b.created_at
+			? 1
+			: a.id < b.id
+				? -1
+				: a.id > b.id
+					? 1
+					: 0;
+
+/** An ISO timestamp `ms` after a fixed start (distinct timestamps unless a test repeats them). */
+export const stamp = (ms: number): string => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
+
+/** A key per test that blocks it (a 429): the transport's limiter is per key and per process. */
+export const credentialsFor = (
+	baseUrl: string,
+	apiKey = 'svc_polling_test',
+): ICredentialDataDecryptedObject => ({
+	apiKey,
+	baseUrl,
+});
