@@ -5,6 +5,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
+import { runDataTableSync } from './data-table-sync';
 import { measureOverhead, type OverheadResult } from './overhead';
 import { runQueueListing } from './queue-listing';
 import { measureWindowGaps, runRateLimited } from './rate-limited';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
 	} finally {
 		await sb.close();
 	}
+	if (process.env.BENCH_SYNC !== '0') await runDataTableSync();
 	if (process.env.BENCH_TRIGGER !== '0') await runTriggerBurst();
 }
 

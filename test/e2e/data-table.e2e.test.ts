@@ -1,5 +1,5 @@
 /**
- * Examples 01d and 01e end to end: vendors from the sandbox into a table that n8n itself keeps (a
+ * Example 01d end to end: vendors from the sandbox into a table that n8n itself keeps (a
  * data table), in a real n8n (2.40.7, or 1.123.81 with BF_N8N_VERSION=1.123.81). The rows are
  * read back through n8n's REST API, as its Data tables view reads them, never from the node's
  * output.
@@ -7,7 +7,7 @@
  * The Data Table node needs n8n's data-table module, which `n8n execute` (a CLI process) does not
  * load: the workflows run in the server, as the editor's "Execute workflow" runs them. n8n 1.x has
  * no table operations: there the table is created by hand (through the same REST API as the
- * editor) and the examples run without their first Data Table node (examples/README.md).
+ * editor) and the example runs without its first Data Table node (examples/README.md).
  *
  * The sandbox allows 20 requests per 2 s window, so the 10,000-vendor listing (100 pages) has to
  * wait for windows; its time is printed, not asserted.
@@ -32,23 +32,24 @@ import {
 import { exampleCopy, nodeNamed } from './workflows';
 import { output, runManually, sandboxApi } from './service';
 
-const FULL = '01d-sync-vendors-to-data-table.json';
-const CHANGED_ONLY = '01e-sync-changed-vendors-to-data-table.json';
-const UPSERT_NODE = 'Upsert vendor rows';
-const DEDUPE_NODE = 'Only new or changed vendors';
+const SYNC = '01d-sync-vendors-to-data-table.json';
+const NODES = {
+	rows: 'Rows in the table',
+	insert: 'Insert new vendors',
+	update: 'Update changed rows',
+	gone: 'Vendors no longer listed',
+	delete: 'Delete their rows',
+};
 /** Short windows so that 10,000 vendors (100 pages) meet the limit five times. */
 const RATE = { limit: 20, windowSeconds: 2 };
 const PAGE_SIZE = 100;
 const BIG = 10_000;
 
-/** The examples with a Manual Trigger (same name) in place of their Schedule Trigger. */
-const EXAMPLE = {
-	full: exampleCopy(FULL, 'bfE2eExample01dM', { manualStart: true }),
-	changedOnly: exampleCopy(CHANGED_ONLY, 'bfE2eExample01eM', { manualStart: true }),
-};
-const TABLE_NAME: string = nodeNamed(EXAMPLE.full, TABLE_NODE).parameters.tableName;
+/** The example with a Manual Trigger (same name) in place of its Schedule Trigger. */
+const EXAMPLE = exampleCopy(SYNC, 'bfE2eExample01dM', { manualStart: true });
+const TABLE_NAME: string = nodeNamed(EXAMPLE, TABLE_NODE).parameters.tableName;
 const TABLE_COLUMNS: Array<{ name: string; type: 'string' | 'date' }> = nodeNamed(
-	EXAMPLE.full,
+	EXAMPLE,
 	TABLE_NODE,
 ).parameters.columns.column;
 
@@ -60,8 +61,8 @@ type Vendor = Record<string, string | null>;
 let sandbox: RunningSandbox;
 let environment: PackageInN8n;
 let n8n: N8nServer;
-/** The workflows this n8n line runs: the examples on 2.x, their hand-made-table form on 1.x. */
-const sync = { full: EXAMPLE.full.id, changedOnly: EXAMPLE.changedOnly.id };
+/** The workflow this n8n line runs: the example on 2.x, its hand-made-table form on 1.x. */
+let sync = EXAMPLE.id;
 
 async function v1(method: string, urlPath: string, body?: unknown): Promise<any> {
 	const res = await sandboxApi(sandbox)(method, urlPath, body);
@@ -125,19 +126,33 @@ async function expectTableToMirrorService(): Promise<Map<string, DataTableRow>> 
 	return rows;
 }
 
-/** Renames one vendor, gives another a new email, adds a crypto vendor (no email, no bank). */
-async function changeTwoAddOne(tag: string): Promise<{ changed: string[]; added: string }> {
+/**
+ * Between two runs: renames one vendor, gives another a new email, adds three crypto vendors (no
+ * email, no bank).
+ */
+async function changeTwoAddThree(tag: string): Promise<{ changed: string[]; added: string[] }> {
 	const [first, second] = (await allVendors()).slice(-2);
 	await v1('PATCH', `/vendors/${first.id}`, { name: `${first.name} (${tag})` });
 	await v1('PATCH', `/vendors/${second.id}`, { email: `ap-${tag}@vendor.example` });
-	const added = await v1('POST', '/vendors', {
-		name: `Data table vendor ${tag}`,
-		payment_method: 'crypto',
-		wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
-		wallet_chain: 'base',
-	});
-	return { changed: [first.id!, second.id!], added: added.data.id };
+	const added: string[] = [];
+	for (const n of [1, 2, 3]) {
+		const vendor = await v1('POST', '/vendors', {
+			name: `Data table vendor ${tag} ${n}`,
+			payment_method: 'crypto',
+			wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+			wallet_chain: 'base',
+		});
+		added.push(vendor.data.id);
+	}
+	return { changed: [first.id!, second.id!], added };
 }
+
+/** The vendors whose row a run wrote: n8n stamps a row's updatedAt when it writes it. */
+const written = (before: Map<string, DataTableRow>, after: Map<string, DataTableRow>) =>
+	[...after]
+		.filter(([vendor, row]) => before.get(vendor)?.updatedAt !== row.updatedAt)
+		.map(([vendor]) => vendor)
+		.sort();
 
 beforeAll(async () => {
 	sandbox = await startSandbox({
@@ -148,7 +163,7 @@ beforeAll(async () => {
 	});
 	environment = await startN8nWithPackage({
 		credentials: [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }],
-		workflows: [EXAMPLE.full, EXAMPLE.changedOnly],
+		workflows: [EXAMPLE],
 	});
 	n8n = environment.n8n;
 }, 600000);
@@ -158,108 +173,114 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-describe('examples 01d and 01e as imported', () => {
-	it.each([FULL, CHANGED_ONLY])(
-		'%s: a table with one typed column per vendor field; the upsert fills each from its field and matches on the vendor id',
-		(file) => {
-			const workflow = loadExamples().find((e) => e.file === file)!.workflow;
-			const create = nodeNamed(workflow, TABLE_NODE).parameters;
-			expect(create).toMatchObject({
-				resource: 'table',
-				operation: 'create',
-				tableName: TABLE_NAME,
-				options: { createIfNotExists: true },
+describe('example 01d as imported', () => {
+	const workflow = loadExamples().find((e) => e.file === SYNC)!.workflow;
+
+	it('a table with one typed column per vendor field, created once', () => {
+		const create = nodeNamed(workflow, TABLE_NODE).parameters;
+		expect(create).toMatchObject({
+			resource: 'table',
+			operation: 'create',
+			tableName: TABLE_NAME,
+			options: { createIfNotExists: true },
+		});
+		const columns: Array<{ name: string; type: string }> = create.columns.column;
+		expect(columns.map((c) => fieldOf(c.name))).toEqual([...RESOURCE_FIELDS.vendor]);
+		// The API's date-times are dates; every other vendor field is text.
+		const types = RESOURCE_FIELDS.vendor.map((f) => (f.endsWith('_at') ? 'date' : 'string'));
+		expect(columns.map((c) => c.type)).toEqual(types);
+	});
+
+	it('the row nodes name the table without an expression; new rows go in one bulk insert, columns mapped automatically; updates and deletes match on vendor_id', () => {
+		for (const name of [NODES.rows, NODES.insert, NODES.update, NODES.delete]) {
+			// n8n's Data table node takes its bulk path only for a table chosen without an expression.
+			expect(nodeNamed(workflow, name).parameters.dataTableId).toEqual({
+				__rl: true,
+				mode: 'name',
+				value: TABLE_NAME,
 			});
-			const columns: Array<{ name: string; type: string }> = create.columns.column;
-			expect(columns.map((c) => fieldOf(c.name))).toEqual([...RESOURCE_FIELDS.vendor]);
-			// The API's date-times are dates; every other vendor field is text.
-			const types = RESOURCE_FIELDS.vendor.map((f) => (f.endsWith('_at') ? 'date' : 'string'));
-			expect(columns.map((c) => c.type)).toEqual(types);
-			const upsert = nodeNamed(workflow, UPSERT_NODE).parameters;
-			expect(upsert.filters.conditions).toEqual([
-				{ keyName: 'vendor_id', condition: 'eq', keyValue: '={{ $json.id }}' },
+		}
+		const insert = nodeNamed(workflow, NODES.insert).parameters;
+		expect(insert).toMatchObject({
+			operation: 'insert',
+			columns: { mappingMode: 'autoMapInputData' },
+			options: { optimizeBulk: true },
+		});
+		const update = nodeNamed(workflow, NODES.update).parameters;
+		expect(update.columns.mappingMode).toBe('autoMapInputData');
+		for (const name of [NODES.update, NODES.delete]) {
+			expect(nodeNamed(workflow, name).parameters.filters.conditions).toEqual([
+				{ keyName: 'vendor_id', condition: 'eq', keyValue: '={{ $json.vendor_id }}' },
 			]);
-			const fromFields = columns.map((c) => [c.name, `={{ $json.${fieldOf(c.name)} }}`]);
-			expect(upsert.columns.value).toEqual(Object.fromEntries(fromFields));
-		},
-	);
+		}
+		// Deleting rows is the user's choice (examples/README.md).
+		expect(nodeNamed(workflow, NODES.delete).disabled).toBe(true);
+	});
 });
 
 describe('vendors into an n8n data table', () => {
-	it('2.x: the first run creates the table, typed; 1.x: the example stops at its table node, so the table is made by hand', async () => {
+	it('2.x: the first run creates the table, typed, and inserts every vendor at once; 1.x: the example stops at its table node, so the table is made by hand', async () => {
 		expect(await findDataTable(n8n, TABLE_NAME)).toBeUndefined();
-		if (n8n.runtime.major >= 2) {
-			await run(sync.full);
-		} else {
-			const refused = await runManually(n8n, sync.full);
+		if (n8n.runtime.major < 2) {
+			const refused = await runManually(n8n, sync);
 			// 1.x's node has no table resource, so it cannot read the operation of 'create'.
 			const { error, lastNodeExecuted } = refused.data.resultData;
 			expect([lastNodeExecuted, error?.message]).toEqual([TABLE_NODE, 'Could not get parameter']);
 			expect(await findDataTable(n8n, TABLE_NAME)).toBeUndefined();
-			const [full, changedOnly] = await importWithTableMadeByHand(environment, [
-				[EXAMPLE.full, 'bfE2eExample01d1'],
-				[EXAMPLE.changedOnly, 'bfE2eExample01e1'],
+			[{ id: sync }] = await importWithTableMadeByHand(environment, [
+				[EXAMPLE, 'bfE2eExample01d1'],
 			]);
-			Object.assign(sync, { full: full.id, changedOnly: changedOnly.id });
-			await run(sync.full);
 		}
+		const first = await run(sync);
+		// One output item for all the rows: the bulk path, on both lines.
+		expect(output(first, NODES.insert)).toHaveLength(1);
+		expect(output(first, NODES.update)).toEqual([]);
 		const made = await table();
 		const columns = [...made.columns].sort((a, b) => a.index - b.index);
 		expect(columns.map(({ name, type }) => ({ name, type }))).toEqual(TABLE_COLUMNS);
 	});
 
-	it('two runs give one row per vendor, with the vendor’s values; the second updates the same rows', async () => {
+	it('a second run finds one row per vendor, with the vendor’s values, and writes nothing', async () => {
 		const first = await expectTableToMirrorService();
-		await run(sync.full);
-		const second = await expectTableToMirrorService();
-		expect(rowIds(second)).toEqual(rowIds(first));
+		const again = await run(sync);
+		for (const node of [NODES.insert, NODES.update, NODES.gone]) {
+			expect(output(again, node)).toEqual([]);
+		}
+		expect(await expectTableToMirrorService()).toEqual(first);
 	});
 
-	it('two vendors changed and one added: the third run updates those two rows and adds one, every other row as it was', async () => {
+	it('two vendors changed and three added between runs: the next run updates those two rows and adds three, every other row as it was', async () => {
 		const before = await rowsByVendor();
-		const { changed, added } = await changeTwoAddOne(`full-${Date.now().toString(36)}`);
-		await run(sync.full);
+		const { changed, added } = await changeTwoAddThree(`sync-${Date.now().toString(36)}`);
+		const execution = await run(sync);
+		expect(output(execution, NODES.insert)).toHaveLength(1);
+		expect(output(execution, NODES.update)).toHaveLength(2);
 		const after = await expectTableToMirrorService();
-		expect(after.size).toBe(before.size + 1);
+		expect(after.size).toBe(before.size + 3);
+		expect(written(before, after)).toEqual([...changed, ...added].sort());
 		for (const [vendor, row] of before) {
 			expect(after.get(vendor)!.id).toBe(row.id);
-			if (changed.includes(vendor)) expect(cells(after.get(vendor)!)).not.toEqual(cells(row));
-			else expect(cells(after.get(vendor)!)).toEqual(cells(row));
-		}
-		// The new vendor has no email and no bank: those cells are empty (null), not text.
-		expect(cells(after.get(added)!)).toMatchObject({ email: null, bank_name: null });
-	});
-
-	it('01e writes only what changed: nothing after a quiet hour, exactly the two changed and the one new row after changes', async () => {
-		const first = await run(sync.changedOnly);
-		expect(output(first, UPSERT_NODE)).toHaveLength((await allVendors()).length);
-		const before = await expectTableToMirrorService();
-
-		const quiet = await run(sync.changedOnly);
-		expect(output(quiet, DEDUPE_NODE)).toEqual([]);
-		expect(await rowsByVendor()).toEqual(before);
-
-		const { changed, added } = await changeTwoAddOne(`changed-${Date.now().toString(36)}`);
-		await run(sync.changedOnly);
-		const after = await expectTableToMirrorService();
-		// n8n stamps a row's updatedAt when it writes it: only three rows were written.
-		const written = [...after].filter(
-			([vendor, row]) => before.get(vendor)?.updatedAt !== row.updatedAt,
-		);
-		expect(written.map(([vendor]) => vendor).sort()).toEqual([...changed, added].sort());
-		for (const [vendor, row] of before) {
 			if (!changed.includes(vendor)) expect(after.get(vendor)).toEqual(row);
 		}
+		// The new vendors have no email and no bank: those cells are empty (null), not text.
+		for (const vendor of added) {
+			expect(cells(after.get(vendor)!)).toMatchObject({ email: null, bank_name: null });
+		}
+		// The rows written again are those the run wrote: once more, nothing.
+		const quiet = await run(sync);
+		expect(output(quiet, NODES.update)).toEqual([]);
+		expect(await rowsByVendor()).toEqual(after);
 	});
 
 	it(`${BIG.toLocaleString('en')} vendors give as many rows; the listing sends the fewest page requests and gets no 429`, async () => {
+		const before = await rowsByVendor();
 		const { total } = await sandbox.admin.seedVendors(BIG - (await allVendors()).length);
 		expect(total).toBe(BIG);
 		// Windows start with a key's first request: after one quiet window the sync opens its own.
 		await sleep(RATE.windowSeconds * 1000 + 200);
 		await sandbox.admin.clearRequests();
 		const started = Date.now();
-		const execution = await run(sync.full);
+		const execution = await run(sync);
 		const seconds = (Date.now() - started) / 1000;
 
 		const pages = (await sandbox.admin.getRequests()).filter((r) => r.path === '/v1/vendors');
@@ -268,15 +289,14 @@ describe('vendors into an n8n data table', () => {
 		);
 		// The check below lists every vendor itself: no need to make it wait for windows.
 		await sandbox.admin.setRateLimit({ limit: 1_000_000 });
-		expect((await expectTableToMirrorService()).size).toBe(BIG);
+		const after = await expectTableToMirrorService();
+		expect(after.size).toBe(BIG);
+		expect(written(before, after)).toHaveLength(BIG - before.size);
 		reportTimes(execution, seconds);
 	}, 1_200_000);
 });
 
-const rowIds = (rows: Map<string, DataTableRow>) =>
-	Object.fromEntries([...rows].map(([vendor, row]) => [vendor, row.id]));
-
-/** The 10,000-vendor run's times: whole run, listing (against its floor), upserts. */
+/** The 10,000-vendor run's times: whole run, listing (against its floor), writing. */
 function reportTimes(execution: any, seconds: number): void {
 	const nodeSeconds = (node: string) =>
 		(execution.data.resultData.runData[node] ?? []).reduce(
@@ -289,6 +309,7 @@ function reportTimes(execution: any, seconds: number): void {
 		`n8n ${environment.runtime.version}: ${BIG} vendors synced in ${seconds.toFixed(1)} s; ` +
 			`listing ${nodeSeconds('Get all vendors').toFixed(1)} s (${BIG / PAGE_SIZE} pages, ` +
 			`${RATE.limit} per ${RATE.windowSeconds} s: at least ${floor} s), ` +
-			`upserts ${nodeSeconds(UPSERT_NODE).toFixed(1)} s`,
+			`table read ${nodeSeconds(NODES.rows).toFixed(1)} s, ` +
+			`bulk insert ${nodeSeconds(NODES.insert).toFixed(1)} s`,
 	);
 }

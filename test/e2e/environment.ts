@@ -68,14 +68,14 @@ export async function startN8nWithPackage(setup: {
 	};
 }
 
-/** The node of examples 01d and 01e that creates their table (on 2.x). */
+/** The node of example 01d that creates its table (on 2.x). */
 export const TABLE_NODE = 'Vendors table';
 
 /**
- * Examples 01d/01e as a user of n8n 1.x sets them up (examples/README.md): the Data Table node of
- * 1.x has no table operations, so the table is created by hand (through the REST API, as the
- * editor creates it) and the node that creates it is deleted (its input goes straight to the next
- * node); the upsert names the table by its id. Imports each workflow as `<id>`; returns them.
+ * Example 01d as a user of n8n 1.x sets it up (examples/README.md): the Data Table node of 1.x has
+ * no table operations, so the table is created by hand (through the REST API, as the editor
+ * creates it) and the node that creates it is deleted (its input goes straight to the next node);
+ * the row nodes name the table by its id (as picking it From list does). Imports each workflow as `<id>`; returns them.
  */
 export async function importWithTableMadeByHand<W extends WorkflowJson>(
 	environment: PackageInN8n,

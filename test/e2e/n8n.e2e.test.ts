@@ -136,7 +136,7 @@ describe('examples/', () => {
 		const scheduled = examples.filter(
 			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
 		);
-		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '01e', '05-']);
+		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '05-']);
 		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
 		for (const { workflow } of scheduled) {
 			const [every] = workflow.nodes[0].parameters.rule.interval;

@@ -1,0 +1,220 @@
+/**
+ * `npm run bench:sync` (also a scenario of `npm run bench`): example 01d, the vendor sync into an
+ * n8n data table, in a real n8n (BF_N8N_VERSION, default 2.40.7) against the sandbox in its own
+ * process at the spec's 100 requests a minute. For each size: the first sync, a re-sync after 1 %
+ * of the vendors changed and 50 were added, and a re-sync after nothing changed. Times come from
+ * n8n's execution (started to stopped) and its run data (the listing node's time); "beyond
+ * listing" is what the table costs, which the targets bound (docs/benchmarks.md). Writes
+ * bench/results/data-table-sync-n8n<major>.json.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { setTimeout as sleep } from 'timers/promises';
+import { dataTableRows, findDataTable, type N8nServer, type WorkflowJson } from '../scripts/n8n';
+import {
+	TABLE_NODE,
+	importWithTableMadeByHand,
+	startN8nWithPackage,
+	type PackageInN8n,
+} from '../test/e2e/environment';
+import { runManually, output } from '../test/e2e/service';
+import { exampleCopy, nodeNamed } from '../test/e2e/workflows';
+import { createHttpClient } from '../test/helpers/http';
+import { machine, printMarkdownTable } from './report';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
+import { UNLIMITED } from './settings';
+
+const EXAMPLE = '01d-sync-vendors-to-data-table.json';
+const LISTING = 'Get all vendors';
+const UPDATE = 'Update changed rows';
+/** The spec's rate limit: 100 requests a minute per API key. */
+const SPEC_RATE = { limit: 100, windowSeconds: 60 };
+const ADDED = 50;
+/** Seconds beyond the listing, for 10,000 vendors on n8n 2.x (docs/benchmarks.md). */
+const TARGETS: Record<Step, number> = { first: 15, changed: 10, unchanged: 5 };
+type Step = keyof typeof STEPS;
+const STEPS = {
+	first: 'first sync',
+	changed: `re-sync, 1 % changed and ${ADDED} new`,
+	unchanged: 're-sync, nothing changed',
+};
+
+export interface SyncRun {
+	vendors: number;
+	step: string;
+	wallS: number;
+	listingS: number;
+	beyondListingS: number;
+	inserted: number;
+	updated: number;
+	rows: number;
+	correct: boolean;
+	targetS?: number;
+	met?: boolean;
+}
+
+interface Bench {
+	/** When the last sync started (its window ends a minute later). */
+	lastStart: number;
+	sb: SandboxProcess;
+	env: PackageInN8n;
+	n8n: N8nServer;
+}
+
+const sizes = () =>
+	(process.env.BENCH_SYNC_SIZES ?? '1000,10000').split(',').map((n) => Number(n.trim()));
+
+/**
+ * The example with a Manual Trigger, on a table of its own for `n` vendors: "(1000)", not "1000",
+ * since n8n finds a table by name as the first whose name contains it ("... 10000" contains it).
+ */
+function exampleFor(n: number): WorkflowJson & { id: string } {
+	const copy = exampleCopy(EXAMPLE, `bfBenchSync${String(n).padStart(5, '0')}`, {
+		manualStart: true,
+	});
+	const table = nodeNamed(copy, TABLE_NODE).parameters;
+	table.tableName = `${table.tableName} (${n})`;
+	for (const node of copy.nodes) {
+		if (node.parameters.dataTableId) node.parameters.dataTableId.value = table.tableName;
+	}
+	return copy;
+}
+
+/** The workflow this n8n line runs: the copy on 2.x, its hand-made-table form on 1.x. */
+async function workflowOfThisLine(bench: Bench, copy: WorkflowJson & { id: string }) {
+	if (bench.n8n.runtime.major >= 2) return copy.id;
+	const [byHand] = await importWithTableMadeByHand(bench.env, [[copy, `${copy.id}1x`]]);
+	return byHand.id;
+}
+
+async function tableRows(n8n: N8nServer, name: string): Promise<number> {
+	const table = await findDataTable(n8n, name);
+	return table ? (await dataTableRows(n8n, table)).length : 0;
+}
+
+/** Renames every 100th vendor and adds ADDED new ones, with the rate limit off meanwhile. */
+async function changeVendors(sb: SandboxProcess): Promise<void> {
+	await sb.admin.setRateLimit({ limit: UNLIMITED });
+	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
+	for (let page = 1; ; page++) {
+		const { body } = await api.request('GET', `/vendors?limit=100&page=${page}`);
+		const [vendor] = body.data;
+		if (!vendor) break;
+		await api.request('PATCH', `/vendors/${vendor.id}`, {
+			body: { name: `${vendor.name} (changed)` },
+		});
+	}
+	for (let i = 0; i < ADDED; i++) {
+		await api.request('POST', '/vendors', {
+			body: {
+				name: `New vendor ${i}`,
+				payment_method: 'crypto',
+				wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+				wallet_chain: 'base',
+			},
+		});
+	}
+}
+
+/**
+ * One run of the sync, started as an hourly run starts: the previous run's window over, in the
+ * sandbox and in the node's memory of the key (setting the limit only resets the sandbox's
+ * counters: the node would still wait out the window it saw).
+ */
+async function syncRun(bench: Bench, workflowId: string, table: string, n: number, step: Step) {
+	const rowsBefore = await tableRows(bench.n8n, table);
+	await sleep(Math.max(0, bench.lastStart + SPEC_RATE.windowSeconds * 1000 + 500 - Date.now()));
+	await bench.sb.admin.setRateLimit(SPEC_RATE);
+	bench.lastStart = Date.now();
+	const execution = await runManually(bench.n8n, workflowId, 1_800_000);
+	const error = execution.data?.resultData?.error;
+	if (error) throw new Error(`the sync failed in ${error.node?.name}: ${error.message}`);
+	const wallS = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
+	const runs = execution.data.resultData.runData[LISTING] ?? [];
+	const listingS = runs.reduce((sum: number, r: any) => sum + r.executionTime, 0) / 1000;
+	const rows = await tableRows(bench.n8n, table);
+	const vendors = n + (step === 'first' ? 0 : ADDED);
+	const expected = { first: [n, 0], changed: [ADDED, n / 100], unchanged: [0, 0] }[step];
+	// The bulk insert puts out one item whatever it inserted: the table's growth is the count.
+	const written = [rows - rowsBefore, output(execution, UPDATE).length];
+	const run: SyncRun = {
+		vendors: n,
+		step: STEPS[step],
+		wallS,
+		listingS,
+		beyondListingS: Math.round((wallS - listingS) * 1000) / 1000,
+		inserted: written[0],
+		updated: written[1],
+		rows,
+		correct: rows === vendors && written.every((w, i) => w === expected[i]),
+	};
+	if (n === 10_000 && bench.n8n.runtime.major >= 2) {
+		Object.assign(run, { targetS: TARGETS[step], met: run.beyondListingS <= TARGETS[step] });
+	}
+	console.log(JSON.stringify(run));
+	return run;
+}
+
+async function syncSize(bench: Bench, copy: WorkflowJson & { id: string }, n: number) {
+	await bench.sb.admin.reset('none');
+	await bench.sb.admin.seedVendors(n);
+	const workflowId = await workflowOfThisLine(bench, copy);
+	const table = nodeNamed(copy, TABLE_NODE).parameters.tableName;
+	const runs = [await syncRun(bench, workflowId, table, n, 'first')];
+	await changeVendors(bench.sb);
+	runs.push(await syncRun(bench, workflowId, table, n, 'changed'));
+	runs.push(await syncRun(bench, workflowId, table, n, 'unchanged'));
+	return runs;
+}
+
+/** Every size's three runs, in one n8n; prints them and writes the JSON. */
+export async function runDataTableSync(): Promise<SyncRun[]> {
+	const copies = sizes().map((n) => [n, exampleFor(n)] as const);
+	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', '100']);
+	let env: PackageInN8n | undefined;
+	const runs: SyncRun[] = [];
+	try {
+		env = await startN8nWithPackage({
+			credentials: [{ apiKey: sb.apiKey, baseUrl: sb.baseUrl }],
+			workflows: copies.map(([, copy]) => copy),
+		});
+		const bench = { sb, env, n8n: env.n8n, lastStart: 0 };
+		for (const [n, copy] of copies) runs.push(...(await syncSize(bench, copy, n)));
+		report(env, runs);
+	} finally {
+		await env?.stop();
+		await sb.close();
+	}
+	return runs;
+}
+
+function report(env: PackageInN8n, runs: SyncRun[]): void {
+	console.log(`\nexample 01d in n8n ${env.runtime.version}, sandbox at 100 requests a minute\n`);
+	const head = ['vendors', 'run', 'wall s', 'listing s', 'beyond listing s', 'inserted', 'updated'];
+	const body = runs.map((r) => [
+		r.vendors.toLocaleString('en'),
+		r.step,
+		r.wallS.toFixed(1),
+		r.listingS.toFixed(1),
+		r.beyondListingS.toFixed(1) +
+			(r.targetS ? ` (≤ ${r.targetS}: ${r.met ? 'met' : 'NOT met'})` : ''),
+		String(r.inserted),
+		String(r.updated),
+	]);
+	printMarkdownTable(
+		[...head, 'rows right'],
+		body.map((b, i) => [...b, runs[i].correct ? 'yes' : 'NO']),
+	);
+	const out = path.join(__dirname, 'results', `data-table-sync-n8n${env.runtime.major}.json`);
+	fs.mkdirSync(path.dirname(out), { recursive: true });
+	const result = { machine: machine(), n8n: env.runtime.version, rate: SPEC_RATE, runs };
+	fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+	console.log(`written ${path.relative(process.cwd(), out)}`);
+}
+
+if (require.main === module) {
+	runDataTableSync().catch((error) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
