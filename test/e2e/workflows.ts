@@ -12,6 +12,7 @@ import {
 
 const ACTION = 'n8n-nodes-business-finance.businessFinance';
 const TRIGGER = 'n8n-nodes-business-finance.businessFinanceTrigger';
+const POLLING_TRIGGER = 'n8n-nodes-business-finance.businessFinancePollingTrigger';
 export const SANDBOX_CREDENTIAL = { id: SANDBOX_CREDENTIAL_ID, name: SANDBOX_CREDENTIAL_NAME };
 
 let uuidCounter = 0;
@@ -75,6 +76,7 @@ export const IDS = {
 	webhookEndpoint: 'bfE2eWebhookEp01',
 	triggerExisting: 'bfE2eTriggerExst',
 	triggerEarly: 'bfE2eTriggerErly',
+	polling: 'bfE2ePollingTrg1',
 };
 
 function receivablesWorkflow(tag: string): WorkflowJson {
@@ -237,6 +239,47 @@ function triggerEarlyWorkflow(): WorkflowJson {
 		trigger('On vendor created', TRIGGER_EARLY_WEBHOOK_ID, parameters, 1),
 		keep(),
 	]);
+}
+
+/** n8n's Poll Times of a polling node: one cron expression (mode Custom in the editor). */
+export const pollTimes = (cronExpression: string) => ({
+	item: [{ mode: 'custom', cronExpression }],
+});
+
+/** The polling trigger's nodes in the polling workflow, each followed by its own No Operation. */
+export const POLLING_NODES = { transactions: 'New transactions', vendors: 'New vendors' };
+
+/**
+ * The polling trigger twice in one workflow (each node keeps its own cursor): new treasury
+ * transactions and new vendors. Poll Times on 1 January only, so that only activations poll
+ * until a test sets another schedule.
+ */
+export function pollingWorkflow(): WorkflowJson {
+	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
+	const events = {
+		[POLLING_NODES.transactions]: 'treasury.transaction.created',
+		[POLLING_NODES.vendors]: 'vendor.created',
+	};
+	const nodes: Node[] = [];
+	const connections: Record<string, any> = {};
+	Object.entries(events).forEach(([name, event], row) => {
+		const parameters = { pollTimes: pollTimes('0 0 1 1 *'), event, options: {} };
+		const polling = node(name, POLLING_TRIGGER, parameters, { credentials });
+		const keep = node(`Keep ${name.toLowerCase()}`, 'n8n-nodes-base.noOp');
+		polling.position = [0, row * 200];
+		keep.position = [220, row * 200];
+		nodes.push(polling, keep);
+		connections[name] = { main: [[{ node: keep.name, type: 'main', index: 0 }]] };
+	});
+	const settings = { executionOrder: 'v1' };
+	return {
+		id: IDS.polling,
+		name: 'e2e: polling trigger',
+		nodes,
+		connections,
+		settings,
+		active: false,
+	};
 }
 
 /** The endpoint the trigger workflow points at n8n, as it is before and after (restored). */
