@@ -17,11 +17,14 @@ import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { manualRuns, rowNumbers } from './manual-runs';
 import {
 	IDS,
+	POLLING_NODES,
 	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
 	exampleCopy,
+	pollTimes,
+	pollingWorkflow,
 	sharedWorkflows,
 } from './workflows';
 import { REFRESH_INTERVAL_MS } from '../../nodes/BusinessFinance/trigger/secrets';
@@ -103,6 +106,7 @@ beforeAll(async () => {
 			EXAMPLE02_FIXED,
 			EXAMPLE05_COPY,
 			EXAMPLE05_TIMEOUT,
+			pollingWorkflow(),
 		],
 	});
 	({ runtime, n8n } = environment);
@@ -502,6 +506,230 @@ describe('the trigger in a real n8n', () => {
 		await n8n.deactivate(COPIES.example03.id);
 		await steps.endpointDeleted(endpointId);
 	});
+});
+
+/**
+ * The polling trigger (docs/trigger.md, "Polling trigger") in one workflow with two polling nodes:
+ * New Treasury Transaction and New Vendor. n8n polls once when it activates a workflow, and a
+ * poll's items start an execution there too (n8n-core's active-workflow-triggers.js on 2.x,
+ * active-workflows.js on 1.x): so deactivating and activating again is a poll, on both lines, at
+ * the moment the test chooses. The last test polls on n8n's schedule instead (Poll Times).
+ * Placed after the tests that create vendors and transactions, which would otherwise be new here.
+ */
+describe('the polling trigger in a real n8n', () => {
+	const WORKFLOW = IDS.polling;
+	const { transactions: TX_NODE, vendors: VENDOR_NODE } = POLLING_NODES;
+	/** What each node should have emitted so far, in order (resource ids). */
+	const expected: Record<string, string[]> = { [TX_NODE]: [], [VENDOR_NODE]: [] };
+	/** The newest created_at given to a transaction here: the next ones are later. */
+	let lastStamp = 0;
+	const nextStamp = () => (lastStamp = Math.max(Date.now(), lastStamp + 1000));
+
+	/** 2.x publishes through an outbox: waits until n8n has applied (de)activation. */
+	async function settled(active: boolean): Promise<void> {
+		if (runtime.major < 2) return; // 1.x answers once the activation's poll has run
+		await n8n.waitFor(
+			`the polling workflow to be ${active ? 'published' : 'unpublished'}`,
+			async () => {
+				const { status } = await n8n.rest('GET', `/workflows/${WORKFLOW}/publication-status`);
+				return status === (active ? 'published' : 'not_published');
+			},
+			60_000,
+		);
+	}
+	const activate = async () => (await n8n.activate(WORKFLOW), await settled(true));
+	const deactivate = async () => (await n8n.deactivate(WORKFLOW), await settled(false));
+	const staticData = async () =>
+		((await n8n.api('GET', `/workflows/${WORKFLOW}`)).staticData ?? {}) as Record<string, any>;
+	const cursorOf = (data: Record<string, any>, node: string) => data[`node:${node}`]?.cursor;
+
+	/** Adds transactions, `ties` at each created_at (sorted by n8n's list order: created_at, id). */
+	async function addTransactions(label: string, stamps: number[]): Promise<any[]> {
+		const added = await sandbox.admin.addTransactions(
+			stamps.map((at, i) => ({
+				type: 'deposit',
+				amount: 10 + i,
+				currency: 'USD',
+				reference: `E2E-poll-${label}${i + 1}-${TAG}`,
+				created_at: new Date(at).toISOString(),
+			})),
+		);
+		return added;
+	}
+	const listOrder = (items: any[]) =>
+		[...items].sort((a, b) =>
+			a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+		);
+	/** Every vendor in the service's list order (created_at, then id). */
+	async function allVendors(): Promise<any[]> {
+		const vendors: any[] = [];
+		for (let page = 1; ; page++) {
+			const { body } = await v1('GET', `/vendors?limit=100&page=${page}`);
+			vendors.push(...body.data);
+			if (body.data.length < 100) return vendors;
+		}
+	}
+	const addVendor = async (name: string) => {
+		const created = await v1('POST', '/vendors', {
+			name: `E2E poll ${name} ${TAG}`,
+			payment_method: 'crypto',
+			wallet_address: '0x' + crypto.randomBytes(20).toString('hex'),
+			wallet_chain: 'base',
+		});
+		expect(created.status).toBe(201);
+		return created.body.data;
+	};
+	/** Executions started by `node`, oldest first, each with the items it put out. */
+	async function executionsOf(node: string): Promise<any[]> {
+		const all = await n8n.executions(WORKFLOW);
+		return all
+			.filter((e) => e.data?.resultData?.runData?.[node])
+			.sort((a, b) => Number(a.id) - Number(b.id));
+	}
+	/** Waits for one new finished execution per node in `nodes` (beyond `before`); their items. */
+	async function newItems(before: number, nodes: string[], timeoutMs = 60_000) {
+		const executions = await n8n.waitForExecutions(WORKFLOW, before + nodes.length - 1, timeoutMs);
+		const fresh = executions.sort((a, b) => Number(a.id) - Number(b.id)).slice(before);
+		const outcome = (e: any) => ({ status: e.status, error: e.data?.resultData?.error?.message });
+		expect(fresh.map(outcome)).toEqual(nodes.map(() => ({ status: 'success' })));
+		const items: Record<string, any[]> = {};
+		for (const node of nodes) {
+			const runs = fresh.filter((e) => e.data?.resultData?.runData?.[node]);
+			expect(runs).toHaveLength(1);
+			items[node] = output(runs[0], node);
+		}
+		return items;
+	}
+	/** What the polls emitted matches what was added: each once, in list order, as events. */
+	function expectEvents(items: any[], type: string, ids: string[]) {
+		expect(items.map((i) => i.data.id)).toEqual(ids);
+		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
+		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
+	}
+	const executionCount = async () => (await n8n.executions(WORKFLOW, false)).length;
+
+	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
+		const [newest] = await addTransactions('before', [nextStamp()]);
+		const vendors = await allVendors();
+		await activate();
+		const data = await n8n.waitFor(
+			'both cursors in the workflow’s static data',
+			async () => {
+				const now = await staticData();
+				return cursorOf(now, TX_NODE) && cursorOf(now, VENDOR_NODE) && now;
+			},
+			60_000,
+		);
+		expect(cursorOf(data, TX_NODE).position).toEqual({
+			at: newest.created_at,
+			floor: newest.id,
+			ids: [],
+		});
+		const lastVendor = vendors[vendors.length - 1];
+		expect(cursorOf(data, VENDOR_NODE).position).toMatchObject({ at: lastVendor.created_at });
+		expect(await executionCount()).toBe(0);
+	});
+
+	it('the next poll: transactions sharing a created_at, 105 vendors at one timestamp (a page boundary among them), each once, in list order', async () => {
+		const tie = nextStamp();
+		const added = listOrder(await addTransactions('A', [tie, tie, tie, nextStamp()]));
+		const before = await allVendors();
+		await sandbox.admin.seedVendors(105);
+		const seeded = (await allVendors()).slice(before.length);
+		expect(seeded).toHaveLength(105);
+		expect(new Set(seeded.map((v) => v.created_at)).size).toBe(1);
+		expected[TX_NODE].push(...added.map((t) => t.id));
+		expected[VENDOR_NODE].push(...seeded.map((v) => v.id));
+
+		const count = await executionCount();
+		await deactivate();
+		await activate();
+		const items = await newItems(count, [TX_NODE, VENDOR_NODE]);
+		expectEvents(
+			items[TX_NODE],
+			'treasury.transaction.created',
+			added.map((t) => t.id),
+		);
+		// the whole transaction, as the list gives it
+		expect(items[TX_NODE][3].data).toMatchObject({ reference: `E2E-poll-A4-${TAG}`, amount: 13 });
+		expectEvents(
+			items[VENDOR_NODE],
+			'vendor.created',
+			seeded.map((v) => v.id),
+		);
+	});
+
+	it('a poll after that: transactions at the cursor’s own created_at (whatever their ids) and later, vendors created through the API; nothing emitted before comes again', async () => {
+		const tieWithCursor = Date.parse(cursorOf(await staticData(), TX_NODE).position.at);
+		const later = nextStamp();
+		const added = listOrder(
+			await addTransactions('B', [tieWithCursor, tieWithCursor, later, later]),
+		);
+		const vendors = [await addVendor('B1'), await addVendor('B2')];
+		expected[TX_NODE].push(...added.map((t) => t.id));
+		expected[VENDOR_NODE].push(...listOrder(vendors).map((v) => v.id));
+
+		const count = await executionCount();
+		await deactivate();
+		await activate();
+		const items = await newItems(count, [TX_NODE, VENDOR_NODE]);
+		expectEvents(
+			items[TX_NODE],
+			'treasury.transaction.created',
+			added.map((t) => t.id),
+		);
+		expectEvents(
+			items[VENDOR_NODE],
+			'vendor.created',
+			listOrder(vendors).map((v) => v.id),
+		);
+	});
+
+	it('a poll on n8n’s schedule (Poll Times: one second of every minute) emits what was added after the activation, once; every item of every poll exactly once, in order; the static data stays small', async () => {
+		await deactivate();
+		const workflow = await n8n.api('GET', `/workflows/${WORKFLOW}`);
+		// 15 s from now (after this activation's own poll, which finds nothing new), the vendors 10 s
+		// later: two polling nodes of one workflow must not poll at the same time, n8n releases the
+		// workflow's expression isolate when the first one ends (docs/trigger.md, "Polling trigger")
+		const secondIn = (ms: number) => new Date(Date.now() + ms).getUTCSeconds();
+		const seconds = { [TX_NODE]: secondIn(15_000), [VENDOR_NODE]: secondIn(25_000) };
+		for (const node of workflow.nodes) {
+			if (node.parameters.pollTimes)
+				node.parameters.pollTimes = pollTimes(`${seconds[node.name]} * * * * *`);
+		}
+		const { name, nodes, connections, settings, staticData: kept } = workflow;
+		await n8n.api('PUT', `/workflows/${WORKFLOW}`, {
+			name,
+			nodes,
+			connections,
+			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
+			staticData: kept,
+		});
+		const count = await executionCount();
+		await activate();
+		expect(await executionCount()).toBe(count);
+		const added = listOrder(await addTransactions('C', [nextStamp(), nextStamp()]));
+		const vendor = await addVendor('C1');
+		expected[TX_NODE].push(...added.map((t) => t.id));
+		expected[VENDOR_NODE].push(vendor.id);
+		const items = await newItems(count, [TX_NODE, VENDOR_NODE], 90_000);
+		await deactivate();
+		expectEvents(
+			items[TX_NODE],
+			'treasury.transaction.created',
+			added.map((t) => t.id),
+		);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', [vendor.id]);
+
+		for (const node of [TX_NODE, VENDOR_NODE]) {
+			const all = (await executionsOf(node)).flatMap((e) => output(e, node).map((i) => i.data.id));
+			expect(all).toEqual(expected[node]);
+		}
+		// the cursors after 113 items, 105 of them at one timestamp: bounded ids, well under 2 KB
+		const data = await staticData();
+		expect(JSON.stringify(data).length).toBeLessThan(2048);
+		expect(cursorOf(data, VENDOR_NODE).position.ids.length).toBeLessThanOrEqual(20);
+	}, 150_000);
 });
 
 describe('secrets', () => {
