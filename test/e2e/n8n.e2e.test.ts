@@ -510,10 +510,9 @@ describe('the trigger in a real n8n', () => {
 
 /**
  * The polling trigger (docs/trigger.md, "Polling trigger") in one workflow with two polling nodes:
- * New Treasury Transaction and New Vendor. n8n polls once when it activates a workflow, and a
- * poll's items start an execution there too (n8n-core's active-workflow-triggers.js on 2.x,
- * active-workflows.js on 1.x): so deactivating and activating again is a poll, on both lines, at
- * the moment the test chooses. The last test polls on n8n's schedule instead (Poll Times).
+ * New Treasury Transaction and New Vendor. n8n polls once when it activates a workflow, and that
+ * poll's items start an execution too (docs/trigger.md, "What n8n does with the cursor"): so
+ * deactivating and activating again is a poll, on both lines, at the moment the test chooses. The last test polls on n8n's schedule instead (Poll Times).
  * Placed after the tests that create vendors and transactions, which would otherwise be new here.
  */
 describe('the polling trigger in a real n8n', () => {
@@ -543,7 +542,7 @@ describe('the polling trigger in a real n8n', () => {
 		((await n8n.api('GET', `/workflows/${WORKFLOW}`)).staticData ?? {}) as Record<string, any>;
 	const cursorOf = (data: Record<string, any>, node: string) => data[`node:${node}`]?.cursor;
 
-	/** Adds transactions, `ties` at each created_at (sorted by n8n's list order: created_at, id). */
+	/** Adds one transaction per created_at in `stamps` (equal stamps: transactions that tie). */
 	async function addTransactions(label: string, stamps: number[]): Promise<any[]> {
 		const added = await sandbox.admin.addTransactions(
 			stamps.map((at, i) => ({
