@@ -2,7 +2,7 @@
  * The event types as the editor shows them, defined once for the trigger's Trigger On and the
  * webhook endpoint's Event Types: readable labels ("Receivable Created"), sorted A–Z.
  */
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_TYPES } from '../helpers/constants';
 import { byName } from './order';
 
@@ -46,3 +46,24 @@ export function eventsSubtitle(parameter: string): string {
 		`([].concat($parameter[${JSON.stringify(parameter)}] || [])) }}`
 	);
 }
+
+/** Both triggers' Output option: the event as the service sends it, or its resource alone. */
+export const eventOutputOption: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'Data Only',
+			value: 'data',
+			description: "Only the resource in the event's data field (the invoice, vendor, …)",
+		},
+		{
+			name: 'Whole Event',
+			value: 'event',
+			description: 'The event envelope: ID, type, created_at and data',
+		},
+	],
+	default: 'event',
+	description: 'What each item of an execution holds',
+};

@@ -202,3 +202,16 @@ export function eventDataWithStableColumns<T>(type: unknown, data: T): T | IData
 	const resource = resourceOfEventType(type);
 	return resource ? withStableColumns(resource, data) : data;
 }
+
+/**
+ * A trigger's item json for an event under its Output option: the whole event, or its resource
+ * alone with the action node's stable columns (what spreadsheets take); a resource that is not
+ * an object is kept under `data`.
+ */
+export function eventItemJson(output: 'event' | 'data', event: IDataObject): IDataObject {
+	if (output === 'event') return event;
+	const data = eventDataWithStableColumns(event.type, event.data);
+	return typeof data === 'object' && data !== null && !Array.isArray(data)
+		? (data as IDataObject)
+		: { data };
+}

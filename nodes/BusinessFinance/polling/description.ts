@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { eventOutputOption } from '../descriptions/events';
+
 import { transactionTypeOptions } from '../actions/treasury/getTransactions.operation';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
@@ -61,26 +63,6 @@ export const pollingTriggerProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'Data Only',
-						value: 'data',
-						description: 'Only the transaction or vendor',
-					},
-					{
-						name: 'Whole Event',
-						value: 'event',
-						description: "An event like the webhook trigger's: ID, type, created_at and data",
-					},
-				],
-				default: 'event',
-				description: 'What each item of an execution holds',
-			},
-		],
+		options: [eventOutputOption],
 	},
 ];

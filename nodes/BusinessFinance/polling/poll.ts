@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { eventDataWithStableColumns } from '../helpers/resourceFields';
+import { eventItemJson } from '../helpers/resourceFields';
 import { apiPages } from '../transport';
 import { advance, compareStamps, emptyPosition, isSeen, type Position, utcDay } from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
@@ -79,13 +79,10 @@ function toItems(settings: Settings, resources: IDataObject[]): INodeExecutionDa
 	const updated = settings.event === POLLED_EVENTS.vendorUpdated;
 	return resources.map((data) => {
 		const createdAt = String((updated ? data.updated_at : data.created_at) ?? '');
-		if (settings.output === 'data') {
-			const json = eventDataWithStableColumns(settings.event, data) as IDataObject;
-			return { json };
-		}
 		// the list gives no event id: one made of what the event is about, the same on every poll
 		const id = [settings.event, idOf(data), ...(updated ? [createdAt] : [])].join(':');
-		return { json: { id, type: settings.event, created_at: createdAt, data } };
+		const event = { id, type: settings.event, created_at: createdAt, data };
+		return { json: eventItemJson(settings.output, event) };
 	});
 }
 

@@ -1,6 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ALL_EVENTS, ALL_EVENTS_LABEL, eventTypeOptions } from '../descriptions/events';
+import {
+	ALL_EVENTS,
+	ALL_EVENTS_LABEL,
+	eventOutputOption,
+	eventTypeOptions,
+} from '../descriptions/events';
 import { byName } from '../descriptions/order';
 
 /** All Events and every event type, A–Z by label. */
@@ -48,25 +53,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					"Whether to accept deliveries that carry no signature at all (under any header name), or that cannot be verified because no signing secret is available (the trigger fetches the endpoint's secret from the service, or takes the credential's 'Webhook Signing Secret'). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.",
 			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'Data Only',
-						value: 'data',
-						description: "Only the resource in the event's data field",
-					},
-					{
-						name: 'Whole Event',
-						value: 'event',
-						description: 'The event envelope: ID, type, created_at and data',
-					},
-				],
-				default: 'event',
-				description: 'What each execution receives',
-			},
+			eventOutputOption,
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',
 				name: 'toleranceSeconds',

@@ -14,7 +14,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventDataWithStableColumns } from '../helpers/resourceFields';
+import { eventItemJson } from '../helpers/resourceFields';
 
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -222,16 +222,9 @@ function accept(
 const isWanted = (settings: Settings, event: IDataObject) =>
 	settings.wanted.length === 0 || settings.wanted.includes(String(event.type));
 
-function start(settings: Settings, event: IDataObject): Answer {
-	if (settings.output === 'event') return { workflowData: [[{ json: event }]] };
-	// the resource alone feeds spreadsheets: give it the same stable columns as the action node
-	const data = eventDataWithStableColumns(event.type, event.data);
-	const json =
-		typeof data === 'object' && data !== null && !Array.isArray(data)
-			? (data as IDataObject)
-			: { data };
-	return { workflowData: [[{ json: json as IDataObject }]] };
-}
+const start = (settings: Settings, event: IDataObject): Answer => ({
+	workflowData: [[{ json: eventItemJson(settings.output, event) }]],
+});
 
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): Answer {
 	ctx.getResponseObject().status(status).json(body);
