@@ -3,16 +3,9 @@
  * per poll with 10,000 items and nothing or 250 new, and the static data n8n saves after
  * 100,000 items.
  */
-import { credentialsFor, type ListItem, PollHarness, ScriptedList, stamp } from './support';
+import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
-const list = new ScriptedList();
-beforeAll(async () => void (await list.start()));
-afterAll(async () => await list.close());
-beforeEach(() => {
-	list.transactions = [];
-	list.vendors = [];
-	list.requests = [];
-});
+const list = useScriptedList();
 
 const items = (prefix: string, count: number, from: number): ListItem[] =>
 	Array.from({ length: count }, (_, i) => ({

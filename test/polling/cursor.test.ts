@@ -6,17 +6,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, type ListItem, PollHarness, ScriptedList, stamp } from './support';
+import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
-const list = new ScriptedList();
-beforeAll(async () => void (await list.start()));
-afterAll(async () => await list.close());
-beforeEach(() => {
-	list.transactions = [];
-	list.vendors = [];
-	list.onRequest = undefined;
-	list.requests = [];
-});
+const list = useScriptedList();
 
 const tx = (id: string, ms: number, type = 'deposit'): ListItem => ({
 	id,

@@ -6,11 +6,9 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, type ListItem, PollHarness, ScriptedList, stamp } from './support';
+import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
-const list = new ScriptedList();
-beforeAll(async () => void (await list.start()));
-afterAll(async () => await list.close());
+const list = useScriptedList();
 
 /** One change to the list: how many items, each at the same or a later time (ties kept ≤ 20). */
 const batch = fc.array(

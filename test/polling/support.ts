@@ -211,6 +211,20 @@ export class ScriptedList {
 	}
 }
 
+/** The calling file's scripted list: started once, emptied (lists, hook, request log) before each test. */
+export function useScriptedList(): ScriptedList {
+	const list = new ScriptedList();
+	beforeAll(async () => void (await list.start()));
+	afterAll(async () => await list.close());
+	beforeEach(() => {
+		list.transactions = [];
+		list.vendors = [];
+		list.onRequest = undefined;
+		list.requests = [];
+	});
+	return list;
+}
+
 export const byCreated = (a: ListItem, b: ListItem): number =>
 	a.created_at < b.created_at
 		? -1
