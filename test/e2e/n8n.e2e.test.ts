@@ -606,6 +606,13 @@ describe('the polling trigger in a real n8n', () => {
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
 	}
 	const executionCount = async () => (await n8n.executions(WORKFLOW, false)).length;
+	/** Activation polls (docs/trigger.md): what both nodes emitted on a deactivate and activate. */
+	async function pollByReactivation() {
+		const count = await executionCount();
+		await deactivate();
+		await activate();
+		return await newItems(count, [TX_NODE, VENDOR_NODE]);
+	}
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
 		const [newest] = await addTransactions('before', [nextStamp()]);
@@ -640,10 +647,7 @@ describe('the polling trigger in a real n8n', () => {
 		expected[TX_NODE].push(...added.map((t) => t.id));
 		expected[VENDOR_NODE].push(...seeded.map((v) => v.id));
 
-		const count = await executionCount();
-		await deactivate();
-		await activate();
-		const items = await newItems(count, [TX_NODE, VENDOR_NODE]);
+		const items = await pollByReactivation();
 		expectEvents(
 			items[TX_NODE],
 			'treasury.transaction.created',
@@ -668,10 +672,7 @@ describe('the polling trigger in a real n8n', () => {
 		expected[TX_NODE].push(...added.map((t) => t.id));
 		expected[VENDOR_NODE].push(...listOrder(vendors).map((v) => v.id));
 
-		const count = await executionCount();
-		await deactivate();
-		await activate();
-		const items = await newItems(count, [TX_NODE, VENDOR_NODE]);
+		const items = await pollByReactivation();
 		expectEvents(
 			items[TX_NODE],
 			'treasury.transaction.created',
