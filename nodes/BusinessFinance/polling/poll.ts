@@ -64,13 +64,12 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 		typeof withBudget.getPollBudgetMs === 'function'
 			? withBudget.getPollBudgetMs()
 			: DEFAULT_POLL_BUDGET_MS;
-	const fetch = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
+	const pages = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
 	const stampField = settings.event === POLLED_EVENTS.vendorUpdated ? 'updated_at' : 'created_at';
 	return {
-		fetch,
+		pages,
 		filters: settings.transactionType ? { type: settings.transactionType } : {},
 		stampOf: (item) => String(item[stampField] ?? ''),
-		requests: 0,
 	};
 }
 

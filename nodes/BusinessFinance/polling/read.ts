@@ -12,7 +12,6 @@ export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
 export const MAX_PAGES_PER_POLL = 100;
 
-export type Fetch = (query: IDataObject) => Promise<IDataObject>;
 
 export interface Page {
 	number: number;
@@ -22,13 +21,14 @@ export interface Page {
 	hasMore: boolean;
 }
 
-/** A list as the poll reads it: its path's fetch, its filters, and which timestamp orders it. */
+/** A list as the poll reads it: its pages (transport's apiPages), filters, and ordering timestamp. */
 export interface ListReader {
-	fetch: Fetch;
+	pages: {
+		page: (query: IDataObject) => Promise<IDataObject>;
+		all: (qs: IDataObject) => Promise<IDataObject[]>;
+	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
-	/** Requests sent so far in this poll. */
-	requests: number;
 }
 
 const isObject = (value: unknown): value is IDataObject =>
@@ -48,8 +48,7 @@ export async function getPage(
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	reader.requests += 1;
-	const response = await reader.fetch({ ...reader.filters, page: number, limit });
+	const response = await reader.pages.page({ ...reader.filters, page: number, limit });
 	const items = Array.isArray(response.data) ? response.data.filter(isObject) : [];
 	const meta = isObject(response.meta) ? response.meta : {};
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
@@ -173,19 +172,9 @@ export async function readNew(
 	return { ...result, fresh: result.fresh.sort(order) };
 }
 
-/** Every item of the list, page by page (changed vendors: the API has no "updated since"). */
-export async function readAll(reader: ListReader): Promise<IDataObject[]> {
-	const items: IDataObject[] = [];
-	const taken = new Set<string>();
-	for (let number = 1; ; number++) {
-		const page = await getPage(reader, number);
-		for (const item of page.items) {
-			const id = idOf(item);
-			if (id !== '' && taken.has(id)) continue;
-			taken.add(id);
-			items.push(item);
-		}
-		// past the service's own count (plus one page for items added meanwhile): it is looping
-		if (!page.hasMore || page.items.length === 0 || number > lastPageOf(page)) return items;
-	}
-}
+/**
+ * Every item of the list (changed vendors: the API has no "updated since"), through the
+ * transport's listing, which refuses a service that repeats pages or never stops.
+ */
+export const readAll = async (reader: ListReader): Promise<IDataObject[]> =>
+	await reader.pages.all(reader.filters);

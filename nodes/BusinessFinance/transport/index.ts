@@ -103,15 +103,14 @@ export function createTransport({
 
 	/**
 	 * GETs of one path that share one call: one deadline and wait budget for all of them (a poll
-	 * of the polling trigger reads the pages it chooses, not the whole list).
+	 * of the polling trigger reads the pages it chooses, or the whole list with listAll's guards).
 	 */
-	async function apiPages(
-		this: ApiContext,
-		path: string,
-		options?: ApiRequestOptions,
-	): Promise<(query: IDataObject) => Promise<IDataObject>> {
+	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
-		return async (query) => await send(call, 'GET', path, undefined, query);
+		const page = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
+		const all = async (qs: IDataObject) =>
+			await listAll(call, path, page, qs, Number.POSITIVE_INFINITY);
+		return { page, all };
 	}
 
 	return { apiRequest, apiRequestAllItems, apiPages };
