@@ -5,7 +5,7 @@ import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } fro
  * `Authorization: Bearer <key>` through `authenticate`, exactly as stored, so this credential also
  * works as a predefined credential in n8n's HTTP Request node. The test lives in the node
  * (`businessFinanceApiTest`), because a declarative test cannot tell the service's 401 codes apart;
- * it sends the key the same way (rules in nodes/BusinessFinance/transport/credentialData.ts).
+ * it sends the key the same way (rules in nodes/BusinessFinance/transport/credential.ts).
  */
 export class BusinessFinanceApi implements ICredentialType {
 	name = 'businessFinanceApi';

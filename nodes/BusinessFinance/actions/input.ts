@@ -6,10 +6,7 @@
  * problems into one NodeOperationError with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import {
-	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
-	MAX_RATE_LIMIT_WAIT_SECONDS,
-} from '../helpers/constants';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import {
 	quoted,
 	validateLimit,
@@ -94,26 +91,18 @@ export function readLocator(ctx: IExecuteFunctions, name: string, i: number): un
 	return ctx.getNodeParameter(name, i, '', { extractValue: true });
 }
 
-export interface Paging {
-	returnAll: boolean;
-	/** Items wanted when not returning all (unchecked until `checkPaging`). */
-	limit: unknown;
-}
-
-/** `returnAll` and `limit` of a list operation. */
-export function readPaging(ctx: IExecuteFunctions, i: number): Paging {
+/** `returnAll` and `limit` of a list operation (`limit` unchecked until `checkPaging`). */
+export function readPaging(ctx: IExecuteFunctions, i: number) {
 	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
-	return { returnAll, limit: returnAll ? undefined : ctx.getNodeParameter('limit', i, 50) };
-}
-
-/** A list request: its query (filters) and how many items to fetch. */
-export interface ListRequest {
-	qs: IDataObject;
-	paging: { returnAll: boolean; limit: number };
+	// No fallback for `limit`: n8n fills in its default (descriptions/common.ts returnAllAndLimit).
+	return { returnAll, limit: returnAll ? undefined : ctx.getNodeParameter('limit', i) };
 }
 
 /** The paging to send: with Return All off, `limit` must be a whole number of at least 1. */
-export function checkPaging(check: ItemCheck, paging: Paging): ListRequest['paging'] {
+export function checkPaging(
+	check: ItemCheck,
+	paging: ReturnType<typeof readPaging>,
+): { returnAll: boolean; limit: number } {
 	if (paging.returnAll) return { returnAll: true, limit: 0 };
 	return { returnAll: false, limit: check.take(validateLimit(paging.limit)) ?? 0 };
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { dueDateField, notesField } from '../descriptions/dates';
 import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/validators';
 import { validateUpdate } from '../helpers/requestRules';
-import { ItemCheck, readCollection, sendable, type Checked } from './input';
-import { toApiBody, requestResource, type OperationContext } from './utils';
+import { ItemCheck, readCollection, type Checked } from './input';
+import { bodyOperation, type BodyRequest } from './operations';
+import { toApiBody } from './utils';
 
 /**
  * Receivable and payable updates are the same operation with other names: an id, and
@@ -20,58 +21,53 @@ export interface StatusUpdateConfig {
 	statusField: INodeProperties;
 }
 
-interface PatchRequest {
-	path: string;
-	body: IDataObject;
+/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
+function checkUpdate(
+	resource: string,
+	idLabel: string,
+	p: { id: unknown; updateFields: IDataObject },
+): Checked<BodyRequest> {
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(p.id, idLabel));
+	const body = toApiBody(p.updateFields);
+	check.add(validateUpdate(body));
+	if (body.due_date !== undefined) {
+		body.due_date = check.take(normaliseDate(body.due_date, 'Due Date'));
+	}
+	return check.result({ path: `/v1/${resource}s/${id}`, body });
 }
 
 export function statusUpdateOperation(config: StatusUpdateConfig) {
-	const show = { resource: [config.resource], operation: ['update'] };
-
-	const description: INodeProperties[] = [
-		{
-			displayName: config.idLabel,
-			name: config.idParameter,
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: config.idPlaceholder,
-			description: `The ID (a UUID) of the ${config.resource} to update`,
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			displayOptions: { show },
-			options: [dueDateField, notesField, config.statusField],
-		},
-	];
-
-	/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-	function checkParameters(id: unknown, updateFields: IDataObject): Checked<PatchRequest> {
-		const check = new ItemCheck();
-		const checkedId = check.take(validateUuid(id, config.idLabel));
-		const body = toApiBody(updateFields);
-		check.add(validateUpdate(body));
-		if (body.due_date !== undefined) {
-			body.due_date = check.take(normaliseDate(body.due_date, 'Due Date'));
-		}
-		return check.result({ path: `/v1/${config.resource}s/${checkedId}`, body });
-	}
-
-	async function execute(
-		this: IExecuteFunctions,
-		i: number,
-		{ waitBudgetMs }: OperationContext,
-	): Promise<IDataObject> {
-		const id = this.getNodeParameter(config.idParameter, i, '');
-		const checked = checkParameters(id, readCollection(this, 'updateFields', i));
-		const { path, body } = sendable(this, checked, i);
-		return requestResource.call(this, config.resource, 'PATCH', path, body, i, waitBudgetMs);
-	}
-
+	const { resource, idParameter, idLabel } = config;
+	const { description, execute } = bodyOperation({
+		resource,
+		operation: 'update',
+		method: 'PATCH',
+		fields: [
+			{
+				displayName: idLabel,
+				name: idParameter,
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: config.idPlaceholder,
+				description: `The ID (a UUID) of the ${resource} to update`,
+			},
+			{
+				displayName: 'Update Fields',
+				name: 'updateFields',
+				type: 'collection',
+				placeholder: 'Add Field',
+				default: {},
+				options: [dueDateField, notesField, config.statusField],
+			},
+		],
+		read: (ctx, i) => ({
+			id: ctx.getNodeParameter(idParameter, i, ''),
+			updateFields: readCollection(ctx, 'updateFields', i),
+		}),
+		check: (p) => checkUpdate(resource, idLabel, p),
+	});
+	// No checkItem: Validate All Before Sending is for the operations that send money or mail.
 	return { description, execute };
 }

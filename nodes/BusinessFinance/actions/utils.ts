@@ -47,32 +47,27 @@ function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
 	return response;
 }
 
-/** One API call for item `itemIndex`, answering the response's `data`. */
-export async function requestData(
-	this: IExecuteFunctions,
-	method: HttpMethod,
-	path: string,
-	body: IDataObject | undefined,
-	itemIndex: number,
-	waitBudgetMs: number,
-): Promise<IDataObject> {
-	const response = await apiRequest.call(this, method, path, body, undefined, {
-		itemIndex,
-		waitBudgetMs,
-	});
-	return unwrapData(response) as IDataObject;
+/** One API call of an operation, for item `itemIndex`. */
+export interface ApiCall extends OperationContext {
+	method: HttpMethod;
+	path: string;
+	body?: IDataObject;
+	itemIndex: number;
 }
 
-/** One API call for item `itemIndex` that answers one resource: its `data` in stable columns. */
+/** One API call, answering the response's `data`. */
+export async function requestData(this: IExecuteFunctions, call: ApiCall): Promise<IDataObject> {
+	const { method, path, body, itemIndex, waitBudgetMs } = call;
+	const options = { itemIndex, waitBudgetMs };
+	return unwrapData(
+		await apiRequest.call(this, method, path, body, undefined, options),
+	) as IDataObject;
+}
+
+/** One API call that answers one resource: its `data` in stable columns. */
 export async function requestResource(
 	this: IExecuteFunctions,
-	resource: ResourceName,
-	method: HttpMethod,
-	path: string,
-	body: IDataObject | undefined,
-	itemIndex: number,
-	waitBudgetMs: number,
+	call: ApiCall & { resource: ResourceName },
 ): Promise<IDataObject> {
-	const data = await requestData.call(this, method, path, body, itemIndex, waitBudgetMs);
-	return withStableColumns(resource, data);
+	return withStableColumns(call.resource, await requestData.call(this, call));
 }

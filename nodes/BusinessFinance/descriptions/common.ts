@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { API_MAX_PAGE_SIZE, UUID_PATTERN } from '../helpers/constants';
 import { SIMPLIFIED_FIELDS, type SimplifiableResource } from '../helpers/resourceFields';
 
@@ -50,12 +50,43 @@ export function vendorLocator(
 	};
 }
 
-/** `returnAll` and `limit` for a list operation. */
-export function returnAllAndLimit(
+/**
+ * The parameters of one operation, each shown only for its resource and operation (and for what
+ * its own `show` adds, such as `returnAll: [false]`).
+ */
+export function shownFor(
 	resource: string,
 	operation: string,
-	what: string,
+	fields: INodeProperties[],
 ): INodeProperties[] {
+	return fields.map((field) => ({
+		...field,
+		displayOptions: {
+			...field.displayOptions,
+			show: { resource: [resource], operation: [operation], ...field.displayOptions?.show },
+		},
+	}));
+}
+
+/** A resource's Operation parameter. */
+export function operationField(
+	resource: string,
+	options: INodePropertyOptions[],
+	defaultOperation: string,
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
+}
+
+/** `returnAll` and `limit` for a list operation (`shownFor` adds the operation). */
+export function returnAllAndLimit(what: string): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -63,7 +94,6 @@ export function returnAllAndLimit(
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show: { resource: [resource], operation: [operation] } },
 		},
 		{
 			displayName: 'Limit',
@@ -73,32 +103,24 @@ export function returnAllAndLimit(
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
 			hint: `May exceed ${API_MAX_PAGE_SIZE}: the node fetches as many pages of ${what} as needed`,
-			displayOptions: {
-				show: { resource: [resource], operation: [operation], returnAll: [false] },
-			},
+			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
 }
 
 /** The id of a webhook endpoint (`ep_…`), for the webhook endpoint operations. */
-export function webhookEndpointIdField(operation: string): INodeProperties {
-	return {
-		displayName: 'Webhook Endpoint ID',
-		name: 'webhookEndpointId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. ep_2b9f6c1d8a',
-		description: 'The ID of the webhook endpoint (starts with ep_)',
-		displayOptions: { show: { resource: ['webhookEndpoint'], operation: [operation] } },
-	};
-}
+export const webhookEndpointIdField: INodeProperties = {
+	displayName: 'Webhook Endpoint ID',
+	name: 'webhookEndpointId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. ep_2b9f6c1d8a',
+	description: 'The ID of the webhook endpoint (starts with ep_)',
+};
 
 /** n8n's Simplify toggle; its description names the fields kept (SIMPLIFIED_FIELDS). */
-export function simplifyField(
-	resource: SimplifiableResource,
-	show: { resource: string[]; operation: string[] },
-): INodeProperties {
+export function simplifyField(resource: SimplifiableResource): INodeProperties {
 	const fields = SIMPLIFIED_FIELDS[resource].join(', ');
 	return {
 		displayName: 'Simplify',
@@ -106,6 +128,5 @@ export function simplifyField(
 		type: 'boolean',
 		default: false,
 		description: `Whether to return a simplified version of the response instead of the raw data. Keeps only: ${fields}.`,
-		displayOptions: { show },
 	};
 }

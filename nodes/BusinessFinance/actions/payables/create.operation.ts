@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
@@ -14,12 +14,11 @@ import {
 	validateUuid,
 } from '../../helpers/validators';
 import { validatePayee } from '../../helpers/requestRules';
-import { ItemCheck, readCollection, readLocator, sendable, type Checked } from '../input';
-import { toApiBody, requestResource, type OperationContext } from '../utils';
+import { ItemCheck, readCollection, readLocator, type Checked } from '../input';
+import { bodyOperation, type BodyRequest } from '../operations';
+import { toApiBody } from '../utils';
 
-const show = { resource: ['payable'], operation: ['create'] };
-
-export const description: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Invoice Number',
 		name: 'invoiceNumber',
@@ -28,7 +27,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. BILL-7731',
 		description: 'The vendor’s invoice number',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Amount',
@@ -38,7 +36,6 @@ export const description: INodeProperties[] = [
 		default: 0,
 		typeOptions: { numberPrecision: 2 },
 		description: 'Amount owed, more than 0',
-		displayOptions: { show },
 	},
 	vendorLocator(
 		{
@@ -46,7 +43,6 @@ export const description: INodeProperties[] = [
 			description:
 				"An existing vendor. Leave empty to give a 'Vendor Name' under 'Additional Fields' instead.",
 			hint: "Either a vendor or a 'Vendor Name' (under 'Additional Fields') is needed",
-			displayOptions: { show },
 		},
 		true,
 	),
@@ -56,7 +52,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: byDisplayName([
 			{
 				displayName: 'Vendor Name',
@@ -92,17 +87,8 @@ export interface CreatePayableParameters {
 	additionalFields: IDataObject;
 }
 
-function readParameters(ctx: IExecuteFunctions, i: number): CreatePayableParameters {
-	return {
-		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
-		amount: ctx.getNodeParameter('amount', i),
-		vendorId: readLocator(ctx, 'vendorId', i),
-		additionalFields: readCollection(ctx, 'additionalFields', i),
-	};
-}
-
-/** The body to send for one item, or every problem with it. Sends nothing. */
-export function checkParameters(p: CreatePayableParameters): Checked<IDataObject> {
+/** The request for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreatePayableParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const { details, others } = separateMethodDetails(p.additionalFields);
 	const fields = toApiBody(others as IDataObject);
@@ -126,19 +112,19 @@ export function checkParameters(p: CreatePayableParameters): Checked<IDataObject
 	});
 	check.add(method.problems);
 	Object.assign(body, method.details);
-	return check.result(body);
+	return check.result({ path: '/v1/payables', body });
 }
 
-/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
-export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
-	return checkParameters(readParameters(ctx, i));
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	{ waitBudgetMs }: OperationContext,
-): Promise<IDataObject> {
-	const body = sendable(this, checkItem(this, i), i);
-	return requestResource.call(this, 'payable', 'POST', '/v1/payables', body, i, waitBudgetMs);
-}
+export const { description, checkItem, execute } = bodyOperation({
+	resource: 'payable',
+	operation: 'create',
+	method: 'POST',
+	fields,
+	read: (ctx, i): CreatePayableParameters => ({
+		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
+		amount: ctx.getNodeParameter('amount', i),
+		vendorId: readLocator(ctx, 'vendorId', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	}),
+	check: checkParameters,
+});

@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationField } from '../../descriptions/common';
 import * as create from './create.operation';
 import * as update from './update.operation';
 
 export { create, update };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['payable'] } },
-		options: [
+	operationField(
+		'payable',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -25,8 +22,8 @@ export const description: INodeProperties[] = [
 				action: 'Update a payable',
 			},
 		],
-		default: 'create',
-	},
+		'create',
+	),
 	...create.description,
 	...update.description,
 ];

@@ -3,7 +3,7 @@ import { statusUpdateOperation } from '../statusUpdate';
 
 const STATUS_LABELS: Record<string, string> = { pending_review: 'Pending Review', ready: 'Ready' };
 
-const operation = statusUpdateOperation({
+export const { description, execute } = statusUpdateOperation({
 	resource: 'payable',
 	idParameter: 'payableId',
 	idLabel: 'Payable ID',
@@ -18,6 +18,3 @@ const operation = statusUpdateOperation({
 			'Approve a payable for payment (Ready) or send it back to review. Scheduled, paid, failed or cancelled payables cannot be changed.',
 	},
 });
-
-export const description = operation.description;
-export const execute = operation.execute;

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { normaliseDate } from '../../helpers/dates';
 import {
@@ -10,19 +10,18 @@ import {
 	validateUuid,
 } from '../../helpers/validators';
 import { validateSendImmediately } from '../../helpers/requestRules';
-import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { toApiBody, requestResource, type OperationContext } from '../utils';
+import { ItemCheck, readCollection, type Checked } from '../input';
+import { bodyOperation, type BodyRequest } from '../operations';
+import { toApiBody } from '../utils';
 
-const show = { resource: ['receivable'], operation: ['create'] };
-
-export const description: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName:
 			"'Send Immediately' is on: the service emails the invoice to the customer as soon as the receivable is created",
 		name: 'sendImmediatelyNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { ...show, '/additionalFields.sendImmediately': [true] } },
+		displayOptions: { show: { '/additionalFields.sendImmediately': [true] } },
 	},
 	{
 		displayName: 'Invoice Number',
@@ -32,7 +31,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. INV-2026-0042',
 		description: 'Your reference for the invoice',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Amount',
@@ -42,7 +40,6 @@ export const description: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		description: 'Amount due in USD, at least 0.01',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -50,7 +47,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Customer Email',
@@ -96,16 +92,8 @@ export interface CreateReceivableParameters {
 	additionalFields: IDataObject;
 }
 
-function readParameters(ctx: IExecuteFunctions, i: number): CreateReceivableParameters {
-	return {
-		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
-		amount: ctx.getNodeParameter('amount', i),
-		additionalFields: readCollection(ctx, 'additionalFields', i),
-	};
-}
-
-/** The body to send for one item, or every problem with it. Sends nothing. */
-export function checkParameters(p: CreateReceivableParameters): Checked<IDataObject> {
+/** The request for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreateReceivableParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const fields = toApiBody(p.additionalFields);
 	const body: IDataObject = {
@@ -127,19 +115,18 @@ export function checkParameters(p: CreateReceivableParameters): Checked<IDataObj
 		body.send_immediately = sendNow;
 		check.add(validateSendImmediately(sendNow === true, fields.customer_email));
 	}
-	return check.result(body);
+	return check.result({ path: '/v1/receivables', body });
 }
 
-/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
-export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
-	return checkParameters(readParameters(ctx, i));
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	{ waitBudgetMs }: OperationContext,
-): Promise<IDataObject> {
-	const body = sendable(this, checkItem(this, i), i);
-	return requestResource.call(this, 'receivable', 'POST', '/v1/receivables', body, i, waitBudgetMs);
-}
+export const { description, checkItem, execute } = bodyOperation({
+	resource: 'receivable',
+	operation: 'create',
+	method: 'POST',
+	fields,
+	read: (ctx, i): CreateReceivableParameters => ({
+		invoiceNumber: ctx.getNodeParameter('invoiceNumber', i, ''),
+		amount: ctx.getNodeParameter('amount', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	}),
+	check: checkParameters,
+});

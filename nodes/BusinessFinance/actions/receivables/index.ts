@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationField } from '../../descriptions/common';
 import * as create from './create.operation';
 import * as send from './send.operation';
 import * as update from './update.operation';
@@ -6,13 +7,9 @@ import * as update from './update.operation';
 export { create, send, update };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['receivable'] } },
-		options: [
+	operationField(
+		'receivable',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -32,8 +29,8 @@ export const description: INodeProperties[] = [
 				action: 'Update a receivable',
 			},
 		],
-		default: 'create',
-	},
+		'create',
+	),
 	...create.description,
 	...send.description,
 	...update.description,

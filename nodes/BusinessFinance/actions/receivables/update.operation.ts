@@ -4,7 +4,7 @@ import { statusUpdateOperation } from '../statusUpdate';
 
 const STATUS_LABELS: Record<string, string> = { draft: 'Draft', cancelled: 'Cancelled' };
 
-const operation = statusUpdateOperation({
+export const { description, execute } = statusUpdateOperation({
 	resource: 'receivable',
 	idParameter: 'receivableId',
 	idLabel: 'Receivable ID',
@@ -21,6 +21,3 @@ const operation = statusUpdateOperation({
 			'Cancel a draft, sent or overdue receivable, or return a cancelled or sent one to draft. Paid receivables cannot be changed.',
 	},
 });
-
-export const description = operation.description;
-export const execute = operation.execute;

@@ -6,7 +6,8 @@ export const description: INodeProperties[] = [];
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
-	{ waitBudgetMs }: OperationContext,
+	context: OperationContext,
 ): Promise<IDataObject> {
-	return requestData.call(this, 'GET', '/v1/treasury/balance', undefined, i, waitBudgetMs);
+	const path = '/v1/treasury/balance';
+	return await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
 }

@@ -6,14 +6,8 @@ export const description: INodeProperties[] = [];
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
-	{ waitBudgetMs }: OperationContext,
+	context: OperationContext,
 ): Promise<IDataObject> {
-	return requestData.call(
-		this,
-		'GET',
-		'/v1/treasury/deposit-instructions',
-		undefined,
-		i,
-		waitBudgetMs,
-	);
+	const path = '/v1/treasury/deposit-instructions';
+	return await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
 }

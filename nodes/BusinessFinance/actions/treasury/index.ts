@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationField } from '../../descriptions/common';
 import * as getBalance from './getBalance.operation';
 import * as getDepositInstructions from './getDepositInstructions.operation';
 import * as getTransactions from './getTransactions.operation';
@@ -6,13 +7,9 @@ import * as getTransactions from './getTransactions.operation';
 export { getBalance, getDepositInstructions, getTransactions };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['treasury'] } },
-		options: [
+	operationField(
+		'treasury',
+		[
 			{
 				name: 'Get Balance',
 				value: 'getBalance',
@@ -32,8 +29,8 @@ export const description: INodeProperties[] = [
 				action: 'Get treasury transactions',
 			},
 		],
-		default: 'getBalance',
-	},
+		'getBalance',
+	),
 	...getBalance.description,
 	...getDepositInstructions.description,
 	...getTransactions.description,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
 import {
@@ -7,12 +7,10 @@ import {
 	separateMethodDetails,
 } from '../../helpers/paymentPolicy';
 import { isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
-import { ItemCheck, readCollection, sendable, type Checked } from '../input';
-import { requestResource, type OperationContext } from '../utils';
+import { ItemCheck, readCollection, type Checked } from '../input';
+import { bodyOperation, type BodyRequest } from '../operations';
 
-const show = { resource: ['vendor'], operation: ['create'] };
-
-export const description: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -21,11 +19,9 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Acme Supplies LLC',
 		description: 'The vendor’s name',
-		displayOptions: { show },
 	},
 	paymentMethodField({
 		required: true,
-		displayOptions: { show },
 		hint: "Add the details the method needs under 'Additional Fields'",
 	}),
 	{
@@ -34,7 +30,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: byDisplayName([
 			{
 				displayName: 'Email',
@@ -54,16 +49,8 @@ export interface CreateVendorParameters {
 	additionalFields: IDataObject;
 }
 
-function readParameters(ctx: IExecuteFunctions, i: number): CreateVendorParameters {
-	return {
-		name: ctx.getNodeParameter('name', i, ''),
-		paymentMethod: ctx.getNodeParameter('paymentMethod', i),
-		additionalFields: readCollection(ctx, 'additionalFields', i),
-	};
-}
-
-/** The body to send for one item, or every problem with it. Sends nothing. */
-export function checkParameters(p: CreateVendorParameters): Checked<IDataObject> {
+/** The request for one item, or every problem with it. Sends nothing. */
+export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const { details, others } = separateMethodDetails(p.additionalFields);
 	const body: IDataObject = { name: check.take(validateRequiredText(p.name, 'Name')) };
@@ -72,19 +59,18 @@ export function checkParameters(p: CreateVendorParameters): Checked<IDataObject>
 	const method = prepareMethodDetails(p.paymentMethod, details, { context: 'vendor' });
 	check.add(method.problems);
 	Object.assign(body, method.details);
-	return check.result(body);
+	return check.result({ path: '/v1/vendors', body });
 }
 
-/** Item `i`'s request or its problems, from its parameters; what execute and Validate All Before Sending check. */
-export function checkItem(ctx: IExecuteFunctions, i: number): Checked<IDataObject> {
-	return checkParameters(readParameters(ctx, i));
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	{ waitBudgetMs }: OperationContext,
-): Promise<IDataObject> {
-	const body = sendable(this, checkItem(this, i), i);
-	return requestResource.call(this, 'vendor', 'POST', '/v1/vendors', body, i, waitBudgetMs);
-}
+export const { description, checkItem, execute } = bodyOperation({
+	resource: 'vendor',
+	operation: 'create',
+	method: 'POST',
+	fields,
+	read: (ctx, i): CreateVendorParameters => ({
+		name: ctx.getNodeParameter('name', i, ''),
+		paymentMethod: ctx.getNodeParameter('paymentMethod', i),
+		additionalFields: readCollection(ctx, 'additionalFields', i),
+	}),
+	check: checkParameters,
+});

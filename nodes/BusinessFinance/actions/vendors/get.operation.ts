@@ -3,9 +3,8 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeProperties,
 } from 'n8n-workflow';
-import { simplifyField, vendorLocator } from '../../descriptions/common';
+import { shownFor, simplifyField, vendorLocator } from '../../descriptions/common';
 import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
 import { validateUuid } from '../../helpers/validators';
 import { shaped } from '../../helpers/resourceFields';
@@ -13,12 +12,7 @@ import { getApiErrorInfo } from '../../transport';
 import { ItemCheck, readLocator, sendable, type Checked } from '../input';
 import { requestData, type OperationContext } from '../utils';
 
-const show = { resource: ['vendor'], operation: ['get'] };
-
-export const description: INodeProperties[] = [
-	vendorLocator({ displayOptions: { show } }),
-	simplifyField('vendor', show),
-];
+export const description = shownFor('vendor', 'get', [vendorLocator(), simplifyField('vendor')]);
 
 /** The path to GET for one item, or the problem with its id. Sends nothing. */
 function checkParameters(vendorId: unknown): Checked<string> {
@@ -56,13 +50,13 @@ function explainNotFound(
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
-	{ waitBudgetMs }: OperationContext,
+	context: OperationContext,
 ): Promise<IDataObject> {
 	const vendorId = readLocator(this, 'vendorId', i);
 	const path = sendable(this, checkParameters(vendorId), i);
 	let vendor: IDataObject;
 	try {
-		vendor = await requestData.call(this, 'GET', path, undefined, i, waitBudgetMs);
+		vendor = await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
 	} catch (error) {
 		throw explainNotFound(this, error, String(vendorId).trim(), i);
 	}

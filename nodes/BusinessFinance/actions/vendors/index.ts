@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationField } from '../../descriptions/common';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
@@ -7,13 +8,9 @@ import * as update from './update.operation';
 export { create, get, getAll, update };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['vendor'] } },
-		options: [
+	operationField(
+		'vendor',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -39,8 +36,8 @@ export const description: INodeProperties[] = [
 				action: 'Update a vendor',
 			},
 		],
-		default: 'create',
-	},
+		'create',
+	),
 	...create.description,
 	...get.description,
 	...getAll.description,

@@ -1,17 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { webhookEndpointIdField } from '../../descriptions/common';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { shownFor, webhookEndpointIdField } from '../../descriptions/common';
 import { checkWebhookEndpointPath, ItemCheck, sendable } from '../input';
 import { requestResource, type OperationContext } from '../utils';
 
-export const description: INodeProperties[] = [webhookEndpointIdField('get')];
+export const description = shownFor('webhookEndpoint', 'get', [webhookEndpointIdField]);
 
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
-	{ waitBudgetMs }: OperationContext,
+	context: OperationContext,
 ): Promise<IDataObject> {
 	const check = new ItemCheck();
 	const id = this.getNodeParameter('webhookEndpointId', i, '');
 	const path = sendable(this, check.result(checkWebhookEndpointPath(check, id)), i);
-	return requestResource.call(this, 'webhookEndpoint', 'GET', path, undefined, i, waitBudgetMs);
+	const call = { ...context, resource: 'webhookEndpoint' as const, method: 'GET' as const };
+	return await requestResource.call(this, { ...call, path, itemIndex: i });
 }

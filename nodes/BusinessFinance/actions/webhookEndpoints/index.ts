@@ -1,17 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationField } from '../../descriptions/common';
 import * as get from './get.operation';
 import * as update from './update.operation';
 
 export { get, update };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhookEndpoint'] } },
-		options: [
+	operationField(
+		'webhookEndpoint',
+		[
 			{
 				name: 'Get',
 				value: 'get',
@@ -26,8 +23,8 @@ export const description: INodeProperties[] = [
 				action: 'Update a webhook endpoint',
 			},
 		],
-		default: 'get',
-	},
+		'get',
+	),
 	...get.description,
 	...update.description,
 ];

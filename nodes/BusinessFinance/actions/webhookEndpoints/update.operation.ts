@@ -1,63 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { webhookEndpointIdField } from '../../descriptions/common';
 import { eventTypeOptions } from '../../descriptions/events';
 import { isSet, validateBoolean } from '../../helpers/validators';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
-import {
-	checkWebhookEndpointPath,
-	ItemCheck,
-	readCollection,
-	sendable,
-	type Checked,
-} from '../input';
-import { requestResource, type OperationContext } from '../utils';
-
-const show = { resource: ['webhookEndpoint'], operation: ['update'] };
-
-export const description: INodeProperties[] = [
-	webhookEndpointIdField('update'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Invoices to accounting',
-			},
-			{
-				displayName: 'Disabled',
-				name: 'disabled',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the endpoint stops receiving events',
-			},
-			{
-				displayName: 'Event Types',
-				name: 'filterTypes',
-				type: 'multiOptions',
-				options: eventTypeOptions,
-				default: [],
-				description:
-					'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
-			},
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://example.com/hooks/finance',
-				description: 'Where events are sent (an absolute http or https URL)',
-			},
-		],
-	},
-];
+import { checkWebhookEndpointPath, ItemCheck, readCollection, type Checked } from '../input';
+import { bodyOperation, type BodyRequest } from '../operations';
 
 interface UpdateEndpointParameters {
 	webhookEndpointId: unknown;
@@ -65,9 +12,7 @@ interface UpdateEndpointParameters {
 }
 
 /** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-function checkParameters(
-	p: UpdateEndpointParameters,
-): Checked<{ path: string; body: IDataObject }> {
+function checkParameters(p: UpdateEndpointParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const path = checkWebhookEndpointPath(check, p.webhookEndpointId);
 	const fields = p.updateFields;
@@ -85,15 +30,56 @@ function checkParameters(
 	return check.result({ path, body });
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	{ waitBudgetMs }: OperationContext,
-): Promise<IDataObject> {
-	const checked = checkParameters({
-		webhookEndpointId: this.getNodeParameter('webhookEndpointId', i, ''),
-		updateFields: readCollection(this, 'updateFields', i),
-	});
-	const { path, body } = sendable(this, checked, i);
-	return requestResource.call(this, 'webhookEndpoint', 'PATCH', path, body, i, waitBudgetMs);
-}
+export const { description, execute } = bodyOperation({
+	resource: 'webhookEndpoint',
+	operation: 'update',
+	method: 'PATCH',
+	fields: [
+		webhookEndpointIdField,
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Description',
+					name: 'description',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Invoices to accounting',
+				},
+				{
+					displayName: 'Disabled',
+					name: 'disabled',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the endpoint stops receiving events',
+				},
+				{
+					displayName: 'Event Types',
+					name: 'filterTypes',
+					type: 'multiOptions',
+					options: eventTypeOptions,
+					default: [],
+					description:
+						'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
+				},
+				{
+					displayName: 'URL',
+					name: 'url',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. https://example.com/hooks/finance',
+					description: 'Where events are sent (an absolute http or https URL)',
+				},
+			],
+		},
+	],
+	read: (ctx, i) => ({
+		webhookEndpointId: ctx.getNodeParameter('webhookEndpointId', i, ''),
+		updateFields: readCollection(ctx, 'updateFields', i),
+	}),
+	check: checkParameters,
+});

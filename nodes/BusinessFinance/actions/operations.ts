@@ -1,0 +1,112 @@
+/**
+ * The two shapes most operations share, built once: an operation that sends one request with a
+ * body for an item (create, send, update), and a list operation (Return All, Limit, Simplify,
+ * Filters). Each operation module gives only what is its own: its fields, how it reads and
+ * checks an item's parameters, its path and its filters.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
+import { shaped, type ResourceName, type SimplifiableResource } from '../helpers/resourceFields';
+import { apiRequestAllItems } from '../transport';
+import {
+	checkPaging,
+	ItemCheck,
+	readCollection,
+	readPaging,
+	sendable,
+	type Checked,
+} from './input';
+import { compact, requestResource, type OperationContext } from './utils';
+
+/** What an item sends: the path, and the body when there is one. */
+export interface BodyRequest {
+	path: string;
+	body?: IDataObject;
+}
+
+export interface BodyOperationConfig<P> {
+	resource: ResourceName;
+	operation: string;
+	method: 'POST' | 'PATCH';
+	/** The operation's parameters (`shownFor` adds the operation to their displayOptions). */
+	fields: INodeProperties[];
+	/** The item's parameters, as `check` takes them. */
+	read: (ctx: IExecuteFunctions, i: number) => P;
+	/** The request for those parameters, or every problem with them. Sends nothing. */
+	check: (parameters: P) => Checked<BodyRequest>;
+}
+
+/**
+ * One request per item, answering the resource in stable columns. `checkItem` is what execute and
+ * Validate All Before Sending check; only the modules that send money or mail export it
+ * (actions/router.ts offers the option to those).
+ */
+export function bodyOperation<P>(config: BodyOperationConfig<P>) {
+	const { resource, method } = config;
+	const checkItem = (ctx: IExecuteFunctions, i: number) => config.check(config.read(ctx, i));
+
+	async function execute(
+		this: IExecuteFunctions,
+		i: number,
+		context: OperationContext,
+	): Promise<IDataObject> {
+		const { path, body } = sendable(this, checkItem(this, i), i);
+		return await requestResource.call(this, {
+			...context,
+			resource,
+			method,
+			path,
+			body,
+			itemIndex: i,
+		});
+	}
+
+	const description = shownFor(resource, config.operation, config.fields);
+	return { description, checkItem, execute };
+}
+
+export interface ListOperationConfig {
+	resource: string;
+	operation: string;
+	path: string;
+	/** The record each element is, for Simplify. */
+	item: SimplifiableResource;
+	/** What the Limit hint calls the elements ("vendors"). */
+	plural: string;
+	filters: INodeProperties[];
+	/** The query for an item's filters (unset ones dropped), noting their problems in `check`. */
+	query: (check: ItemCheck, filters: IDataObject) => IDataObject;
+}
+
+/** Get Many: every page or up to Limit, each element shaped (Simplify), filters as the query. */
+export function listOperation(config: ListOperationConfig) {
+	const filters: INodeProperties = {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: config.filters,
+	};
+	const fields = [...returnAllAndLimit(config.plural), simplifyField(config.item), filters];
+
+	async function execute(
+		this: IExecuteFunctions,
+		i: number,
+		{ waitBudgetMs }: OperationContext,
+	): Promise<IDataObject[]> {
+		const check = new ItemCheck();
+		const paging = checkPaging(check, readPaging(this, i));
+		const qs = config.query(check, compact(readCollection(this, 'filters', i)));
+		const request = sendable(this, check.result({ qs, paging }), i);
+		const simplify = this.getNodeParameter('simplify', i, false) === true;
+		return await apiRequestAllItems.call(this, config.path, request.qs, {
+			...request.paging,
+			itemIndex: i,
+			waitBudgetMs,
+			shapeItem: (element) => shaped(config.item, element, simplify) as IDataObject,
+		});
+	}
+
+	return { description: shownFor(config.resource, config.operation, fields), execute };
+}
