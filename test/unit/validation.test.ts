@@ -2,9 +2,9 @@ import { DateTime } from 'luxon';
 
 import { normaliseDate } from '../../nodes/BusinessFinance/helpers/dates';
 import {
-	normaliseMethodDetails,
-	validateMethodDetails,
+	prepareMethodDetails,
 	type MethodDetails,
+	type MethodDetailsOptions,
 } from '../../nodes/BusinessFinance/helpers/paymentPolicy';
 import {
 	isEmail,
@@ -284,7 +284,17 @@ describe('wallet addresses', () => {
 	});
 });
 
-describe('validateMethodDetails', () => {
+/** The problems with a method and its details, as vendor and payable create find them. */
+const validateMethodDetails = (
+	method: unknown,
+	details: MethodDetails,
+	options?: MethodDetailsOptions,
+) => prepareMethodDetails(method, details, options).problems;
+/** Details in the form they are sent (no method: every detail applies). */
+const normaliseMethodDetails = (details: MethodDetails) =>
+	prepareMethodDetails(undefined, details).details;
+
+describe('payment method details', () => {
 	const ach = { account_number: '000123456789', routing_number: '021000021' };
 	const iban = 'DE89370400440532013000';
 	const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -307,8 +317,6 @@ describe('validateMethodDetails', () => {
 	});
 
 	const required = (label: string, method: string) => `'${label}' is required for ${method}`;
-	const notApplying = (label: string, method: string) =>
-		`'${label}' does not apply to payment method ${method}`;
 	const achAccount = "'Account Number' must be 4 to 17 digits for ACH";
 	// [method, details, the message of each problem, in order: each names its field]
 	it.each([
@@ -337,22 +345,7 @@ describe('validateMethodDetails', () => {
 			{ ...ach, swift_code: 'DEUTDEF', iban: `${iban}1` },
 			[/^'SWIFT Code' must be a SWIFT\/BIC code/, /^'IBAN' is not valid/],
 		],
-		['ach', { ...ach, iban: 'DE00' }, [/^'IBAN' is not valid/, notApplying('IBAN', 'ACH')]],
-		[
-			'ach',
-			{ ...ach, bank_address: '1 St', swift_code: 'DEUTDEFF' },
-			[notApplying('SWIFT Code', 'ACH'), notApplying('Bank Address', 'ACH')],
-		],
-		[
-			'wire',
-			{ account_number: 'AB12', iban, wallet_chain: 'base' },
-			[notApplying('Wallet Chain', 'Wire')],
-		],
-		[
-			'crypto',
-			{ wallet_chain: 'ethereum', wallet_address: evm, bank_name: 'B' },
-			[notApplying('Bank Name', 'Crypto')],
-		],
+		['wire', { account_number: 'AB12', iban: 'DE00' }, [/^'IBAN' is not valid/]],
 		['ach', { ...ach, account_name: true }, ["'Account Name' must be text"]],
 		['wire', { account_number: '1234', iban: 42 }, [/^'IBAN' must be text, not a number/]],
 		[
@@ -388,12 +381,9 @@ describe('validateMethodDetails', () => {
 		},
 	);
 
-	it('says how to fix a detail that does not apply: remove it, or choose its method', () => {
-		const crypto = { wallet_chain: 'base', wallet_address: evm };
-		const fixes = (details: MethodDetails) =>
-			validateMethodDetails('crypto', { ...crypto, ...details }).map((p) => p.fix);
-		expect(fixes({ iban })).toEqual(["Remove 'IBAN', or choose Wire"]);
-		expect(fixes({ bank_name: 'B' })).toEqual(["Remove 'Bank Name', or choose ACH or Wire"]);
+	it('leaves out, unchecked, the details of another method (the editor hides them)', () => {
+		const prepared = prepareMethodDetails('ach', { ...ach, iban: 'DE00', wallet_chain: 'x' });
+		expect(prepared).toEqual({ details: ach, problems: [] });
 	});
 
 	it.each([
@@ -471,12 +461,9 @@ describe('validateMethodDetails', () => {
 
 describe('normaliseMethodDetails', () => {
 	it('keeps an IBAN that would normalise to nothing, so that it is refused rather than dropped', () => {
-		const sent = normaliseMethodDetails({
-			...{ account_number: '000123456789', routing_number: '021000021' },
-			iban: ' - ',
-		});
+		const sent = normaliseMethodDetails({ account_number: '000123456789', iban: ' - ' });
 		expect(sent.iban).toBe('-');
-		expect(validateMethodDetails('ach', sent).map((p) => p.field)).toEqual(['IBAN', 'IBAN']);
+		expect(validateMethodDetails('wire', sent).map((p) => p.field)).toEqual(['IBAN']);
 	});
 
 	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {

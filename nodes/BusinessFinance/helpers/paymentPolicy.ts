@@ -90,20 +90,6 @@ function methodProblem(
 	return undefined;
 }
 
-/** Details given that belong to another method. */
-function foreignDetails(method: PaymentMethod, details: MethodDetails): Problem[] {
-	return PAYMENT_DETAIL_FIELDS.filter(
-		(f) => isSet(details[f.apiField]) && !f.methods.includes(method),
-	).map((f) => ({
-		field: f.label,
-		message: `${quoted(f.label)} does not apply to payment method ${METHOD_LABELS[method]}`,
-		fix: `Remove ${quoted(f.label)}, or choose ${listOf(
-			f.methods.map((m) => METHOD_LABELS[m]),
-			'or',
-		)}`,
-	}));
-}
-
 /** Details the method needs that are missing. */
 function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[] {
 	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
@@ -126,12 +112,12 @@ function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[
 }
 
 /**
- * Checks a payment method and its details (API field names, normalised) and returns every
- * problem found, an empty list when the body can be sent:
+ * Checks a payment method and its details (API field names, normalised, only those applying to
+ * the method: `applicableDetails`) and returns every problem found, an empty list when the body
+ * can be sent:
  *
  * - every detail present must be text of the right form (its rule in the table), whatever the
  *   method; a bank identifier given as a number is refused (its digits may have changed);
- * - with a known method, a detail of another method is refused (an IBAN on an ACH vendor);
  * - vendors: the method is required and its details must be complete (the table's
  *   `requiredFor` and `oneOfFor`);
  * - payables: the API requires neither a method nor details (the vendor's details on file may
@@ -140,7 +126,7 @@ function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[
  *   Details without a method are refused when `hasVendorId` is false (nothing to check them
  *   against), and passed on when the payable names a vendor (the service uses its method).
  */
-export function validateMethodDetails(
+function validateMethodDetails(
 	method: unknown,
 	details: MethodDetails,
 	options: MethodDetailsOptions = {},
@@ -154,7 +140,6 @@ export function validateMethodDetails(
 	if (wrongMethod) return [...problems, wrongMethod];
 	if (!known) return problems;
 
-	problems.push(...foreignDetails(known, details));
 	const mustBeComplete =
 		(options.context ?? 'vendor') === 'vendor' ||
 		completingFields(known).some((f) => isSet(details[f.apiField]));
@@ -180,7 +165,7 @@ function normaliseDetail(apiField: string, value: unknown): unknown {
  * form (no spaces, upper case), an upper-case bech32 bitcoin address in lower case, names given
  * as numbers turned into text. Empty values are dropped. Normalise first, then validate.
  */
-export function normaliseMethodDetails(details: MethodDetails): MethodDetails {
+function normaliseMethodDetails(details: MethodDetails): MethodDetails {
 	const result: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
 		const sent = normaliseDetail(apiField, value);
@@ -210,7 +195,7 @@ export function separateMethodDetails(fields: Record<string, unknown>): {
  * typed before the method changed; a value the user cannot see is neither checked nor sent.
  * Without a known method every detail is kept (a payable may use its vendor's method).
  */
-export function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
+function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
 	if (!isPaymentMethod(method)) return details;
 	const applicable: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
