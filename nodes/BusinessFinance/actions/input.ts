@@ -63,22 +63,12 @@ export function markRefusedBeforeSending<E extends Error>(error: E): E {
 
 export const wasRefusedBeforeSending = (error: Error): boolean => refusedBeforeSending.has(error);
 
-/** One error for an item's problems, with the item index. */
-export function problemsError(
-	ctx: IExecuteFunctions,
-	problems: Problem[],
-	itemIndex: number,
-): NodeOperationError {
-	const { message, description } = describeProblems(problems);
-	return markRefusedBeforeSending(
-		new NodeOperationError(ctx.getNode(), message, { itemIndex, description }),
-	);
-}
-
 /** The request to send, or a NodeOperationError with the item index naming what to fix. */
 export function sendable<T>(ctx: IExecuteFunctions, checked: Checked<T>, itemIndex: number): T {
 	if (checked.ok) return checked.value;
-	throw problemsError(ctx, checked.problems, itemIndex);
+	const { message, description } = describeProblems(checked.problems);
+	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	throw markRefusedBeforeSending(error);
 }
 
 /** A collection parameter (`additionalFields`, `updateFields`, `filters`). */

@@ -29,7 +29,8 @@ export function isValidAbaRouting(value: unknown): boolean {
  * outside it): `n` digits, `a` upper-case letters, `c` letters or digits. The IBAN length is 4 plus
  * the sum of the counts.
  */
-const IBAN_FORMATS: Record<string, string> = Object.fromEntries(
+const BBAN_PART: Record<string, string> = { n: '[0-9]', a: '[A-Z]', c: '[A-Z0-9]' };
+const BBAN_PATTERNS: Record<string, RegExp> = Object.fromEntries(
 	(
 		'AD8n12c AE3n16n AL8n16c AO21n AT16n AX14n AZ4a20c BA16n BE12n BF2c22n BG4a6n8c BH4a14c ' +
 		'BI23n BJ2c22n BL10n11c2n BR23n1a1c BY4a4n16c CF23n CG23n CH5n12c CI1a23n CM23n CR18n CV21n ' +
@@ -41,34 +42,16 @@ const IBAN_FORMATS: Record<string, string> = Object.fromEntries(
 		'MU4a19n3a MZ21n NC10n11c2n NE2a22n NI4a20n NL4a10n NO11n OM3n16c PF10n11c2n PK4c16n PL24n ' +
 		'PM10n11c2n PS4c21n PT21n QA4a21c RE10n11c2n RO4a16c RS18n RU14n15c SA2n18c SC4a20n3a SD14n ' +
 		'SE20n SI15n SK20n SM1a10n12c SN2a22n SO19n ST21n SV4a20n TD23n TF10n11c2n TG2a22n TL19n ' +
-		'TN20n TR5n17c UA6n19c VA18n VG4c16n WF10n11c2n XK16n YE4a4n18c YT10n11c2n ' +
-		''
+		'TN20n TR5n17c UA6n19c VA18n VG4c16n WF10n11c2n XK16n YE4a4n18c YT10n11c2n'
 	)
-		.trim()
 		.split(' ')
-		.map((entry) => [entry.slice(0, 2), entry.slice(2)]),
+		.map((entry) => {
+			const body = entry
+				.slice(2)
+				.replace(/(\d+)([nac])/g, (_m, n, kind) => `${BBAN_PART[kind]}{${n}}`);
+			return [entry.slice(0, 2), new RegExp(`^${body}$`)];
+		}),
 );
-
-const BBAN_PART: Record<string, string> = {
-	n: '[0-9]',
-	a: '[A-Z]',
-	c: '[A-Z0-9]',
-};
-const bbanPatterns = new Map<string, RegExp>();
-
-function bbanPattern(country: string): RegExp | undefined {
-	const format = IBAN_FORMATS[country];
-	if (!format) return undefined;
-	let pattern = bbanPatterns.get(country);
-	if (!pattern) {
-		const body = format.replace(/(\d+)([nac])/g, (_m, count: string, kind: string) => {
-			return `${BBAN_PART[kind]}{${count}}`;
-		});
-		pattern = new RegExp(`^${body}$`);
-		bbanPatterns.set(country, pattern);
-	}
-	return pattern;
-}
 
 /** Removes spaces (and hyphens) and upper-cases: the electronic form of an IBAN. */
 export function normaliseIban(value: string): string {
@@ -99,8 +82,8 @@ export function isValidIban(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const iban = normaliseIban(value);
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) return false;
-	const pattern = bbanPattern(iban.slice(0, 2));
-	if (!pattern || !pattern.test(iban.slice(4))) return false;
+	const pattern = BBAN_PATTERNS[iban.slice(0, 2)];
+	if (!pattern?.test(iban.slice(4))) return false;
 	const checkDigits = Number(iban.slice(2, 4));
 	if (checkDigits < 2 || checkDigits > 98) return false;
 	return mod97(iban.slice(4) + iban.slice(0, 4)) === 1;
@@ -117,11 +100,8 @@ const COUNTRY_CODES = new Set(
 		'MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM ' +
 		'PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV ' +
 		'SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI ' +
-		'VN VU WF WS XK YE YT ZA ZM ZW ' +
-		''
-	)
-		.trim()
-		.split(' '),
+		'VN VU WF WS XK YE YT ZA ZM ZW'
+	).split(' '),
 );
 
 /** Removes spaces and upper-cases a SWIFT/BIC code. */

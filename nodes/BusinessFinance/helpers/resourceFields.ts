@@ -11,72 +11,21 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type ResourceName = 'receivable' | 'payable' | 'vendor' | 'transaction' | 'webhookEndpoint';
 
+const fields = (names: string): readonly string[] => names.split(' ');
+
 /** Every documented field of each resource, in the documented order. */
 export const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
-	receivable: [
-		'id',
-		'invoice_number',
-		'customer_id',
-		'customer_name',
-		'customer_email',
-		'amount',
-		'currency',
-		'due_date',
-		'status',
-		'notes',
-		'sent_at',
-		'paid_at',
-		'created_at',
-		'updated_at',
-	],
-	payable: [
-		'id',
-		'invoice_number',
-		'vendor_id',
-		'vendor_name',
-		'amount',
-		'currency',
-		'due_date',
-		'status',
-		'notes',
-		'payment_method',
-		'created_at',
-		'updated_at',
-	],
-	vendor: [
-		'id',
-		'name',
-		'email',
-		'payment_method',
-		'bank_name',
-		'account_name',
-		'account_number_last4',
-		'routing_number_last4',
-		'wallet_address',
-		'wallet_chain',
-		'created_at',
-		'updated_at',
-	],
-	transaction: [
-		'id',
-		'type',
-		'amount',
-		'currency',
-		'network',
-		'status',
-		'reference',
-		'created_at',
-		'completed_at',
-	],
-	webhookEndpoint: [
-		'id',
-		'url',
-		'description',
-		'filter_types',
-		'disabled',
-		'created_at',
-		'updated_at',
-	],
+	receivable: fields(
+		'id invoice_number customer_id customer_name customer_email amount currency due_date status notes sent_at paid_at created_at updated_at',
+	),
+	payable: fields(
+		'id invoice_number vendor_id vendor_name amount currency due_date status notes payment_method created_at updated_at',
+	),
+	vendor: fields(
+		'id name email payment_method bank_name account_name account_number_last4 routing_number_last4 wallet_address wallet_chain created_at updated_at',
+	),
+	transaction: fields('id type amount currency network status reference created_at completed_at'),
+	webhookEndpoint: fields('id url description filter_types disabled created_at updated_at'),
 };
 
 /** At most this many fields per item when Simplify is on (n8n's UX guideline). */
@@ -84,33 +33,26 @@ export const SIMPLIFY_MAX_FIELDS = 10;
 
 /** The fields Simplify keeps, in output order; the parameter descriptions list them from here. */
 export const SIMPLIFIED_FIELDS = {
-	vendor: [
-		'id',
-		'name',
-		'email',
-		'payment_method',
-		'bank_name',
-		'account_number_last4',
-		'wallet_address',
-		'wallet_chain',
-		'updated_at',
-	],
-	transaction: [
-		'id',
-		'type',
-		'amount',
-		'currency',
-		'status',
-		'reference',
-		'created_at',
-		'completed_at',
-	],
-} as const satisfies Partial<Record<ResourceName, readonly string[]>>;
+	vendor: fields(
+		'id name email payment_method bank_name account_number_last4 wallet_address wallet_chain updated_at',
+	),
+	transaction: fields('id type amount currency status reference created_at completed_at'),
+} satisfies Partial<Record<ResourceName, readonly string[]>>;
 
 export type SimplifiableResource = keyof typeof SIMPLIFIED_FIELDS;
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `names` of `value` in that order, `null` where the service left one out. Built with
+ * Object.fromEntries, so a field named `__proto__` stays a field instead of replacing the prototype.
+ */
+function columns(names: readonly string[], value: IDataObject): IDataObject {
+	return Object.fromEntries(
+		names.map((name) => [name, value[name] === undefined ? null : value[name]]),
+	);
 }
 
 /**
@@ -120,33 +62,14 @@ function isPlainObject(value: unknown): value is IDataObject {
  */
 export function withStableColumns<T>(resource: ResourceName, value: T): T | IDataObject {
 	if (!isPlainObject(value)) return value;
-	const out: IDataObject = {};
-	for (const field of RESOURCE_FIELDS[resource]) {
-		out[field] = value[field] === undefined ? null : value[field];
-	}
-	for (const [key, field] of Object.entries(value)) {
-		if (Object.prototype.hasOwnProperty.call(out, key)) continue;
-		if (key === '__proto__') {
-			// A field named `__proto__` stays a field instead of replacing the prototype.
-			Object.defineProperty(out, key, {
-				value: field,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
-		} else out[key] = field;
-	}
-	return out;
+	const documented = RESOURCE_FIELDS[resource];
+	const added = Object.keys(value).filter((key) => !documented.includes(key));
+	return columns([...documented, ...added], value);
 }
 
 /** Only the simplified fields, in their order, `null` where the service left one out. */
 export function simplified<T>(resource: SimplifiableResource, value: T): T | IDataObject {
-	if (!isPlainObject(value)) return value;
-	const out: IDataObject = {};
-	for (const field of SIMPLIFIED_FIELDS[resource]) {
-		out[field] = value[field] === undefined ? null : value[field];
-	}
-	return out;
+	return isPlainObject(value) ? columns(SIMPLIFIED_FIELDS[resource], value) : value;
 }
 
 /** A resource as the list and get operations output it: simplified when Simplify is on. */
