@@ -16,16 +16,22 @@ import {
 } from '../../nodes/BusinessFinance/helpers/resourceFields';
 
 describe('withStableColumns', () => {
-	it('the documented field counts: receivable 14, payable 12, vendor 12, transaction 9, endpoint 7', () => {
-		const counts = Object.fromEntries(
-			Object.entries(RESOURCE_FIELDS).map(([name, fields]) => [name, fields.length]),
-		);
-		expect(counts).toEqual({
-			receivable: 14,
-			payable: 12,
-			vendor: 12,
-			transaction: 9,
-			webhookEndpoint: 7,
+	it('the fields of each resource are the API document’s, in its order', () => {
+		const fields = (names: string) => names.split(' ');
+		expect(RESOURCE_FIELDS).toEqual({
+			receivable: fields(
+				'id invoice_number customer_id customer_name customer_email amount currency due_date status notes sent_at paid_at created_at updated_at',
+			),
+			payable: fields(
+				'id invoice_number vendor_id vendor_name amount currency due_date status notes payment_method created_at updated_at',
+			),
+			vendor: fields(
+				'id name email payment_method bank_name account_name account_number_last4 routing_number_last4 wallet_address wallet_chain created_at updated_at',
+			),
+			transaction: fields(
+				'id type amount currency network status reference created_at completed_at',
+			),
+			webhookEndpoint: fields('id url description filter_types disabled created_at updated_at'),
 		});
 	});
 
