@@ -210,21 +210,15 @@ export function listOf(words: readonly string[], last: 'and' | 'or'): string {
 
 /** What a method needs, in words: "ACH needs Account Number and Routing Number". */
 function methodRequirement(method: PaymentMethod): string {
+	const labels = (fields: PaymentDetailField[], last: 'and' | 'or') =>
+		listOf(
+			fields.map((f) => quoted(f.label)),
+			last,
+		);
 	const required = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method));
 	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
-	const parts = [
-		listOf(
-			required.map((f) => quoted(f.label)),
-			'and',
-		),
-	];
-	if (oneOf.length > 0)
-		parts.push(
-			`one of ${listOf(
-				oneOf.map((f) => quoted(f.label)),
-				'or',
-			)}`,
-		);
+	const parts = [labels(required, 'and')];
+	if (oneOf.length > 0) parts.push(`one of ${labels(oneOf, 'or')}`);
 	return `${METHOD_LABELS[method]} needs ${parts.filter(Boolean).join(' and ')}`;
 }
 
