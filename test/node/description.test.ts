@@ -220,7 +220,7 @@ it.each([
 	},
 );
 
-describe('bank and wallet details are shown only for the payment methods they apply to (from the table)', () => {
+describe('bank and wallet details are shown only for the payment methods they apply to (contract: Vendors)', () => {
 	const collection = (resource: string) =>
 		shown(resource, 'create').find((p) => p.name === 'additionalFields')!
 			.options as INodeProperties[];

@@ -3,6 +3,8 @@
  * item's parameters in, the request body or every problem out, without n8n and without sending.
  * (What the node does with them, one error per item and nothing sent, is in test/node.)
  */
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { sendable, wasRefusedBeforeSending } from '../../nodes/BusinessFinance/actions/input';
 import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payables/create.operation';
 import { checkParameters as createReceivable } from '../../nodes/BusinessFinance/actions/receivables/create.operation';
 import { checkParameters as createVendor } from '../../nodes/BusinessFinance/actions/vendors/create.operation';
@@ -57,4 +59,20 @@ describe('vendor → create', () => {
 		});
 		expect(fields(checked)).toEqual(['Name', 'Email', 'Wallet Address', 'Wallet Chain']);
 	});
+});
+
+it('an item its check refuses fails with its item index, marked as refused before sending', () => {
+	// The mark is what tells an agent that nothing was sent (actions/router.ts errorItemJson).
+	const node = { name: 'Business Finance', type: 'businessFinance', typeVersion: 1 };
+	const ctx = { getNode: () => node } as unknown as IExecuteFunctions;
+	const checked = createReceivable({ invoiceNumber: 'I', amount: 0, additionalFields: {} });
+	let thrown: unknown;
+	try {
+		sendable(ctx, checked, 3);
+	} catch (error) {
+		thrown = error;
+	}
+	expect(thrown).toBeInstanceOf(NodeOperationError);
+	expect((thrown as NodeOperationError).context.itemIndex).toBe(3);
+	expect(wasRefusedBeforeSending(thrown as Error)).toBe(true);
 });
