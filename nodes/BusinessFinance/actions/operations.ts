@@ -5,7 +5,7 @@
  * checks an item's parameters, its path and its filters.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
+import { collection, returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
 import { shaped, type ResourceName, type SimplifiableResource } from '../helpers/resourceFields';
 import { apiRequestAllItems } from '../transport';
 import {
@@ -80,15 +80,11 @@ export interface ListOperationConfig {
 
 /** Get Many: every page or up to Limit, each element shaped (Simplify), filters as the query. */
 export function listOperation(config: ListOperationConfig) {
-	const filters: INodeProperties = {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: config.filters,
-	};
-	const fields = [...returnAllAndLimit(config.plural), simplifyField(config.item), filters];
+	const fields = [
+		...returnAllAndLimit(config.plural),
+		simplifyField(config.item),
+		collection('filters', config.filters),
+	];
 
 	async function execute(
 		this: IExecuteFunctions,

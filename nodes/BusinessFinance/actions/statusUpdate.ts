@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { collection } from '../descriptions/common';
 import { dueDateField, notesField } from '../descriptions/dates';
 import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/validators';
@@ -53,14 +54,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 				placeholder: config.idPlaceholder,
 				description: `The ID (a UUID) of the ${resource} to update`,
 			},
-			{
-				displayName: 'Update Fields',
-				name: 'updateFields',
-				type: 'collection',
-				placeholder: 'Add Field',
-				default: {},
-				options: [dueDateField, notesField, config.statusField],
-			},
+			collection('updateFields', [dueDateField, notesField, config.statusField]),
 		],
 		read: (ctx, i) => ({
 			id: ctx.getNodeParameter(idParameter, i, ''),

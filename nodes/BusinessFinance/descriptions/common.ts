@@ -68,6 +68,21 @@ export function shownFor(
 	}));
 }
 
+const COLLECTIONS = {
+	additionalFields: ['Additional Fields', 'Add Field'],
+	updateFields: ['Update Fields', 'Add Field'],
+	filters: ['Filters', 'Add Filter'],
+};
+
+/** A collection of optional fields: Additional Fields (create), Update Fields or Filters. */
+export function collection(
+	name: keyof typeof COLLECTIONS,
+	options: INodeProperties[],
+): INodeProperties {
+	const [displayName, placeholder] = COLLECTIONS[name];
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+}
+
 /** A resource's Operation parameter. */
 export function operationField(
 	resource: string,

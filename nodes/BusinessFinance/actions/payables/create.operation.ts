@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { vendorLocator } from '../../descriptions/common';
+import { collection, vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
@@ -46,13 +46,9 @@ const fields: INodeProperties[] = [
 		},
 		true,
 	),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: byDisplayName([
+	collection(
+		'additionalFields',
+		byDisplayName([
 			{
 				displayName: 'Vendor Name',
 				name: 'vendorName',
@@ -76,7 +72,7 @@ const fields: INodeProperties[] = [
 			}),
 			...methodDetailsFields('paymentMethod'),
 		]),
-	},
+	),
 ];
 
 export interface CreatePayableParameters {

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { collection } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { normaliseDate } from '../../helpers/dates';
 import {
@@ -41,49 +42,42 @@ const fields: INodeProperties[] = [
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		description: 'Amount due in USD, at least 0.01',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Customer Email',
-				name: 'customerEmail',
-				type: 'string',
-				placeholder: 'e.g. billing@customer.com',
-				default: '',
-				description: 'Where the invoice is emailed when it is sent',
-			},
-			{
-				displayName: 'Customer ID',
-				name: 'customerId',
-				type: 'string',
-				placeholder: 'e.g. 7d1e4f0a-2b3c-4d5e-8f90-a1b2c3d4e5f6',
-				default: '',
-				description: 'The customer’s ID (a UUID) in the service',
-			},
-			{
-				displayName: 'Customer Name',
-				name: 'customerName',
-				type: 'string',
-				placeholder: 'e.g. Globex Corporation',
-				default: '',
-			},
-			dueDateField,
-			{ ...notesField, description: 'Free text shown on the invoice' },
-			{
-				displayName: 'Send Immediately',
-				name: 'sendImmediately',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to email the invoice to the customer right away. Needs a customer email. The customer is emailed from the service; this cannot be undone.',
-				hint: 'When on, the customer is emailed as soon as the receivable is created',
-			},
-		],
-	},
+	collection('additionalFields', [
+		{
+			displayName: 'Customer Email',
+			name: 'customerEmail',
+			type: 'string',
+			placeholder: 'e.g. billing@customer.com',
+			default: '',
+			description: 'Where the invoice is emailed when it is sent',
+		},
+		{
+			displayName: 'Customer ID',
+			name: 'customerId',
+			type: 'string',
+			placeholder: 'e.g. 7d1e4f0a-2b3c-4d5e-8f90-a1b2c3d4e5f6',
+			default: '',
+			description: 'The customer’s ID (a UUID) in the service',
+		},
+		{
+			displayName: 'Customer Name',
+			name: 'customerName',
+			type: 'string',
+			placeholder: 'e.g. Globex Corporation',
+			default: '',
+		},
+		dueDateField,
+		{ ...notesField, description: 'Free text shown on the invoice' },
+		{
+			displayName: 'Send Immediately',
+			name: 'sendImmediately',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to email the invoice to the customer right away. Needs a customer email. The customer is emailed from the service; this cannot be undone.',
+			hint: 'When on, the customer is emailed as soon as the receivable is created',
+		},
+	]),
 ];
 
 export interface CreateReceivableParameters {

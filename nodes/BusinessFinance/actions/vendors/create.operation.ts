@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { collection } from '../../descriptions/common';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
 import {
@@ -24,13 +25,9 @@ const fields: INodeProperties[] = [
 		required: true,
 		hint: "Add the details the method needs under 'Additional Fields'",
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: byDisplayName([
+	collection(
+		'additionalFields',
+		byDisplayName([
 			{
 				displayName: 'Email',
 				name: 'email',
@@ -40,7 +37,7 @@ const fields: INodeProperties[] = [
 			},
 			...methodDetailsFields('/paymentMethod'),
 		]),
-	},
+	),
 ];
 
 export interface CreateVendorParameters {

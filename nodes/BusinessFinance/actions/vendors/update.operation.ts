@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { vendorLocator } from '../../descriptions/common';
+import { collection, vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/validators';
 import { validateUpdate } from '../../helpers/requestRules';
@@ -29,33 +29,26 @@ export const { description, execute } = bodyOperation({
 	method: 'PATCH',
 	fields: [
 		vendorLocator(),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Email',
-					name: 'email',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. ar@acme.com',
-				},
-				{
-					displayName: 'Name',
-					name: 'name',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Acme Supplies LLC',
-				},
-				paymentMethodField({
-					description:
-						'The vendor’s payment method. Bank and wallet details cannot be changed through an update.',
-				}),
-			],
-		},
+		collection('updateFields', [
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. ar@acme.com',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Acme Supplies LLC',
+			},
+			paymentMethodField({
+				description:
+					'The vendor’s payment method. Bank and wallet details cannot be changed through an update.',
+			}),
+		]),
 	],
 	read: (ctx, i) => ({
 		vendorId: readLocator(ctx, 'vendorId', i),

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { webhookEndpointIdField } from '../../descriptions/common';
+import { collection, webhookEndpointIdField } from '../../descriptions/common';
 import { eventTypeOptions } from '../../descriptions/events';
 import { isSet, validateBoolean } from '../../helpers/validators';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
@@ -36,46 +36,39 @@ export const { description, execute } = bodyOperation({
 	method: 'PATCH',
 	fields: [
 		webhookEndpointIdField,
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Description',
-					name: 'description',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Invoices to accounting',
-				},
-				{
-					displayName: 'Disabled',
-					name: 'disabled',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the endpoint stops receiving events',
-				},
-				{
-					displayName: 'Event Types',
-					name: 'filterTypes',
-					type: 'multiOptions',
-					options: eventTypeOptions,
-					default: [],
-					description:
-						'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
-				},
-				{
-					displayName: 'URL',
-					name: 'url',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. https://example.com/hooks/finance',
-					description: 'Where events are sent (an absolute http or https URL)',
-				},
-			],
-		},
+		collection('updateFields', [
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Invoices to accounting',
+			},
+			{
+				displayName: 'Disabled',
+				name: 'disabled',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the endpoint stops receiving events',
+			},
+			{
+				displayName: 'Event Types',
+				name: 'filterTypes',
+				type: 'multiOptions',
+				options: eventTypeOptions,
+				default: [],
+				description:
+					'The event types sent to the endpoint. Leave the selection empty to receive every event type.',
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/hooks/finance',
+				description: 'Where events are sent (an absolute http or https URL)',
+			},
+		]),
 	],
 	read: (ctx, i) => ({
 		webhookEndpointId: ctx.getNodeParameter('webhookEndpointId', i, ''),
