@@ -95,6 +95,12 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		return sendData(reply, 200, data({ added: count, total: store.vendors.size }));
 	});
 
+	// A vendor the service stops listing, as if removed in its dashboard (the API cannot delete one).
+	define('DELETE', '/_admin/vendors/:id', undefined, (req, reply) => {
+		store.vendors.remove(findIn(store.vendors, params(req).id, 'vendor'));
+		return sendData(reply, 200, data({ total: store.vendors.size }));
+	});
+
 	define('POST', '/_admin/faults', S.adminFault, (req, reply) => {
 		const spec = body<FaultSpec>(req);
 		return sendData(reply, 200, data({ id: ctx.faults.add(spec) }));

@@ -50,6 +50,8 @@ export class AdminClient {
 		this.call<TreasuryTransaction[]>('POST', '/treasury/transactions', { transactions });
 	seedVendors = (count: number) =>
 		this.call<{ added: number; total: number }>('POST', '/vendors/seed', { count });
+	removeVendor = (id: string) =>
+		this.call<{ total: number }>('DELETE', `/vendors/${encodeURIComponent(id)}`);
 	addFault = (fault: FaultSpec) => this.call<{ id: string }>('POST', '/faults', fault);
 	clearFaults = () => this.call<{ cleared: number }>('DELETE', '/faults');
 	getRequests = () => this.call<RequestRecord[]>('GET', '/requests');

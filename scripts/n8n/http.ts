@@ -128,11 +128,31 @@ export class N8nApi {
 		return key;
 	}
 
+	/**
+	 * One request. A GET whose kept-alive connection n8n reset is sent once more (fetch then opens
+	 * a new connection): n8n 1.123.81 was seen resetting one while a large run ended
+	 * (docs/benchmarks.md), and a GET changes nothing, so sending it again is safe.
+	 */
 	private async request(
 		method: string,
 		urlPath: string,
 		body?: unknown,
 		headers: Record<string, string> = {},
+	): Promise<HttpAnswer> {
+		try {
+			return await this.send(method, urlPath, body, headers);
+		} catch (error) {
+			const reset = (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+			if (method !== 'GET' || !reset) throw error;
+			return await this.send(method, urlPath, body, headers);
+		}
+	}
+
+	private async send(
+		method: string,
+		urlPath: string,
+		body: unknown,
+		headers: Record<string, string>,
 	): Promise<HttpAnswer> {
 		const res = await fetch(`${this.baseUrl}${urlPath}`, {
 			method,

@@ -47,6 +47,10 @@ const BIG = 10_000;
 
 /** The example with a Manual Trigger (same name) in place of its Schedule Trigger. */
 const EXAMPLE = exampleCopy(SYNC, 'bfE2eExample01dM', { manualStart: true });
+/** The same with its optional "Delete their rows" enabled, as a user who wants that turns it on. */
+const DELETING = exampleCopy(SYNC, 'bfE2eExample01dD', { manualStart: true });
+DELETING.name += ', deleting rows';
+delete nodeNamed(DELETING, NODES.delete).disabled;
 const TABLE_NAME: string = nodeNamed(EXAMPLE, TABLE_NODE).parameters.tableName;
 const TABLE_COLUMNS: Array<{ name: string; type: 'string' | 'date' }> = nodeNamed(
 	EXAMPLE,
@@ -63,6 +67,7 @@ let environment: PackageInN8n;
 let n8n: N8nServer;
 /** The workflow this n8n line runs: the example on 2.x, its hand-made-table form on 1.x. */
 let sync = EXAMPLE.id;
+let deleting = DELETING.id;
 
 async function v1(method: string, urlPath: string, body?: unknown): Promise<any> {
 	const res = await sandboxApi(sandbox)(method, urlPath, body);
@@ -163,7 +168,7 @@ beforeAll(async () => {
 	});
 	environment = await startN8nWithPackage({
 		credentials: [{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl }],
-		workflows: [EXAMPLE],
+		workflows: [EXAMPLE, DELETING],
 	});
 	n8n = environment.n8n;
 }, 600000);
@@ -227,8 +232,9 @@ describe('vendors into an n8n data table', () => {
 			const { error, lastNodeExecuted } = refused.data.resultData;
 			expect([lastNodeExecuted, error?.message]).toEqual([TABLE_NODE, 'Could not get parameter']);
 			expect(await findDataTable(n8n, TABLE_NAME)).toBeUndefined();
-			[{ id: sync }] = await importWithTableMadeByHand(environment, [
+			[{ id: sync }, { id: deleting }] = await importWithTableMadeByHand(environment, [
 				[EXAMPLE, 'bfE2eExample01d1'],
+				[DELETING, 'bfE2eExample01dD1'],
 			]);
 		}
 		const first = await run(sync);
@@ -270,6 +276,20 @@ describe('vendors into an n8n data table', () => {
 		const quiet = await run(sync);
 		expect(output(quiet, NODES.update)).toEqual([]);
 		expect(await rowsByVendor()).toEqual(after);
+	});
+
+	it('with "Delete their rows" enabled: the rows of two vendors the service no longer lists go, every other row as it was', async () => {
+		const before = await rowsByVendor();
+		const gone = [...before.keys()].slice(0, 2).sort();
+		for (const vendor of gone) await sandbox.admin.removeVendor(vendor);
+		const execution = await run(deleting);
+		expect(
+			output(execution, NODES.gone)
+				.map((row) => row.vendor_id)
+				.sort(),
+		).toEqual(gone);
+		const after = await expectTableToMirrorService();
+		expect(after).toEqual(new Map([...before].filter(([vendor]) => !gone.includes(vendor))));
 	});
 
 	it(`${BIG.toLocaleString('en')} vendors give as many rows; the listing sends the fewest page requests and gets no 429`, async () => {

@@ -1,7 +1,7 @@
 /**
  * Fault injection (500, 503, connection reset, malformed JSON, latency; count, rate, path prefix
  * and method scoping; a faulted request is not processed; clearing) and the admin routes (reset,
- * the request log with the key masked, the demo seed). A custom `apiKey` is covered through
+ * the request log with the key masked, the demo seed, removing a vendor). A custom `apiKey` is covered through
  * the CLI's --api-key in cli.test.ts.
  */
 import type { FaultKind } from '../../sandbox';
@@ -132,6 +132,16 @@ describe('admin', () => {
 		expect(age).toBeLessThanOrEqual(91);
 		const balance = await h.api.get('/v1/treasury/balance');
 		expect(balance.body.data.balances.length).toBeGreaterThan(0);
+	});
+
+	test('removing a vendor: gone from the list and by id; an unknown id is 404', async () => {
+		const kept = (await h.api.post('/v1/vendors', achVendor())).body.data;
+		const removed = (await h.api.post('/v1/vendors', achVendor())).body.data;
+		expect(await h.admin.removeVendor(removed.id)).toEqual({ total: 1 });
+		const listed = (await h.api.get('/v1/vendors')).body.data.map((v: any) => v.id);
+		expect(listed).toEqual([kept.id]);
+		expectError(await h.api.get(`/v1/vendors/${removed.id}`), 404, 'NOT_FOUND');
+		await expect(h.admin.removeVendor(removed.id)).rejects.toMatchObject({ status: 404 });
 	});
 
 	test('request log: method, path, query, body, status, headers with the key masked', async () => {
