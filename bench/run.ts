@@ -7,6 +7,7 @@ import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { runDataTableSync } from './data-table-sync';
 import { measureOverhead, type OverheadResult } from './overhead';
+import { runPolling } from './polling';
 import { runQueueListing } from './queue-listing';
 import { measureWindowGaps, runRateLimited } from './rate-limited';
 import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
 	} finally {
 		await sb.close();
 	}
+	if (process.env.BENCH_POLLING !== '0') await runPolling();
 	if (process.env.BENCH_SYNC !== '0') await runDataTableSync();
 	if (process.env.BENCH_TRIGGER !== '0') await runTriggerBurst();
 }

@@ -52,19 +52,6 @@ const EXAMPLE02_FIXED = (() => {
 		.join('\n');
 	return copy;
 })();
-const EXAMPLE05_COPY = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05Pl', {
-	manualStart: true,
-});
-/** Example 05 with n8n's workflow timeout at 3 s instead of 270 (a run outlasting its schedule). */
-const EXAMPLE05_TIMEOUT = (() => {
-	const copy = exampleCopy('05-poll-new-transactions.json', 'bfE2eExample05To', {
-		manualStart: true,
-	});
-	copy.name = `${copy.name} (3 s timeout)`;
-	copy.settings = { ...copy.settings, executionTimeout: 3 };
-	return copy;
-})();
-
 let environment: PackageInN8n;
 let runtime: Runtime;
 let sandbox: RunningSandbox;
@@ -104,9 +91,8 @@ beforeAll(async () => {
 			...shared.workflows,
 			EXAMPLE01B_SHEETS,
 			EXAMPLE02_FIXED,
-			EXAMPLE05_COPY,
-			EXAMPLE05_TIMEOUT,
 			pollingWorkflow(),
+			pollingWorkflow(IDS.pollingChanged, { [POLLING_NODES.changed]: 'vendor.updated' }),
 		],
 	});
 	({ runtime, n8n } = environment);
@@ -131,7 +117,7 @@ describe('every operation, and the examples that need no account, through n8n ex
 describe('examples/', () => {
 	const examples = loadExamples();
 
-	it('every example imported (types n8n-nodes-business-finance.*); the syncs and 05 start on a Schedule Trigger, and n8n stops each run before the next one starts', async () => {
+	it('every example imported (types n8n-nodes-business-finance.*); the syncs start on a Schedule Trigger, and n8n stops each run before the next one starts', async () => {
 		for (const { workflow } of examples) {
 			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			expect(stored.name).toBe(workflow.name);
@@ -140,7 +126,7 @@ describe('examples/', () => {
 		const scheduled = examples.filter(
 			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
 		);
-		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d', '05-']);
+		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d']);
 		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
 		for (const { workflow } of scheduled) {
 			const [every] = workflow.nodes[0].parameters.rule.interval;
@@ -213,57 +199,6 @@ describe('examples/', () => {
 			'Hooli',
 			'Pied Piper',
 		]);
-	});
-
-	it('05 polls: a second run passes on no transaction seen before, and the one created in between', async () => {
-		const fetched = 'Transactions since yesterday';
-		const passed = 'Only transactions not seen before';
-		const addTransaction = async (reference: string): Promise<string> => {
-			const [added] = await sandbox.admin.addTransactions([
-				{ type: 'deposit', amount: 250, currency: 'USD', reference },
-			]);
-			return added.id;
-		};
-		const ids = (result: ExecuteResult, node: string) => output(result.data, node).map((t) => t.id);
-		const before = await addTransaction(`E2E-05-before-${TAG}`);
-		await sandbox.admin.clearRequests();
-		const utcYesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-		const yesterdays = [utcYesterday()];
-		const first = await executeOk(EXAMPLE05_COPY.id);
-		yesterdays.push(utcYesterday()); // the run may cross midnight (UTC)
-		// The first run knows nothing yet: everything since yesterday passes, once.
-		expect(ids(first, fetched)).toContain(before);
-		expect(ids(first, passed)).toEqual(ids(first, fetched));
-		const query = (await requestLog()).find((r) => r.path === '/v1/treasury/transactions')?.query;
-		expect(yesterdays).toContain(query?.from);
-
-		const between = await addTransaction(`E2E-05-between-${TAG}`);
-		const second = await executeOk(EXAMPLE05_COPY.id);
-		expect(ids(second, fetched)).toEqual(expect.arrayContaining([before, between]));
-		expect(ids(second, passed)).toEqual([between]);
-		expect(output(second.data, 'New transactions')).toEqual([
-			expect.objectContaining({ id: between, reference: `E2E-05-between-${TAG}` }),
-		]);
-	});
-
-	it('05 with its timeout shortened: a run that outlasts it is stopped before Remove Duplicates records anything, so the next run passes its transactions on', async () => {
-		const [added] = await sandbox.admin.addTransactions([
-			{ type: 'deposit', amount: 75, currency: 'USD', reference: `E2E-05-slow-${TAG}` },
-		]);
-		await sandbox.admin.addFault({
-			kind: 'latency',
-			latencyMs: 10_000,
-			count: 1,
-			pathPrefix: '/v1/treasury/transactions',
-		});
-		const stopped = await n8n.execute(EXAMPLE05_TIMEOUT.id);
-		// n8n's timeout stopped the run (the request is held 10 s); without it the run succeeds
-		expect(stopped.data?.status).toBe('canceled');
-		expect(output(stopped.data, 'Only transactions not seen before')).toEqual([]);
-		await sandbox.admin.clearFaults();
-		const next = await executeOk(EXAMPLE05_TIMEOUT.id);
-		const passed = output(next.data, 'Only transactions not seen before').map((t) => t.id);
-		expect(passed).toContain(added.id);
 	});
 });
 
@@ -525,21 +460,21 @@ describe('the polling trigger in a real n8n', () => {
 	const nextStamp = () => (lastStamp = Math.max(Date.now(), lastStamp + 1000));
 
 	/** 2.x publishes through an outbox: waits until n8n has applied (de)activation. */
-	async function settled(active: boolean): Promise<void> {
+	async function settled(active: boolean, id: string): Promise<void> {
 		if (runtime.major < 2) return; // 1.x answers once the activation's poll has run
 		await n8n.waitFor(
-			`the polling workflow to be ${active ? 'published' : 'unpublished'}`,
+			`workflow ${id} to be ${active ? 'published' : 'unpublished'}`,
 			async () => {
-				const { status } = await n8n.rest('GET', `/workflows/${WORKFLOW}/publication-status`);
+				const { status } = await n8n.rest('GET', `/workflows/${id}/publication-status`);
 				return status === (active ? 'published' : 'not_published');
 			},
 			60_000,
 		);
 	}
-	const activate = async () => (await n8n.activate(WORKFLOW), await settled(true));
-	const deactivate = async () => (await n8n.deactivate(WORKFLOW), await settled(false));
-	const staticData = async () =>
-		((await n8n.api('GET', `/workflows/${WORKFLOW}`)).staticData ?? {}) as Record<string, any>;
+	const activate = async (id = WORKFLOW) => (await n8n.activate(id), await settled(true, id));
+	const deactivate = async (id = WORKFLOW) => (await n8n.deactivate(id), await settled(false, id));
+	const staticData = async (id = WORKFLOW) =>
+		((await n8n.api('GET', `/workflows/${id}`)).staticData ?? {}) as Record<string, any>;
 	const cursorOf = (data: Record<string, any>, node: string) => data[`node:${node}`]?.cursor;
 
 	/** Adds one transaction per created_at in `stamps` (equal stamps: transactions that tie). */
@@ -579,15 +514,15 @@ describe('the polling trigger in a real n8n', () => {
 		return created.body.data;
 	};
 	/** Executions started by `node`, oldest first, each with the items it put out. */
-	async function executionsOf(node: string): Promise<any[]> {
-		const all = await n8n.executions(WORKFLOW);
+	async function executionsOf(node: string, id = WORKFLOW): Promise<any[]> {
+		const all = await n8n.executions(id);
 		return all
 			.filter((e) => e.data?.resultData?.runData?.[node])
 			.sort((a, b) => Number(a.id) - Number(b.id));
 	}
 	/** Waits for one new finished execution per node in `nodes` (beyond `before`); their items. */
-	async function newItems(before: number, nodes: string[], timeoutMs = 60_000) {
-		const executions = await n8n.waitForExecutions(WORKFLOW, before + nodes.length - 1, timeoutMs);
+	async function newItems(before: number, nodes: string[], timeoutMs = 60_000, id = WORKFLOW) {
+		const executions = await n8n.waitForExecutions(id, before + nodes.length - 1, timeoutMs);
 		const fresh = executions.sort((a, b) => Number(a.id) - Number(b.id)).slice(before);
 		const outcome = (e: any) => ({ status: e.status, error: e.data?.resultData?.error?.message });
 		expect(fresh.map(outcome)).toEqual(nodes.map(() => ({ status: 'success' })));
@@ -605,13 +540,26 @@ describe('the polling trigger in a real n8n', () => {
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
 	}
-	const executionCount = async () => (await n8n.executions(WORKFLOW, false)).length;
-	/** Activation polls (docs/trigger.md): what both nodes emitted on a deactivate and activate. */
-	async function pollByReactivation() {
-		const count = await executionCount();
-		await deactivate();
-		await activate();
-		return await newItems(count, [TX_NODE, VENDOR_NODE]);
+	const executionCount = async (id = WORKFLOW) => (await n8n.executions(id, false)).length;
+	/** Activation polls (docs/trigger.md): what `nodes` emitted on a deactivate and activate. */
+	async function pollByReactivation(
+		id = WORKFLOW,
+		nodes = [TX_NODE, VENDOR_NODE],
+		timeoutMs = 60_000,
+	) {
+		const count = await executionCount(id);
+		await deactivate(id);
+		await activate(id);
+		return await newItems(count, nodes, timeoutMs, id);
+	}
+	/** Activates `id` and waits for its activation poll to have put `node`'s cursor in static data. */
+	async function activateWithCursor(id: string, node: string) {
+		await activate(id);
+		await n8n.waitFor(
+			`the cursor of ${node} in static data`,
+			async () => cursorOf(await staticData(id), node),
+			60_000,
+		);
 	}
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
@@ -685,6 +633,58 @@ describe('the polling trigger in a real n8n', () => {
 		);
 	});
 
+	it('a poll that fails half-way (a later page answers 500 past the retries): what came before the failure is emitted, the next poll emits the rest once', async () => {
+		const base = nextStamp();
+		lastStamp = base + 249;
+		const added = listOrder(
+			await addTransactions(
+				'H',
+				Array.from({ length: 250 }, (_, i) => base + i),
+			),
+		);
+		expected[TX_NODE].push(...added.map((t) => t.id));
+		await sandbox.admin.clearRequests();
+		// the poll's first two pages are held 2 s each; while the second is held, its third page
+		// (and the transport's 3 retries of it) are made to fail
+		const TX_PATH = '/v1/treasury/transactions';
+		await sandbox.admin.addFault({
+			kind: 'latency',
+			latencyMs: 2000,
+			count: 2,
+			pathPrefix: TX_PATH,
+		});
+		// only the transactions node has something new; a 429 (the sandbox's minute spent by the
+		// suite) is waited out by the transport and does not reach the faults
+		const pageRequests = async () =>
+			(await requestLog()).filter((r) => r.path === TX_PATH && r.status !== 429);
+		const polled = pollByReactivation(WORKFLOW, [TX_NODE], 150_000);
+		await n8n.waitFor(
+			'the poll’s second page request',
+			async () => (await pageRequests()).length >= 2,
+			120_000,
+		);
+		await sandbox.admin.addFault({ kind: 'status500', count: 4, pathPrefix: TX_PATH });
+		const first = (await polled)[TX_NODE].map((i) => i.data.id);
+		const answers = (await pageRequests()).map((r) => r.status);
+		expect(answers).toEqual([200, 200, 500, 500, 500, 500]);
+		expect(first.length).toBeGreaterThanOrEqual(100);
+		expect(first.length).toBeLessThan(250);
+		expect(first).toEqual(added.slice(0, first.length).map((t) => t.id));
+		// not a failed execution: the poll returned what it had, and says so in n8n's log
+		expect(n8n.log()).toMatch(
+			new RegExp(
+				`a page failed \\([\\s\\S]*?\\); emitting the ${first.length} new items before it`,
+			),
+		);
+
+		const rest = (await pollByReactivation(WORKFLOW, [TX_NODE], 150_000))[TX_NODE];
+		expectEvents(
+			rest,
+			'treasury.transaction.created',
+			added.slice(first.length).map((t) => t.id),
+		);
+	}, 400_000);
+
 	it('a poll on n8n’s schedule (Poll Times: one second of every minute) emits what was added after the activation, once; every item of every poll exactly once, in order; the static data stays small', async () => {
 		await deactivate();
 		const workflow = await n8n.api('GET', `/workflows/${WORKFLOW}`);
@@ -730,6 +730,47 @@ describe('the polling trigger in a real n8n', () => {
 		expect(JSON.stringify(data).length).toBeLessThan(2048);
 		expect(cursorOf(data, VENDOR_NODE).position.ids.length).toBeLessThanOrEqual(20);
 	}, 150_000);
+	it('Vendor Changed: a vendor updated between polls arrives once, as vendor.updated; the next poll brings only the next change', async () => {
+		const CHANGED = IDS.pollingChanged;
+		const nodes = [POLLING_NODES.changed];
+		await activateWithCursor(CHANGED, POLLING_NODES.changed);
+		const [first, second] = await allVendors();
+		const rename = async (vendor: any, label: string) => {
+			const patched = await v1('PATCH', `/vendors/${vendor.id}`, {
+				name: `${vendor.name} (${label} ${TAG})`,
+			});
+			expect(patched.status).toBe(200);
+			return patched.body.data;
+		};
+		const changed = await rename(first, 'changed once');
+		const once = await pollByReactivation(CHANGED, nodes);
+		expect(once[POLLING_NODES.changed]).toEqual([
+			{
+				id: `vendor.updated:${first.id}:${changed.updated_at}`,
+				type: 'vendor.updated',
+				created_at: changed.updated_at,
+				data: expect.objectContaining({ id: first.id, name: changed.name }),
+			},
+		]);
+		await rename(second, 'changed next');
+		const next = await pollByReactivation(CHANGED, nodes);
+		expect(next[POLLING_NODES.changed].map((i) => i.data.id)).toEqual([second.id]);
+		await deactivate(CHANGED);
+	});
+
+	it('example 05 as shipped (Poll Times every 5 minutes): it activates, its activation emits nothing, a transaction created after it arrives once', async () => {
+		const EXAMPLE = 'bfExample05PollT';
+		const node = 'New treasury transactions';
+		await activateWithCursor(EXAMPLE, node);
+		expect(await executionCount(EXAMPLE)).toBe(0);
+		const [added] = await addTransactions('05-', [nextStamp()]);
+		await pollByReactivation(EXAMPLE, [node]);
+		await deactivate(EXAMPLE);
+		// a poll on its own schedule may have come first: every execution counts
+		const all = (await executionsOf(node, EXAMPLE)).flatMap((e) => output(e, node));
+		expectEvents(all, 'treasury.transaction.created', [added.id]);
+		expect(all[0].data).toMatchObject({ reference: `E2E-poll-05-1-${TAG}` });
+	});
 });
 
 describe('secrets', () => {

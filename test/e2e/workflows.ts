@@ -77,6 +77,7 @@ export const IDS = {
 	triggerExisting: 'bfE2eTriggerExst',
 	triggerEarly: 'bfE2eTriggerErly',
 	polling: 'bfE2ePollingTrg1',
+	pollingChanged: 'bfE2ePollingChg1',
 };
 
 function receivablesWorkflow(tag: string): WorkflowJson {
@@ -246,20 +247,26 @@ export const pollTimes = (cronExpression: string) => ({
 	item: [{ mode: 'custom', cronExpression }],
 });
 
-/** The polling trigger's nodes in the polling workflow, each followed by its own No Operation. */
-export const POLLING_NODES = { transactions: 'New transactions', vendors: 'New vendors' };
+/** The polling trigger's nodes in the polling workflows, each followed by its own No Operation. */
+export const POLLING_NODES = {
+	transactions: 'New transactions',
+	vendors: 'New vendors',
+	changed: 'Changed vendors',
+};
 
 /**
- * The polling trigger twice in one workflow (each node keeps its own cursor): new treasury
- * transactions and new vendors. Poll Times on 1 January only, so that only activations poll
- * until a test sets another schedule.
+ * The polling trigger in a workflow, one node per event (each node keeps its own cursor): by
+ * default new treasury transactions and new vendors. Poll Times on 1 January only, so that only
+ * activations poll until a test sets another schedule.
  */
-export function pollingWorkflow(): WorkflowJson {
-	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
-	const events = {
+export function pollingWorkflow(
+	id = IDS.polling,
+	events: Record<string, string> = {
 		[POLLING_NODES.transactions]: 'treasury.transaction.created',
 		[POLLING_NODES.vendors]: 'vendor.created',
-	};
+	},
+): WorkflowJson {
+	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
 	const nodes: Node[] = [];
 	const connections: Record<string, any> = {};
 	Object.entries(events).forEach(([name, event], row) => {
@@ -273,8 +280,8 @@ export function pollingWorkflow(): WorkflowJson {
 	});
 	const settings = { executionOrder: 'v1' };
 	return {
-		id: IDS.polling,
-		name: 'e2e: polling trigger',
+		id,
+		name: `e2e: polling trigger (${Object.values(events).join(', ')})`,
 		nodes,
 		connections,
 		settings,

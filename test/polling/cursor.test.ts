@@ -207,6 +207,26 @@ it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', a
 	);
 });
 
+it.each([
+	[
+		'a list element that is not an object',
+		{ data: [{ id: 'x', created_at: stamp(5) }, 'x'] },
+		/element 1 is not an object \(string\)/,
+	],
+	['no list in "data"', { data: { id: 'x' } }, /without a list in "data"/],
+])('an answer with %s is refused with that reason, the cursor unmoved', async (_, body, reason) => {
+	list.add('transactions', tx('a', 0));
+	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+	await trigger.activate();
+	const before = trigger.state();
+	list.onRequest = () => ({ body: { ...body, meta: { total: 2, has_more: false } } });
+	await expect(trigger.poll()).rejects.toThrow(reason);
+	list.onRequest = undefined;
+	expect(trigger.state()).toEqual(before);
+	list.add('transactions', tx('b', 1));
+	expect(ids(await trigger.poll())).toEqual(['b']);
+});
+
 it('a restart between polls: only what a poll emitted was saved, nothing skipped or repeated', async () => {
 	list.add('transactions', tx('a', 0));
 	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));

@@ -160,12 +160,13 @@ type Request = { path: string; query: URLSearchParams; index: number };
 /**
  * A service with one transactions list and one vendors list, ordered by (created_at, id) as
  * the contract says, with `meta.total`, `from`/`type` for transactions. `onRequest` runs before
- * each answer (insert items while a poll pages); a number it returns is sent as that status.
+ * each answer (insert items while a poll pages); a number it returns is sent as that status,
+ * `{ body }` as a 200 with that body.
  */
 export class ScriptedList {
 	transactions: ListItem[] = [];
 	vendors: ListItem[] = [];
-	onRequest?: (request: Request) => number | void;
+	onRequest?: (request: Request) => number | { body: unknown } | void;
 	requests: Request[] = [];
 	server!: ScriptedServer;
 
@@ -191,6 +192,7 @@ export class ScriptedList {
 		const request = { path: url.pathname, query: url.searchParams, index: this.requests.length };
 		this.requests.push(request);
 		const status = this.onRequest?.(request);
+		if (typeof status === 'object') return answer(res, 200, status.body);
 		if (typeof status === 'number') {
 			const code = status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR';
 			const headers: Record<string, string> =

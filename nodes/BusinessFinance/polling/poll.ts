@@ -7,6 +7,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { eventItemJson } from '../helpers/resourceFields';
 import { apiPages } from '../transport';
+import { listingError } from '../transport/errors';
 import { advance, compareStamps, emptyPosition, isSeen, type Position, utcDay } from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
 import {
@@ -70,6 +71,9 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 		pages,
 		filters: settings.transactionType ? { type: settings.transactionType } : {},
 		stampOf: (item) => String(item[stampField] ?? ''),
+		refuse: (lines) =>
+			listingError({ node: ctx.getNode(), itemIndex: undefined, secrets: [] }, lines),
+		path,
 	};
 }
 

@@ -6,12 +6,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import { LISTING } from '../transport/errors';
 import { compareStamps, isSeen, type Position, type Row } from './cursor';
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
 export const MAX_PAGES_PER_POLL = 100;
-
 
 export interface Page {
 	number: number;
@@ -29,6 +29,9 @@ export interface ListReader {
 	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
+	/** The node's error for an answer that is not a list of objects (transport/errors.ts, LISTING). */
+	refuse: (lines: string[]) => Error;
+	path: string;
 }
 
 const isObject = (value: unknown): value is IDataObject =>
@@ -42,14 +45,22 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	id: idOf(item),
 });
 
-/** One page of `limit` items; elements that are not objects are left out. */
+/** The `data` of an answer, refused unless it is a list of objects (a skipped element would be lost). */
+function pageItems(reader: ListReader, data: unknown): IDataObject[] {
+	if (!Array.isArray(data)) throw reader.refuse(LISTING.notAList(reader.path));
+	const bad = data.findIndex((element) => !isObject(element));
+	if (bad >= 0) throw reader.refuse(LISTING.notObjects(reader.path, bad, data[bad]));
+	return data as IDataObject[];
+}
+
+/** One page of `limit` items. */
 export async function getPage(
 	reader: ListReader,
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const response = await reader.pages.page({ ...reader.filters, page: number, limit });
-	const items = Array.isArray(response.data) ? response.data.filter(isObject) : [];
+	const items = pageItems(reader, response.data);
 	const meta = isObject(response.meta) ? response.meta : {};
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
 	const hasMore =

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:polling` (also a scenario of `npm run bench`, `BENCH_POLLING=0` leaves it out):
+ * requests per poll of the polling trigger (New Treasury Transaction) against the sandbox in its
+ * own process, over real HTTP, through n8n-core's PollContext (test/polling/support.ts): 10,000
+ * transactions with nothing new, then 250 new (docs/benchmarks.md, "Polling trigger"). Counts
+ * come from the sandbox's request log. Writes bench/results/polling.json.
+ */
+import { mkdirSync, writeFileSync } from 'fs';
+import * as path from 'path';
+
+import { PollHarness } from '../test/polling/support';
+import { machine } from './report';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
+
+const EXISTING = 10_000;
+const NEW = 250;
+const IDLE_POLLS = 3;
+/** Issue 36's targets: requests per poll. */
+const TARGETS = { nothingNew: 2, new250: 5 };
+const OUT = path.resolve(__dirname, 'results/polling.json');
+const PATH = '/v1/treasury/transactions';
+
+/** Transactions one second apart, the last `endsMsAgo` before now (so on today's or yesterday's date). */
+async function addTransactions(sb: SandboxProcess, count: number, endsMsAgo: number) {
+	const start = Date.now() - endsMsAgo - count * 1000;
+	for (let done = 0; done < count; done += 2_000) {
+		const chunk = Array.from({ length: Math.min(2_000, count - done) }, (_, i) => ({
+			type: 'deposit' as const,
+			amount: 1 + ((done + i) % 100),
+			currency: 'USD',
+			created_at: new Date(start + (done + i) * 1000).toISOString(),
+		}));
+		await sb.admin.addTransactions(chunk);
+	}
+}
+
+/** One poll: the requests the sandbox received for it and the items it emitted. */
+async function measured(sb: SandboxProcess, poll: () => Promise<unknown[]>) {
+	await sb.admin.clearRequests();
+	const emitted = (await poll()).length;
+	const requests = (await sb.admin.getRequests()).filter((r) => r.path === PATH).length;
+	return { requests, emitted };
+}
+
+export async function runPolling(): Promise<{ allTargetsMet: boolean }> {
+	const sb = await startSandboxProcess(['--seed', 'none']);
+	try {
+		await addTransactions(sb, EXISTING, 600_000);
+		const trigger = new PollHarness({}, { apiKey: sb.apiKey, baseUrl: sb.baseUrl });
+		const activation = await measured(sb, () => trigger.activate());
+		const idle = [];
+		for (let i = 0; i < IDLE_POLLS; i++) idle.push(await measured(sb, () => trigger.poll()));
+		await addTransactions(sb, NEW, 0);
+		const busy = await measured(sb, () => trigger.poll());
+		const after = await measured(sb, () => trigger.poll());
+		const nothingNew = Math.max(...[...idle, after].map((m) => m.requests));
+		const allTargetsMet =
+			idle.every((m) => m.emitted === 0) &&
+			after.emitted === 0 &&
+			busy.emitted === NEW &&
+			nothingNew <= TARGETS.nothingNew &&
+			busy.requests <= TARGETS.new250;
+		const result = {
+			machine: machine(),
+			settings: { existing: EXISTING, new: NEW, idlePolls: IDLE_POLLS, sandbox: 'own process' },
+			activation,
+			idle,
+			new250: busy,
+			idleAfter: after,
+			targets: TARGETS,
+			staticDataBytes: trigger.savedBytes(),
+			allTargetsMet,
+		};
+		console.log('\nPolling trigger (New Treasury Transaction), requests per poll:');
+		console.log(`  activation on ${EXISTING} transactions: ${activation.requests}`);
+		console.log(
+			`  nothing new: ${idle.map((m) => m.requests).join(', ')} (target ≤ ${TARGETS.nothingNew})`,
+		);
+		console.log(
+			`  ${NEW} new: ${busy.requests}, ${busy.emitted} emitted (target ≤ ${TARGETS.new250}); nothing new after: ${after.requests}`,
+		);
+		mkdirSync(path.dirname(OUT), { recursive: true });
+		writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
+		console.log(`written ${path.relative(process.cwd(), OUT)}; all targets met: ${allTargetsMet}`);
+		return { allTargetsMet };
+	} finally {
+		await sb.close();
+	}
+}
+
+if (require.main === module) {
+	runPolling().catch((error) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
