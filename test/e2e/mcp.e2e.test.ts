@@ -374,8 +374,8 @@ describe('examples 06 and 06b', () => {
 		const schema: any = tools.find((t) => t.name === 'get_transactions')?.inputSchema;
 		expect(Object.keys(schema.properties).sort()).toEqual(['from', 'limit', 'to', 'type']);
 		expect(schema.required ?? []).toEqual([]);
-		const all = (await api.request('GET', '/treasury/transactions', { query: { limit: 100 } }))
-			.body.data;
+		const all = (await api.request('GET', '/treasury/transactions', { query: { limit: 100 } })).body
+			.data;
 		const newest = all.at(-1);
 		const day = String(newest.created_at).slice(0, 10);
 		const query = { from: day, to: day, type: newest.type };

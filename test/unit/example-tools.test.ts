@@ -76,9 +76,7 @@ describe('the examples’ tools', () => {
 
 	it('are found (examples 06 and 07 offer tools)', () => {
 		const files = new Set(tools.map(([file]) => file));
-		expect(files).toEqual(
-			new Set(['06-finance-tools-over-mcp.json', '07-finance-agent.json']),
-		);
+		expect(files).toEqual(new Set(['06-finance-tools-over-mcp.json', '07-finance-agent.json']));
 	});
 
 	it.each(tools.map(([file, node]) => [file, node.name, node]))(
