@@ -7,6 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 export const DEV_SESSION_FILE = 'dev-session.json';
+/** Example 06's MCP bearer token, made once per dev folder. */
+export const MCP_TOKEN_FILE = 'bf-mcp-token';
 
 export interface DevSession {
 	/** n8n's address, `http://127.0.0.1:<port>`. */

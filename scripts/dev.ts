@@ -32,7 +32,7 @@ import {
 } from './n8n';
 import { portOrFree } from './ports';
 import { GROUPS_FILE_VARIABLE, killRecordedGroups } from './leftover-groups';
-import { pasteLines, removeDevSession, writeDevSession } from './dev-session';
+import { MCP_TOKEN_FILE, pasteLines, removeDevSession, writeDevSession } from './dev-session';
 
 /** Sources whose change rebuilds the package and restarts n8n (package.json too). */
 const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
@@ -92,7 +92,7 @@ async function importDevData(
 	const names = [SANDBOX_CREDENTIAL_NAME, MCP_BEARER_CREDENTIAL.name, APPROVERS_CREDENTIAL.name];
 	say(`importing the credentials ${names.map((n) => `"${n}"`).join(', ')}`);
 	const secrets = {
-		token: devSecret(options.userFolder, 'bf-mcp-token'),
+		token: devSecret(options.userFolder, MCP_TOKEN_FILE),
 		approverPassword: devSecret(options.userFolder, 'bf-approver-password'),
 	};
 	await importCredentials(runtime, options, [

@@ -6,18 +6,12 @@
  * runs without waiting for its hour; n8n's CLI cannot run the Data Table node), and each node's
  * item count is printed.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-	N8nApi,
-	REPO_ROOT,
-	loadExamples,
-	runInServer,
-	secretInUserFolder,
-	type WorkflowJson,
-} from './n8n';
-import { DEV_SESSION_FILE, readDevSession, type DevSession } from './dev-session';
+import { N8nApi, REPO_ROOT, loadExamples, runInServer, type WorkflowJson } from './n8n';
+import { DEV_SESSION_FILE, MCP_TOKEN_FILE, readDevSession, type DevSession } from './dev-session';
 
 const STARTS = ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.manualTrigger'];
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
@@ -37,9 +31,7 @@ const daysAgo = (days: number) =>
 
 async function askOverMcp(session: DevSession, userFolder: string, trigger: any): Promise<void> {
 	const url = new URL(`${session.n8n}/mcp/${trigger.parameters.path}`);
-	const token = secretInUserFolder(userFolder, 'bf-mcp-token', () => {
-		throw new Error('no MCP token yet: start `npm run dev` first');
-	});
+	const token = fs.readFileSync(path.join(userFolder, MCP_TOKEN_FILE), 'utf8').trim();
 	const client = new Client({ name: 'bf-dev-run', version: '1.0.0' });
 	const headers = { authorization: `Bearer ${token}` };
 	try {
