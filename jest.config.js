@@ -10,7 +10,7 @@ module.exports = {
 	// n8n's logger silent unless BF_N8N_LOG_LEVEL asks for it.
 	setupFiles: ['<rootDir>/test/helpers/n8n-log-level.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	testTimeout: 30000,
 };

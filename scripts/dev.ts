@@ -32,6 +32,7 @@ import {
 } from './n8n';
 import { portOrFree } from './ports';
 import { GROUPS_FILE_VARIABLE, killRecordedGroups } from './leftover-groups';
+import { MCP_TOKEN_FILE, pasteLines, removeDevSession, writeDevSession } from './dev-session';
 
 /** Sources whose change rebuilds the package and restarts n8n (package.json too). */
 const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
@@ -91,7 +92,7 @@ async function importDevData(
 	const names = [SANDBOX_CREDENTIAL_NAME, MCP_BEARER_CREDENTIAL.name, APPROVERS_CREDENTIAL.name];
 	say(`importing the credentials ${names.map((n) => `"${n}"`).join(', ')}`);
 	const secrets = {
-		token: devSecret(options.userFolder, 'bf-mcp-token'),
+		token: devSecret(options.userFolder, MCP_TOKEN_FILE),
 		approverPassword: devSecret(options.userFolder, 'bf-approver-password'),
 	};
 	await importCredentials(runtime, options, [
@@ -138,11 +139,17 @@ function banner(n8n: N8nServer, sandbox: RunningSandbox, secrets: DevSecrets): s
 		'',
 		`  n8n editor:   ${n8n.baseUrl}/`,
 		`  login:        ${login}`,
+		`  sandbox:      ${sandbox.baseUrl}  (the API under /v1; ${admin})`,
 		`  credential:   "${SANDBOX_CREDENTIAL_NAME}" -> ${sandbox.baseUrl}`,
-		`  sandbox:      ${sandbox.baseUrl}/v1  (${admin})`,
 		`  MCP:          ${n8n.baseUrl}/mcp/business-finance  (publish 06 and 06b first; 06b needs its table, examples/README.md)`,
 		`                header Authorization: Bearer ${secrets.token}`,
 		`  approvers:    ${APPROVER_USER} / ${secrets.approverPassword}  (example 06b's approval form)`,
+		'',
+		'  In a second terminal (README.md, Usage, "Try it locally"):',
+		...pasteLines(sandbox.baseUrl, secrets.token).map((line) => `    ${line}`),
+		'',
+		`  ${path.relative(process.cwd(), logFileOf(n8n.options))} shows "ECONNREFUSED 127.0.0.1:9" errors: harmless, this n8n`,
+		'  is kept off the internet on purpose (its calls to n8n.io go to a closed local port).',
 		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
 		'',
 	].join('\n');
@@ -215,6 +222,7 @@ function stopOnSignals(stopAll: () => Promise<void>): void {
 		stopping = true;
 		say(`${signal}: stopping n8n and the sandbox`);
 		await stopAll();
+		say('stopped: n8n, the sandbox and the file watchers; nothing is left running');
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
@@ -249,6 +257,7 @@ async function main(): Promise<void> {
 	);
 	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
 	await state.n8n.setupOwner();
+	writeDevSession(userFolder, { n8n: state.n8n.baseUrl, major: runtime.major });
 	console.log(banner(state.n8n, sandbox, secrets));
 
 	const reload = reloader(state);
@@ -256,6 +265,7 @@ async function main(): Promise<void> {
 	stopAll = async () => {
 		reload.cancel();
 		for (const watcher of watchers) watcher.close();
+		removeDevSession(userFolder);
 		await state.n8n.stop();
 		await sandbox.close();
 	};

@@ -36,7 +36,8 @@ export {
 	type WorkflowJson,
 } from './import';
 export { ensureRuntime, REPO_ROOT, requireRuntime, type Runtime } from './runtime';
-export { N8nServer } from './server';
+export { N8nApi } from './http';
+export { N8nServer, runInServer } from './server';
 export {
 	devOwner,
 	OWNER_PASSWORD_FILE,

@@ -110,29 +110,9 @@ export class N8nServer extends N8nApi {
 		return result;
 	}
 
-	/**
-	 * Runs a saved workflow in the server from `triggerName`, as the editor's "Execute workflow"
-	 * does, and resolves with the finished execution and its data. Needed for nodes that use n8n's
-	 * modules (the Data Table node), which `n8n execute` does not load. 2.x takes only the
-	 * trigger's name; 1.x takes the workflow too.
-	 */
-	async runInServer(workflowId: string, triggerName: string, timeoutMs = 600_000): Promise<any> {
-		const triggerToStartFrom = { name: triggerName };
-		const body =
-			this.runtime.major >= 2
-				? { triggerToStartFrom }
-				: { workflowData: await this.rest('GET', `/workflows/${workflowId}`), triggerToStartFrom };
-		const started = await this.rest('POST', `/workflows/${workflowId}/run`, body);
-		const executionId = started?.executionId;
-		if (!executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
-		// Polled without its data: a run over thousands of items has megabytes of it.
-		await pollUntil(
-			`execution ${executionId} of workflow ${workflowId} to finish`,
-			async () => Boolean((await this.api('GET', `/executions/${executionId}`))?.stoppedAt),
-			timeoutMs,
-			500,
-		);
-		return await this.api('GET', `/executions/${executionId}?includeData=true`);
+	/** Runs a saved workflow in the server from `triggerName` (runInServer below). */
+	async runInServer(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any> {
+		return await runInServer(this, this.runtime.major, workflowId, triggerName, timeoutMs);
 	}
 
 	/** Polls `check` until it returns a value other than undefined/false. */
@@ -142,6 +122,37 @@ export class N8nServer extends N8nApi {
 }
 
 /** The JSON document `n8n execute --rawOutput` prints among log lines, pretty-printed. */
+/**
+ * Runs a saved workflow in the server from `triggerName`, as the editor's "Execute workflow"
+ * does (a Schedule Trigger too), and resolves with the finished execution and its data. Needed
+ * for nodes that use n8n's modules (the Data Table node), which `n8n execute` does not load. 2.x
+ * takes only the trigger's name; 1.x takes the workflow too.
+ */
+export async function runInServer(
+	n8n: N8nApi,
+	major: number,
+	workflowId: string,
+	triggerName: string,
+	timeoutMs = 600_000,
+): Promise<any> {
+	const triggerToStartFrom = { name: triggerName };
+	const body =
+		major >= 2
+			? { triggerToStartFrom }
+			: { workflowData: await n8n.rest('GET', `/workflows/${workflowId}`), triggerToStartFrom };
+	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, body);
+	const executionId = started?.executionId;
+	if (!executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
+	// Polled without its data: a run over thousands of items has megabytes of it.
+	await pollUntil(
+		`execution ${executionId} of workflow ${workflowId} to finish`,
+		async () => Boolean((await n8n.api('GET', `/executions/${executionId}`))?.stoppedAt),
+		timeoutMs,
+		500,
+	);
+	return await n8n.api('GET', `/executions/${executionId}?includeData=true`);
+}
+
 function parseRawOutput(stdout: string): any {
 	const lines = stdout.split('\n');
 	for (let start = lines.indexOf('{'); start >= 0; start = lines.indexOf('{', start + 1)) {

@@ -12,7 +12,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e-queue'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	// Installs Redis / PostgreSQL when missing and builds the package; the teardown ends whatever
 	// a failed or killed run left running.

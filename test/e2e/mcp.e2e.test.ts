@@ -369,6 +369,25 @@ describe('examples 06 and 06b', () => {
 		expect(listed.json).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
 	});
 
+	it('get_transactions: from, to and type narrow the list as the service does; every input optional', async () => {
+		const { tools } = await agent.listTools();
+		const schema: any = tools.find((t) => t.name === 'get_transactions')?.inputSchema;
+		expect(Object.keys(schema.properties).sort()).toEqual(['from', 'limit', 'to', 'type']);
+		expect(schema.required ?? []).toEqual([]);
+		const all = (await api.request('GET', '/treasury/transactions', { query: { limit: 100 } })).body
+			.data;
+		const newest = all.at(-1);
+		const day = String(newest.created_at).slice(0, 10);
+		const query = { from: day, to: day, type: newest.type };
+		const expected = (await api.request('GET', '/treasury/transactions', { query })).body.data;
+		const answer = await call('get_transactions', query, agent);
+		expect(answer.isError).toBe(false);
+		expect(answer.json.map((t: any) => t.id)).toEqual(expected.map((t: any) => t.id));
+		expect(answer.json).toContainEqual(expect.objectContaining({ id: newest.id }));
+		const unfiltered = await call('get_transactions', {}, agent);
+		expect(unfiltered.json).toHaveLength(Math.min(50, all.length));
+	});
+
 	it('refuse a client without the bearer token, or with another one (403)', async () => {
 		// The endpoint answers the token (previous test): a refusal is the bearer check's.
 		await expect(connectMcp(exampleUrl)).rejects.toMatchObject({ code: 403 });

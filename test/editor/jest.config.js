@@ -10,7 +10,7 @@ module.exports = {
 	roots: ['<rootDir>/test/editor'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	// Starting n8n takes 30-60 s on a busy 2-core machine; each step in the browser a few seconds.
 	testTimeout: 240000,
