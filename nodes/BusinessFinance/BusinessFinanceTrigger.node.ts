@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { eventsSubtitle } from './descriptions/events';
+import { CREDENTIAL_NAME } from './helpers/constants';
 import { businessFinanceApiTest } from './transport/credential';
 import { triggerProperties } from './trigger/description';
 import { checkExists, create, deleteWebhook } from './trigger/lifecycle';
@@ -36,7 +37,7 @@ export class BusinessFinanceTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'businessFinanceApi',
+				name: CREDENTIAL_NAME,
 				required: true,
 				testedBy: 'businessFinanceApiTest',
 			},

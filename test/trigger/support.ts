@@ -52,7 +52,7 @@ interface HarnessOptions {
 let counter = 0;
 
 export class TriggerHarness {
-	readonly nodeType = new BusinessFinanceTrigger();
+	nodeType = new BusinessFinanceTrigger();
 	private readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
 	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
@@ -113,6 +113,16 @@ export class TriggerHarness {
 		if (workflow.staticData.__dataChanged !== true) return false;
 		this.persisted = JSON.parse(JSON.stringify(workflow.staticData));
 		return true;
+	}
+
+	/** n8n restarts: the node's modules load afresh, so only what n8n saved (static data) is left. */
+	restart(): void {
+		jest.isolateModules(() => {
+			const fresh = require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node') as {
+				BusinessFinanceTrigger: typeof BusinessFinanceTrigger;
+			};
+			this.nodeType = new fresh.BusinessFinanceTrigger();
+		});
 	}
 
 	/** A JSON copy of the node's static data as saved (what the next run will see). */

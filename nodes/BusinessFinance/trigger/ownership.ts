@@ -14,6 +14,7 @@
  */
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
 import { attempt, fetchEndpoint, patchEndpoint, pickSettings, restoreEndpoint } from './endpoints';
 import { endpointKey, slotName, type SlotState } from './state';
 
@@ -51,22 +52,11 @@ function parseUrl(url: string): URL | undefined {
 	}
 }
 
-/** Most endpoints whose original settings this process keeps; the oldest are dropped first. */
-const MAX_ORIGINALS = 500;
-/** The user's own settings of adopted endpoints, per workflow, trigger node and endpoint. */
-const originals = new Map<string, IDataObject>();
-
-function rememberOriginal(ctx: IHookFunctions, id: string, settings: IDataObject): void {
-	const key = endpointKey(ctx, id);
-	originals.delete(key);
-	originals.set(key, settings);
-	while (originals.size > MAX_ORIGINALS) originals.delete(originals.keys().next().value as string);
-}
-
-/** Forgets what this process learned, as a restart of n8n does (tests). */
-export function forgetAllOriginals(): void {
-	originals.clear();
-}
+/**
+ * The user's own settings of adopted endpoints, per workflow, trigger node and endpoint: at most
+ * 500, the oldest dropped first.
+ */
+const originals = new BoundedMap<string, IDataObject>(500);
 
 /** The endpoint's own settings as the slot or this process recorded them. */
 function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {
@@ -129,7 +119,7 @@ export function recordOriginal(
 	original: IDataObject,
 	ownUrl: string,
 ): void {
-	rememberOriginal(ctx, id, original);
+	originals.set(endpointKey(ctx, id), original);
 	Object.assign(slot, {
 		endpointId: id,
 		created: false,

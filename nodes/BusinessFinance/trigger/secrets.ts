@@ -20,6 +20,7 @@
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import { endpointKey, type Registration, type SecretSource } from './state';
@@ -36,8 +37,6 @@ export const FAILURE_MEMORY_MS = 30_000;
  * not hold it.
  */
 const RECEIVE_DEADLINE_MS = 5_000;
-/** Most endpoints whose secret is kept; the least recently used is dropped first. */
-const MAX_ENDPOINTS = 1000;
 
 interface EndpointSecret {
 	secret?: string;
@@ -53,22 +52,16 @@ interface EndpointSecret {
 	lastUnavailableLogMs?: number;
 }
 
-const endpoints = new Map<string, EndpointSecret>();
+/** At most 1,000 endpoints' secrets; the least recently used is dropped first. */
+const endpoints = new BoundedMap<string, EndpointSecret>(1000);
 
 export function forgetSecret(ctx: Ctx, endpointId: string): void {
 	endpoints.delete(endpointKey(ctx, endpointId));
 }
 
-/** Forgets every endpoint's secret, as a restart of n8n does (tests). */
-export function forgetAllSecrets(): void {
-	endpoints.clear();
-}
-
 function entryFor(key: string): EndpointSecret {
 	const entry = endpoints.get(key) ?? {};
-	endpoints.delete(key); // re-inserted last: most recently used
-	endpoints.set(key, entry);
-	while (endpoints.size > MAX_ENDPOINTS) endpoints.delete(endpoints.keys().next().value as string);
+	endpoints.set(key, entry); // the most recently used
 	return entry;
 }
 

@@ -20,7 +20,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 export interface VerifyOptions {
-	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default 300. */
+	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default: DEFAULT_TOLERANCE_SECONDS. */
 	toleranceSeconds?: number;
 	/** The current time in Unix seconds (tests). Default: now. */
 	nowSeconds?: number;

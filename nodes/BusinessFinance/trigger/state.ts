@@ -5,6 +5,8 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
+
 /** Where deliveries are verified from, as decided at activation. */
 export type SecretSource = 'endpoint' | 'credential' | 'none';
 
@@ -86,9 +88,8 @@ export function endpointKey(ctx: Ctx, endpointId: string): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${endpointId}`;
 }
 
-/** Most registrations kept in memory; the oldest are dropped first. */
-const MAX_REGISTRATIONS = 500;
-const registrations = new Map<string, Registration>();
+/** Registrations in memory, at most 500; the oldest are dropped first. */
+const registrations = new BoundedMap<string, Registration>(500);
 
 /**
  * Activation tells this process about a registration as soon as it knows the endpoint, before
@@ -96,12 +97,7 @@ const registrations = new Map<string, Registration>();
  * moment an endpoint exists) can then be verified instead of refused.
  */
 function rememberRegistration(ctx: IHookFunctions, registration: Registration): void {
-	const key = nodeKey(ctx);
-	registrations.delete(key);
-	registrations.set(key, { ...registration });
-	while (registrations.size > MAX_REGISTRATIONS) {
-		registrations.delete(registrations.keys().next().value as string);
-	}
+	registrations.set(nodeKey(ctx), { ...registration });
 }
 
 /**

@@ -11,6 +11,7 @@
  * Memory: one small entry per trigger (workflow, node, test or production) in this n8n process,
  * at most `MAX_TRIGGERS`, the least recently failed dropped first.
  */
+import { BoundedMap } from '../helpers/boundedMap';
 import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicates';
 
 /** Why a delivery was refused, from what the trigger can tell. */
@@ -46,13 +47,11 @@ interface Failures {
 	details: Partial<Record<FailureCause, string>>;
 }
 
-const failures = new Map<string, Failures>();
+const failures = new BoundedMap<string, Failures>(MAX_TRIGGERS);
 
 function failuresOf(key: string): Failures {
 	const entry = failures.get(key) ?? { warnedAtMs: -Infinity, counts: {}, details: {} };
-	failures.delete(key); // re-inserted last: most recently failed
-	failures.set(key, entry);
-	while (failures.size > MAX_TRIGGERS) failures.delete(failures.keys().next().value as string);
+	failures.set(key, entry); // the most recently failed
 	return entry;
 }
 
