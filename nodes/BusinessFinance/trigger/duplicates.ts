@@ -40,10 +40,7 @@ export interface TriggerLog {
 }
 
 /** Counts forgotten ids between warnings, so that a flood of them makes one line per interval. */
-interface Warnings {
-	forgotten: number;
-	warnedAt: number;
-}
+type Warnings = { forgotten: number; warnedAt: number };
 
 interface NodeMemory extends Warnings {
 	ids: BoundedMap<string, number>;
