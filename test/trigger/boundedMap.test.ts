@@ -39,4 +39,15 @@ describe('BoundedMap', () => {
 		map.dropOldestWhile((value) => value < 8);
 		expect(contents(map, ['f', 'g'])).toEqual(['g']);
 	});
+
+	it('once swept, drops the oldest beyond its cap through the same walk', () => {
+		const map = new BoundedMap<string, number>(2);
+		map.set('a', 1);
+		map.set('b', 2);
+		map.dropOldestWhile(() => false); // the walk now holds a
+		expect(map.set('c', 3)).toEqual(['a', 1]);
+		expect(map.set('b', 4)).toBeUndefined(); // b moves behind c
+		expect(map.set('d', 5)).toEqual(['c', 3]);
+		expect(contents(map, ['a', 'b', 'c', 'd'])).toEqual(['b', 'd']);
+	});
 });

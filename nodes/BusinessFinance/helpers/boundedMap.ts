@@ -4,9 +4,11 @@
  * process's memory per trigger or endpoint is held in these, so that no number of workflows,
  * endpoints or deliveries can grow it without bound.
  *
- * The oldest entry is read through one walk that is kept, not started afresh: a Map leaves the
- * slots of deleted entries in place until it is rebuilt, so a walk from the start would pass every
- * entry dropped so far again (tens of thousands after a burst) before the first one still held.
+ * `dropOldestWhile` reads the oldest entries through one walk that is kept, not started afresh: a
+ * Map leaves the slots of deleted entries in place until it is rebuilt, so a walk from the start
+ * would pass every entry dropped so far again (tens of thousands after a burst) before the first
+ * one still held. A kept walk also keeps the tables the Map has outgrown until it moves on, so a
+ * map that is only capped, never swept, takes one step from the start when it is full instead.
  */
 export class BoundedMap<K, V> {
 	private readonly entries = new Map<K, V>();
@@ -30,7 +32,8 @@ export class BoundedMap<K, V> {
 		this.delete(key);
 		this.entries.set(key, value);
 		if (this.entries.size <= this.max) return undefined;
-		const oldest = this.oldest() as [K, V];
+		const first = () => this.entries.entries().next().value as [K, V];
+		const oldest = this.walk ? (this.oldest() as [K, V]) : first();
 		this.delete(oldest[0]);
 		return oldest;
 	}
