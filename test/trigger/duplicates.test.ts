@@ -69,6 +69,14 @@ describe('recordVerified', () => {
 		expect(wasSeen(node, 'msg_a', 1_602)).toBe(false);
 	});
 
+	it('an expired id is not a duplicate, also behind one still valid', () => {
+		const node = 'wf-dup-2|n|production';
+		expect(recordVerified(node, 'msg_long', 2_000, 1_000)).toBe(false);
+		expect(recordVerified(node, 'msg_short', 1_300, 1_000)).toBe(false);
+		expect(recordVerified(node, 'msg_short', 1_601, 1_301)).toBe(false);
+		expect(recordVerified(node, 'msg_long', 2_000, 1_301)).toBe(true);
+	});
+
 	it('a retry extends the memory to its own signature, never shortens it', () => {
 		const node = 'wf-dup-3|n|production';
 		expect(recordVerified(node, 'msg_r', 2_000, 1_000)).toBe(false);

@@ -246,9 +246,10 @@ export class TriggerHarness {
 		const executions: INodeExecutionData[][][] = [];
 		/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
 		const received: Array<{ headers: Record<string, string>; body: string }> = [];
-		const counts = { staticDataWrites: 0 };
+		const counts = { staticDataWrites: 0, hungUp: 0 };
 		const server = await scriptedServer((req, res) => {
 			void (async () => {
+				res.once('close', () => (counts.hungUp += res.writableFinished ? 0 : 1));
 				const rawBody = await bodyOf(req);
 				received.push({
 					headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
@@ -299,6 +300,10 @@ export class TriggerHarness {
 			executions,
 			received,
 			/** How many requests changed the static data (n8n saves it after such a request). */
+			/** Requests whose sender closed the connection before it was answered. */
+			get hungUp() {
+				return counts.hungUp;
+			},
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},

@@ -69,6 +69,8 @@ describe('the counting: one warning per trigger per interval', () => {
 			expect(other.lines).toHaveLength(1);
 		}
 		noteVerificationFailure(first, 'no_secret', T0); // still counted: no second line
+		noteVerificationFailure(fakeTrigger(), 'no_secret', T0); // one too many: the oldest other goes
+		noteVerificationFailure(first, 'no_secret', T0);
 		expect(first.lines).toHaveLength(1);
 		for (let i = 0; i < MAX_NODES; i++) noteVerificationFailure(fakeTrigger(), 'no_secret', T0);
 		// Forgotten: its next failure warns again within the minute (the price of the bound).
