@@ -1,8 +1,8 @@
 /**
  * `npm run bench:duplicates`: what the trigger's duplicate memory (nodes/BusinessFinance/trigger/
  * duplicates.ts) costs on the V8 heap (docs/trigger.md, "Memory, measured"): bytes per id at a
- * burst's size and at each bound, with the service's ids and the longest accepted; bytes per
- * trigger; and a steady stream's heap per id held and time per delivery per tolerance window.
+ * burst's size and at a trigger's bound, with the service's ids and the longest accepted; bytes
+ * per trigger; and a steady stream's heap per id held and time per delivery per tolerance window.
  * Each figure: the heap after a full collection minus the heap before, over the ids held. Writes
  * bench/results/duplicates-memory.json. Environment: DUP_STREAM_PER_S (1500),
  * DUP_STREAM_TOLERANCE_S (60), DUP_STREAM_WINDOWS (5), DUP_STREAM_ID_LENGTH (31), DUP_OUT.
@@ -32,9 +32,9 @@ function heapAfterGc(): number {
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 let serial = 0;
-/** A new id as a header value arrives: a flat one-byte string of its own, `length` characters. */
-function newId(length: number): string {
-	let n = serial++;
+const newId = (length: number) => idOf(serial++, length);
+/** Id number `n` as a header value arrives: a flat one-byte string of its own, `length` characters. */
+function idOf(n: number, length: number): string {
 	let tail = '';
 	for (let i = 0; i < 27; i++) {
 		tail += ALPHABET[n % 62];
@@ -53,9 +53,9 @@ function measureFill(name: string, idLength: number, perTrigger: number[]) {
 			duplicates.recordVerified(`bench-${name}-${t}`, newId(idLength), now + 1, now, log);
 		}
 	});
-	const ids = duplicates.idsHeld();
+	const ids = perTrigger.reduce((sum, count) => sum + count, 0); // all below the bounds
 	const filled = heapAfterGc();
-	// Every id expired; one delivery per trigger cleans it (and the sweep the others).
+	// Every id expired; one delivery per trigger gives them back.
 	perTrigger.forEach((_, t) =>
 		duplicates.recordVerified(`bench-${name}-${t}`, newId(idLength), now + 3, now + 2, log),
 	);
@@ -76,6 +76,7 @@ function measureFill(name: string, idLength: number, perTrigger: number[]) {
 function measureStream() {
 	const node = 'bench-stream';
 	const start = Math.floor(Date.now() / 1000) + serial;
+	const first = serial;
 	const before = heapAfterGc();
 	const micros: number[] = [];
 	const recent: string[][] = [];
@@ -94,8 +95,12 @@ function measureStream() {
 		micros.push(Number(process.hrtime.bigint() - began) / 1000 / deliveries);
 	}
 	recent.length = 0;
-	const held = duplicates.idsHeld();
 	const filled = heapAfterGc();
+	const last = start + WINDOWS * TOLERANCE_S - 1;
+	let held = 0;
+	for (let n = first; n < serial; n++) {
+		if (duplicates.wasSeen(node, idOf(n, STREAM_ID_LENGTH), last)) held++;
+	}
 	const end = start + WINDOWS * TOLERANCE_S + TOLERANCE_S + 1;
 	duplicates.recordVerified(node, newId(31), end, end, log);
 	return {
@@ -112,8 +117,7 @@ function measureStream() {
 }
 
 function main(): void {
-	const { MAX_SEEN_PER_NODE: perNode, MAX_SEEN_IN_PROCESS: inProcess } = duplicates;
-	const processFill = [perNode, perNode, perNode, inProcess - 3 * perNode];
+	const perNode = duplicates.MAX_SEEN_PER_NODE;
 	measureFill('warm-up', 31, [duplicates.IDS_PER_TOLERANCE_WINDOW]); // JIT and heap settle first
 	const fills: Array<ReturnType<typeof measureFill>> = [];
 	// One id for each of the most triggers the process tracks: the cost of a trigger, about.
@@ -121,7 +125,6 @@ function main(): void {
 	for (const idLength of [31, 256]) {
 		fills.push(measureFill(`burst-${idLength}`, idLength, [duplicates.IDS_PER_TOLERANCE_WINDOW]));
 		fills.push(measureFill(`trigger-bound-${idLength}`, idLength, [perNode]));
-		fills.push(measureFill(`process-bound-${idLength}`, idLength, processFill));
 	}
 	console.table(fills);
 	const stream = measureStream();

@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from './helpers/constants';
 import { pollingTriggerProperties } from './polling/description';
 import { poll } from './polling/poll';
 import { businessFinanceApiTest } from './transport/credential';
@@ -31,7 +32,7 @@ export class BusinessFinancePollingTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'businessFinanceApi',
+				name: CREDENTIAL_NAME,
 				required: true,
 				testedBy: 'businessFinanceApiTest',
 			},

@@ -36,6 +36,8 @@ export class BusinessFinanceTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
+				// helpers/constants.ts CREDENTIAL_NAME, spelled out: n8n's lint rule credential-test-required
+				// finds a credential's test only through a literal name beside testedBy in some node.
 				name: 'businessFinanceApi',
 				required: true,
 				testedBy: 'businessFinanceApiTest',

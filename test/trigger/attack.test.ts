@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FaultSpec } from '../../sandbox';
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
-import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import { n8nLogger } from '../helpers/n8n';
 import { asSvix, signWebhook } from '../helpers/standardWebhooks';
 import {
@@ -149,7 +148,7 @@ describe('floods: nothing unproven costs an API call', () => {
 	});
 
 	it('40 requests without signature headers, or that cannot be genuine, and signed bodies that are not events, cost no request at all', async () => {
-		forgetAllSecrets(); // a restarted n8n: nothing cached
+		a.t.restart(); // nothing cached
 		const body = eventBody();
 		// Far enough outside the 300 s tolerance that the clock's next second, which may pass
 		// while the burst is served, cannot bring a timestamp back inside it.
@@ -177,7 +176,7 @@ describe('floods: nothing unproven costs an API call', () => {
 	});
 
 	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
-		forgetAllSecrets();
+		a.t.restart();
 		const before = a.served.executions.length;
 		const send = () => deliverSigned(a.url, a.secret);
 		expect(await burstStatuses(40, send)).toEqual(Array(40).fill(200));
@@ -242,7 +241,7 @@ describe('the secret route failing under a burst', () => {
 	])(
 		'%s: a bounded number of fetches, every delivery 503 (no other secret stands in), n8n’s log says why',
 		async (_name, kind) => {
-			forgetAllSecrets(); // a restarted n8n: the first delivery must fetch
+			a.t.restart(); // the first delivery must fetch
 			const warnings = jest.spyOn(n8nLogger(), 'warn');
 			await h.admin.clearRequests();
 			await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind });
@@ -280,7 +279,7 @@ describe('the secret route failing under a burst', () => {
 	);
 
 	it('a secret route that hangs holds a burst for at most the 5 s receive deadline, with one fetch', async () => {
-		forgetAllSecrets();
+		a.t.restart();
 		await h.admin.clearRequests();
 		// 9 s: the transport's own per-attempt deadline alone would wait for it
 		await faultGets(`/v1/webhooks/${a.endpointId}/secret`, { kind: 'latency', latencyMs: 9_000 });

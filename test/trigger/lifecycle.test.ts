@@ -5,7 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
 import {
 	closeAll,
 	newSecret,
@@ -150,7 +149,7 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 
 		expect(await t.activate()).toEqual({ existed: true });
 		await t.run('create'); // as if n8n lost track: must reuse the stored id
-		forgetAllSecrets(); // and again after a restart
+		t.restart(); // and again after a restart
 		await t.run('create');
 		const posts = (await h.admin.getRequests()).filter(
 			(r) => r.method === 'POST' && r.path === '/v1/webhooks',

@@ -3,8 +3,7 @@
  * decide an activation: through n8n-core's real hook and webhook contexts (support.ts), against a
  * service that applies a change and then answers 503, or answers slowly.
  */
-import { forgetAllOriginals, holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
-import { forgetAllSecrets } from '../../nodes/BusinessFinance/trigger/secrets';
+import { holderOf } from '../../nodes/BusinessFinance/trigger/ownership';
 import {
 	closeAll,
 	deliverSigned,
@@ -29,8 +28,6 @@ const ERP = {
 let mini: MiniService;
 
 beforeEach(async () => {
-	forgetAllSecrets();
-	forgetAllOriginals();
 	mini = await startMiniService(API_KEY, {
 		endpoints: [{ id: 'ep_erp', ...ERP }],
 		secrets: { ep_erp: newSecret() },
@@ -97,8 +94,7 @@ describe('a failed activation never loses the endpoint', () => {
 			original: ERP,
 		});
 
-		forgetAllSecrets(); // n8n restarts: only the saved static data is left
-		forgetAllOriginals();
+		t.restart(); // only the saved static data is left
 		await t.activate();
 		expect(endpoint().url).toBe(t.webhookUrl());
 		expect(t.staticData().production).toMatchObject({ original: ERP });

@@ -52,7 +52,7 @@ interface HarnessOptions {
 let counter = 0;
 
 export class TriggerHarness {
-	readonly nodeType = new BusinessFinanceTrigger();
+	nodeType = new BusinessFinanceTrigger();
 	private readonly credentialsHelper: TestCredentialsHelper;
 	node: INode;
 	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
@@ -113,6 +113,16 @@ export class TriggerHarness {
 		if (workflow.staticData.__dataChanged !== true) return false;
 		this.persisted = JSON.parse(JSON.stringify(workflow.staticData));
 		return true;
+	}
+
+	/** n8n restarts: the node's modules load afresh, so only what n8n saved (static data) is left. */
+	restart(): void {
+		jest.isolateModules(() => {
+			const fresh = require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node') as {
+				BusinessFinanceTrigger: typeof BusinessFinanceTrigger;
+			};
+			this.nodeType = new fresh.BusinessFinanceTrigger();
+		});
 	}
 
 	/** A JSON copy of the node's static data as saved (what the next run will see). */
@@ -236,9 +246,10 @@ export class TriggerHarness {
 		const executions: INodeExecutionData[][][] = [];
 		/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
 		const received: Array<{ headers: Record<string, string>; body: string }> = [];
-		const counts = { staticDataWrites: 0 };
+		const counts = { staticDataWrites: 0, hungUp: 0 };
 		const server = await scriptedServer((req, res) => {
 			void (async () => {
+				res.once('close', () => (counts.hungUp += res.writableFinished ? 0 : 1));
 				const rawBody = await bodyOf(req);
 				received.push({
 					headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
@@ -289,6 +300,10 @@ export class TriggerHarness {
 			executions,
 			received,
 			/** How many requests changed the static data (n8n saves it after such a request). */
+			/** Requests whose sender closed the connection before it was answered. */
+			get hungUp() {
+				return counts.hungUp;
+			},
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'crypto';
 
+import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/duplicates';
 import {
-	MAX_TRIGGERS,
 	noteVerificationFailure,
 	WARNING_INTERVAL_MS,
 	type FailedTrigger,
@@ -60,17 +60,19 @@ describe('the counting: one warning per trigger per interval', () => {
 		);
 	});
 
-	it(`each trigger has its own minute; at most ${MAX_TRIGGERS} are kept, the least recently failed dropped first`, () => {
+	it(`each trigger has its own minute; at most ${MAX_NODES} are kept, the least recently failed dropped first`, () => {
 		const first = fakeTrigger();
 		noteVerificationFailure(first, 'no_secret', T0);
-		for (let i = 0; i < MAX_TRIGGERS - 1; i++) {
+		for (let i = 0; i < MAX_NODES - 1; i++) {
 			const other = fakeTrigger();
 			noteVerificationFailure(other, 'no_secret', T0);
 			expect(other.lines).toHaveLength(1);
 		}
 		noteVerificationFailure(first, 'no_secret', T0); // still counted: no second line
+		noteVerificationFailure(fakeTrigger(), 'no_secret', T0); // one too many: the oldest other goes
+		noteVerificationFailure(first, 'no_secret', T0);
 		expect(first.lines).toHaveLength(1);
-		for (let i = 0; i < MAX_TRIGGERS; i++) noteVerificationFailure(fakeTrigger(), 'no_secret', T0);
+		for (let i = 0; i < MAX_NODES; i++) noteVerificationFailure(fakeTrigger(), 'no_secret', T0);
 		// Forgotten: its next failure warns again within the minute (the price of the bound).
 		noteVerificationFailure(first, 'no_secret', T0);
 		expect(first.lines).toHaveLength(2);

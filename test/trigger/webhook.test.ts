@@ -180,6 +180,7 @@ describe('webhook(): duplicates', () => {
 		await starting;
 		abandoned.abort();
 		expect(await first).toMatchObject({ name: 'AbortError' });
+		await until('n8n saw the sender hang up', () => served.hungUp === 1 || undefined);
 		finishStart();
 		served.startRun = async () => undefined;
 		await until('the abandoned delivery ran', () => served.executions.length === 1 || undefined);

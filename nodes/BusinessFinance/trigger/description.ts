@@ -7,6 +7,7 @@ import {
 	eventTypeOptions,
 } from '../descriptions/events';
 import { byName } from '../descriptions/order';
+import { DEFAULT_TOLERANCE_SECONDS } from './standardWebhooks';
 
 /** All Events and every event type, A–Z by label. */
 const eventOptions: INodePropertyOptions[] = byName([
@@ -59,7 +60,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'toleranceSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 300,
+				default: DEFAULT_TOLERANCE_SECONDS,
 				description:
 					"Maximum age, in either direction, of a delivery's webhook-timestamp. Older or future-dated deliveries are refused.",
 			},

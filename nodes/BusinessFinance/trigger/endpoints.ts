@@ -2,13 +2,17 @@
  * The trigger's calls to the service's webhook-endpoint routes, and what it compares and restores
  * of an endpoint. All HTTP goes through the transport.
  */
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, type ApiRequestOptions, getApiErrorInfo } from '../transport';
 import { ALL_EVENTS } from '../descriptions/events';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
+
+/** An error of activation or deactivation: what went wrong, and what the user can do about it. */
+export const activationError = (node: INode, message: string, description?: string) =>
+	new NodeOperationError(node, message, description === undefined ? {} : { description });
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown; status?: number };
 
@@ -19,6 +23,14 @@ export async function attempt<T>(request: () => Promise<T>): Promise<Outcome<T>>
 	} catch (error) {
 		return { ok: false, error, status: getApiErrorInfo(error)?.status };
 	}
+}
+
+/** The request's answer, or undefined when the service answers 404 (gone, or never existed). */
+async function unless404<T>(request: () => Promise<T>): Promise<T | undefined> {
+	const got = await attempt(request);
+	if (got.ok) return got.value;
+	if (got.status === 404) return undefined;
+	throw got.error;
 }
 
 const endpointPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
@@ -35,10 +47,8 @@ function dataOf(response: IDataObject): IDataObject {
 
 /** The endpoint, or undefined when the service answers 404 (deleted or never existed). */
 export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject | undefined> {
-	const got = await attempt(async () => await apiRequest.call(this, 'GET', endpointPath(id)));
-	if (got.ok) return dataOf(got.value);
-	if (got.status === 404) return undefined;
-	throw got.error;
+	const got = await unless404(async () => await apiRequest.call(this, 'GET', endpointPath(id)));
+	return got && dataOf(got);
 }
 
 /** How long a secret fetch may wait, and take in all (the transport's defaults when unset). */
@@ -77,7 +87,7 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 	const made = await attempt(async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body));
 	if (!made.ok) {
 		if (isMissingRoute(made.status)) {
-			throw new NodeOperationError(
+			throw activationError(
 				this.getNode(),
 				"The service does not let this account create webhook endpoints through the API. Create an endpoint in the service's dashboard (any URL, it is replaced on activation), then paste its ID (ep_...) into 'Webhook Endpoint ID'.",
 			);
@@ -86,13 +96,10 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 	}
 	const id = dataOf(made.value).id;
 	if (typeof id !== 'string' || !id) {
-		throw new NodeOperationError(
+		throw activationError(
 			this.getNode(),
 			'The service created a webhook endpoint but did not return its ID',
-			{
-				description:
-					"Delete the new endpoint in the service's dashboard, then paste an endpoint ID into 'Webhook Endpoint ID'.",
-			},
+			"Delete the new endpoint in the service's dashboard, then paste an endpoint ID into 'Webhook Endpoint ID'.",
 		);
 	}
 	return id;
@@ -108,8 +115,7 @@ export async function patchEndpoint(
 
 /** Deletes an endpoint; one already gone (404) is fine. */
 export async function deleteEndpoint(this: IHookFunctions, id: string): Promise<void> {
-	const gone = await attempt(async () => await apiRequest.call(this, 'DELETE', endpointPath(id)));
-	if (!gone.ok && gone.status !== 404) throw gone.error;
+	await unless404(async () => await apiRequest.call(this, 'DELETE', endpointPath(id)));
 }
 
 /** Puts back the settings saved before the trigger changed a given endpoint; one gone (404) is fine. */
@@ -128,10 +134,7 @@ export async function restoreEndpoint(
 	if (typeof original.description === 'string' && original.description.trim()) {
 		body.description = original.description;
 	}
-	const restored = await attempt(
-		async () => await apiRequest.call(this, 'PATCH', endpointPath(id), body),
-	);
-	if (!restored.ok && restored.status !== 404) throw restored.error;
+	await unless404(async () => await apiRequest.call(this, 'PATCH', endpointPath(id), body));
 }
 
 /** What activation wants the endpoint to look like. */
@@ -144,19 +147,15 @@ export interface Target {
 
 export function target(this: IHookFunctions): Target {
 	const url = this.getNodeWebhookUrl('default');
-	if (!url) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'n8n did not provide a webhook URL for this trigger',
-		);
-	}
+	const noUrl = 'n8n did not provide a webhook URL for this trigger';
+	if (!url) throw activationError(this.getNode(), noUrl);
 	const filterTypes = selectedEventTypes(this.getNodeParameter('events', []));
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const { allowUnsigned } = this.getNodeParameter('options', {}) as IDataObject;
 	return {
 		url,
 		filterTypes,
 		givenId: givenEndpointId(this),
-		allowUnsigned: options.allowUnsigned === true,
+		allowUnsigned: allowUnsigned === true,
 	};
 }
 
@@ -180,11 +179,7 @@ export function pointsHere(endpoint: IDataObject, want: Target): boolean {
 
 /** The selected event types; an empty list means every type (no filter). */
 export function selectedEventTypes(events: unknown): string[] {
-	const list = Array.isArray(events)
-		? events.map(String)
-		: typeof events === 'string' && events
-			? [events]
-			: [];
+	const list = (Array.isArray(events) ? events : [events]).filter(Boolean).map(String);
 	if (list.length === 0 || list.includes(ALL_EVENTS)) return [];
 	return [...new Set(list)].sort();
 }
@@ -200,10 +195,9 @@ function sameUrl(url: unknown, wanted: string): boolean {
 	}
 }
 
-function sameTypes(a: unknown, b: string[]): boolean {
-	const left = Array.isArray(a) ? [...new Set(a.map(String))].sort() : [];
-	return left.length === b.length && left.every((value, i) => value === b[i]);
-}
+/** The same event types, in any order (compared as text: event types hold no comma). */
+const sameTypes = (types: unknown, wanted: string[]) =>
+	String(Array.isArray(types) ? [...new Set(types.map(String))].sort() : []) === String(wanted);
 
 /** The fields of an endpoint that activation changes and deactivation puts back. */
 export function pickSettings(endpoint: IDataObject): IDataObject {

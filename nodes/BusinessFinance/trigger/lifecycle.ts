@@ -4,9 +4,10 @@
  * service calls are in endpoints.ts; what happens to an endpoint the user owns is decided in
  * ownership.ts; where the signing secret comes from, in secrets.ts.
  */
-import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import {
+	activationError,
 	attempt,
 	deleteEndpoint,
 	fetchEndpoint,
@@ -57,13 +58,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	if (slot.endpointId && (want.givenId ? slot.endpointId !== want.givenId : !slot.created)) {
 		const previous = slot.endpointId;
 		if (!(await release.call(this, slot))) {
-			throw new NodeOperationError(
+			throw activationError(
 				this.getNode(),
 				`Could not put back the settings of webhook endpoint "${previous}", which this workflow used before`,
-				{
-					description:
-						'They are kept and put back on the next activation or deactivation. Check that the service is reachable, then activate again.',
-				},
+				'They are kept and put back on the next activation or deactivation. Check that the service is reachable, then activate again.',
 			);
 		}
 	}
@@ -91,13 +89,10 @@ async function adoptEndpoint(
 	const id = want.givenId;
 	const endpoint = await fetchEndpoint.call(this, id);
 	if (!endpoint) {
-		throw new NodeOperationError(
+		throw activationError(
 			this.getNode(),
 			`Webhook endpoint "${id}" was not found on the service`,
-			{
-				description:
-					"Check the 'Webhook Endpoint ID' (it starts with ep_), or leave it empty to let the trigger create an endpoint.",
-			},
+			"Check the 'Webhook Endpoint ID' (it starts with ep_), or leave it empty to let the trigger create an endpoint.",
 		);
 	}
 	const original = originalBeforeAdopting(this, slot, id, endpoint, want.url);
@@ -173,24 +168,17 @@ async function rollback(
 		? undefined
 		: `The endpoint ${endpointId} was registered and could not be removed again: delete it in the service's dashboard.`;
 	if (resolved.ok) throw noSecret(this, orphan);
-	if (orphan) {
-		throw new NodeOperationError(
-			this.getNode(),
-			"Could not get the webhook endpoint's signing secret",
-			{
-				description: orphan,
-			},
-		);
-	}
-	throw resolved.error;
+	if (!orphan) throw resolved.error;
+	const message = "Could not get the webhook endpoint's signing secret";
+	throw activationError(this.getNode(), message, orphan);
 }
 
 /** Activation found no secret to verify deliveries with; `orphan`: an endpoint left behind. */
 const noSecret = (ctx: IHookFunctions, orphan?: string) =>
-	new NodeOperationError(
+	activationError(
 		ctx.getNode(),
 		"No signing secret is available to verify deliveries: the service does not hand out the endpoint's secret. Copy the endpoint's signing secret (whsec_...) from the service's dashboard into the credential's 'Webhook Signing Secret' field, or (not recommended) turn on the option 'Allow Unsigned Deliveries'.",
-		orphan ? { description: orphan } : {},
+		orphan,
 	);
 
 /**

@@ -1,20 +1,24 @@
 /**
  * An endpoint the user owns ("Webhook Endpoint ID" given): who holds it, where its own settings
- * are kept while the trigger holds it, and how they come back.
- *
- * The rules:
- * - Only the user's own settings are ever recorded as the endpoint's original: never a webhook
- *   URL of this n8n (this trigger's, in either mode, or another workflow's).
- * - They are recorded before the endpoint is changed, in the slot (saved by n8n with the static
- *   data) and in this process's memory, which outlives a failed activation: n8n saves no static
- *   data from one, but its clean-up calls `delete`, whose static data it does save.
- * - An endpoint is put back only while it still points at the caller: when the active workflow
- *   took it over from the test listener, or the user pointed it elsewhere, it is left alone.
- * - The active workflow wins over the test listener; another workflow's endpoint is refused.
+ * are kept while the trigger holds it, and how they come back (docs/trigger.md, "An endpoint you
+ * give: who holds it"). Only the user's own settings are ever recorded as the original, never a
+ * webhook URL of this n8n; they are recorded before the endpoint is changed, in the slot and in
+ * this process's memory, which outlives a failed activation (n8n saves no static data from one,
+ * but does from the clean-up `delete` it runs then). An endpoint is put back only while it still
+ * points at the caller. The active workflow wins over the test listener; another workflow's
+ * endpoint is refused.
  */
-import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { attempt, fetchEndpoint, patchEndpoint, pickSettings, restoreEndpoint } from './endpoints';
+import { BoundedMap } from '../helpers/boundedMap';
+import {
+	activationError,
+	attempt,
+	fetchEndpoint,
+	patchEndpoint,
+	pickSettings,
+	restoreEndpoint,
+} from './endpoints';
 import { endpointKey, slotName, type SlotState } from './state';
 
 /** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
@@ -51,22 +55,11 @@ function parseUrl(url: string): URL | undefined {
 	}
 }
 
-/** Most endpoints whose original settings this process keeps; the oldest are dropped first. */
-const MAX_ORIGINALS = 500;
-/** The user's own settings of adopted endpoints, per workflow, trigger node and endpoint. */
-const originals = new Map<string, IDataObject>();
-
-function rememberOriginal(ctx: IHookFunctions, id: string, settings: IDataObject): void {
-	const key = endpointKey(ctx, id);
-	originals.delete(key);
-	originals.set(key, settings);
-	while (originals.size > MAX_ORIGINALS) originals.delete(originals.keys().next().value as string);
-}
-
-/** Forgets what this process learned, as a restart of n8n does (tests). */
-export function forgetAllOriginals(): void {
-	originals.clear();
-}
+/**
+ * The user's own settings of adopted endpoints, per workflow, trigger node and endpoint: at most
+ * 500, the oldest dropped first.
+ */
+const originals = new BoundedMap<string, IDataObject>(500);
 
 /** The endpoint's own settings as the slot or this process recorded them. */
 function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {
@@ -90,34 +83,25 @@ export function originalBeforeAdopting(
 	const holder = holderOf(endpoint.url, ownUrl, node.webhookId);
 	if (holder === 'user') return pickSettings(endpoint);
 	if (holder === 'other') {
-		throw new NodeOperationError(
+		throw activationError(
 			node,
 			`Webhook endpoint "${id}" already points at another workflow's Business Finance Trigger in this n8n`,
-			{
-				description:
-					"An endpoint serves one workflow at a time. Deactivate the workflow that uses it, or give this trigger another endpoint (or none, to let it create one). If no workflow uses it any more, set its URL back to your own system in the service's dashboard.",
-			},
+			"An endpoint serves one workflow at a time. Deactivate the workflow that uses it, or give this trigger another endpoint (or none, to let it create one). If no workflow uses it any more, set its URL back to your own system in the service's dashboard.",
 		);
 	}
 	if (holder === 'sibling' && slotName(ctx) === 'test') {
-		throw new NodeOperationError(
+		throw activationError(
 			node,
 			`Webhook endpoint "${id}" is in use by this workflow's active version, which keeps it while you listen for a test event`,
-			{
-				description:
-					'Deactivate the workflow to test with this endpoint, or clear the Webhook Endpoint ID to test with an endpoint the trigger creates.',
-			},
+			'Deactivate the workflow to test with this endpoint, or clear the Webhook Endpoint ID to test with an endpoint the trigger creates.',
 		);
 	}
 	const original = knownOriginal(ctx, slot, id);
 	if (original) return original;
-	throw new NodeOperationError(
+	throw activationError(
 		node,
 		`Webhook endpoint "${id}" already points at this trigger, but the settings it had before are not recorded`,
-		{
-			description:
-				"Without them, deactivating could not give the endpoint back to your own system. Set its URL back to your system in the service's dashboard, then activate again.",
-		},
+		"Without them, deactivating could not give the endpoint back to your own system. Set its URL back to your system in the service's dashboard, then activate again.",
 	);
 }
 
@@ -129,7 +113,7 @@ export function recordOriginal(
 	original: IDataObject,
 	ownUrl: string,
 ): void {
-	rememberOriginal(ctx, id, original);
+	originals.set(endpointKey(ctx, id), original);
 	Object.assign(slot, {
 		endpointId: id,
 		created: false,
@@ -154,14 +138,12 @@ export async function pointHere(
 	if (patched.ok) return;
 	const putBack = await attempt(async () => await restoreEndpoint.call(ctx, id, original));
 	if (putBack.ok) originals.delete(endpointKey(ctx, id));
-	throw new NodeOperationError(
+	throw activationError(
 		ctx.getNode(),
 		`Could not point webhook endpoint "${id}" at this workflow: ${errorText(patched.error)}`,
-		{
-			description: putBack.ok
-				? 'Its own settings were put back. Activate the workflow again to retry.'
-				: 'The service may have applied the change. Its own settings are kept and put back on the next activation or deactivation of this workflow.',
-		},
+		putBack.ok
+			? 'Its own settings were put back. Activate the workflow again to retry.'
+			: 'The service may have applied the change. Its own settings are kept and put back on the next activation or deactivation of this workflow.',
 	);
 }
 

@@ -37,18 +37,7 @@ import { checkWithSecret } from './secrets';
 import { nodeKey, registrationOf } from './state';
 import { noteVerificationFailure, type FailureCause } from './verificationWarnings';
 
-interface Settings {
-	allowUnsigned: boolean;
-	toleranceSeconds: number;
-	output: 'event' | 'data';
-	wanted: string[];
-}
-
-interface RequestLike {
-	rawBody?: unknown;
-	body?: unknown;
-	readRawBody?: () => Promise<void>;
-}
+type RequestLike = { rawBody?: unknown; body?: unknown; readRawBody?: () => Promise<void> };
 
 type Answer = IWebhookResponseData;
 
@@ -58,10 +47,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	const nowMs = Date.now();
 	const nowSeconds = Math.floor(nowMs / 1000);
 	const headers = this.getHeaderData() as WebhookHeaders;
-	const read = readSignedMessage(headers, {
-		toleranceSeconds: settings.toleranceSeconds,
-		nowSeconds,
-	});
+	const read = readSignedMessage(headers, { ...settings, nowSeconds });
 	if (!read.ok && !(read.unsigned && settings.allowUnsigned)) {
 		const cause = read.outsideTolerance ? 'clock' : 'other_scheme';
 		const message = `Webhook signature verification failed: ${read.reason}`;
@@ -75,7 +61,7 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 			message: 'The delivery body is not an event object',
 		});
 	}
-	if (!read.ok) return accept(this, settings, event, unsignedId(headers), nowSeconds);
+	if (!read.ok) return accept(this, settings, event, read.id, nowSeconds);
 
 	const verdict = await checkWithSecret(
 		this,
@@ -83,6 +69,8 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		(secret) => signatureMatches(secret, read.message, rawBody),
 		nowMs,
 	);
+	const { message } = read;
+	if (verdict === 'verified') return acceptVerified(this, settings, event, message, nowSeconds);
 	if (verdict === 'unavailable') {
 		// Not checked with any other secret (secrets.ts): answered so that the service retries.
 		return respond(this, 503, {
@@ -91,32 +79,24 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 		});
 	}
 	if (verdict === 'mismatch') {
-		return refuse(
-			this,
-			nowMs,
-			'invalid_signature',
-			'Webhook signature verification failed',
-			'wrong_secret',
-		);
+		const text = 'Webhook signature verification failed';
+		return refuse(this, nowMs, 'invalid_signature', text, 'wrong_secret');
 	}
-	if (verdict === 'no_secret') {
-		if (!settings.allowUnsigned) {
-			const message = 'The trigger has no signing secret to verify this delivery';
-			return refuse(this, nowMs, 'no_secret', message, 'no_secret');
-		}
-		return accept(this, settings, event, read.message.id, nowSeconds);
-	}
-	return acceptVerified(this, settings, event, read.message, nowSeconds);
+	if (settings.allowUnsigned) return accept(this, settings, event, message.id, nowSeconds);
+	const text = 'The trigger has no signing secret to verify this delivery';
+	return refuse(this, nowMs, 'no_secret', text, 'no_secret');
 }
 
-function readSettings(ctx: IWebhookFunctions): Settings {
+type Settings = ReturnType<typeof readSettings>;
+
+function readSettings(ctx: IWebhookFunctions) {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const tolerance = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
 	return {
 		allowUnsigned: options.allowUnsigned === true,
 		toleranceSeconds:
 			Number.isFinite(tolerance) && tolerance > 0 ? tolerance : DEFAULT_TOLERANCE_SECONDS,
-		output: options.output === 'data' ? 'data' : 'event',
+		output: options.output === 'data' ? ('data' as const) : ('event' as const),
 		wanted: selectedEventTypes(ctx.getNodeParameter('events', [ALL_EVENTS])),
 	};
 }
@@ -128,17 +108,12 @@ function readSettings(ctx: IWebhookFunctions): Settings {
  * fail to match, never make a forged one pass.
  */
 async function rawBodyOf(req: RequestLike): Promise<string> {
-	if (req.rawBody === undefined && typeof req.readRawBody === 'function') {
-		await req.readRawBody();
+	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
+	for (const raw of [req.rawBody, req.body]) {
+		if (Buffer.isBuffer(raw)) return raw.toString('utf8');
+		if (typeof raw === 'string') return raw;
 	}
-	const raw = req.rawBody;
-	if (Buffer.isBuffer(raw)) return raw.toString('utf8');
-	if (typeof raw === 'string') return raw;
-	const body = req.body;
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	if (typeof body === 'string') return body;
-	if (body !== undefined && body !== null) return JSON.stringify(body);
-	return '';
+	return req.body === undefined || req.body === null ? '' : JSON.stringify(req.body);
 }
 
 /** The event object, or the error code of a body that is not one. */
@@ -151,16 +126,6 @@ function parseEvent(rawBody: string): IDataObject | 'invalid_json' | 'invalid_ev
 	}
 	if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'invalid_event';
 	return event as IDataObject;
-}
-
-/** The id an unsigned delivery claims (it proves nothing: it is looked up, never recorded). */
-function unsignedId(headers: WebhookHeaders): string | undefined {
-	for (const name of ['webhook-id', 'svix-id']) {
-		const value = headers[name];
-		const text = Array.isArray(value) ? value[0] : value;
-		if (typeof text === 'string' && text.trim()) return text.trim();
-	}
-	return undefined;
 }
 
 /** A verified delivery: recorded by its verified id, so every copy of it runs the workflow once. */
@@ -202,8 +167,9 @@ function settleWhenAnswered(ctx: IWebhookFunctions, webhookId: string): void {
 }
 
 /**
- * A delivery that "Allow Unsigned Deliveries" lets through unverified. It is never recorded, so
- * it cannot make a genuine delivery be dropped; a verified delivery with its id suppresses it.
+ * A delivery that "Allow Unsigned Deliveries" lets through unverified. The id it claims proves
+ * nothing: it is never recorded, so it cannot make a genuine delivery be dropped; a verified
+ * delivery with its id suppresses it.
  */
 function accept(
 	ctx: IWebhookFunctions,

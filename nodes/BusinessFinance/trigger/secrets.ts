@@ -1,25 +1,20 @@
 /**
- * Where the trigger gets the secret to verify a delivery with: the endpoint's secret from the
- * service (cached in the n8n process's memory, fetched by one delivery at a time per endpoint, a
- * failure remembered for a while), or the credential's "Webhook Signing Secret", as decided at
- * activation. A registration that verifies with the endpoint's secret is never checked with
- * another one: that secret may belong to another endpoint, whose deliveries would then verify.
+ * Where the trigger gets the secret to verify a delivery with, as decided at activation: the
+ * endpoint's secret from the service, or the credential's "Webhook Signing Secret". A
+ * registration that verifies with the endpoint's secret is never checked with another one: that
+ * secret may belong to another endpoint, whose deliveries would then verify.
  *
- * Every delivery to the webhook URL may be an attacker's, so what one can cost is bounded here:
- * at most one delivery fetch in flight per endpoint (concurrent deliveries join it, each for no
- * longer than its own deadline), after a signature mismatch a new fetch only when the last one is
- * `REFRESH_INTERVAL_MS` old (secret rotation), and after a failed fetch none for
- * `FAILURE_MEMORY_MS`. Activation fetches on its own and joins nothing: no delivery's deadline
- * or failure can decide an activation, and no activation can hold a delivery.
+ * Every delivery may be an attacker's, so what one can cost is bounded per endpoint: one delivery
+ * fetch in flight, joined by concurrent deliveries each within its own deadline; after a mismatch
+ * a new fetch only every `REFRESH_INTERVAL_MS` (rotation); after a failure none for
+ * `FAILURE_MEMORY_MS`. Activation fetches on its own and joins nothing: no delivery can decide an
+ * activation. `nowMs` is when the delivery arrived (receive.ts); waits are measured with `Date.now()`.
  *
- * The secret is deliberately not written to the workflow's static data (n8n stores that
- * unencrypted with the workflow and shows it in exports); after a restart it is fetched again.
- *
- * Time: a delivery's is read once, when it arrives (receive.ts), and passed in as `nowMs`; the
- * waits for a fetch are measured with `Date.now()`.
+ * The secret is never written to the static data (n8n stores that unencrypted and exports it).
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import { endpointKey, type Registration, type SecretSource } from './state';
@@ -36,16 +31,13 @@ export const FAILURE_MEMORY_MS = 30_000;
  * not hold it.
  */
 const RECEIVE_DEADLINE_MS = 5_000;
-/** Most endpoints whose secret is kept; the least recently used is dropped first. */
-const MAX_ENDPOINTS = 1000;
 
 interface EndpointSecret {
 	secret?: string;
 	/** When the last fetch started, successful or not. */
 	lastFetchMs?: number;
-	/** The last fetch brought no secret (error, or the service has no such route). */
+	/** The last fetch brought no secret; `unsupported`: the service hands out none (404/405). */
 	failed?: boolean;
-	/** The service answered that it hands out no secret for this endpoint (404/405, none). */
 	unsupported?: boolean;
 	/** A delivery's fetch in flight (activation's are never joined). */
 	inFlight?: Promise<void>;
@@ -53,29 +45,22 @@ interface EndpointSecret {
 	lastUnavailableLogMs?: number;
 }
 
-const endpoints = new Map<string, EndpointSecret>();
+/** At most 1,000 endpoints' secrets; the least recently used is dropped first. */
+const endpoints = new BoundedMap<string, EndpointSecret>(1000);
 
 export function forgetSecret(ctx: Ctx, endpointId: string): void {
 	endpoints.delete(endpointKey(ctx, endpointId));
 }
 
-/** Forgets every endpoint's secret, as a restart of n8n does (tests). */
-export function forgetAllSecrets(): void {
-	endpoints.clear();
-}
-
 function entryFor(key: string): EndpointSecret {
 	const entry = endpoints.get(key) ?? {};
-	endpoints.delete(key); // re-inserted last: most recently used
-	endpoints.set(key, entry);
-	while (endpoints.size > MAX_ENDPOINTS) endpoints.delete(endpoints.keys().next().value as string);
+	endpoints.set(key, entry); // the most recently used
 	return entry;
 }
 
 /** What one fetch learned, written to the entry. */
 function learn(entry: EndpointSecret, secret: string | undefined): void {
-	entry.failed = secret === undefined;
-	entry.unsupported = secret === undefined;
+	entry.failed = entry.unsupported = secret === undefined;
 	if (secret !== undefined) entry.secret = secret;
 }
 
@@ -90,7 +75,7 @@ function startFetch(
 	entry.lastFetchMs = nowMs;
 	const leftMs = Math.max(0, deadlineAtMs - Date.now());
 	const limits: SecretFetchLimits = { waitBudgetMs: leftMs, deadlineMs: leftMs };
-	const run = async (): Promise<void> => {
+	entry.inFlight = (async () => {
 		try {
 			learn(entry, await fetchEndpointSecret.call(ctx, endpointId, limits));
 		} catch (error) {
@@ -101,8 +86,7 @@ function startFetch(
 		} finally {
 			entry.inFlight = undefined;
 		}
-	};
-	entry.inFlight = run();
+	})();
 }
 
 /** Waits for `work`, but no longer than `ms`. */
@@ -143,7 +127,7 @@ async function endpointSecret(
 }
 
 /** The credential's "Webhook Signing Secret", when set. */
-export async function credentialSecret(ctx: Ctx): Promise<string | undefined> {
+async function credentialSecret(ctx: Ctx): Promise<string | undefined> {
 	try {
 		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 		const secret = credentials?.webhookSigningSecret;
@@ -223,11 +207,7 @@ function logUnavailable(
 	endpointId: string,
 	nowMs: number,
 ): void {
-	if (
-		entry.lastUnavailableLogMs !== undefined &&
-		nowMs < entry.lastUnavailableLogMs + FAILURE_MEMORY_MS
-	)
-		return;
+	if (nowMs < (entry.lastUnavailableLogMs ?? -Infinity) + FAILURE_MEMORY_MS) return;
 	entry.lastUnavailableLogMs = nowMs;
 	const why = entry.unsupported
 		? "the service no longer hands it out (deactivate and activate the workflow to verify with the credential's Webhook Signing Secret instead)"

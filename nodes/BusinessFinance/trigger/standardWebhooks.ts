@@ -12,15 +12,12 @@
  *   The message it returns is the one identity of a delivery: what is verified is what duplicates
  *   are counted by, whatever header names carried it.
  * - Signatures are compared in constant time. Reasons never include the secret or the expected
- *   signature.
- *
- * Pure, and uses only `crypto`.
+ *   signature. Pure, and uses only `crypto`.
  */
-
 import { createHmac, timingSafeEqual } from 'crypto';
 
 export interface VerifyOptions {
-	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default 300. */
+	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default: DEFAULT_TOLERANCE_SECONDS. */
 	toleranceSeconds?: number;
 	/** The current time in Unix seconds (tests). Default: now. */
 	nowSeconds?: number;
@@ -42,9 +39,9 @@ export type ReadResult =
 	/**
 	 * `unsigned`: no signature header under any name (what "Allow Unsigned" may let through).
 	 * `outsideTolerance`: the only problem is how far the timestamp is from now (a clock, or a
-	 * late retry), not the headers' form.
+	 * late retry), not the headers' form. `id`: the webhook-id the request claims, if any.
 	 */
-	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean };
+	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean; id?: string };
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -144,13 +141,10 @@ export function readSignedMessage(
 	const timestamp = header(headers, 'webhook-timestamp', 'svix-timestamp');
 	const signatures = header(headers, 'webhook-signature', 'svix-signature');
 	if (msgId === undefined || timestamp === undefined || signatures === undefined) {
-		const missing = [
-			msgId === undefined ? 'webhook-id' : undefined,
-			timestamp === undefined ? 'webhook-timestamp' : undefined,
-			signatures === undefined ? 'webhook-signature' : undefined,
-		].filter((name): name is string => name !== undefined);
+		const names = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+		const missing = names.filter((_, i) => [msgId, timestamp, signatures][i] === undefined);
 		const reason = `Missing header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`;
-		return { ok: false, unsigned: signatures === undefined, reason };
+		return { ok: false, unsigned: signatures === undefined, reason, id: msgId };
 	}
 	if (msgId.length > MAX_ID_LENGTH || hasControlCharacter(msgId)) {
 		return { ok: false, unsigned: false, reason: 'Invalid webhook-id' };

@@ -5,6 +5,8 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
+
 /** Where deliveries are verified from, as decided at activation. */
 export type SecretSource = 'endpoint' | 'credential' | 'none';
 
@@ -31,10 +33,7 @@ export interface SlotState extends IDataObject {
 }
 
 /** What a delivery needs to know of its registration. */
-export interface Registration {
-	endpointId?: string;
-	secretSource?: SecretSource;
-}
+export type Registration = Pick<SlotState, 'endpointId' | 'secretSource'>;
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -71,9 +70,7 @@ export function readSlot(ctx: IWebhookFunctions): Readonly<SlotState> {
 }
 
 export function clearSlot(slot: SlotState): void {
-	for (const key of Object.keys(slot)) {
-		delete slot[key];
-	}
+	for (const key of Object.keys(slot)) delete slot[key];
 }
 
 /** Identifies one trigger node's registration (workflow, node, slot) in the process's memory. */
@@ -86,23 +83,13 @@ export function endpointKey(ctx: Ctx, endpointId: string): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${endpointId}`;
 }
 
-/** Most registrations kept in memory; the oldest are dropped first. */
-const MAX_REGISTRATIONS = 500;
-const registrations = new Map<string, Registration>();
-
 /**
- * Activation tells this process about a registration as soon as it knows the endpoint, before
- * n8n saves the static data: a delivery that arrives in between (the service may deliver the
- * moment an endpoint exists) can then be verified instead of refused.
+ * Registrations as activation announced them, at most 500, the oldest dropped first. Activation
+ * tells this process about a registration as soon as it knows the endpoint, before n8n saves the
+ * static data: a delivery that arrives in between (the service may deliver the moment an endpoint
+ * exists) can then be verified instead of refused.
  */
-function rememberRegistration(ctx: IHookFunctions, registration: Registration): void {
-	const key = nodeKey(ctx);
-	registrations.delete(key);
-	registrations.set(key, { ...registration });
-	while (registrations.size > MAX_REGISTRATIONS) {
-		registrations.delete(registrations.keys().next().value as string);
-	}
-}
+const registrations = new BoundedMap<string, Registration>(500);
 
 /**
  * Activation learned the endpoint (`source` undefined) or also where its deliveries are verified
@@ -115,7 +102,7 @@ export function register(
 	source?: SecretSource,
 ): void {
 	if (source !== undefined) slot.secretSource = source;
-	rememberRegistration(ctx, { endpointId, secretSource: source });
+	registrations.set(nodeKey(ctx), { endpointId, secretSource: source });
 }
 
 /** Deactivation: the slot is emptied and this process forgets the registration. */

@@ -2,15 +2,14 @@
  * Tells the n8n log why deliveries to a trigger fail verification: a service that signs
  * differently, or a secret that is missing or wrong, would otherwise only show as `401` answers
  * the user never sees. One warning per trigger per interval, whatever the number of deliveries:
- * the URL is public and a flood of failed requests must not flood the log.
+ * the URL is public and a flood of failed requests must not flood the log. A warning names the
+ * likely cause (the most frequent since the last warning) and how many deliveries failed for each
+ * cause; never a value a request sent (the details are the verifier's fixed reasons).
  *
- * A warning names the likely cause (the most frequent since the last warning) and how many
- * deliveries failed for each cause; never a secret, a signature or any other value a request sent
- * (the details are the verifier's fixed reasons, see standardWebhooks.ts).
- *
- * Memory: one small entry per trigger (workflow, node, test or production) in this n8n process,
- * at most `MAX_TRIGGERS`, the least recently failed dropped first.
+ * Memory: one small entry per trigger (workflow, node, mode), at most `MAX_NODES` (the duplicate
+ * memory's bound), the least recently failed dropped first.
  */
+import { BoundedMap } from '../helpers/boundedMap';
 import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicates';
 
 /** Why a delivery was refused, from what the trigger can tell. */
@@ -18,8 +17,6 @@ export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'cloc
 
 /** At most one warning per trigger per interval: the same as the duplicate memory's warnings. */
 export const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
-/** Most triggers whose failures are counted (the duplicate memory's bound); least recent dropped. */
-export const MAX_TRIGGERS = MAX_NODES;
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
@@ -46,13 +43,11 @@ interface Failures {
 	details: Partial<Record<FailureCause, string>>;
 }
 
-const failures = new Map<string, Failures>();
+const failures = new BoundedMap<string, Failures>(MAX_NODES);
 
 function failuresOf(key: string): Failures {
 	const entry = failures.get(key) ?? { warnedAtMs: -Infinity, counts: {}, details: {} };
-	failures.delete(key); // re-inserted last: most recently failed
-	failures.set(key, entry);
-	while (failures.size > MAX_TRIGGERS) failures.delete(failures.keys().next().value as string);
+	failures.set(key, entry); // the most recently failed
 	return entry;
 }
 
