@@ -211,17 +211,16 @@ async function attempt(
 ): Promise<Attempt> {
 	const { limiter, deadline } = call;
 	const ticket = await waited(call, limiter.acquire(deadline, notBeforeMs));
-	const sentAtMs = deadline.clock.now();
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
 		if (timeoutMs <= 0)
 			return failedNetwork(call, { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' });
 		const response = await sendOnce(call, request, timeoutMs);
-		const timing = { sentAtMs, receivedAtMs: deadline.clock.now() };
+		const receivedAtMs = deadline.clock.now();
 		const status = Number(response.statusCode ?? 0);
-		const untilMs = ticket.answered(status, response.headers, timing);
+		const untilMs = ticket.answered(status, response.headers, receivedAtMs);
 		return untilMs === undefined
-			? readResponse(call, response, timing.receivedAtMs)
+			? readResponse(call, response, receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
 		return networkFailure(call, error);
