@@ -1,7 +1,6 @@
 /** What `npm run bench` runs with: BENCH_* variables over defaults (docs/benchmarks.md). */
 import * as path from 'path';
 import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
-import { SPEC_WINDOW_MS } from '../nodes/BusinessFinance/transport/limiter';
 import { minimumRequests } from './floor';
 
 export interface Settings {
@@ -29,7 +28,7 @@ export function readSettings(): Settings {
 		n: env('BENCH_N', 15_000),
 		m: env('BENCH_M', 150),
 		limit: env('BENCH_LIMIT', 100),
-		windowS: env('BENCH_WINDOW_S', SPEC_WINDOW_MS / 1000),
+		windowS: env('BENCH_WINDOW_S', 60),
 		repeat: env('BENCH_REPEAT', 3),
 		out: process.env.BENCH_OUT ?? path.join(__dirname, 'results', 'latest.json'),
 		queue: { enabled: process.env.BENCH_QUEUE !== '0', n: env('BENCH_QUEUE_N', 10_000) },

@@ -6,7 +6,9 @@
  */
 import type { IHttpRequestOptions, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { createTransport } from '../../nodes/BusinessFinance/transport';
+
+export type Transport = ReturnType<typeof createTransport>;
 import type { Clock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 

@@ -8,9 +8,9 @@ import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './d
 export type Headers = Record<string, unknown>;
 
 const MS_PER_SECOND = 1_000;
-export const SPEC_WINDOW_MS = 60_000;
+const SPEC_WINDOW_MS = 60_000;
 /** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
-export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
+const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
 /** Resets this far apart name different windows (one sent as "seconds from now" moves ~1 s). */
 const WINDOW_STEP_MS = 2_000;
 const NEXT_WINDOW_STEP_MS = 1_000;
@@ -37,7 +37,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 }
 
 /** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
-export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
+function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
 	const text = value?.trim() ?? '';
 	if (!isPlainNumber(text)) return parseDate(text);
 	const n = Number(text);
@@ -89,7 +89,7 @@ type KnownWindow = {
 type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
 
 /** `answered` (before `release`), at `receivedAtMs`, returns for a 429 until when this call holds off. */
-export interface Ticket {
+interface Ticket {
 	answered(status: number, headers: Headers | undefined, receivedAtMs: number): number | undefined;
 	release(): void;
 }
