@@ -43,6 +43,19 @@ export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	return runs;
 }
 
+let runs = 0;
+
+/**
+ * Ms until the run's own point of the wall-clock second, spread over the second from run to run.
+ * The reset comes in whole seconds, so where in a second a window opens decides what waiting for
+ * it costs (0–1 s); a real run starts anywhere, while the bench's fixed cadence would start every
+ * run of a scenario at one point.
+ */
+function untilPointOfSecond(run: number): number {
+	const pointMs = Math.floor(((run * 0.618) % 1) * 1000);
+	return (pointMs - (Date.now() % 1000) + 1000) % 1000;
+}
+
 /**
  * Runs `work` in a new window (the transport keeps nothing of a key past its window) and measures it against the sandbox's
  * request log: how long it took, how long the transport slept, what the scheduler did meanwhile.
@@ -53,6 +66,7 @@ async function measureRun<T>(
 	judge: (result: T) => Promise<Omit<Measured, 'wallMs' | 'requests' | 'waitedMs' | 'sched'>>,
 ): Promise<Row> {
 	await sleep(s.windowS * 1000 + 250);
+	await sleep(untilPointOfSecond(runs++));
 	await sb.admin.clearRequests();
 	let wallMs = 0;
 	const timed = async () => {
