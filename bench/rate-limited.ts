@@ -24,6 +24,8 @@ interface Bench {
 	s: Settings;
 	getMs: PerRequestMs;
 	postMs: PerRequestMs;
+	/** Where in the wall-clock second the run starts (set per round). */
+	pointMs?: number;
 }
 
 type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
@@ -36,23 +38,21 @@ export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	for (let round = 0; round <= s.repeat; round++) {
 		await sb.admin.reset('none');
 		await sb.admin.seedVendors(s.n);
-		runs.list.push(await listAll(bench));
-		runs.twoListsAtOnce.push(await twoListsAtOnce(bench));
-		runs.create.push(await createAll(bench));
+		// The rounds' runs start at points spread evenly over the second (untilPointOfSecond).
+		const at = { ...bench, pointMs: Math.floor(((round + 0.5) / (s.repeat + 1)) * 1000) };
+		runs.list.push(await listAll(at));
+		runs.twoListsAtOnce.push(await twoListsAtOnce(at));
+		runs.create.push(await createAll(at));
 	}
 	return runs;
 }
 
-let runs = 0;
-
 /**
- * Ms until the run's own point of the wall-clock second, spread over the second from run to run.
- * The reset comes in whole seconds, so where in a second a window opens decides what waiting for
- * it costs (0–1 s); a real run starts anywhere, while the bench's fixed cadence would start every
- * run of a scenario at one point.
+ * Ms until `pointMs` into a wall-clock second. The reset comes in whole seconds, so where in a
+ * second a window opens decides what waiting for it costs (0–1 s); a real run starts anywhere,
+ * while the bench's fixed cadence would start every run of a scenario at one point.
  */
-function untilPointOfSecond(run: number): number {
-	const pointMs = Math.floor(((run * 0.618) % 1) * 1000);
+function untilPointOfSecond(pointMs = 0): number {
 	return (pointMs - (Date.now() % 1000) + 1000) % 1000;
 }
 
@@ -61,12 +61,12 @@ function untilPointOfSecond(run: number): number {
  * request log: how long it took, how long the transport slept, what the scheduler did meanwhile.
  */
 async function measureRun<T>(
-	{ sb, s }: Bench,
+	{ sb, s, pointMs }: Bench,
 	work: () => Promise<T>,
 	judge: (result: T) => Promise<Omit<Measured, 'wallMs' | 'requests' | 'waitedMs' | 'sched'>>,
 ): Promise<Row> {
 	await sleep(s.windowS * 1000 + 250);
-	await sleep(untilPointOfSecond(runs++));
+	await sleep(untilPointOfSecond(pointMs));
 	await sb.admin.clearRequests();
 	let wallMs = 0;
 	const timed = async () => {
