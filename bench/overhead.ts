@@ -19,7 +19,7 @@ import {
 	runTheNode,
 	type NodeType,
 } from './clients';
-import { median } from './report';
+import { median, type PerRequestMs } from './report';
 import { listRequests, UNLIMITED, type Settings } from './settings';
 
 const LIST_SAMPLES = ['plainList', 'baseList', 'nodeList'] as const;
@@ -28,12 +28,6 @@ type SampleName = (typeof LIST_SAMPLES)[number] | (typeof CREATE_SAMPLES)[number
 type Samples = Record<SampleName, number[]>;
 /** One client's timed run: its time, and whether its requests and output were right. */
 type Client = () => Promise<{ ms: number; correct: boolean }>;
-
-/** Milliseconds per request, of the node and of the plain loop. */
-export interface PerRequestMs {
-	node: number;
-	plain: number;
-}
 
 export interface OverheadResult {
 	overhead: ReturnType<typeof summarise>;
@@ -163,4 +157,20 @@ function summarise(samples: Samples, s: Settings, correct: boolean) {
 	overhead.ok =
 		correct && overhead.listThroughputRatio >= 0.8 && overhead.createThroughputRatio >= 0.8;
 	return overhead;
+}
+
+export function printOverhead(overhead: OverheadResult['overhead']): void {
+	const ms = overhead.msPerRequest;
+	console.log(
+		`\nOverhead, rate limit off (${overhead.statistic}): throughput of the node / plain keep-alive loop: ` +
+			`list ${overhead.listThroughputRatio}, create ${overhead.createThroughputRatio}; target >= 0.8: ${overhead.ok ? 'met' : 'NOT met'}`,
+	);
+	console.log(
+		`  ms per request: GET page plain ${ms.plainGet}, bare n8n node ${ms.bareNodeGet}, Business Finance node ${ms.nodeGet}; ` +
+			`POST plain ${ms.plainPost}, bare n8n node ${ms.bareNodePost}, Business Finance node ${ms.nodePost}`,
+	);
+	console.log(
+		`  n8n's request path (bare node / plain): list ${overhead.n8nListRatio}, create ${overhead.n8nCreateRatio}; ` +
+			`the package's code (node / bare node): list ${overhead.packageListRatio}, create ${overhead.packageCreateRatio}`,
+	);
 }

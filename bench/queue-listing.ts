@@ -46,7 +46,7 @@ export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipp
 	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
 	const sb = await startSandboxProcess([
 		...['--seed', 'none', '--api-key', 'svc_bench_queue_listing'],
-		...['--rate-limit', String(q.limit), '--rate-window', String(q.windowS)],
+		...['--rate-limit', String(s.limit), '--rate-window', String(s.windowS)],
 	]);
 	let env: QueueEnvironment | undefined;
 	try {
@@ -73,8 +73,8 @@ async function importListing(env: QueueEnvironment, sb: SandboxProcess): Promise
 
 async function queueRun(env: QueueEnvironment, sb: SandboxProcess, s: Settings): Promise<Row> {
 	const q = s.queue;
-	await sleep(q.windowS * 1000 + 250); // the previous run's window is over
-	const rate: ListingLimit = { limit: q.limit, windowSeconds: q.windowS };
+	await sleep(s.windowS * 1000 + 250); // the previous run's window is over
+	const rate: ListingLimit = { limit: s.limit, windowSeconds: s.windowS };
 	const pids = [sb.pid, ...env.workers.map((w) => w.process.child.pid!)];
 	const { result, sched } = await schedDuring(pids, () => runTwoListings(env, sb, rate));
 	const { executions, workers, vendors, requests, figures } = result;
@@ -96,7 +96,6 @@ async function queueRun(env: QueueEnvironment, sb: SandboxProcess, s: Settings):
 			sched,
 			rateLimitStates: 2,
 			targetRatio: 1.1,
-			limit: { requests: q.limit, windowS: q.windowS },
 		},
 		s,
 	);

@@ -4,9 +4,14 @@ import * as os from 'os';
 import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 import { floorMs, windowsNeeded } from './floor';
-import type { OverheadResult, PerRequestMs } from './overhead';
 import type { SchedDelta } from './sched';
 import type { Settings } from './settings';
+
+/** Milliseconds per request, of the node and of the plain loop. */
+export interface PerRequestMs {
+	node: number;
+	plain: number;
+}
 
 export interface Row {
 	scenario: string;
@@ -62,8 +67,6 @@ export interface Measured {
 	sched?: SchedDelta;
 	rateLimitStates?: number;
 	targetRatio?: number;
-	/** The run's rate limit, when it is not the settings' (queue mode). */
-	limit?: { requests: number; windowS: number };
 }
 
 export const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -79,9 +82,8 @@ function floorTimePerRequest(run: Measured): { t: number; from: Row['floorT'] } 
 
 export function toRow(run: Measured, s: Settings): Row {
 	const { minimum, wallMs } = run;
-	const limit = run.limit?.requests ?? s.limit;
-	const windowMs = (run.limit?.windowS ?? s.windowS) * 1000;
-	const floorWith = (t: number) => floorMs(minimum, limit, windowMs, t);
+	const { limit } = s;
+	const floorWith = (t: number) => floorMs(minimum, limit, s.windowS * 1000, t);
 	const t = floorTimePerRequest(run);
 	const floor = floorWith(t.t);
 	const strict = floorWith(run.perRequestMs.plain);
@@ -101,7 +103,7 @@ export function toRow(run: Measured, s: Settings): Row {
 		windows: windowsNeeded(minimum, limit),
 		rateLimited429,
 		rateLimitStates: run.rateLimitStates ?? 1,
-		targetRatio: run.targetRatio ?? 1.05,
+		targetRatio: run.targetRatio ?? 1.02,
 		failedItems: run.failedItems,
 		outputItems: run.outputItems,
 		correct: run.correct,
@@ -220,20 +222,4 @@ export function printTable(rows: Row[], s: Settings): void {
 		];
 		console.log(`  ${r.scenario}: ${notes.filter(Boolean).join('; ')}`);
 	}
-}
-
-export function printOverhead(overhead: OverheadResult['overhead']): void {
-	const ms = overhead.msPerRequest;
-	console.log(
-		`\nOverhead, rate limit off (${overhead.statistic}): throughput of the node / plain keep-alive loop: ` +
-			`list ${overhead.listThroughputRatio}, create ${overhead.createThroughputRatio}; target >= 0.8: ${overhead.ok ? 'met' : 'NOT met'}`,
-	);
-	console.log(
-		`  ms per request: GET page plain ${ms.plainGet}, bare n8n node ${ms.bareNodeGet}, Business Finance node ${ms.nodeGet}; ` +
-			`POST plain ${ms.plainPost}, bare n8n node ${ms.bareNodePost}, Business Finance node ${ms.nodePost}`,
-	);
-	console.log(
-		`  n8n's request path (bare node / plain): list ${overhead.n8nListRatio}, create ${overhead.n8nCreateRatio}; ` +
-			`the package's code (node / bare node): list ${overhead.packageListRatio}, create ${overhead.packageCreateRatio}`,
-	);
 }

@@ -6,40 +6,31 @@ import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { runDataTableSync } from './data-table-sync';
-import { measureOverhead, type OverheadResult } from './overhead';
+import { measureOverhead, printOverhead, type OverheadResult } from './overhead';
 import { runPolling } from './polling';
 import { runQueueListing } from './queue-listing';
-import { measureWindowGaps, runRateLimited } from './rate-limited';
-import { coldAndMedianWarm, machine, printOverhead, printTable, type Row } from './report';
+import { runRateLimited } from './rate-limited';
+import { coldAndMedianWarm, machine, printTable, type Row } from './report';
 import { startSandboxProcess } from './sandbox-process';
 import { runTriggerBurst } from './trigger-burst';
-import { chooseWindowS, PAGE, readSettings, type Settings } from './settings';
+import { PAGE, readSettings, type Settings } from './settings';
 
 async function main(): Promise<void> {
 	const startedLoad = os.loadavg()[0];
-	const configured = readSettings();
-	const sb = await startSandboxProcess([
-		'--seed',
-		'none',
-		'--rate-limit',
-		String(configured.limit),
-	]);
+	const s = readSettings();
+	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', String(s.limit)]);
 	try {
-		await sb.admin.seedVendors(configured.n);
+		await sb.admin.seedVendors(s.n);
 		// The overhead first: its per-request costs with the rate limit off are the floor's "work".
-		const measured = await measureOverhead(sb, configured);
-		const nodeMsPerRequest = Math.max(measured.getMs.node, measured.postMs.node);
-		const s = { ...configured, windowS: chooseWindowS(configured, nodeMsPerRequest) };
-		const bench = { sb, s, getMs: measured.getMs, postMs: measured.postMs };
-		const runs = await runRateLimited(bench);
-		const gaps = await measureWindowGaps(bench);
+		const measured = await measureOverhead(sb, s);
+		const runs = await runRateLimited({ sb, s, getMs: measured.getMs, postMs: measured.postMs });
 		await sb.close();
 		const queue = await runQueueListing(s);
 		const everyRun = { ...runs, queueMode: queue.runs };
 		const rows = Object.values(everyRun)
 			.filter((r) => r.length)
 			.flatMap(coldAndMedianWarm);
-		report({ startedLoad, s, rows, everyRun, gaps, measured });
+		report({ startedLoad, s, rows, everyRun, measured });
 		if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
 	} finally {
 		await sb.close();
@@ -54,26 +45,17 @@ interface Outcome {
 	s: Settings;
 	rows: Row[];
 	everyRun: Record<string, Row[]>;
-	gaps: Awaited<ReturnType<typeof measureWindowGaps>>;
 	measured: OverheadResult;
 }
 
-function report({ startedLoad, s, rows, everyRun, gaps, measured }: Outcome): void {
+function report({ startedLoad, s, rows, everyRun, measured }: Outcome): void {
 	printTable(rows, s);
 	printOverhead(measured.overhead);
-	console.log(
-		`\nms from the end of each used-up window to the next request (warm, through a timing proxy): list ${JSON.stringify(gaps.lost.list)}, create ${JSON.stringify(gaps.lost.create)}`,
-	);
-	console.log(
-		`ms from the last request's arrival to the end of the execution: list ${gaps.tail.list}, create ${gaps.tail.create}`,
-	);
 	const result = {
 		machine: { ...machine(), loadAverage1mAtStart: Math.round(startedLoad * 100) / 100 },
 		settings: settingsRecord(s),
 		scenarios: rows,
 		everyRun,
-		msLostAfterEachFullWindow: gaps.lost,
-		msFromLastRequestToEndOfExecution: gaps.tail,
 		overhead: measured.overhead,
 		allTargetsMet: rows.every((r) => r.ok) && measured.overhead.ok,
 	};
@@ -90,9 +72,6 @@ function settingsRecord(s: Settings) {
 		M: s.m,
 		limit: s.limit,
 		windowSeconds: s.windowS,
-		windowChosen: process.env.BENCH_WINDOW_S
-			? 'BENCH_WINDOW_S'
-			: 'auto: max(2, 2 x a full window of work)',
 		pageSize: PAGE,
 		repeat: s.repeat,
 		sandbox: 'in its own process (the emitted JS of npm run sandbox)',

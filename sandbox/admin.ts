@@ -56,7 +56,7 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		const status = moveTo(r, body<{ status: 'paid' | 'overdue' }>(req).status, RECEIVABLE_FROM);
 		r.updated_at = nowIso();
 		if (status === 'paid') r.paid_at = r.updated_at;
-		return publish(ctx, reply, 200, store.receivables, r, `receivable.${status}`);
+		return publish(ctx, reply, 200, r, `receivable.${status}`);
 	});
 
 	define('POST', '/_admin/treasury/transactions', S.adminTransactions, (req, reply) => {

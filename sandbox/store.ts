@@ -1,7 +1,6 @@
 /**
  * In-memory store. Each collection keeps its items in list order (created_at, then id) in an
- * array plus an id index, so a page of a list is a slice; whole answers (a page's serialised
- * body) are cached until the collection next changes.
+ * array plus an id index, so a page of a list is a slice.
  */
 import type {
 	DeliveryRecord,
@@ -23,8 +22,6 @@ function compare(a: Ordered, b: Ordered): number {
 export class Collection<T extends Ordered> {
 	private items: T[] = [];
 	private byId = new Map<string, T>();
-	/** Whole serialised answers (e.g. one page of the list), dropped on any change. */
-	private answers = new Map<string, Buffer>();
 
 	get size(): number {
 		return this.items.length;
@@ -44,29 +41,11 @@ export class Collection<T extends Ordered> {
 			this.byId.set(item.id, item);
 		}
 		if (!inOrder) this.items.sort(compare);
-		this.answers.clear();
 	}
 
 	remove(item: T): void {
 		this.byId.delete(item.id);
 		this.items.splice(this.items.indexOf(item), 1);
-		this.answers.clear();
-	}
-
-	/** Call after changing an item in place: drops the cached answers (which may hold it). */
-	changed(item: T): void {
-		if (this.byId.has(item.id)) this.answers.clear();
-	}
-
-	/** A cached answer for `key` (valid until the collection changes), built on a miss. */
-	answer(key: string, build: () => Buffer): Buffer {
-		let b = this.answers.get(key);
-		if (b === undefined) {
-			b = build();
-			if (this.answers.size >= 256) this.answers.clear();
-			this.answers.set(key, b);
-		}
-		return b;
 	}
 
 	all(): readonly T[] {
@@ -76,7 +55,6 @@ export class Collection<T extends Ordered> {
 	clear(): void {
 		this.items = [];
 		this.byId.clear();
-		this.answers.clear();
 	}
 }
 

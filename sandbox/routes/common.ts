@@ -45,28 +45,22 @@ export function findIn<T extends Ordered>(items: Collection<T>, id: string, what
 }
 
 /**
- * After `item` was added or changed: drops the cached answers, emits each event type with the
- * item as the API returns it, and answers `{"data": item}` with `status`.
+ * After `item` was added or changed: emits each event type with the item as the API returns it,
+ * and answers `{"data": item}` with `status`.
  */
-export function publish<T extends Ordered>(
+export function publish(
 	ctx: Ctx,
 	reply: FastifyReply,
 	status: number,
-	items: Collection<T>,
-	item: T,
+	item: Ordered,
 	...types: string[]
 ): FastifyReply {
-	items.changed(item);
 	const json = JSON.stringify(item);
 	for (const type of types) ctx.events.emit(type, JSON.parse(json));
 	return sendData(reply, status, json);
 }
 
-/**
- * Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. Items are
- * not cached as strings: page answers are cached whole (Collection.answer), and a per-item cache
- * of 100k strings costs more memory (old-space churn) than it saves.
- */
+/** Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. */
 export function pageBody<T>(all: readonly T[], { page, limit }: { page: number; limit: number }) {
 	const items = all.slice((page - 1) * limit, page * limit).map((item) => JSON.stringify(item));
 	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };

@@ -41,7 +41,7 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 			updated_at: now,
 		};
 		store.payables.insert([p]);
-		return publish(ctx, reply, 201, store.payables, p, 'payable.created');
+		return publish(ctx, reply, 201, p, 'payable.created');
 	});
 
 	define('PATCH', '/v1/payables/:id', S.payableUpdate, (req, reply) => {
@@ -55,6 +55,6 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 		const becameReady = b.status === 'ready' && p.status !== 'ready';
 		Object.assign(p, b, { updated_at: nowIso() }); // the schema allows only status, notes, due_date
 		const types = becameReady ? ['payable.updated', 'payable.ready'] : ['payable.updated'];
-		return publish(ctx, reply, 200, store.payables, p, ...types);
+		return publish(ctx, reply, 200, p, ...types);
 	});
 }

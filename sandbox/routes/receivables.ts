@@ -54,10 +54,10 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			updated_at: now,
 		};
 		receivables.insert([r]);
-		if (!b.send_immediately) return publish(ctx, reply, 201, receivables, r, 'receivable.created');
+		if (!b.send_immediately) return publish(ctx, reply, 201, r, 'receivable.created');
 		events.emit('receivable.created', { ...r });
 		Object.assign(r, { status: 'sent', sent_at: now });
-		return publish(ctx, reply, 201, receivables, r, 'receivable.sent');
+		return publish(ctx, reply, 201, r, 'receivable.sent');
 	});
 
 	define('PATCH', '/v1/receivables/:id', S.receivableUpdate, (req, reply) => {
@@ -70,7 +70,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 			'receivable.updated',
 			...(status === 'cancelled' ? ['receivable.cancelled'] : []),
 		];
-		return publish(ctx, reply, 200, receivables, r, ...types);
+		return publish(ctx, reply, 200, r, ...types);
 	});
 
 	define('POST', '/v1/receivables/:id/send', undefined, (req, reply) => {
@@ -88,6 +88,6 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		}
 		const now = nowIso();
 		Object.assign(r, { status: 'sent', sent_at: now, updated_at: now });
-		return publish(ctx, reply, 200, receivables, r, 'receivable.sent');
+		return publish(ctx, reply, 200, r, 'receivable.sent');
 	});
 }

@@ -19,16 +19,8 @@ import {
 export function vendorRoutes(define: Define, ctx: Ctx): void {
 	const vendors = ctx.store.vendors;
 	const find = (id: string) => findIn(vendors, id, 'vendor');
-	/** Lower-cased `name NUL email` per vendor, built on its first search, dropped on a change. */
-	const searchKeys = new WeakMap<Vendor, string>();
-	const searchKey = (v: Vendor): string => {
-		let k = searchKeys.get(v);
-		if (k === undefined) {
-			k = `${v.name}\u0000${v.email ?? ''}`.toLowerCase();
-			searchKeys.set(v, k);
-		}
-		return k;
-	};
+	/** What a search looks in: name and email, lower-cased, NUL between so no match spans both. */
+	const searchKey = (v: Vendor) => `${v.name}\u0000${v.email ?? ''}`.toLowerCase();
 
 	define('POST', '/v1/vendors', S.vendorCreate, (req, reply) => {
 		const b = body<S.BodyOf<typeof S.vendorCreate>>(req);
@@ -49,21 +41,13 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 			updated_at: now,
 		};
 		vendors.insert([v]);
-		return publish(ctx, reply, 201, vendors, v, 'vendor.created');
+		return publish(ctx, reply, 201, v, 'vendor.created');
 	});
 
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
 		const paging = parsePagination(q);
-		if (q.search === undefined) {
-			// Without a search a page is a slice of the ordered array; its answer is cached until
-			// the next vendor change.
-			const key = `${paging.page}:${paging.limit}`;
-			return sendBody(
-				reply,
-				vendors.answer(key, () => pageBody(vendors.all(), paging)),
-			);
-		}
+		if (q.search === undefined) return sendBody(reply, pageBody(vendors.all(), paging));
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
 		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
@@ -78,7 +62,6 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 		const v = find(params(req).id);
 		// the schema allows only name, email, payment_method
 		Object.assign(v, body<S.BodyOf<typeof S.vendorUpdate>>(req), { updated_at: nowIso() });
-		searchKeys.delete(v);
-		return publish(ctx, reply, 200, vendors, v, 'vendor.updated');
+		return publish(ctx, reply, 200, v, 'vendor.updated');
 	});
 }

@@ -37,7 +37,7 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 		const ep = find(params(req).id);
 		// the schema allows only url, description, filter_types, disabled
 		Object.assign(ep, body<S.BodyOf<typeof S.webhookUpdate>>(req), { updated_at: nowIso() });
-		return publish(ctx, reply, 200, store.webhooks, ep); // no event for endpoints
+		return publish(ctx, reply, 200, ep); // no event for endpoints
 	});
 
 	define('DELETE', '/v1/webhooks/:id', undefined, (req, reply) => {

@@ -83,9 +83,18 @@ test('vendor: create, read, update, search with paging; only `search` filters', 
 	expect(renamed.body.data).toMatchObject({ id: v.id, name: 'Smoke Vendor Renamed' });
 	expectError(await h.api.get(`/v1/vendors/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
 
-	await h.api.post('/v1/vendors', achVendor({ name: 'Smoke Vendor Two' }));
+	await h.api.post(
+		'/v1/vendors',
+		achVendor({ name: 'Smoke Vendor Two', email: 'Two@Smoke.example' }),
+	);
 	const page = await h.api.get('/v1/vendors', { query: { search: 'smoke vendor', limit: 1 } });
 	expectPageMeta(page, { page: 1, limit: 1, total: 2, has_more: true });
+	// by email too, any case; a page read after a change shows it
+	const byEmail = await h.api.get('/v1/vendors', { query: { search: 'two@SMOKE' } });
+	expect(byEmail.body.data.map((x: { name: string }) => x.name)).toEqual(['Smoke Vendor Two']);
+	await h.api.patch(`/v1/vendors/${v.id}`, { name: 'Smoke Vendor Third Name' });
+	const names = (await h.api.get('/v1/vendors')).body.data.map((x: { name: string }) => x.name);
+	expect(names).toContain('Smoke Vendor Third Name');
 	for (const name of ['q', 'query', 'name']) {
 		expectValidationError(await h.api.get('/v1/vendors', { query: { [name]: 'x' } }), name);
 	}

@@ -2,11 +2,13 @@
  * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
  * time), handed to `createTransport`, and a fake `this` whose httpRequestWithAuthentication is
  * scripted; `useFakeTransport` gives each test a new clock and transport. Real HTTP is in
- * transport-http.ts. bench/windows.ts measures window learning on the same clock and server.
+ * transport-http.ts.
  */
 import type { IHttpRequestOptions, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { createTransport, type Transport } from '../../nodes/BusinessFinance/transport';
+import { createTransport } from '../../nodes/BusinessFinance/transport';
+
+export type Transport = ReturnType<typeof createTransport>;
 import type { Clock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
 
@@ -39,13 +41,11 @@ export class FakeClock {
 	private timers: Timer[] = [];
 	private seq = 0;
 	randomValue = 0.5;
-	/** What `clock.random` draws: `randomValue`, unless replaced (bench/windows.ts seeds a sequence). */
-	random = (): number => this.randomValue;
 
 	readonly clock: Clock = {
 		now: () => this.now,
 		sleep: async (ms, signal) => await this.sleep(ms, signal),
-		random: () => this.random(),
+		random: () => this.randomValue,
 	};
 
 	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -192,28 +192,18 @@ export function networkError(code: string): Error {
 	});
 }
 
-/** A rate window that had requests: when it started, how many, and when the first arrived. */
-interface RateWindow {
-	startMs: number;
-	count: number;
-	firstArrivalMs: number;
-}
-
 /**
  * A fixed-window rate limiter like the sandbox's, on the fake clock: `limit` requests per
  * `windowMs`, counted on arrival, headers on every answer, 429 RATE_LIMITED past the limit.
  */
 export class FakeWindowServer {
-	/** Every window that had a request, the current one last. */
-	windows: RateWindow[] = [];
+	private window?: { startMs: number; count: number };
 	rateLimited = 0;
 	served = 0;
 	constructor(
 		private fake: FakeClock,
 		readonly limit: number,
 		readonly windowMs: number,
-		/** 'httpDate': the same whole second as an HTTP date, which the transport does not learn from. */
-		readonly resetUnit: 'seconds' | 'httpDate' = 'seconds',
 		/** 'aligned': windows on multiples of windowMs; 'firstRequest': like the sandbox, a window opens with the first request after the last one ended. */
 		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {}
@@ -221,21 +211,17 @@ export class FakeWindowServer {
 	/** The answer to a request arriving now: a 200 with the headers, or a 429 past the limit. */
 	handle(): ScriptedResponse {
 		const now = this.fake.now;
-		let w = this.windows[this.windows.length - 1];
+		let w = this.window;
 		if (!w || now >= w.startMs + this.windowMs) {
 			const startMs =
 				this.mode === 'aligned' ? Math.floor(now / this.windowMs) * this.windowMs : now;
-			w = { startMs, count: 0, firstArrivalMs: now };
-			this.windows.push(w);
+			w = this.window = { startMs, count: 0 };
 		}
 		w.count += 1;
-		const end = w.startMs + this.windowMs;
-		const seconds = Math.ceil(end / 1000);
-		const reset = { seconds, httpDate: new Date(seconds * 1000).toUTCString() };
 		const headers = {
 			'x-ratelimit-limit': String(this.limit),
 			'x-ratelimit-remaining': String(Math.max(0, this.limit - w.count)),
-			'x-ratelimit-reset': String(reset[this.resetUnit]),
+			'x-ratelimit-reset': String(Math.ceil((w.startMs + this.windowMs) / 1000)),
 		};
 		if (w.count > this.limit) {
 			this.rateLimited += 1;

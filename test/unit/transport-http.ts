@@ -11,15 +11,11 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
-import {
-	type ApiRequestOptions,
-	createTransport,
-	type Transport,
-} from '../../nodes/BusinessFinance/transport';
+import { type ApiRequestOptions, createTransport } from '../../nodes/BusinessFinance/transport';
 import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
 import { systemClock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
-import { limitOf, NODE, quietLogger } from './transport-fakes';
+import { limitOf, NODE, quietLogger, type Transport } from './transport-fakes';
 import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 

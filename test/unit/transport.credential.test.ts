@@ -7,7 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
 
-import { isLoopbackHost, normaliseBaseUrl } from '../../nodes/BusinessFinance/transport/credential';
+import { readCredential } from '../../nodes/BusinessFinance/transport/credential';
 import { freePort } from '../../scripts/ports';
 import { failure } from './transport-fakes';
 import {
@@ -28,16 +28,22 @@ import { answer, bodyOf } from '../helpers/scripted-server';
 useScriptedServer();
 
 describe('the base URL', () => {
+	const KEY_ = 'svc_dummy_base_url_key_0123';
+	const baseUrlOf = (baseUrl: string) => {
+		const read = readCredential({ apiKey: KEY_, baseUrl });
+		return 'baseUrl' in read ? read.baseUrl : undefined;
+	};
+
 	it('normalises the base URL: trailing slashes and /v1 are tolerated', () => {
-		expect(normaliseBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
-		expect(normaliseBaseUrl('https://api.example.com/v1')).toBe('https://api.example.com');
-		expect(normaliseBaseUrl(' https://api.example.com/v1/ ')).toBe('https://api.example.com');
-		expect(normaliseBaseUrl('https://api.example.com/finance/v1//')).toBe(
+		expect(baseUrlOf('https://api.example.com/')).toBe('https://api.example.com');
+		expect(baseUrlOf('https://api.example.com/v1')).toBe('https://api.example.com');
+		expect(baseUrlOf(' https://api.example.com/v1/ ')).toBe('https://api.example.com');
+		expect(baseUrlOf('https://api.example.com/finance/v1//')).toBe(
 			'https://api.example.com/finance',
 		);
-		expect(normaliseBaseUrl('api.example.com')).toBeUndefined();
-		expect(normaliseBaseUrl('ftp://api.example.com')).toBeUndefined();
-		expect(normaliseBaseUrl('')).toBeUndefined();
+		expect(baseUrlOf('api.example.com')).toBeUndefined();
+		expect(baseUrlOf('ftp://api.example.com')).toBeUndefined();
+		expect(baseUrlOf('')).toBeUndefined();
 	});
 
 	it.each([
@@ -49,8 +55,9 @@ describe('the base URL', () => {
 		],
 		// names are resolved through DNS: only the literal `localhost` is trusted
 		['names ending in localhost', 'api.localhost localhost.', false],
-	] as const)('%s: isLoopbackHost is %s', (_, hosts, loopback) => {
-		for (const host of hosts.split(' ')) expect(isLoopbackHost(host)).toBe(loopback);
+	] as const)('%s: plain http:// allowed is %s', (_, hosts, loopback) => {
+		for (const host of hosts.split(' '))
+			expect(baseUrlOf(`http://${host}:4010`) !== undefined).toBe(loopback);
 	});
 });
 

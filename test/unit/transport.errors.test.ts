@@ -5,7 +5,7 @@
 import { inspect } from 'util';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ERROR_CODE_HINTS, getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
+import { getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
 import {
 	apiError,
 	call,
@@ -23,22 +23,22 @@ import {
 useFakeTransport();
 
 describe('error mapping', () => {
-	it.each<[number, string]>([
-		[401, 'MISSING_API_KEY'],
-		[401, 'INVALID_API_KEY'],
-		[401, 'API_KEY_EXPIRED'],
-		[400, 'VALIDATION_ERROR'],
-		[400, 'INVALID_JSON'],
-		[404, 'NOT_FOUND'],
-		[405, 'METHOD_NOT_ALLOWED'],
-		[409, 'INVALID_STATUS_TRANSITION'],
-		[413, 'PAYLOAD_TOO_LARGE'],
-		[415, 'UNSUPPORTED_MEDIA_TYPE'],
-		[500, 'INTERNAL_ERROR'],
-		[503, 'SERVICE_UNAVAILABLE'],
+	it.each<[number, string, RegExp]>([
+		[401, 'MISSING_API_KEY', /No API key reached the service/],
+		[401, 'INVALID_API_KEY', /invalid or has been revoked. Create a new key/],
+		[401, 'API_KEY_EXPIRED', /has expired. Create a new key/],
+		[400, 'VALIDATION_ERROR', /Check the field named in the message/],
+		[400, 'INVALID_JSON', /could not read the request body as JSON/],
+		[404, 'NOT_FOUND', /Check the ID/],
+		[405, 'METHOD_NOT_ALLOWED', /does not support this operation/],
+		[409, 'INVALID_STATUS_TRANSITION', /Fetch its current status/],
+		[413, 'PAYLOAD_TOO_LARGE', /Shorten long text fields/],
+		[415, 'UNSUPPORTED_MEDIA_TYPE', /a problem in the node; please report it/],
+		[500, 'INTERNAL_ERROR', /failed while handling the request/],
+		[503, 'SERVICE_UNAVAILABLE', /temporarily unavailable/],
 	])(
 		'HTTP %i %s becomes a NodeApiError with the code, the message and what to do',
-		async (status, code) => {
+		async (status, code, whatToDo) => {
 			// POST so that 5xx is not retried and the mapping is seen on the first answer.
 			const ctx = fakeContext(fake, () =>
 				apiError(status, code, `the service says ${code.toLowerCase()}`),
@@ -48,7 +48,7 @@ describe('error mapping', () => {
 			);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe(`${code}: the service says ${code.toLowerCase()}`);
-			expect(error.description).toContain(ERROR_CODE_HINTS[code]);
+			expect(error.description).toMatch(whatToDo);
 			expect(error.httpCode).toBe(String(status));
 			expect(error.context.itemIndex).toBe(2);
 			expect(getApiErrorInfo(error)).toEqual({
@@ -145,7 +145,10 @@ describe('error mapping', () => {
 		expect(error.message).toMatch(
 			/RATE_LIMITED: still rate limited after waiting 0s \(wait budget 300s; the next window opens in 600\.1s\)/,
 		);
-		expect(error.description).toMatch(/Max Wait for Rate Limits/);
+		// what this key's limit is, only the service says (its headers may name another window)
+		expect(error.description).toMatch(
+			/^This run needs more requests than the service's rate limit for this API key allows in that time\. Raise the node option 'Max Wait for Rate Limits/,
+		);
 		expect(error.httpCode).toBe('429');
 		expect(getApiErrorInfo(error)).toEqual({ status: 429, code: 'RATE_LIMITED' });
 	});

@@ -1,31 +1,26 @@
 /**
- * One call (send.ts): the request it builds, its retry decision as the pure function it is (a
- * 429 is not its to decide: the limiter's, transport.limiter.test.ts), then its retries, paths and
- * attempt deadline through a transport on a fake clock and, where only real HTTP shows it, against
+ * One call (send.ts): the request it builds, its retry decision (a 429 is not its to decide: the
+ * limiter's, transport.limiter.test.ts), its retries, paths and attempt deadline through a transport on a fake clock and, where only real HTTP shows it, against
  * a scripted server.
  */
 import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
-import {
-	decideRetry,
-	type Failure,
-	type HttpMethod,
-	MAX_ATTEMPTS,
-	MAX_SERVER_RETRY_AFTER_MS,
-} from '../../nodes/BusinessFinance/transport/send';
+import type { HttpMethod } from '../../nodes/BusinessFinance/transport/send';
 import {
 	apiError,
 	call,
 	failure,
 	fake,
 	fakeContext,
+	freshClock,
 	json,
 	KEY,
 	limiters,
 	networkError,
 	ok,
+	type ScriptedResponse,
 	sequence,
 	t,
 	useFakeTransport,
@@ -47,59 +42,66 @@ useScriptedServer();
 const HOUR_MS = 3_600_000;
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
 
-describe('decideRetry', () => {
-	const retry = (waitMs: number) => ({ action: 'retry', waitMs });
-	const fail = (reason: string) => ({ action: 'fail', reason });
-	const network: Failure = { kind: 'network' };
-	const asked = (retryAfterMs: number): Failure => ({ kind: 'serverError', retryAfterMs });
-	it.each<[string, Failure, HttpMethod, number, number, object]>([
-		['a 4xx or a redirect, even for GET', { kind: 'final' }, 'GET', 1, HOUR_MS, fail('final')],
-		['a POST after a 5xx', { kind: 'serverError' }, 'POST', 1, HOUR_MS, fail('create')],
-		['a POST, unreadable answer', { kind: 'unreadable' }, 'POST', 1, HOUR_MS, fail('create')],
-		['a POST after a network failure', network, 'POST', 1, HOUR_MS, fail('create')],
-		['a first failed GET: a jittered backoff', network, 'GET', 1, HOUR_MS, retry(375)],
-		['a second failed PATCH: the backoff doubles', network, 'PATCH', 2, HOUR_MS, retry(750)],
-		['a third failed DELETE', network, 'DELETE', 3, HOUR_MS, retry(1_500)],
-		['MAX_ATTEMPTS failed GETs', network, 'GET', MAX_ATTEMPTS, HOUR_MS, fail('attempts')],
-		["a 5xx's Retry-After", asked(3_000), 'GET', 1, HOUR_MS, retry(3_000)],
-		[
-			"a 5xx's Retry-After of an hour: capped",
-			asked(HOUR_MS),
-			'GET',
-			1,
-			HOUR_MS,
-			retry(MAX_SERVER_RETRY_AFTER_MS),
-		],
-		['a Retry-After beyond the time left', asked(3_000), 'GET', 1, 2_999, fail('budget')],
-		['no time left', { kind: 'unreadable' }, 'GET', 1, 0, fail('budget')],
-	])('%s', (_, failure, method, attempt, leftMs, expected) => {
-		expect(decideRetry(failure, method, attempt, leftMs, 0.5)).toEqual(expected);
+describe('the retry decision', () => {
+	const down = (headers: Record<string, string> = {}) =>
+		apiError(503, 'SERVICE_UNAVAILABLE', 'down', headers);
+	const unreadable = (): ScriptedResponse => ({ statusCode: 200, headers: {}, body: 'not json' });
+	const reset = (): ScriptedResponse => {
+		throw networkError('ECONNRESET');
+	};
+	const redirect = (): ScriptedResponse => ({
+		statusCode: 301,
+		headers: { location: 'https://elsewhere.example.com/v1/vendors' },
+		body: '',
 	});
 
-	it('property: a retry never waits longer than the time left, is bounded, and never repeats a POST', () => {
-		const outcome = fc.oneof(
-			fc.record({
-				kind: fc.constant('serverError' as const),
-				retryAfterMs: fc.option(fc.nat(10 * HOUR_MS), { nil: undefined }),
-			}),
-			fc.constantFrom<Failure>({ kind: 'unreadable' }, { kind: 'network' }, { kind: 'final' }),
+	it.each<[string, HttpMethod, () => ScriptedResponse]>([
+		['a 4xx, even for GET', 'GET', () => apiError(404, 'NOT_FOUND', 'no such vendor')],
+		['a redirect, even for GET', 'GET', redirect],
+		['a POST after a 5xx', 'POST', down],
+		['a POST with an unreadable answer', 'POST', unreadable],
+		['a POST after a connection reset', 'POST', reset],
+	])('not retried: %s', async (_, method, respond) => {
+		const ctx = fakeContext(fake, respond);
+		const error = await failure(
+			call(ctx, method, '/v1/vendors', method === 'GET' ? undefined : {}),
 		);
-		fc.assert(
-			fc.property(
-				outcome,
+		expect(ctx.calls).toHaveLength(1);
+		expect(error.description).not.toMatch(/Tried/);
+	});
+
+	it.each([
+		[3, 3_000],
+		[3_600, 30_000],
+	])("a 5xx's Retry-After of %i s: the retry follows %i ms later (at most 30 s)", async (s, ms) => {
+		const ctx = fakeContext(fake, sequence(down({ 'retry-after': String(s) }), ok()));
+		await call(ctx, 'GET', '/v1/vendors', undefined, undefined, { waitBudgetMs: HOUR_MS });
+		expect(ctx.calls[1].at - ctx.calls[0].at).toBe(ms);
+	});
+
+	it('property: whatever fails, a call never outlasts its budget, tries at most 4 times, never repeats a POST', async () => {
+		const answer = fc.oneof(
+			fc
+				.option(fc.nat(7_200), { nil: undefined })
+				.map((s) => () => down(s === undefined ? {} : { 'retry-after': String(s) })),
+			fc.constantFrom(unreadable, reset, redirect, () => apiError(404, 'NOT_FOUND', 'no')),
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(answer, { minLength: 1, maxLength: 6 }),
 				fc.constantFrom(...METHODS),
-				fc.nat(20),
-				fc.nat(10 * HOUR_MS),
-				fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-				(o, method, attempt, leftMs, random) => {
-					const decision = decideRetry(o, method, attempt, leftMs, random);
-					if (decision.action === 'retry') {
-						expect(decision.waitMs).toBeLessThanOrEqual(leftMs);
-						expect(attempt).toBeLessThan(MAX_ATTEMPTS);
-						expect(method).not.toBe('POST');
-					}
+				fc.nat(HOUR_MS),
+				async (answers, method, waitBudgetMs) => {
+					freshClock();
+					const ctx = fakeContext(fake, (_, i) => answers[Math.min(i, answers.length - 1)]());
+					const start = fake.now;
+					const body = method === 'GET' ? undefined : {};
+					await failure(call(ctx, method, '/v1/vendors', body, undefined, { waitBudgetMs }));
+					expect(fake.now - start).toBeLessThanOrEqual(waitBudgetMs);
+					expect(ctx.calls.length).toBeLessThanOrEqual(method === 'POST' ? 1 : 4);
 				},
 			),
+			{ numRuns: 200 },
 		);
 	});
 });
@@ -203,7 +205,7 @@ describe('retries through a transport', () => {
 		const patch = call(ctx, 'PATCH', '/v1/webhooks/ep_1', { disabled: true });
 		await expect(patch).resolves.toEqual({ data: { id: 'x' } });
 		expect(ctx.calls).toHaveLength(4);
-		expect(fake.now - start).toBe(375 + 750 + 1_500); // the backoffs decideRetry's rows pin
+		expect(fake.now - start).toBe(375 + 750 + 1_500); // jittered backoffs from 0.5 s, doubling
 	});
 
 	it.each([
@@ -228,13 +230,13 @@ describe('retries through a transport', () => {
 			/Base URL/,
 		],
 	])(
-		'GET gives up after MAX_ATTEMPTS on %s, with a clear error',
+		'GET gives up after 4 attempts on %s, with a clear error',
 		async (_, respond, message, description) => {
 			const ctx = fakeContext(fake, respond);
 			const error = await failure(
 				call(ctx, 'GET', '/v1/vendors', undefined, undefined, { itemIndex: 4 }),
 			);
-			expect(ctx.calls).toHaveLength(MAX_ATTEMPTS);
+			expect(ctx.calls).toHaveLength(4);
 			expect(error.message).toBe(message);
 			expect(error.description).toMatch(description);
 			expect(error.context.itemIndex).toBe(4);

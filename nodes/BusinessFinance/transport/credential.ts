@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as errors from './errors';
+import { classifyNetworkError, parseBody, parseServiceError } from './response';
 import { redact } from './redact';
 
 type CredentialProblem = { message: string; description: string };
@@ -33,7 +34,7 @@ function apiKeyProblem(key: unknown): CredentialProblem | null {
 }
 
 /** Without trailing slashes or `/v1` (paths start with it); undefined if not a plain http(s) URL. */
-export function normaliseBaseUrl(raw: unknown): string | undefined {
+function normaliseBaseUrl(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' || /[?#]/.test(raw)) return undefined;
 	const value = raw.trim().replace(/(\/+|\/v1)+$/i, '');
 	if (!/^https?:\/\/[^/]+/i.test(value)) return undefined;
@@ -48,7 +49,7 @@ export function normaliseBaseUrl(raw: unknown): string | undefined {
 }
 
 /** A literal loopback address or exactly `localhost` (`api.localhost` goes through DNS: no). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase();
 	if (host === 'localhost' || host === '[::1]') return true;
 	if (/^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)) return true;
@@ -86,7 +87,7 @@ const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 
 /** OK, or the message that says what is wrong (with the hint the nodes give), for an answer. */
 function judge(status: number, body: unknown, baseUrl: string): INodeCredentialTestResult | string {
-	const { code, message } = errors.parseServiceError(body) ?? {};
+	const { code, message } = parseServiceError(body) ?? {};
 	const ok = (text: string): INodeCredentialTestResult => ({ status: 'OK', message: text });
 	if (status >= 200 && status < 300) {
 		const isList = Array.isArray((body as { data?: unknown } | undefined)?.data);
@@ -135,14 +136,14 @@ export async function businessFinanceApiTest(
 			followAllRedirects: false,
 		})) as typeof response;
 	} catch (error) {
-		const failure = errors.classifyNetworkError(error);
+		const failure = classifyNetworkError(error);
 		const why = error instanceof Error ? error.message : String(error);
 		if (!failure) return fail(`Could not connect to ${baseUrl}: ${why}`);
 		return fail(
 			`Could not connect (${failure.code}). ${errors.describeNetworkFailure(failure, baseUrl)}`,
 		);
 	}
-	const parsed = errors.parseBody(response?.body);
+	const parsed = parseBody(response?.body);
 	const body = parsed.kind === 'json' ? parsed.value : undefined;
 	const verdict = judge(Number(response?.statusCode ?? 0), body, baseUrl);
 	return typeof verdict === 'string' ? fail(verdict) : verdict;

@@ -17,7 +17,7 @@ export const systemClock: Clock = {
 };
 
 /** Node's longest timer (about 24.8 days): a longer one fires after 1 ms instead of never. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Full-jitter exponential backoff: between half and all of base·2^step, capped. */
 export function backoffMs(step: number, baseMs: number, capMs: number, random: number): number {

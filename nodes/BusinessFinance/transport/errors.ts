@@ -2,18 +2,26 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, RATE_LIMIT_TEXT } from '../helpers/constants';
+import { DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { redact, redactedExcerpt } from './redact';
+import {
+	type NetworkFailure,
+	type NetworkKind,
+	parseBody,
+	type Parsed,
+	parseServiceError,
+} from './response';
 
 /** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
-export const ERROR_CODE_HINTS: Record<string, string> = {
+const ERROR_CODE_HINTS: Record<string, string> = {
 	MISSING_API_KEY:
 		'No API key reached the service. Open the Business Finance API credential and enter the key from the dashboard (Settings → API Keys).',
 	INVALID_API_KEY:
 		'The API key is invalid or has been revoked. Create a new key in the dashboard (Settings → API Keys) and paste it into the Business Finance API credential.',
 	API_KEY_EXPIRED:
 		'The API key has expired. Create a new key in the dashboard (Settings → API Keys) and update the Business Finance API credential.',
-	RATE_LIMITED: `The service allows ${RATE_LIMIT_TEXT}. The node waits for the rate-limit window automatically; raise the node option 'Max Wait for Rate Limits (Seconds)' or spread the work over time.`,
+	RATE_LIMITED:
+		"The service's rate limit for this API key was reached. The node waits for the rate-limit window automatically; raise the node option 'Max Wait for Rate Limits (Seconds)' or spread the work over time.",
 	VALIDATION_ERROR:
 		'The service rejected a value. Check the field named in the message and correct it in the node parameters or the incoming data.',
 	INVALID_JSON:
@@ -65,15 +73,6 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
-
-/** The `{error:{code,message}}` of a body, if it has that shape. */
-export function parseServiceError(body: unknown): { code?: string; message?: string } | undefined {
-	if (!body || typeof body !== 'object') return undefined;
-	const error = (body as { error?: unknown }).error;
-	if (!error || typeof error !== 'object') return undefined;
-	const { code, message } = error as { code?: unknown; message?: unknown };
-	return text(code) || text(message) ? { code: text(code), message: text(message) } : undefined;
-}
 
 interface ApiErrorArgs extends Scope {
 	message: string;
@@ -150,7 +149,7 @@ export function rateLimitedError(
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(neededMs)})`;
 	const description = untilWoken
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
-		: `The service allows ${RATE_LIMIT_TEXT}, and this run needs more. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
+		: `This run needs more requests than the service's rate limit for this API key allows in that time. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
@@ -169,71 +168,6 @@ export function unsafePathError(scope: Scope, path: unknown): NodeOperationError
 		description:
 			'An ID used in the request contains characters that cannot be part of a URL path (such as "/", "?", "#", spaces or ".."). Check the ID passed to the node.',
 	});
-}
-
-export function limitError(scope: Scope, raw: unknown): NodeOperationError {
-	return buildOperationError(scope, {
-		message: `Limit must be a whole number of at least 1 (got ${String(raw)})`,
-		description: "Set 'Limit' to how many items to return, or turn on 'Return All'.",
-	});
-}
-
-/** Failures without an HTTP answer, recognised in whatever the HTTP layer threw. */
-const NETWORK_CODES = new Set(
-	`ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ESOCKETTIMEDOUT EPIPE ENOTFOUND EAI_AGAIN
-	EHOSTUNREACH ENETUNREACH ENETDOWN EADDRNOTAVAIL UND_ERR_SOCKET UND_ERR_CONNECT_TIMEOUT
-	UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT ERR_SOCKET_CONNECTION_TIMEOUT ERR_NETWORK
-	ETIMEOUT`.split(/\s+/),
-);
-
-type NetworkKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
-/** `notSent`: certainly not processed; `deadlineMs`: the transport's own deadline ended it. */
-export interface NetworkFailure {
-	code: string;
-	notSent: boolean;
-	kind: NetworkKind;
-	deadlineMs?: number;
-}
-
-function collectCodes(error: unknown, depth = 0, out: string[] = []): string[] {
-	if (!error || typeof error !== 'object' || depth > 4) return out;
-	const e = error as Record<string, unknown>;
-	out.push(...[e.code, e.errno].filter((c): c is string => typeof c === 'string'));
-	const messages = [e.message, ...(Array.isArray(e.messages) ? e.messages : [])];
-	for (const message of messages.filter((m): m is string => typeof m === 'string')) {
-		const match = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
-		if (match) out.push(match[1]);
-		if (/socket hang up/i.test(message)) out.push('ECONNRESET');
-		if (/timeout of \d+ms exceeded|timed out/i.test(message)) out.push('ETIMEDOUT');
-	}
-	for (const key of ['cause', 'error', 'reason']) collectCodes(e[key], depth + 1, out);
-	if (Array.isArray(e.errors)) for (const inner of e.errors) collectCodes(inner, depth + 1, out);
-	return out;
-}
-
-function kindOf(code: string): NetworkKind {
-	if (code === 'ECONNREFUSED') return 'refused';
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'reset';
-	if (/TIMEDOUT|TIMEOUT|ECONNABORTED/.test(code)) return 'timeout';
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
-	if (/UNREACH|ENETDOWN|EADDRNOTAVAIL/.test(code)) return 'unreachable';
-	return 'other';
-}
-
-export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const e = error as { response?: unknown; cause?: { response?: unknown } };
-	// An HTTP answer is not a network failure (with ignoreHttpStatusErrors this should not happen).
-	if (e.response && typeof e.response === 'object' && 'status' in e.response) return undefined;
-	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
-	const code = collectCodes(error)
-		.find((c) => NETWORK_CODES.has(c.toUpperCase()))
-		?.toUpperCase();
-	if (!code) return undefined;
-	const kind = kindOf(code);
-	const notSent =
-		['refused', 'dns', 'unreachable'].includes(kind) || code === 'UND_ERR_CONNECT_TIMEOUT';
-	return { code, notSent, kind };
 }
 
 const NETWORK_TEXT: Record<NetworkKind, (url: string) => string> = {
@@ -293,23 +227,6 @@ export function requestFailedError(scope: Scope, error: unknown): NodeApiError {
 	const description =
 		text(raw?.description) ?? 'Check the Business Finance API credential and the Base URL.';
 	return buildApiError({ ...scope, message, description });
-}
-
-type Parsed =
-	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
-
-/** An answer's body: nothing, JSON (parsed here or by the helper), or text that is not JSON. */
-export function parseBody(body: unknown): Parsed {
-	if (body === undefined || body === null) return { kind: 'empty' };
-	const binary = body instanceof ArrayBuffer || ArrayBuffer.isView(body);
-	if (typeof body !== 'string' && !binary) return { kind: 'json', value: body };
-	const text = binary ? new TextDecoder().decode(body as ArrayBuffer) : (body as string);
-	if (text.trim() === '') return { kind: 'empty' };
-	try {
-		return { kind: 'json', value: JSON.parse(text) as unknown };
-	} catch {
-		return { kind: 'invalid', text };
-	}
 }
 
 /** An answer without the service's `{error:{code,message}}`: a proxy's page, plain text, nothing. */

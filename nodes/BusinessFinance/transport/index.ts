@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
-import { buildOperationError, limitError } from './errors';
+import { buildOperationError } from './errors';
 import { limiterFor, type Limiters } from './limiter';
 import { listAll } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
@@ -21,9 +21,11 @@ export interface ApiRequestOptions {
 	deadlineMs?: number;
 }
 
+// `limit`: a whole number of at least 1, checked with the node's parameters (checkPaging in
+// actions/input.ts); ignored with `returnAll`.
 interface ListOptions extends ApiRequestOptions {
 	returnAll: boolean;
-	limit?: number;
+	limit: number;
 	shapeItem?: (item: IDataObject) => IDataObject;
 }
 
@@ -91,11 +93,7 @@ export function createTransport({
 		qs: IDataObject,
 		options: ListOptions,
 	): Promise<IDataObject[]> {
-		const { limit: raw, returnAll } = options;
-		const n = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : Number.NaN;
-		if (returnAll !== true && !(Number.isFinite(n) && n >= 1))
-			throw limitError({ node: this.getNode(), itemIndex: options.itemIndex, secrets: [] }, raw);
-		const limit = returnAll === true ? Number.POSITIVE_INFINITY : Math.floor(n);
+		const limit = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
 		const call = await openCall(resolved, this, options);
 		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
 		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
@@ -115,8 +113,6 @@ export function createTransport({
 
 	return { apiRequest, apiRequestAllItems, apiPages };
 }
-
-export type Transport = ReturnType<typeof createTransport>;
 
 /** The transport of the nodes: one per n8n process, so every execution shares the key's limiter. */
 export const { apiRequest, apiRequestAllItems, apiPages } = createTransport();

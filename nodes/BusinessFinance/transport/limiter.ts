@@ -8,21 +8,18 @@ import { backoffMs, type Clock, type Deadline, type WakeRegistration } from './d
 export type Headers = Record<string, unknown>;
 
 const MS_PER_SECOND = 1_000;
-export const SPEC_WINDOW_MS = 60_000;
+const SPEC_WINDOW_MS = 60_000;
 /** The longest one answer may block a key: a window, plus whole-second rounding and skew. */
-export const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
+const MAX_KEY_BLOCK_MS = SPEC_WINDOW_MS + 2_000;
 /** Resets this far apart name different windows (one sent as "seconds from now" moves ~1 s). */
 const WINDOW_STEP_MS = 2_000;
 const NEXT_WINDOW_STEP_MS = 1_000;
 const RESET_MARGIN_MS = 50;
-const LEARNT_MARGIN_MS = 5;
 /** Without a usable reset (a 429, or "remaining 0"): from 1 s, doubling, up to a window. */
 const BACKOFF_BASE_MS = 1_000;
 const CLOCK_SKEW_THRESHOLD_MS = 5_000;
 const EPOCH_MS_THRESHOLD = 1e12;
 const EPOCH_SECONDS_THRESHOLD = 1e9;
-
-type Timing = { sentAtMs: number; receivedAtMs: number };
 
 const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
 const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
@@ -40,7 +37,7 @@ export function headerValue(headers: Headers | undefined, name: string): string 
 }
 
 /** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
-export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
+function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
 	const text = value?.trim() ?? '';
 	if (!isPlainNumber(text)) return parseDate(text);
 	const n = Number(text);
@@ -69,16 +66,13 @@ export function retryAfterAtMs(headers: Headers | undefined, nowMs: number): num
 	return at === undefined ? undefined : at - serverClockOffsetMs(headers, nowMs);
 }
 
-/** The rate-limit headers, the reset on our clock; `wholeSeconds`: sent as Unix seconds. */
+/** The rate-limit headers, the reset on our clock. */
 function readRateHeaders(headers: Headers | undefined, nowMs: number) {
 	const offset = serverClockOffsetMs(headers, nowMs);
-	const rawReset = headerValue(headers, 'x-ratelimit-reset');
-	const reset = parseResetHeader(rawReset, nowMs + offset);
+	const reset = parseResetHeader(headerValue(headers, 'x-ratelimit-reset'), nowMs + offset);
 	return {
-		limit: parseCount(headerValue(headers, 'x-ratelimit-limit')),
 		remaining: parseCount(headerValue(headers, 'x-ratelimit-remaining')),
 		resetAtMs: reset === undefined ? undefined : reset - offset,
-		wholeSeconds: /^\s*\d{9,10}\s*$/.test(rawReset ?? ''),
 	};
 }
 
@@ -94,9 +88,9 @@ type KnownWindow = {
 /** Or wait until `untilMs` (without it: to be woken); `orWoken`: an answer may free a slot. */
 type Admission = { go: true; probe: boolean } | { go: false; untilMs?: number; orWoken?: boolean };
 
-/** `answered` (before `release`) returns, for a 429, until when this call holds off. */
-export interface Ticket {
-	answered(status: number, headers: Headers | undefined, timing: Timing): number | undefined;
+/** `answered` (before `release`), at `receivedAtMs`, returns for a 429 until when this call holds off. */
+interface Ticket {
+	answered(status: number, headers: Headers | undefined, receivedAtMs: number): number | undefined;
 	release(): void;
 }
 
@@ -110,9 +104,6 @@ export class KeyLimiter {
 	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
 	private zeroWithoutReset = 0;
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
-	/** Window learning: the window this process opened, and its length once learnt (null: disproved). */
-	private opened?: { atMs: number; resetAtMs: number };
-	private learntLengthMs?: number | null;
 	private readonly wakers = new Set<() => void>();
 
 	constructor(private readonly clock: Clock) {}
@@ -158,12 +149,12 @@ export class KeyLimiter {
 		let released = false;
 		let counted = false;
 		return {
-			answered: (status, headers, timing) => {
+			answered: (status, headers, receivedAtMs) => {
 				if (released) return undefined;
 				if (status !== 429) this.rateLimits = { inARow: 0, resetAtMs: undefined };
 				// an answer that does not tell the count (a gateway's 504, say) proves nothing either
-				if (!counted) counted = this.record(headers, timing);
-				return status === 429 ? this.rateLimited(headers, timing) : undefined;
+				if (!counted) counted = this.record(headers, receivedAtMs);
+				return status === 429 ? this.rateLimited(headers, receivedAtMs) : undefined;
 			},
 			release: () => {
 				if (released) return;
@@ -177,8 +168,7 @@ export class KeyLimiter {
 	}
 
 	/** Recorded while its request still counts as in flight; true when it told the count. */
-	record(headers: Headers | undefined, timing: Timing): boolean {
-		const nowMs = timing.receivedAtMs;
+	record(headers: Headers | undefined, nowMs: number): boolean {
 		const rate = readRateHeaders(headers, nowMs);
 		if (rate.remaining === undefined) {
 			if (!this.window) this.untracked = true;
@@ -192,8 +182,6 @@ export class KeyLimiter {
 			return true;
 		const resetAtMs =
 			rate.resetAtMs !== undefined && rate.resetAtMs > nowMs ? rate.resetAtMs : undefined;
-		const opening = resetAtMs !== undefined && rate.remaining === (rate.limit ?? 0) - 1;
-		if (opening) this.learnFromOpening(resetAtMs, rate.wholeSeconds, timing);
 		const endsAtMs = this.knowledgeEnd(resetAtMs, rate.remaining, nowMs);
 		if (!current || (resetAtMs !== undefined && resetAtMs >= currentReset + WINDOW_STEP_MS)) {
 			this.window = { lowestRemaining: rate.remaining, unanswered: 0, endsAtMs, resetAtMs };
@@ -208,7 +196,7 @@ export class KeyLimiter {
 	private knowledgeEnd(resetAtMs: number | undefined, remaining: number, nowMs: number): number {
 		if (resetAtMs !== undefined) {
 			this.zeroWithoutReset = 0;
-			return Math.min(this.windowEnd(resetAtMs), nowMs + MAX_KEY_BLOCK_MS);
+			return Math.min(resetAtMs + RESET_MARGIN_MS, nowMs + MAX_KEY_BLOCK_MS);
 		}
 		const step = remaining === 0 ? this.zeroWithoutReset++ : 0;
 		if (remaining > 0) this.zeroWithoutReset = 0;
@@ -222,20 +210,16 @@ export class KeyLimiter {
 	// Until when the call that got a 429 holds off (docs/transport.md#rate-limits); from the second
 	// 429 in a row, at least a backoff, so a tiny Retry-After is not hammered. The key's block is
 	// capped; the end returned is not: the caller's deadline decides on it.
-	rateLimited(headers: Headers | undefined, timing: Timing): number {
-		const nowMs = timing.receivedAtMs;
+	rateLimited(headers: Headers | undefined, nowMs: number): number {
 		const resetAtMs = readRateHeaders(headers, nowMs).resetAtMs;
 		const times = this.countRateLimit(resetAtMs, nowMs);
 		const floorMs = nowMs + (times > 1 ? this.backoff(times - 2) : 0);
 		const retryAtMs = retryAfterAtMs(headers, nowMs);
 		const asked = retryAtMs !== undefined && retryAtMs > nowMs;
-		// Only the first 429's own reset may name a window whose learnt end comes sooner.
-		const reset = !asked && resetAtMs !== undefined && resetAtMs > nowMs ? resetAtMs : undefined;
-		this.disproveLearntLength(times === 1 ? reset : undefined, timing.sentAtMs);
 		let endMs = nowMs + this.backoff(times - 1);
 		if (asked) endMs = Math.max(floorMs, retryAtMs);
-		else if (reset !== undefined)
-			endMs = Math.max(floorMs, times === 1 ? this.windowEnd(reset) : reset + RESET_MARGIN_MS);
+		else if (resetAtMs !== undefined && resetAtMs > nowMs)
+			endMs = Math.max(floorMs, resetAtMs + RESET_MARGIN_MS);
 		this.untracked = false;
 		this.window = undefined;
 		this.blockedUntilMs = Math.max(this.blockedUntilMs, Math.min(endMs, nowMs + MAX_KEY_BLOCK_MS));
@@ -250,34 +234,6 @@ export class KeyLimiter {
 			resetAtMs >= (last.resetAtMs ?? Number.POSITIVE_INFINITY) + NEXT_WINDOW_STEP_MS;
 		this.rateLimits = { inARow: laterWindow ? 1 : last.inARow + 1, resetAtMs };
 		return this.rateLimits.inARow;
-	}
-
-	// The window's length lies in (reset − 1 s − receivedAt, reset − sentAt]: taken when one whole
-	// number of seconds lies there (docs/transport.md#window-learning).
-	private learnFromOpening(resetAtMs: number, wholeSeconds: boolean, timing: Timing): void {
-		this.opened = { atMs: timing.receivedAtMs, resetAtMs };
-		if (this.learntLengthMs === null || !wholeSeconds) return;
-		const lo = resetAtMs - MS_PER_SECOND - timing.receivedAtMs;
-		const hi = resetAtMs - timing.sentAtMs;
-		const first = (Math.floor(lo / MS_PER_SECOND) + 1) * MS_PER_SECOND;
-		if (first > 0 && first <= hi && first + MS_PER_SECOND > hi) this.learntLengthMs = first;
-	}
-
-	/** When the window whose reset is `resetAtMs` is over: its learnt end if this process opened it. */
-	private windowEnd(resetAtMs: number): number {
-		const fromHeaderMs = resetAtMs + RESET_MARGIN_MS;
-		const { opened, learntLengthMs } = this;
-		if (typeof learntLengthMs !== 'number' || opened?.resetAtMs !== resetAtMs) return fromHeaderMs;
-		return Math.min(fromHeaderMs, opened.atMs + learntLengthMs + LEARNT_MARGIN_MS);
-	}
-
-	// A 429 to a request sent after the learnt end disproves the length for good (clock-aligned
-	// windows cost one 429); one earlier means another process used the window up.
-	private disproveLearntLength(resetAtMs: number | undefined, sentAtMs: number): void {
-		const { opened, learntLengthMs } = this;
-		if (typeof learntLengthMs !== 'number' || opened === undefined) return;
-		const sameWindow = resetAtMs === undefined || resetAtMs === opened.resetAtMs;
-		if (sameWindow && sentAtMs >= opened.atMs + learntLengthMs) this.learntLengthMs = null;
 	}
 }
 

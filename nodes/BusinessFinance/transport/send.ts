@@ -20,22 +20,19 @@ import {
 } from './deadline';
 import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
+import { classifyNetworkError, type NetworkFailure, parseBody } from './response';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions
-	| IPollFunctions;
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 /** Total time one attempt may take, from sending to the last byte of the answer. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
-export const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 500;
-export const RETRY_CAP_MS = 8_000;
-export const MAX_SERVER_RETRY_AFTER_MS = 30_000;
+const RETRY_CAP_MS = 8_000;
+const MAX_SERVER_RETRY_AFTER_MS = 30_000;
 
 export interface Call extends errors.Scope {
 	ctx: ApiContext;
@@ -48,14 +45,13 @@ export interface Call extends errors.Scope {
 type FullResponse = { body?: unknown; headers?: Headers; statusCode?: number };
 
 /** A failed attempt, for the retry decision (a 429 is the limiter's); `final`: 4xx, a redirect. */
-export type Failure =
+type Failure =
 	{ kind: 'serverError'; retryAfterMs?: number } | { kind: 'unreadable' | 'network' | 'final' };
 
-export type Decision =
-	{ action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
+type Decision = { action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
 /** `attempt`: attempts failed so far. A POST is not retried here: it may have been processed. */
-export function decideRetry(
+function decideRetry(
 	failure: Failure,
 	method: HttpMethod,
 	attempt: number,
@@ -168,15 +164,15 @@ function waitError(call: Call, error: unknown): Error {
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
 function networkFailure(call: Call, error: unknown): Attempt {
 	if (error instanceof CancelledError) throw errors.cancelledError(call, true);
-	const network: errors.NetworkFailure | undefined =
+	const network: NetworkFailure | undefined =
 		error instanceof AttemptTimeout
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
-			: errors.classifyNetworkError(error);
+			: classifyNetworkError(error);
 	if (!network) throw errors.requestFailedError(call, error);
 	return failedNetwork(call, network);
 }
 
-function failedNetwork(call: Call, network: errors.NetworkFailure): Attempt {
+function failedNetwork(call: Call, network: NetworkFailure): Attempt {
 	const error = (e: errors.Ending) => errors.networkFailureError(call, e, network, call.baseUrl);
 	return { kind: 'failed', failure: { kind: 'network' }, error };
 }
@@ -188,7 +184,7 @@ function readResponse(call: Call, response: FullResponse, receivedAtMs: number):
 	const error = (e: errors.Ending) => errors.answerError(call, e, { status, body, location });
 	const answer = (failure: Failure): Attempt => ({ kind: 'failed', failure, error });
 	if (status >= 200 && status < 300) {
-		const parsed = errors.parseBody(body);
+		const parsed = parseBody(body);
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
@@ -211,17 +207,16 @@ async function attempt(
 ): Promise<Attempt> {
 	const { limiter, deadline } = call;
 	const ticket = await waited(call, limiter.acquire(deadline, notBeforeMs));
-	const sentAtMs = deadline.clock.now();
 	try {
 		const timeoutMs = Math.min(call.requestTimeoutMs, deadline.untilEndMs);
 		if (timeoutMs <= 0)
 			return failedNetwork(call, { code: 'ETIMEDOUT', notSent: true, kind: 'timeout' });
 		const response = await sendOnce(call, request, timeoutMs);
-		const timing = { sentAtMs, receivedAtMs: deadline.clock.now() };
+		const receivedAtMs = deadline.clock.now();
 		const status = Number(response.statusCode ?? 0);
-		const untilMs = ticket.answered(status, response.headers, timing);
+		const untilMs = ticket.answered(status, response.headers, receivedAtMs);
 		return untilMs === undefined
-			? readResponse(call, response, timing.receivedAtMs)
+			? readResponse(call, response, receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
 		return networkFailure(call, error);
