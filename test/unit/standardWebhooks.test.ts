@@ -95,9 +95,11 @@ it.each<[string, WebhookHeaders, string, boolean]>([
 	['a control character in the id', withId('msg\u0000x'), 'Invalid webhook-id', false],
 	['an id of 257 characters', withId('m'.repeat(257)), 'Invalid webhook-id', false],
 ])(
-	'headers with %s: refused with a fixed reason, unsigned only without a signature',
+	'headers with %s: refused with a fixed reason, unsigned (with the claimed id) only without a signature',
 	(_n, h, reason, unsigned) => {
-		expect(read(h)).toEqual({ ok: false, unsigned, reason });
+		// Without a signature, the id the delivery claims is passed on for the duplicate lookup.
+		const id = unsigned ? h['webhook-id'] : undefined;
+		expect(read(h)).toEqual({ ok: false, unsigned, reason, id });
 	},
 );
 
