@@ -1,18 +1,16 @@
 /**
  * The n8n user folder that `npm run dev`, the e2e suites and the benchmarks give n8n
- * (scripts/n8n/user-folder.ts): private to its user, with an owner password of its own kept in a
- * 0600 file; n8n spawned under umask 077; and a dev folder whose owner still has the password
- * every dev n8n once shared gets its own (scripts/n8n/http.ts). That n8n itself then writes its
- * settings file and database private is checked in a real n8n by test/e2e/n8n.e2e.test.ts.
+ * (scripts/n8n/user-folder.ts): a folder from before tightened to its user, with an owner password
+ * of its own kept in a 0600 file; and a dev folder whose owner still has the password every dev
+ * n8n once shared gets its own (scripts/n8n/http.ts). A new folder, and the settings file and
+ * database n8n writes there under umask 077, are checked private in a real n8n by
+ * test/e2e/n8n.e2e.test.ts ("secrets").
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { devOwner, OWNER_PASSWORD_FILE, privateUserFolder } from '../../scripts/n8n';
 import { N8nApi } from '../../scripts/n8n/http';
-import { PRIVATE_UMASK } from '../../scripts/n8n/user-folder';
-import { withUmask } from '../../scripts/process-group';
 import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
 
 let root: string;
@@ -24,12 +22,6 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 describe('the user folder', () => {
-	it('is made 0700, its .n8n too', () => {
-		const folder = privateUserFolder(path.join(root, 'new', 'dev'));
-		expect(modeOf(folder)).toBe(0o700);
-		expect(modeOf(path.join(folder, '.n8n'))).toBe(0o700);
-	});
-
 	it('is tightened to 0700 when it exists open to others (a dev folder from before)', () => {
 		const folder = path.join(root, 'dev');
 		fs.mkdirSync(path.join(folder, '.n8n'), { recursive: true, mode: 0o755 });
@@ -81,18 +73,6 @@ describe('the owner password', () => {
 		expect(devOwner(folder).password).toBe(password);
 		expect(modeOf(path.join(folder, OWNER_PASSWORD_FILE))).toBe(0o600);
 	});
-});
-
-it('n8n is spawned under umask 077, so the database it creates is its user’s only', () => {
-	const shown = withUmask(PRIVATE_UMASK, () =>
-		spawnSync('sh', ['-c', 'umask'], { encoding: 'utf8' }),
-	);
-	expect(shown.stdout.trim()).toBe('0077');
-	// This process's own umask is back: a file it creates now is as wide as before.
-	const probe = path.join(root, 'probe');
-	fs.writeFileSync(probe, '');
-	const unchanged = spawnSync('sh', ['-c', 'umask'], { encoding: 'utf8' }).stdout.trim();
-	expect(modeOf(probe)).toBe(0o666 & ~parseInt(unchanged, 8));
 });
 
 /** A stand-in for n8n's owner login and password change, its owner set up with `password`. */
