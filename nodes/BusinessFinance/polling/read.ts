@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { LISTING } from '../transport/errors';
+import { hasMore, isObject, type PageMeta, pageItems } from '../transport/pagination';
 import { compareStamps, isSeen, type Position, type Row } from './cursor';
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
@@ -34,9 +34,6 @@ export interface ListReader {
 	path: string;
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 export const idOf = (item: IDataObject): string =>
 	typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : '';
 
@@ -45,14 +42,6 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	id: idOf(item),
 });
 
-/** The `data` of an answer, refused unless it is a list of objects (a skipped element would be lost). */
-function pageItems(reader: ListReader, data: unknown): IDataObject[] {
-	if (!Array.isArray(data)) throw reader.refuse(LISTING.notAList(reader.path));
-	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw reader.refuse(LISTING.notObjects(reader.path, bad, data[bad]));
-	return data as IDataObject[];
-}
-
 /** One page of `limit` items. */
 export async function getPage(
 	reader: ListReader,
@@ -60,16 +49,10 @@ export async function getPage(
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const response = await reader.pages.page({ ...reader.filters, page: number, limit });
-	const items = pageItems(reader, response.data);
-	const meta = isObject(response.meta) ? response.meta : {};
+	const items = pageItems(response.data, reader.path, reader.refuse);
+	const meta: PageMeta = isObject(response.meta) ? response.meta : {};
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	const hasMore =
-		typeof meta.has_more === 'boolean'
-			? meta.has_more
-			: total !== undefined
-				? number * limit < total
-				: items.length >= limit;
-	return { number, items, total, hasMore };
+	return { number, items, total, hasMore: hasMore(meta, number, limit, items.length) };
 }
 
 const lastPageOf = (page: Page): number =>
