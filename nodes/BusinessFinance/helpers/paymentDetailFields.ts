@@ -1,8 +1,6 @@
 /**
- * The payment-method detail fields of vendors and payables, described once: parameter name, API
- * field, label, editor text, the methods each belongs to or is required for, and its own check.
- * The editor fields (descriptions/methodDetails.ts), the policy (./paymentPolicy.ts) and every
- * message about these fields are derived from this table.
+ * The payment-method detail fields, described once: the editor (descriptions/methodDetails.ts),
+ * the policy (./paymentPolicy.ts) and every message about them derive from this table.
  */
 import {
 	isValidAbaRouting,
