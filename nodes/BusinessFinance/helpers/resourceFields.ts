@@ -24,10 +24,7 @@ export const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
 	webhookEndpoint: fields('id url description filter_types disabled created_at updated_at'),
 };
 
-/** At most this many fields per item when Simplify is on (n8n's UX guideline). */
-export const SIMPLIFY_MAX_FIELDS = 10;
-
-/** The fields Simplify keeps, in output order; the parameter descriptions list them from here. */
+/** The fields Simplify keeps (at most ten: n8n's UX guideline), in output order. */
 export const SIMPLIFIED_FIELDS = {
 	vendor: fields(
 		'id name email payment_method bank_name account_number_last4 wallet_address wallet_chain updated_at',
