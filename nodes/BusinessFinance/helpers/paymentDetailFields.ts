@@ -57,11 +57,7 @@ export interface PaymentDetailField {
 	requiredFor?: readonly PaymentMethod[];
 	/** The methods that require at least one of the details marked so (wire: routing, SWIFT, IBAN). */
 	oneOfFor?: readonly PaymentMethod[];
-	/**
-	 * An identifier that must keep every character, accepted only as text: a number from an
-	 * expression or a spreadsheet has already lost its leading zeros (000123456789 is 123456789)
-	 * and, past 15 digits, its last digits.
-	 */
+	/** Accepted only as text: a number has lost its leading zeros and digits past the 15th. */
 	textOnly?: boolean;
 	/** The form to send, from trimmed non-empty text. */
 	normalise?: (text: string) => string;
