@@ -1,11 +1,8 @@
 import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 /**
- * API key and base URL of the Business Finance service. The key is sent as
- * `Authorization: Bearer <key>` through `authenticate`, exactly as stored, so this credential also
- * works as a predefined credential in n8n's HTTP Request node. The test lives in the node
- * (`businessFinanceApiTest`), because a declarative test cannot tell the service's 401 codes apart;
- * it sends the key the same way (rules in nodes/BusinessFinance/transport/credential.ts).
+ * The key goes as `Authorization: Bearer <key>` through `authenticate` (so the HTTP Request node
+ * can use it too); the test is code (nodes/BusinessFinance/transport/credential.ts).
  */
 export class BusinessFinanceApi implements ICredentialType {
 	name = 'businessFinanceApi';

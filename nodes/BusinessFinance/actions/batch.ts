@@ -1,8 +1,4 @@
-/**
- * Validate All Before Sending: every item's own check (the one its operation runs before its
- * request) on the whole batch first, so that one invalid row means no request at all rather
- * than a half-sent batch someone has to reconcile.
- */
+/** Validate All Before Sending: one invalid row means no request at all, not a half-sent batch. */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 import type { Problem } from '../helpers/validators';
 import {
@@ -51,11 +47,7 @@ function itemLine(index: number, failure: ItemFailure): string {
 	return `Item ${index}: ${reason}`;
 }
 
-/**
- * Undefined when every item passes. Otherwise the error the node fails with (every invalid
- * item's index and reason) and, for Continue On Fail, one error per input item: the invalid
- * ones with their reason, the valid ones saying they were not sent because of the others.
- */
+/** Undefined when all items pass; else the node's error, and one per item for Continue On Fail. */
 export function refuseInvalidBatch(
 	ctx: IExecuteFunctions,
 	count: number,

@@ -1,9 +1,6 @@
 /**
- * From an item's parameters to a request, or to the reasons it cannot be sent. Each operation
- * reads its parameters (`read…`), checks the values with the pure rules of ../helpers into an
- * `ItemCheck` (`check…` here for the checks several operations share), and gets either the
- * request or every problem of the item, without sending anything. `sendable()` turns the
- * problems into one NodeOperationError with the item index.
+ * From an item's parameters to a request, or every reason it cannot be sent (an `ItemCheck`),
+ * without sending anything; `sendable()` makes the reasons one error with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';

@@ -1,9 +1,4 @@
-/**
- * The two shapes most operations share, built once: an operation that sends one request with a
- * body for an item (create, send, update), and a list operation (Return All, Limit, Simplify,
- * Filters). Each operation module gives only what is its own: its fields, how it reads and
- * checks an item's parameters, its path and its filters.
- */
+/** The two shapes most operations share: one request with a body per item, and Get Many. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { collection, returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
 import { shaped, type ResourceName, type SimplifiableResource } from '../helpers/resourceFields';
@@ -36,11 +31,7 @@ export interface BodyOperationConfig<P> {
 	check: (parameters: P) => Checked<BodyRequest>;
 }
 
-/**
- * One request per item, answering the resource in stable columns. `checkItem` is what execute and
- * Validate All Before Sending check; only the modules that send money or mail export it
- * (actions/router.ts offers the option to those).
- */
+/** One request per item; `checkItem` is exported only where money or mail is sent (router.ts). */
 export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 	const { resource, method } = config;
 	const checkItem = (ctx: IExecuteFunctions, i: number) => config.check(config.read(ctx, i));

@@ -16,10 +16,7 @@ import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent, type ResourceName } from '../helpers/resourceFields';
 import type { OperationExecute } from './utils';
 
-/**
- * An operation: its per-item function, and for the operations that send money or mail, the
- * per-item check that Validate All Before Sending runs on every item first.
- */
+/** An operation; `checkItem` (money or mail) gets Validate All Before Sending. */
 interface Operation {
 	execute: OperationExecute;
 	checkItem?: ItemChecker;
@@ -49,12 +46,7 @@ function answerResource(resource: string, operation: string): ResourceName | und
 	return resource as ResourceName;
 }
 
-/**
- * Whether n8n runs the node as an agent's tool (the "Business Finance Tool" n8n generates from
- * `usableAsTool`, under an AI Agent or the MCP Server Trigger). n8n 2.x says so through
- * `isToolExecution()` where it calls the node for a tool; every version gives the tool variant
- * one output, the `ai_tool` connection, which is what `getNodeOutputs()` reports.
- */
+/** Whether n8n runs the node as a tool: `isToolExecution()` (2.x), or an `ai_tool` output. */
 function runsAsTool(ctx: IExecuteFunctions): boolean {
 	if (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution()) return true;
 	return ctx.getNodeOutputs().some((output) => output.type === NodeConnectionTypes.AiTool);
@@ -66,13 +58,9 @@ const NOTHING_SENT =
 
 /**
  * The json of an error item under "On Error: Continue", and a tool's answer to a call it could
- * not do. n8n sends an item to the error output ("Continue (using error output)") only when its
- * json holds nothing but `error`, `message` and `details` (an item-level `error` would do too, but
- * n8n then cuts the json down to the message), so there the description goes into `details`; on
- * the regular output the item also carries the description and the HTTP status under their own
- * names. A tool answers with the error rather than throwing it: n8n's AI Agent ends the workflow
- * on a thrown error on 1.x and gives the model its message alone on 2.x (docs/n8n-notes.md), so
- * the model would never learn why; it also learns whether anything was sent.
+ * not do. n8n routes to the error output only json of `error`, `message` and `details`, hence
+ * `details` there. A tool answers rather than throws, or the model would never learn why
+ * (docs/n8n-notes.md).
  */
 function errorItemJson(
 	ctx: IExecuteFunctions,
@@ -90,11 +78,7 @@ function errorItemJson(
 	return json;
 }
 
-/**
- * Runs the selected operation once per input item. Every output item carries `pairedItem`.
- * With "Continue On Fail" a failing item gives `{json: {error, ...}}` and the others go on;
- * otherwise the first failure stops the node with the item's index.
- */
+/** Runs the operation per item; a failure stops the node unless Continue On Fail (or a tool). */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;

@@ -8,11 +8,7 @@ import { ItemCheck, readCollection, type Checked } from './input';
 import { bodyOperation, type BodyRequest } from './operations';
 import { toApiBody } from './utils';
 
-/**
- * Receivable and payable updates are the same operation with other names: an id, and
- * `updateFields` of status (the writable statuses, docs/api-decisions.md), notes and due date,
- * sent as a PATCH to `/v1/<resource>s/{id}`.
- */
+/** Receivable and payable updates: one operation (a PATCH of status, notes, due date). */
 export interface StatusUpdateConfig {
 	resource: 'receivable' | 'payable';
 	idParameter: string;

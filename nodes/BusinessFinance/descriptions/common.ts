@@ -50,10 +50,7 @@ export function vendorLocator(
 	};
 }
 
-/**
- * The parameters of one operation, each shown only for its resource and operation (and for what
- * its own `show` adds, such as `returnAll: [false]`).
- */
+/** The parameters of one operation, shown for its resource and operation (and their own `show`). */
 export function shownFor(
 	resource: string,
 	operation: string,

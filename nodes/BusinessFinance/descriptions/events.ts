@@ -1,7 +1,4 @@
-/**
- * The event types as the editor shows them, defined once for the trigger's Trigger On and the
- * webhook endpoint's Event Types: readable labels ("Receivable Created"), sorted A–Z.
- */
+/** The event types as the editor shows them (Trigger On, Event Types): labels sorted A–Z. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_TYPES } from '../helpers/constants';
 import { byName } from './order';
@@ -32,10 +29,7 @@ export const eventTypeOptions: INodePropertyOptions[] = byName(
 	})),
 );
 
-/**
- * A subtitle expression for an `events` parameter: "All Events" when `*` is among them, else
- * the labels of the chosen types. The labels are written into the expression from EVENT_LABELS.
- */
+/** A subtitle expression for an `events` parameter: "All Events", or the chosen types' labels. */
 export function eventsSubtitle(parameter: string): string {
 	const labels = JSON.stringify(EVENT_LABELS);
 	const all = JSON.stringify(ALL_EVENTS);

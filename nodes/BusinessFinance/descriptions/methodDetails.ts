@@ -1,7 +1,4 @@
-/**
- * The payment method and its detail fields in the editor, built from the table in
- * helpers/paymentDetailFields.ts (names, labels, texts, the methods each applies to).
- */
+/** The payment method and its detail fields in the editor, from helpers/paymentDetailFields.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 import { PAYMENT_METHODS, type PaymentMethod, type WalletChain } from '../helpers/constants';
 import {
@@ -58,10 +55,7 @@ function methodsNote(field: PaymentDetailField): string {
 	return notes.join('; ');
 }
 
-/**
- * Where the detail fields read the payment method: a sibling in the same collection (payable
- * create) or the top-level parameter (vendor create, written `/paymentMethod` in displayOptions).
- */
+/** Where the details read the method: a sibling (payable create) or top-level (vendor create). */
 export type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
 
 /**
@@ -99,11 +93,7 @@ function detailProperty(
 	return property;
 }
 
-/**
- * Bank and wallet details: every method detail a vendor or payable may carry, each shown only
- * for the methods it applies to. Written only: the service never returns full numbers, SWIFT,
- * IBAN or bank address.
- */
+/** Every bank and wallet detail, each shown only for its methods (written only, never returned). */
 export function methodDetailsFields(methodPath: MethodParameterPath): INodeProperties[] {
 	return PAYMENT_DETAIL_FIELDS.map((field) => detailProperty(field, methodPath));
 }

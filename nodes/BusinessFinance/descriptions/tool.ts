@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * What a model reads about each operation when the node runs as an agent's tool: what it does,
- * the inputs it needs with their formats, and what it changes outside n8n. n8n offers a tool's
- * description from a parameter named `toolDescription` (it adds a generic one, "<action> in
- * Business Finance", only when the node has none); shown only on the tool (`@tool`), so the
- * action node's panel does not change, and editable there like any tool description.
+ * What a model reads about each operation as an agent's tool: what it does, its inputs, what it
+ * changes. n8n takes it from a `toolDescription` parameter, shown only on the tool (`@tool`).
  */
 export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	receivable: {

@@ -1,14 +1,9 @@
-/**
- * Telling "the service has no such route" from "no such record" in the answer to an assumed
- * route (docs/api-decisions.md, "Assumed routes"). Both may come back as 404: the sandbox answers
- * `NOT_FOUND` to both, another service may answer its web framework's HTML page, its own 404, or
- * 405 when the path exists with other methods (as `/v1/vendors/{id}` does for PATCH).
- */
+/** "No such route" or "no such record" from an assumed route (docs/api-decisions.md). */
 
 /** Words with which a service's 404 message speaks of a route rather than a record. */
 const ROUTE_WORDS = /\b(route|path|endpoint|url|cannot get)\b/i;
 
-export interface FailedAnswer {
+interface FailedAnswer {
 	status?: number;
 	/** The service's error code, when the body had the API's `{error: {code, message}}` shape. */
 	code?: string;
@@ -17,10 +12,8 @@ export interface FailedAnswer {
 }
 
 /**
- * True when the answer says the route does not exist: a 405 or 501; a 404 that is not in the
- * API's error shape (an HTML page, plain text, an empty body: the API itself always answers in
- * its shape, so that came from a framework or proxy in front of it); or a 404 whose code or
- * message speaks of a route, path or endpoint. Any other 404 means the record was not found.
+ * A 405 or 501; a 404 not in the API's error shape (a framework's or proxy's), or speaking of a
+ * route. Any other 404 means the record was not found.
  */
 export function answerMeansNoRoute(answer: FailedAnswer): boolean {
 	const { status, code, serviceMessage } = answer;

@@ -1,8 +1,6 @@
 /**
- * Bank identifiers: ABA routing numbers, IBANs (with the registry of national formats), SWIFT/BIC
- * codes and account numbers. Pure functions, no runtime dependencies: test/unit checks them
- * against `abavalidator` and `ibantools`. Each check only answers valid or not; messages are
- * written by ./paymentDetailFields.ts, without repeating the value (it ends up in logs).
+ * Bank identifier checks, valid or not (test/unit compares them with `abavalidator` and
+ * `ibantools`); the messages are ./paymentDetailFields.ts's.
  */
 
 /** Removes spaces and hyphens that people type into bank numbers. */
@@ -10,10 +8,7 @@ function compact(value: string): string {
 	return value.replace(/[\s-]+/g, '');
 }
 
-/**
- * ABA routing number: 9 digits whose weighted sum 3·d1 + 7·d2 + d3 + 3·d4 + 7·d5 + d6 + 3·d7 +
- * 7·d8 + d9 is a multiple of 10 and not 0 (000000000 is refused). Surrounding spaces are ignored.
- */
+/** ABA routing number: 9 digits, weights 3 7 1, a sum that is a multiple of 10 and not 0. */
 export function isValidAbaRouting(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const digits = value.trim();
@@ -24,11 +19,7 @@ export function isValidAbaRouting(value: unknown): boolean {
 	return sum !== 0 && sum % 10 === 0;
 }
 
-/**
- * BBAN structure per country from the SWIFT IBAN registry (plus the countries that use IBANs
- * outside it): `n` digits, `a` upper-case letters, `c` letters or digits. The IBAN length is 4 plus
- * the sum of the counts.
- */
+/** BBAN structure per country (SWIFT IBAN registry): `n` digits, `a` letters, `c` either. */
 const BBAN_PART: Record<string, string> = { n: '[0-9]', a: '[A-Z]', c: '[A-Z0-9]' };
 const BBAN_PATTERNS: Record<string, RegExp> = Object.fromEntries(
 	(
@@ -72,12 +63,7 @@ function mod97(text: string): number {
 	return remainder;
 }
 
-/**
- * IBAN: accepted with spaces or in lower case (compare `normaliseIban`). Valid when the country
- * is known, the length and BBAN structure match the country's format, the check digits are
- * 02–98 and the MOD 97-10 check over BBAN + country + check digits gives 1. National check
- * digits inside the BBAN (some countries have them) are not checked.
- */
+/** IBAN (spaces, lower case accepted): the country's format, check digits 02–98, MOD 97-10 = 1. */
 export function isValidIban(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const iban = normaliseIban(value);
@@ -109,11 +95,7 @@ export function normaliseSwift(value: string): string {
 	return value.replace(/\s+/g, '').toUpperCase();
 }
 
-/**
- * SWIFT/BIC: `AAAA BB CC (DDD)`, 8 or 11 characters: 4 letters (institution), 2 letters that are
- * a country code, 2 letters or digits (location), optionally 3 letters or digits (branch).
- * Spaces and lower case are accepted and normalised.
- */
+/** SWIFT/BIC: `AAAA BB CC (DDD)`, BB a country code; spaces and lower case accepted. */
 export function isValidSwift(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const swift = normaliseSwift(value);

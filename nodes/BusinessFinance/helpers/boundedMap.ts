@@ -1,14 +1,7 @@
 /**
- * A Map of at most `max` entries in the order they were last set: setting a key makes it the
- * newest, and setting one beyond `max` drops the oldest. What the trigger keeps in the n8n
- * process's memory per trigger or endpoint is held in these, so that no number of workflows,
- * endpoints or deliveries can grow it without bound.
- *
- * `dropOldestWhile` reads the oldest entries through one walk that is kept, not started afresh: a
- * Map leaves the slots of deleted entries in place until it is rebuilt, so a walk from the start
- * would pass every entry dropped so far again (tens of thousands after a burst) before the first
- * one still held. A kept walk also keeps the tables the Map has outgrown until it moves on, so a
- * map that is only capped, never swept, takes one step from the start when it is full instead.
+ * A Map of at most `max` entries in the order they were last set, the oldest dropped beyond
+ * `max`: the trigger's memory cannot grow without bound. `dropOldestWhile` keeps its walk (a Map
+ * keeps deleted slots until rebuilt: a fresh walk would pass every dropped entry again).
  */
 export class BoundedMap<K, V> {
 	private readonly entries = new Map<K, V>();

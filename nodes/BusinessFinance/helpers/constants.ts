@@ -1,7 +1,4 @@
-/**
- * Facts about the service and the package that more than one module needs, defined once. The
- * service's choices behind them are written in docs/api-decisions.md.
- */
+/** Facts more than one module needs, defined once (the service's: docs/api-decisions.md). */
 
 /** The credential type both nodes use (its `name` in credentials/BusinessFinanceApi.credentials.ts). */
 export const CREDENTIAL_NAME = 'businessFinanceApi';
@@ -12,19 +9,13 @@ export const API_MAX_PAGE_SIZE = 100;
 /** The service's rate limit per API key, as messages state it. */
 export const RATE_LIMIT_TEXT = '100 requests per minute per API key';
 
-/**
- * Default total wait for rate limits per item: the node option's default, in seconds (the
- * transport counts milliseconds and converts where it reads the option).
- */
+/** Default total wait for rate limits per item, in seconds: the node option's default. */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 300;
 
 /** The option's largest value: one day, well below Node's longest timer (about 24.8 days). */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
-/**
- * A UUID in its canonical 8-4-4-4-12 hex form, any version, any case: as a regex source, because
- * n8n's resource-locator validation takes a string.
- */
+/** A UUID (8-4-4-4-12 hex, any version or case) as a regex source, as n8n's locators take it. */
 export const UUID_PATTERN =
 	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 

@@ -63,12 +63,8 @@ function dateOfDateTime(text: string): string | undefined {
 }
 
 /**
- * Normalises a date to `YYYY-MM-DD`.
- *
- * Accepts `YYYY-MM-DD`; an ISO 8601 date-time (`2026-03-01T10:00:00Z`, with or without seconds,
- * fraction or offset), which is cut to the date as written (no time-zone conversion, so what the
- * user sees is what is sent); a Luxon DateTime (n8n's dateTime parameters and `$now`/`$today`),
- * taken in its own zone; a JS Date, taken in UTC. The date must exist in the calendar.
+ * A date as `YYYY-MM-DD`: an ISO 8601 date-time is cut as written (no time-zone conversion: what
+ * the user sees is sent), a Luxon DateTime taken in its zone, a JS Date in UTC.
  */
 export function normaliseDate(value: unknown, field = 'Date'): Validated<string> {
 	const expected = `${quoted(field)} must be a date as YYYY-MM-DD (an ISO 8601 date-time is cut to its date)`;

@@ -1,8 +1,6 @@
 /**
- * The payment-method detail fields of vendors and payables, described once: parameter name, API
- * field, label, editor text, the methods each belongs to or is required for, and its own check.
- * The editor fields (descriptions/methodDetails.ts), the policy (./paymentPolicy.ts) and every
- * message about these fields are derived from this table.
+ * The payment-method detail fields, described once: the editor (descriptions/methodDetails.ts),
+ * the policy (./paymentPolicy.ts) and every message about them derive from this table.
  */
 import {
 	isValidAbaRouting,
@@ -59,11 +57,7 @@ export interface PaymentDetailField {
 	requiredFor?: readonly PaymentMethod[];
 	/** The methods that require at least one of the details marked so (wire: routing, SWIFT, IBAN). */
 	oneOfFor?: readonly PaymentMethod[];
-	/**
-	 * An identifier that must keep every character, accepted only as text: a number from an
-	 * expression or a spreadsheet has already lost its leading zeros (000123456789 is 123456789)
-	 * and, past 15 digits, its last digits.
-	 */
+	/** Accepted only as text: a number has lost its leading zeros and digits past the 15th. */
 	textOnly?: boolean;
 	/** The form to send, from trimmed non-empty text. */
 	normalise?: (text: string) => string;

@@ -1,8 +1,6 @@
 /**
- * The payment-method policy of vendors and payables: which details a method takes and needs, and
- * the form each is sent in. The fields and their rules are the table in ./paymentDetailFields.ts;
- * the decisions behind them are in docs/api-decisions.md ("Payment methods and their details").
- * Messages never repeat bank or wallet details (they end up in execution logs).
+ * The payment-method policy of vendors and payables (docs/api-decisions.md, "Payment methods and
+ * their details"), from the table in ./paymentDetailFields.ts. Messages never repeat details.
  */
 import { PAYMENT_METHODS, type PaymentMethod } from './constants';
 import {
@@ -26,11 +24,7 @@ export interface MethodDetailsOptions {
 	 * `payable`: see `validateMethodDetails`.
 	 */
 	context?: 'vendor' | 'payable';
-	/**
-	 * Payables only: whether the payable names an existing vendor (`vendor_id`). Details given
-	 * without a payment method then use the vendor's method, which is not known here. When false,
-	 * such details are refused (no method to check them against). When undefined, not checked.
-	 */
+	/** Payables: whether a vendor is named; if not, details without a method are refused. */
 	hasVendorId?: boolean;
 }
 
@@ -112,19 +106,9 @@ function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[
 }
 
 /**
- * Checks a payment method and its details (API field names, normalised, only those applying to
- * the method: `applicableDetails`) and returns every problem found, an empty list when the body
- * can be sent:
- *
- * - every detail present must be text of the right form (its rule in the table), whatever the
- *   method; a bank identifier given as a number is refused (its digits may have changed);
- * - vendors: the method is required and its details must be complete (the table's
- *   `requiredFor` and `oneOfFor`);
- * - payables: the API requires neither a method nor details (the vendor's details on file may
- *   apply). When the method is set and any detail that completes it is given, the details must
- *   be complete (partial details cannot pay anyone); a method alone, or none, is accepted.
- *   Details without a method are refused when `hasVendorId` is false (nothing to check them
- *   against), and passed on when the payable names a vendor (the service uses its method).
+ * Every problem with a method and its (normalised, applicable) details: each detail's form;
+ * vendors need a method and complete details; payables need complete details only once one that
+ * completes the method is given (partial details cannot pay anyone).
  */
 function validateMethodDetails(
 	method: unknown,
@@ -160,11 +144,7 @@ function normaliseDetail(apiField: string, value: unknown): unknown {
 	return field?.normalise ? field.normalise(trimmed) : trimmed;
 }
 
-/**
- * A copy of the details in the form to send: text trimmed, IBAN and SWIFT in their electronic
- * form (no spaces, upper case), an upper-case bech32 bitcoin address in lower case, names given
- * as numbers turned into text. Empty values are dropped. Normalise first, then validate.
- */
+/** The details in the form to send (each field's `normalise`), empty ones dropped. */
 function normaliseMethodDetails(details: MethodDetails): MethodDetails {
 	const result: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
@@ -190,10 +170,8 @@ export function separateMethodDetails(fields: Record<string, unknown>): {
 }
 
 /**
- * The details that apply to the method: with a known method, those of other methods are left
- * out. The editor hides them for that method (descriptions/methodDetails.ts) but keeps what was
- * typed before the method changed; a value the user cannot see is neither checked nor sent.
- * Without a known method every detail is kept (a payable may use its vendor's method).
+ * The details of the method (all without a known one): the editor hides other methods' details
+ * but keeps what was typed; a value the user cannot see is neither checked nor sent.
  */
 function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
 	if (!isPaymentMethod(method)) return details;
@@ -206,10 +184,7 @@ function applicableDetails(method: unknown, details: MethodDetails): MethodDetai
 	return applicable;
 }
 
-/**
- * The details to send (normalised, only those applying to the method) and every problem with
- * them and the method.
- */
+/** The details to send and every problem with them and the method. */
 export function prepareMethodDetails(
 	method: unknown,
 	details: MethodDetails,

@@ -1,8 +1,4 @@
-/**
- * Rules about a request as a whole (fields that go together, an update that changes something)
- * and the webhook endpoint's own values. Pure functions: each returns the problems found, or the
- * value to send, so that an item that would be refused is never sent.
- */
+/** Rules about a request as a whole, and the webhook endpoint's values: problems, or the value. */
 import { EVENT_TYPES } from './constants';
 import {
 	fail,
@@ -53,10 +49,7 @@ export function validateSendImmediately(
 	];
 }
 
-/**
- * A webhook endpoint id goes into the path: any token (`ep_…` in the service) without spaces,
- * `/`, `?` or `#`, which would change the route.
- */
+/** A webhook endpoint id goes into the path: any token without spaces, `/`, `?` or `#`. */
 export function validateWebhookEndpointId(value: unknown): Validated<string> {
 	const field = 'Webhook Endpoint ID';
 	const required = validateRequiredText(value, field);

@@ -1,11 +1,7 @@
 /**
- * The fields the API documents for each resource, in its order, and the two shapes the nodes
- * give them: stable columns (every documented field, `null` where the service left it out, the
- * service's own extra fields after them) and the simplified view of at most ten fields.
- *
- * Stable columns matter because a spreadsheet node maps columns from the first items it sees:
- * one vendor answered without `email` would otherwise move or drop a column. The API leaves
- * open which fields an answer may omit (docs/api-decisions.md, "Output items").
+ * The fields the API documents per resource, and the shapes the nodes give them: stable columns
+ * (a spreadsheet maps columns from the first items; docs/api-decisions.md, "Output items"),
+ * simplified, and an agent's.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -28,10 +24,7 @@ export const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
 	webhookEndpoint: fields('id url description filter_types disabled created_at updated_at'),
 };
 
-/** At most this many fields per item when Simplify is on (n8n's UX guideline). */
-export const SIMPLIFY_MAX_FIELDS = 10;
-
-/** The fields Simplify keeps, in output order; the parameter descriptions list them from here. */
+/** The fields Simplify keeps (at most ten: n8n's UX guideline), in output order. */
 export const SIMPLIFIED_FIELDS = {
 	vendor: fields(
 		'id name email payment_method bank_name account_number_last4 wallet_address wallet_chain updated_at',
@@ -45,21 +38,14 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * `names` of `value` in that order, `null` where the service left one out. Built with
- * Object.fromEntries, so a field named `__proto__` stays a field instead of replacing the prototype.
- */
+/** `names` of `value`, `null` where left out (Object.fromEntries: `__proto__` stays a field). */
 function columns(names: readonly string[], value: IDataObject): IDataObject {
 	return Object.fromEntries(
 		names.map((name) => [name, value[name] === undefined ? null : value[name]]),
 	);
 }
 
-/**
- * The resource with every documented field in the documented order (`null` where the service
- * left it out), then the fields the service added, unchanged. Anything that is not an object is
- * returned as it came: the node passes on what the service returned rather than invent a record.
- */
+/** Every documented field in order (`null` where left out), then the service's own, unchanged. */
 export function withStableColumns<T>(resource: ResourceName, value: T): T | IDataObject {
 	if (!isPlainObject(value)) return value;
 	const documented = RESOURCE_FIELDS[resource];
@@ -81,21 +67,15 @@ export function shaped<T>(
 	return simplify ? simplified(resource, value) : withStableColumns(resource, value);
 }
 
-/**
- * The fields an agent gets of a record when the node runs as its tool, where fewer than all
- * (test/e2e/mcp.e2e.test.ts measures each read's answer against the normal output). A vendor is
- * what an agent acts on by id (a payable names it): its banking details stay out.
- */
+/** The fields an agent gets, where fewer than all: a vendor's banking details stay out. */
 export const AGENT_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
 	vendor: ['id', 'name', 'email', 'payment_method', 'updated_at'],
 	transaction: SIMPLIFIED_FIELDS.transaction,
 };
 
 /**
- * A record as an agent gets it: its agent fields where the resource has them, and no `null`
- * fields (an agent pays for every character it reads, and an absent field tells it as much as
- * `null`). Empty strings and lists stay: `filter_types: []` means "every event", not "unknown".
- * Anything that is not an object is returned as it came.
+ * A record as an agent gets it: its agent fields, no `null` ones (an agent pays per character).
+ * Empty strings and lists stay: `filter_types: []` means "every event", not "unknown".
  */
 export function forAgent<T>(resource: ResourceName | undefined, value: T): T | IDataObject {
 	if (!isPlainObject(value)) return value;
@@ -109,7 +89,7 @@ export function forAgent<T>(resource: ResourceName | undefined, value: T): T | I
 }
 
 /** The resource an event type's `data` holds (`vendor.updated` → vendor), if it is one of ours. */
-export function resourceOfEventType(type: unknown): ResourceName | undefined {
+function resourceOfEventType(type: unknown): ResourceName | undefined {
 	if (typeof type !== 'string') return undefined;
 	if (type.startsWith('treasury.transaction.')) return 'transaction';
 	const prefix = type.split('.')[0];
@@ -117,20 +97,13 @@ export function resourceOfEventType(type: unknown): ResourceName | undefined {
 	return undefined;
 }
 
-/**
- * An event's `data` with stable columns for the resource its type names; data of an event type
- * the package does not know is passed on as it came.
- */
+/** An event's `data` with stable columns for the resource its type names, else as it came. */
 export function eventDataWithStableColumns<T>(type: unknown, data: T): T | IDataObject {
 	const resource = resourceOfEventType(type);
 	return resource ? withStableColumns(resource, data) : data;
 }
 
-/**
- * A trigger's item json for an event under its Output option: the whole event, or its resource
- * alone with the action node's stable columns (what spreadsheets take); a resource that is not
- * an object is kept under `data`.
- */
+/** A trigger's item json: the whole event, or its resource alone with stable columns. */
 export function eventItemJson(output: 'event' | 'data', event: IDataObject): IDataObject {
 	if (output === 'event') return event;
 	const data = eventDataWithStableColumns(event.type, event.data);

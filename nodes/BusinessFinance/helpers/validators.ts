@@ -1,9 +1,4 @@
-/**
- * Checks of single values: ids, emails, amounts, text, numbers and flags. Pure functions, no
- * runtime dependencies (the package may not have any): each returns the value to send, or a
- * problem that names the field and says what to fix, so that bad input is refused before a
- * request is sent. Dates are in ./dates.ts, bank and wallet details in ./paymentPolicy.ts.
- */
+/** Checks of single values: each returns the value to send, or a problem that says what to fix. */
 import { UUID_PATTERN } from './constants';
 
 /** One reason an item cannot be sent: the field as the editor names it, what is wrong, the fix. */
@@ -20,10 +15,7 @@ export const ok = <T>(value: T): Validated<T> => ({ ok: true, value });
 export const fail = <T>(field: string, message: string, fix?: string): Validated<T> =>
 	fix === undefined ? { ok: false, field, message } : { ok: false, field, message, fix };
 
-/**
- * A field as messages name it: its label in the editor, in single quotes (n8n's guidelines).
- * Values are quoted with double quotes (`describe`), so the two are never confused.
- */
+/** A field as messages name it: its label in single quotes (values get double, `describe`). */
 export function quoted(label: string): string {
 	return `'${label}'`;
 }
@@ -112,10 +104,7 @@ export const RECEIVABLE_AMOUNT: AmountRule = { min: 0.01 };
 export const PAYABLE_AMOUNT: AmountRule = { min: 0, exclusive: true };
 
 const NUMERIC_STRING_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/**
- * The largest amount accepted: one trillion. The API states no maximum; this keeps amounts exact
- * in cents as JS numbers with room to spare, and is the sandbox's bound too.
- */
+/** The largest amount: the API states none; this keeps cents exact, and is the sandbox's. */
 const MAX_AMOUNT = 1_000_000_000_000;
 
 /** The value as a finite number: numbers, or numeric text as expressions give it. */
@@ -137,14 +126,9 @@ function parseAmount(value: unknown, field: string): Validated<number> {
 }
 
 /**
- * Checks a money amount and returns it as a number rounded to cents.
- *
- * - Finite numbers, or numeric strings as expressions give them (`"12.50"`, surrounding spaces
- *   allowed; no thousands separators, no exponent, since `1,000` is ambiguous across locales).
- * - At most 2 decimal places: the currency is USD, and silently rounding 10.005 would change
- *   what is billed. Floating-point noise such as `0.1 + 0.2` (0.30000000000000004) is within a
- *   millionth of a cent and is rounded, not refused.
- * - The bound from `rule` (receivables at least 0.01, payables more than 0).
+ * A money amount rounded to cents: a number or numeric text (no separators: `1,000` is
+ * ambiguous), at most 2 decimals (rounding 10.005 would change what is billed; float noise such
+ * as 0.1 + 0.2 is rounded), within `rule`.
  */
 export function validateAmount(
 	value: unknown,

@@ -1,7 +1,6 @@
 /**
- * Wallet addresses by `wallet_chain`: the structure of an address on each chain the API knows
- * (the sandbox checks the same rules). Checksums are not verified: EIP-55 needs Keccak-256 and
- * base58check SHA-256, which the package would have to ship. Pure functions.
+ * Wallet address structure per `wallet_chain` (as the sandbox checks). No checksums: EIP-55 and
+ * base58check need hashes the package would have to ship.
  */
 import { EVM_CHAINS, WALLET_CHAINS, type WalletChain } from './constants';
 

@@ -2,11 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { apiRequest } from '../transport';
 
-/**
- * The vendor list of the `vendorId` resource locator: `GET /v1/vendors` with `search` when the
- * user types, one page of the API's largest size per call; the next page number is the
- * pagination token.
- */
+/** The `vendorId` locator's list: one page of `GET /v1/vendors?search=` per call, numbered. */
 export async function searchVendors(
 	this: ILoadOptionsFunctions,
 	filter?: string,

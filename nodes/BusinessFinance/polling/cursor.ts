@@ -1,12 +1,7 @@
 /**
- * The polling trigger's cursor: what it has emitted, in a few hundred bytes whatever the list's
- * size (docs/trigger.md, "Polling trigger"). Pure functions; the reading is in read.ts.
- *
- * A list is ordered by a timestamp, then id (created_at for new items, updated_at for changed
- * vendors). The cursor is the newest timestamp emitted (`at`) and the ids emitted at exactly that
- * timestamp (`ids`), so an item that arrives later with the same timestamp, whatever its id, is
- * still new. When more than MAX_TIE_IDS items share `at`, the lowest ids are folded into `floor`:
- * ids up to it count as seen.
+ * The polling trigger's cursor over a list ordered by timestamp, then id: the newest timestamp
+ * emitted and the ids emitted at it, so a later item at the same timestamp is still new
+ * (docs/trigger.md, "The cursor"). Pure functions.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -32,16 +27,17 @@ export const emptyPosition = (): Position => ({ at: '', ids: [] });
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
-/**
- * Timestamps compared as instants (offsets and precision may differ between answers), then as
- * text for what one millisecond does not tell apart (microseconds).
- */
+/** Timestamps compared as instants, then as text (microseconds a millisecond cannot tell). */
 export function compareStamps(a: string, b: string): number {
 	const ta = Date.parse(a);
 	const tb = Date.parse(b);
 	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return sign(ta - tb);
 	return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** By timestamp, then id: the order of the lists the cursor walks. */
+export const compareRows = (a: Row, b: Row): number =>
+	compareStamps(a.stamp, b.stamp) || (a.id < b.id ? -1 : 1);
 
 /** Whether the cursor has seen this row: older than `at`, or at `at` and remembered. */
 export function isSeen(position: Position, row: Row): boolean {

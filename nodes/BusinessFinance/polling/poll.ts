@@ -1,14 +1,18 @@
-/**
- * The polling trigger's poll(): reads what is new since the cursor in the node's static data,
- * emits one item per event, moves the cursor past exactly what it emitted
- * (docs/trigger.md, "Polling trigger").
- */
+/** The polling trigger's poll(): emits what is new since the cursor, moves it past exactly that. */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { eventItemJson } from '../helpers/resourceFields';
 import { apiPages } from '../transport';
 import { listingError } from '../transport/errors';
-import { advance, compareStamps, emptyPosition, isSeen, type Position, utcDay } from './cursor';
+import {
+	advance,
+	compareRows,
+	compareStamps,
+	emptyPosition,
+	isSeen,
+	type Position,
+	utcDay,
+} from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
 import {
 	type ForwardRead,
@@ -157,10 +161,8 @@ async function pollFrom(
 }
 
 /**
- * Where the next poll starts: the offset of the first item at the cursor's timestamp in the
- * list the next poll reads (`nextDay`: its `from` date). When that date moves to a later day,
- * the items before the cursor in that list are those read of that day or later and older than
- * the cursor (every item before the read began is older than the old cursor, of an earlier day).
+ * The offset of the first item at the cursor's timestamp in the list the next poll reads
+ * (`nextDay`: its `from` date; on a later day, counted among the rows read).
  */
 function nextPos(
 	read: ForwardRead,
@@ -188,7 +190,7 @@ async function pollChanged(reader: ListReader, state: PollState): Promise<PollRe
 		)
 		.map((vendor) => ({ vendor, row: rowOf(reader, vendor) }))
 		.filter(({ row }) => !isSeen(state.position, row))
-		.sort((a, b) => compareStamps(a.row.stamp, b.row.stamp) || (a.row.id < b.row.id ? -1 : 1));
+		.sort((a, b) => compareRows(a.row, b.row));
 	if (changed.length === 0) return { emitted: [] };
 	const position = advance(
 		state.position,
@@ -197,14 +199,11 @@ async function pollChanged(reader: ListReader, state: PollState): Promise<PollRe
 	return { next: { on: state.on, position, pos: 0 }, emitted: changed.map(({ vendor }) => vendor) };
 }
 
-/**
- * The first poll after activation (or a change of Trigger On): the cursor at the newest item,
- * nothing emitted. Items at its timestamp with ids up to its id count as seen (`floor`).
- */
+/** The first poll (or after a change of Trigger On): the cursor at the newest item. */
 async function firstPosition(reader: ListReader, settings: Settings): Promise<PollState> {
 	if (settings.event === POLLED_EVENTS.vendorUpdated) {
 		const rows = (await readAll(reader)).map((vendor) => rowOf(reader, vendor));
-		rows.sort((a, b) => compareStamps(a.stamp, b.stamp) || (a.id < b.id ? -1 : 1));
+		rows.sort(compareRows);
 		return { on: settings.on, position: advance(emptyPosition(), rows), pos: 0 };
 	}
 	const first = await getPage(reader, 1);

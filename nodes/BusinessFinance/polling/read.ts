@@ -1,13 +1,9 @@
-/**
- * Reading only what is new from a list ordered by (timestamp, id) with `meta.total`: start at the
- * page where the cursor was, check that the list did not move, read forward (docs/trigger.md,
- * "Polling trigger"). Every request goes through the transport's one call of the poll.
- */
+/** Reading only what is new: from the page where the cursor was, forward (docs/trigger.md). */
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { LISTING } from '../transport/errors';
-import { compareStamps, isSeen, type Position, type Row } from './cursor';
+import { hasMore, isObject, type PageMeta, pageItems } from '../transport/pagination';
+import { compareRows, compareStamps, isSeen, type Position, type Row } from './cursor';
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
@@ -34,9 +30,6 @@ export interface ListReader {
 	path: string;
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 export const idOf = (item: IDataObject): string =>
 	typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : '';
 
@@ -45,14 +38,6 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	id: idOf(item),
 });
 
-/** The `data` of an answer, refused unless it is a list of objects (a skipped element would be lost). */
-function pageItems(reader: ListReader, data: unknown): IDataObject[] {
-	if (!Array.isArray(data)) throw reader.refuse(LISTING.notAList(reader.path));
-	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw reader.refuse(LISTING.notObjects(reader.path, bad, data[bad]));
-	return data as IDataObject[];
-}
-
 /** One page of `limit` items. */
 export async function getPage(
 	reader: ListReader,
@@ -60,16 +45,10 @@ export async function getPage(
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const response = await reader.pages.page({ ...reader.filters, page: number, limit });
-	const items = pageItems(reader, response.data);
-	const meta = isObject(response.meta) ? response.meta : {};
+	const items = pageItems(response.data, reader.path, reader.refuse);
+	const meta: PageMeta = isObject(response.meta) ? response.meta : {};
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	const hasMore =
-		typeof meta.has_more === 'boolean'
-			? meta.has_more
-			: total !== undefined
-				? number * limit < total
-				: items.length >= limit;
-	return { number, items, total, hasMore };
+	return { number, items, total, hasMore: hasMore(meta, number, limit, items.length) };
 }
 
 const lastPageOf = (page: Page): number =>
@@ -78,9 +57,8 @@ const lastPageOf = (page: Page): number =>
 		: Math.max(1, Math.ceil(page.total / PAGE_SIZE));
 
 /**
- * The page to read forward from: the last one whose first item is older than the cursor (or
- * page 1). Starts at the page the cursor's position points to (one request when the list did
- * not move) and otherwise searches by halves, so a list that moved costs about log2(pages).
+ * The last page whose first item is older than the cursor (or page 1): the guessed page first
+ * (one request when the list did not move), else by halves (about log2(pages) requests).
  */
 export async function locate(reader: ListReader, position: Position, guess: number): Promise<Page> {
 	const older = (item: IDataObject | undefined) =>
@@ -115,17 +93,11 @@ export interface ForwardRead {
 	error?: unknown;
 	/** True when MAX_PAGES_PER_POLL ended the read before the end of the list. */
 	truncated: boolean;
-	/**
-	 * True when an item was read twice: something was inserted behind the read (into a page
-	 * already read, e.g. at the same timestamp with a lower id), so a page read may have missed it.
-	 */
+	/** An item was read twice: one was inserted behind the read, which may have missed it. */
 	shifted: boolean;
 }
 
-/**
- * From `start` to the end of the list (or the page cap): the items the cursor has not seen and
- * that are not in `taken` (the ids this poll already has; the new ones are added).
- */
+/** From `start` to the end (or the page cap): items neither seen nor in `taken` (added to it). */
 export async function readForward(
 	reader: ListReader,
 	position: Position,
@@ -158,10 +130,7 @@ export async function readForward(
 /** Passes over the list a poll makes at most while items are inserted behind its reading. */
 const MAX_PASSES = 3;
 
-/**
- * readForward, read again from `start` while items were inserted behind it (up to MAX_PASSES):
- * the new items of every pass, in list order.
- */
+/** readForward, again from `start` while items were inserted behind it: every pass's new items. */
 export async function readNew(
 	reader: ListReader,
 	position: Position,
@@ -178,14 +147,10 @@ export async function readNew(
 		}
 		result = { ...again, fresh: [...result.fresh, ...again.fresh] };
 	}
-	const order = (a: IDataObject, b: IDataObject) =>
-		compareStamps(reader.stampOf(a), reader.stampOf(b)) || (idOf(a) < idOf(b) ? -1 : 1);
+	const order = (a: IDataObject, b: IDataObject) => compareRows(rowOf(reader, a), rowOf(reader, b));
 	return { ...result, fresh: result.fresh.sort(order) };
 }
 
-/**
- * Every item of the list (changed vendors: the API has no "updated since"), through the
- * transport's listing, which refuses a service that repeats pages or never stops.
- */
+/** Every item (changed vendors: the API has no "updated since"), through the guarded listing. */
 export const readAll = async (reader: ListReader): Promise<IDataObject[]> =>
 	await reader.pages.all(reader.filters);

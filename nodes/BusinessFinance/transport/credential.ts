@@ -1,7 +1,5 @@
-// The credential, checked by the same rules for requests and the Test button: the key is sent as
-// stored (so no whitespace, or a passing test is followed by 401s), only over https:// except to
-// a loopback address. The Test button is code, not a declarative `test`, which could not tell
-// INVALID_API_KEY from API_KEY_EXPIRED nor explain a bad host.
+// The credential, by the same rules for requests and the Test button (code: a declarative `test`
+// could not tell INVALID_API_KEY from API_KEY_EXPIRED): no whitespace, https:// but to loopback.
 import type {
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,

@@ -99,10 +99,7 @@ export function createTransport({
 		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
 	}
 
-	/**
-	 * GETs of one path that share one call: one deadline and wait budget for all of them (a poll
-	 * of the polling trigger reads the pages it chooses, or the whole list with listAll's guards).
-	 */
+	/** GETs of one path on one call (one deadline and wait budget): a poll's pages, or listAll. */
 	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
 		const page = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);

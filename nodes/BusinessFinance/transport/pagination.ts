@@ -7,12 +7,12 @@ import { LISTING, listingError, type Scope } from './errors';
 /** Hard cap on the pages of one listing, whatever the service says. */
 const MAX_PAGES = 10_000;
 
-type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
+export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
 const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 
-const isObject = (value: unknown): value is IDataObject =>
+export const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 class Listing {
@@ -48,16 +48,20 @@ class Listing {
 	}
 }
 
-function pageItems(scope: Scope, path: string, response: IDataObject): IDataObject[] {
-	const data = response.data;
-	if (!Array.isArray(data)) throw listingError(scope, LISTING.notAList(path));
+/** The `data` of an answer, refused unless it is a list of objects (a skipped element would be lost). */
+export function pageItems(
+	data: unknown,
+	path: string,
+	refuse: (lines: string[]) => Error,
+): IDataObject[] {
+	if (!Array.isArray(data)) throw refuse(LISTING.notAList(path));
 	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw listingError(scope, LISTING.notObjects(path, bad, data[bad]));
+	if (bad >= 0) throw refuse(LISTING.notObjects(path, bad, data[bad]));
 	return data as IDataObject[];
 }
 
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */
-function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
+export function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
 	if (typeof meta.total !== 'number') return received >= pageSize;
 	return page * effectivePageSize(meta, pageSize, received) < meta.total;
@@ -101,7 +105,7 @@ export async function listAll(
 	for (let page = 1; !listing.full; page++) {
 		if (page > maxPages) throw listingError(scope, LISTING.endless(page - 1, maxPages));
 		const response = await getPage({ ...filters, page, limit: pageSize });
-		const items = pageItems(scope, path, response);
+		const items = pageItems(response.data, path, (lines) => listingError(scope, lines));
 		if (!listing.take(items)) throw listingError(scope, LISTING.repeatedPage(path, page));
 		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
 		if (items.length === 0 && saysMoreRemain(meta, received)) {

@@ -1,7 +1,4 @@
-/**
- * What came back from the HTTP layer, read without trusting it: an answer's body, the service's
- * `{error:{code,message}}` in it, or which network failure a thrown error was.
- */
+/** What came back from the HTTP layer, read without trusting it. */
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 

@@ -1,18 +1,8 @@
 /**
- * The webhook-ids of verified deliveries, per trigger node, in the n8n process's memory: a
- * delivery the service retries (same id) or an attacker replays runs the workflow once.
- *
- * An id is kept until every signature that could carry it has expired: a signature is accepted
- * while its timestamp is within the tolerance of n8n's clock, on either side, so a delivery stays
- * replayable until the later of its arrival and its timestamp, plus the tolerance. Only verified
- * deliveries are recorded, so an attacker cannot fill the memory.
- *
- * One capped map per node, id → Unix second until which a copy may verify. Its expired ids are
- * dropped when the node gets a delivery, its oldest when a new id would exceed the cap; the
- * number of nodes is capped too. An id that could still be retried is forgotten only beyond a
- * cap, and n8n's log then says so. Month-end runs bring bursts of tens of thousands of events
- * within a tolerance window: the cap is sized for them (bytes per id measured by
- * bench/duplicates-memory.ts, see docs/trigger.md).
+ * The webhook-ids of verified deliveries (only those: an attacker cannot fill it), per trigger
+ * node, in the process's memory: a retried or replayed delivery runs the workflow once. One capped
+ * map per node, id → Unix second until which a copy may verify; an id that could still verify is
+ * forgotten only beyond a cap, and the log says so (docs/trigger.md, bench/duplicates-memory.ts).
  */
 import type { Logger } from 'n8n-workflow';
 
@@ -21,10 +11,8 @@ import { BoundedMap } from '../helpers/boundedMap';
 /** Ids per tolerance window per trigger that are all kept until they can no longer verify. */
 export const IDS_PER_TOLERANCE_WINDOW = 50_000;
 /**
- * Most webhook-ids remembered per trigger node; the oldest are dropped first. Three windows: a
- * delivery dated a whole tolerance ahead verifies until 2 × tolerance after it arrived, so a
- * trigger may have to keep the ids of the last 2 × tolerance + 1 s (whole seconds, both ends
- * included), at most three windows' worth for any tolerance of 1 s or more.
+ * Most webhook-ids remembered per trigger node, oldest dropped first. A delivery dated a tolerance
+ * ahead verifies until 2 × tolerance after it arrived: 2 × tolerance + 1 s fit in three windows.
  */
 export const MAX_SEEN_PER_NODE = 3 * IDS_PER_TOLERANCE_WINDOW;
 /** Most trigger nodes tracked per process; the least recently used is dropped first. */
@@ -72,11 +60,7 @@ function memoryOf(nodeKey: string, trigger: TriggerLog, nowSeconds: number): Nod
 	return memory;
 }
 
-/**
- * Says in n8n's log that ids which may still be retried were forgotten, so that a second run of a
- * delivery never goes unexplained; at most once per interval per count, so a flood cannot flood
- * the log (at most MAX_NODES + 1 lines per interval). The line names the node that lost the ids.
- */
+/** Logs that ids which may still be retried were forgotten: at most once per interval per count. */
 function warnForgotten(count: Warnings, node: TriggerLog, bound: string, nowSeconds: number) {
 	if (nowSeconds < count.warnedAt + WARNING_INTERVAL_SECONDS) return;
 	node.logger.warn(
@@ -95,10 +79,7 @@ export function replayableUntil(
 	return Math.max(timestampSeconds, nowSeconds) + toleranceSeconds;
 }
 
-/**
- * Recorded ids whose delivery n8n has not answered yet (node key and id): a copy that arrives
- * meanwhile is not a duplicate yet, because the first may still fail to start its run.
- */
+/** Recorded ids n8n has not answered yet: a copy meanwhile is no duplicate (the first may fail). */
 const awaitingAnswer = new Set<string>();
 const answerKey = (nodeKey: string, webhookId: string) => `${nodeKey}\n${webhookId}`;
 
@@ -106,11 +87,7 @@ export function isAwaitingAnswer(nodeKey: string, webhookId: string): boolean {
 	return awaitingAnswer.has(answerKey(nodeKey, webhookId));
 }
 
-/**
- * Marks a just-recorded id as awaiting n8n's answer. The function returned settles it, once: an
- * id whose delivery n8n did not take (its answer was not `2xx`) is forgotten, so that the
- * service's retry runs the workflow; a taken one stays recorded.
- */
+/** Marks an id as awaiting n8n's answer; the function returned forgets it if n8n did not take it */
 export function awaitAnswer(nodeKey: string, webhookId: string): (taken: boolean) => void {
 	const key = answerKey(nodeKey, webhookId);
 	awaitingAnswer.add(key);
@@ -130,10 +107,8 @@ export function wasSeen(nodeKey: string, webhookId: string, nowSeconds: number):
 }
 
 /**
- * Records a verified delivery and tells whether its id was already recorded (a duplicate). A
- * copy extends the id's memory to its own signature, never shortens it. Synchronous on purpose:
- * check and insert happen without an await in between, so two concurrent copies of a delivery
- * cannot both pass.
+ * Records a verified delivery; true for a duplicate. A copy only extends the id's memory.
+ * Synchronous on purpose: two concurrent copies cannot both pass.
  */
 export function recordVerified(
 	nodeKey: string,

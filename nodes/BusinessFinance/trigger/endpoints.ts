@@ -1,7 +1,4 @@
-/**
- * The trigger's calls to the service's webhook-endpoint routes, and what it compares and restores
- * of an endpoint. All HTTP goes through the transport.
- */
+/** The trigger's calls to the webhook-endpoint routes, and what it compares and restores. */
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -54,10 +51,7 @@ export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject 
 /** How long a secret fetch may wait, and take in all (the transport's defaults when unset). */
 export type SecretFetchLimits = Pick<ApiRequestOptions, 'waitBudgetMs' | 'deadlineMs'>;
 
-/**
- * The endpoint's signing secret from the service, or undefined when the service does not hand it
- * out (no such route, or an answer without a secret). Other errors are thrown.
- */
+/** The endpoint's signing secret, or undefined when the service hands out none. */
 export async function fetchEndpointSecret(
 	this: Ctx,
 	id: string,

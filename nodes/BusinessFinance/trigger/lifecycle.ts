@@ -1,8 +1,6 @@
 /**
- * The trigger's webhook methods: n8n calls `checkExists` and, when it answers false, `create` on
- * activation, and `delete` on deactivation (and to clean up after a failed activation). The
- * service calls are in endpoints.ts; what happens to an endpoint the user owns is decided in
- * ownership.ts; where the signing secret comes from, in secrets.ts.
+ * The trigger's webhook methods: `checkExists`, then `create` on activation; `delete` on
+ * deactivation and after a failed activation.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
@@ -77,10 +75,7 @@ export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/**
- * Points an endpoint the user owns at this workflow; its own settings are recorded first
- * (ownership.ts says where, and when the endpoint is refused).
- */
+/** Points an endpoint the user owns at this workflow, its own settings recorded first. */
 async function adoptEndpoint(
 	this: IHookFunctions,
 	want: Target,
@@ -153,9 +148,8 @@ async function postNew(this: IHookFunctions, want: Target, slot: SlotState): Pro
 }
 
 /**
- * Activation failed after the endpoint was registered: remove it again, then fail. An endpoint
- * whose deliveries could never be verified is of no use, and n8n does not save the static data of
- * a failed activation, so one left behind could never be deleted by the trigger.
+ * Activation failed after the endpoint was registered: remove it, then fail (n8n saves no static
+ * data of a failed activation, so the trigger could never delete one left behind).
  */
 async function rollback(
 	this: IHookFunctions,
@@ -182,10 +176,8 @@ const noSecret = (ctx: IHookFunctions, orphan?: string) =>
 	);
 
 /**
- * Undoes what an earlier activation did to the endpoint in `slot`: deletes an endpoint the trigger
- * created, or puts a given endpoint's own settings back (also after a failed activation, whose
- * slot n8n did not save: the parameters name the endpoint). An endpoint already gone is fine.
- * False when a given endpoint's settings could not be put back: they stay in the slot.
+ * Undoes an earlier activation: deletes the endpoint the trigger created, or puts a given one's
+ * settings back (after a failed activation the parameters name it). False when that failed.
  */
 async function release(this: IHookFunctions, slot: SlotState): Promise<boolean> {
 	const id = slot.endpointId ?? (givenEndpointId(this) || undefined);

@@ -1,12 +1,6 @@
 /**
- * An endpoint the user owns ("Webhook Endpoint ID" given): who holds it, where its own settings
- * are kept while the trigger holds it, and how they come back (docs/trigger.md, "An endpoint you
- * give: who holds it"). Only the user's own settings are ever recorded as the original, never a
- * webhook URL of this n8n; they are recorded before the endpoint is changed, in the slot and in
- * this process's memory, which outlives a failed activation (n8n saves no static data from one,
- * but does from the clean-up `delete` it runs then). An endpoint is put back only while it still
- * points at the caller. The active workflow wins over the test listener; another workflow's
- * endpoint is refused.
+ * An endpoint the user gives: who holds it, where its own settings are kept meanwhile, and how
+ * they come back (docs/trigger.md, "An endpoint you give: who holds it").
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
@@ -55,10 +49,7 @@ function parseUrl(url: string): URL | undefined {
 	}
 }
 
-/**
- * The user's own settings of adopted endpoints, per workflow, trigger node and endpoint: at most
- * 500, the oldest dropped first.
- */
+/** The user's own settings of adopted endpoints (outlive a failed activation): at most 500. */
 const originals = new BoundedMap<string, IDataObject>(500);
 
 /** The endpoint's own settings as the slot or this process recorded them. */
@@ -68,9 +59,8 @@ function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataO
 }
 
 /**
- * The endpoint's own settings before this trigger points it here: read from the endpoint when
- * the user holds it, else recorded earlier. Throws when they cannot be known, or when the
- * endpoint belongs to another workflow (or to the active workflow, for the test listener).
+ * The endpoint's own settings before this trigger points it here, read or recorded earlier.
+ * Throws when unknown, or when another workflow (or the active one, for a test) holds it.
  */
 export function originalBeforeAdopting(
 	ctx: IHookFunctions,
@@ -123,11 +113,7 @@ export function recordOriginal(
 	});
 }
 
-/**
- * PATCHes the endpoint to point here. When that fails (the service may have applied it and
- * answered 503), the original is put back at once; failing that, it stays recorded for the
- * clean-up n8n runs next (`delete`), and for the next activation or deactivation.
- */
+/** PATCHes the endpoint to point here; on failure puts the original back, or keeps it recorded. */
 export async function pointHere(
 	ctx: IHookFunctions,
 	id: string,
@@ -148,10 +134,8 @@ export async function pointHere(
 }
 
 /**
- * Deactivation (and n8n's clean-up after a failed activation): puts the endpoint's own settings
- * back if it still points at the caller. True when nothing is left to put back; false when the
- * service could not be reached or refused: then the original is kept in the slot (n8n saves it)
- * and in memory, and n8n's log says so.
+ * Deactivation (and clean-up after a failed activation): puts the own settings back if the
+ * endpoint still points here. False when that failed: the original stays recorded and logged.
  */
 export async function releaseAdopted(
 	ctx: IHookFunctions,

@@ -1,16 +1,7 @@
 /**
- * A delivery to the trigger's webhook URL. Anyone who learns the URL can send one, so what a
- * request may cost and cause is decided by what can be proven about it, in this order:
- *
- * 1. Headers and body, no secret needed: a well-formed id, a timestamp within the tolerance and a
- *    well-formed `v1,` signature (under any header alias), a body that is an event object. A
- *    request that fails here is answered without any network call.
- * 2. The signature, with the secret secrets.ts hands out (that may cost one fetch per endpoint,
- *    bounded there). When the registration's secret cannot be had, 503: the service retries.
- * 3. Duplicates, by the identity that was verified; only verified deliveries are recorded, and
- *    one counts as handled only once n8n has answered it `2xx` (`settleWhenAnswered`).
- *
- * Receiving never writes the workflow's static data (see `readSlot` in state.ts).
+ * A delivery to the trigger's webhook URL. Anyone can send one, so what it may cost is decided by
+ * what can be proven, in order: headers and body (no network), the signature (secrets.ts), then
+ * duplicates by the verified id (docs/trigger.md). Never writes static data (state.ts `readSlot`).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -102,10 +93,8 @@ function readSettings(ctx: IWebhookFunctions) {
 }
 
 /**
- * The request body exactly as it arrived. n8n 2.x reads the body into `req.rawBody` (a Buffer)
- * before it parses JSON, and offers `req.readRawBody()` when it has not read it yet. Only when
- * neither exists is the parsed body serialised again: that can only make a genuine signature
- * fail to match, never make a forged one pass.
+ * The body exactly as it arrived (n8n's `rawBody`, read on demand). Serialising the parsed body
+ * again, the last resort, can only make a genuine signature fail, never a forged one pass.
  */
 async function rawBodyOf(req: RequestLike): Promise<string> {
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
@@ -152,12 +141,9 @@ function acceptVerified(
 }
 
 /**
- * A delivery counts as handled only once the service was told so: n8n answers it `2xx` after it
- * has taken the run (n8n 2.x answers only once the run has started, and `5xx` when it could not
- * start it; docs/trigger.md says what each n8n line guarantees). Any other answer makes the
- * service retry, so the id is forgotten and the retry runs. A request closed before any answer
- * (the service stopped waiting) stays recorded: whether the run started cannot be known there,
- * and forgetting it would let anyone who replays a genuine delivery and hangs up run it again.
+ * A delivery counts as handled once n8n answered it `2xx` (docs/trigger.md); otherwise its id is
+ * forgotten so the retry runs. One closed before any answer stays recorded: forgetting it would
+ * let anyone who replays a genuine delivery and hangs up run it again.
  */
 function settleWhenAnswered(ctx: IWebhookFunctions, webhookId: string): void {
 	const response = ctx.getResponseObject();
@@ -166,11 +152,7 @@ function settleWhenAnswered(ctx: IWebhookFunctions, webhookId: string): void {
 	response.once('close', () => settle(true));
 }
 
-/**
- * A delivery that "Allow Unsigned Deliveries" lets through unverified. The id it claims proves
- * nothing: it is never recorded, so it cannot make a genuine delivery be dropped; a verified
- * delivery with its id suppresses it.
- */
+/** Let through by "Allow Unsigned Deliveries": its claimed id is never recorded, only looked up. */
 function accept(
 	ctx: IWebhookFunctions,
 	settings: Settings,

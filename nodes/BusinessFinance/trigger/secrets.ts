@@ -1,16 +1,7 @@
 /**
- * Where the trigger gets the secret to verify a delivery with, as decided at activation: the
- * endpoint's secret from the service, or the credential's "Webhook Signing Secret". A
- * registration that verifies with the endpoint's secret is never checked with another one: that
- * secret may belong to another endpoint, whose deliveries would then verify.
- *
- * Every delivery may be an attacker's, so what one can cost is bounded per endpoint: one delivery
- * fetch in flight, joined by concurrent deliveries each within its own deadline; after a mismatch
- * a new fetch only every `REFRESH_INTERVAL_MS` (rotation); after a failure none for
- * `FAILURE_MEMORY_MS`. Activation fetches on its own and joins nothing: no delivery can decide an
- * activation. `nowMs` is when the delivery arrived (receive.ts); waits are measured with `Date.now()`.
- *
- * The secret is never written to the static data (n8n stores that unencrypted and exports it).
+ * The secret a delivery is verified with, as decided at activation: the endpoint's (never checked
+ * with another, which may be another endpoint's) or the credential's. What a delivery can cost is
+ * bounded per endpoint (docs/trigger.md, "Signing secret and verification"). Never in static data.
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
@@ -25,11 +16,7 @@ type Ctx = IHookFunctions | IWebhookFunctions;
 export const REFRESH_INTERVAL_MS = 60_000;
 /** After a failed fetch (and nothing cached), no new fetch for this long. */
 export const FAILURE_MEMORY_MS = 30_000;
-/**
- * Most a delivery waits for the secret, in its own fetch (rate-limit waits and requests together)
- * or in one it joins: the service is waiting for the answer, and a secret route that hangs must
- * not hold it.
- */
+/** Most a delivery waits for the secret, fetched or joined: the service waits for the answer. */
 const RECEIVE_DEADLINE_MS = 5_000;
 
 interface EndpointSecret {
@@ -105,11 +92,7 @@ function nextFetchAtMs(entry: EndpointSecret): number {
 	return entry.lastFetchMs + pause;
 }
 
-/**
- * The endpoint's secret for a delivery that arrived at `nowMs`: cached, else fetched (or joined)
- * within the bounds above and before its deadline. `afterMismatch`: the cached one did not match;
- * fetch again if the bounds allow (rotation).
- */
+/** Cached, else fetched or joined before the deadline; `afterMismatch`: fetch again (rotation). */
 async function endpointSecret(
 	ctx: Ctx,
 	endpointId: string,
@@ -137,11 +120,7 @@ async function credentialSecret(ctx: Ctx): Promise<string | undefined> {
 	}
 }
 
-/**
- * Activation: fetches the endpoint's secret now, on its own, and tells where deliveries will be
- * verified from. Throws what the service answered when that is an error other than "no such
- * route" (404/405), so that activation can report it.
- */
+/** Activation fetches the secret on its own; throws errors but 404/405 (activation reports them) */
 export async function secretSourceAtActivation(
 	ctx: IHookFunctions,
 	endpointId: string,
@@ -156,17 +135,12 @@ export async function secretSourceAtActivation(
 	return (await credentialSecret(ctx)) ? 'credential' : 'none';
 }
 
-/**
- * `unavailable`: the registration verifies with the endpoint's secret and it cannot be had now
- * (the delivery is answered so that the service retries it).
- */
+/** `unavailable`: the endpoint's secret cannot be had now (answered so the service retries). */
 export type SecretVerdict = 'verified' | 'mismatch' | 'no_secret' | 'unavailable';
 
 /**
- * Checks a delivery that arrived at `nowMs` with the secret its registration calls for. `matches`
- * is the signature check (synchronous, no network). Without a recorded source (a delivery while
- * activation is still running), the endpoint's secret is used, and the credential's only when the
- * service says it hands out none.
+ * Checks a delivery with the secret its registration calls for. Without a recorded source
+ * (activation still running): the endpoint's, the credential's only if the service has none.
  */
 export async function checkWithSecret(
 	ctx: IWebhookFunctions,

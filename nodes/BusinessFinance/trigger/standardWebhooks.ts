@@ -1,18 +1,7 @@
 /**
- * Standard Webhooks (https://www.standardwebhooks.com/) verification, as the service signs its
- * deliveries (sandbox/API.md, "Webhook endpoints" under the sandbox's decisions).
- *
- * - Headers `webhook-id`, `webhook-timestamp`, `webhook-signature` in any case; the `svix-*` names
- *   are accepted too, each field on its own (a `webhook-*` name wins over its `svix-*` alias).
- * - Signed content: `${id}.${timestamp}.${raw body}`; key: the base64-decoded secret after its
- *   `whsec_` prefix; HMAC-SHA256; the signature header holds space-separated `v1,<base64>`
- *   entries (other versions are ignored).
- * - `readSignedMessage` decides everything that needs no secret (headers present and well formed,
- *   timestamp within the tolerance either way), so a request that cannot be genuine costs nothing.
- *   The message it returns is the one identity of a delivery: what is verified is what duplicates
- *   are counted by, whatever header names carried it.
- * - Signatures are compared in constant time. Reasons never include the secret or the expected
- *   signature. Pure, and uses only `crypto`.
+ * Standard Webhooks (https://www.standardwebhooks.com/) verification, as the service signs
+ * (sandbox/API.md): `webhook-*` headers (or their `svix-*` aliases), HMAC-SHA256 of
+ * `${id}.${timestamp}.${raw body}`, `v1,<base64>` entries compared in constant time.
  */
 import { createHmac, timingSafeEqual } from 'crypto';
 
@@ -36,11 +25,7 @@ export interface SignedMessage {
 
 export type ReadResult =
 	| { ok: true; message: SignedMessage }
-	/**
-	 * `unsigned`: no signature header under any name (what "Allow Unsigned" may let through).
-	 * `outsideTolerance`: the only problem is how far the timestamp is from now (a clock, or a
-	 * late retry), not the headers' form. `id`: the webhook-id the request claims, if any.
-	 */
+	/** `unsigned`: no signature header; `outsideTolerance`: only the timestamp's distance is wrong. */
 	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean; id?: string };
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -55,10 +40,7 @@ const MAX_ID_LENGTH = 256;
 const hasControlCharacter = (text: string) =>
 	[...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
-/**
- * Decodes a signing secret (`whsec_<base64>` or the bare base64) to the HMAC key. Returns
- * undefined when it is not usable (empty, or not base64).
- */
+/** The HMAC key of a secret (`whsec_<base64>` or bare base64); undefined when not usable. */
 export function decodeSecret(secret: string): Buffer | undefined {
 	if (typeof secret !== 'string') return undefined;
 	let encoded = secret.trim();
@@ -129,10 +111,7 @@ function v1Signatures(header: string): string[] {
 	return out;
 }
 
-/**
- * Reads a delivery's identity and signatures and checks all that needs no secret. A request that
- * fails here cannot be genuine, whatever the secret.
- */
+/** A delivery's identity and signatures, after every check that needs no secret (costs nothing). */
 export function readSignedMessage(
 	headers: WebhookHeaders,
 	options: VerifyOptions = {},

@@ -1,8 +1,4 @@
-/**
- * The trigger's registration: the endpoint it registered on and where deliveries are verified
- * from. It is kept here: in the node's static data (one slot per mode) and, while activation
- * runs, in this process's memory. secrets.ts keeps the secrets and gets the registration from here.
- */
+/** The trigger's registration: in static data per mode, and in memory while activation runs. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../helpers/boundedMap';
@@ -11,11 +7,8 @@ import { BoundedMap } from '../helpers/boundedMap';
 export type SecretSource = 'endpoint' | 'credential' | 'none';
 
 /**
- * What the trigger remembers between activation and deactivation, per mode: production
- * (an active workflow) and test ("Listen for test event") use separate slots, so a test run
- * never restores or deletes what the active workflow set up.
- * Kept in the node's static data, which n8n persists with the workflow. No secret is stored here.
- * Only the webhook methods (activation, deactivation) write it: see `readSlot`.
+ * What the trigger remembers between activation and deactivation, in separate slots for production
+ * and test, so a test run never touches what the active workflow set up. No secret is stored here.
  */
 export interface SlotState extends IDataObject {
 	/** The endpoint the trigger registered on. */
@@ -84,17 +77,12 @@ export function endpointKey(ctx: Ctx, endpointId: string): string {
 }
 
 /**
- * Registrations as activation announced them, at most 500, the oldest dropped first. Activation
- * tells this process about a registration as soon as it knows the endpoint, before n8n saves the
- * static data: a delivery that arrives in between (the service may deliver the moment an endpoint
- * exists) can then be verified instead of refused.
+ * Registrations announced by activations still running (at most 500): a delivery that arrives
+ * before n8n saves the static data can then be verified instead of refused.
  */
 const registrations = new BoundedMap<string, Registration>(500);
 
-/**
- * Activation learned the endpoint (`source` undefined) or also where its deliveries are verified
- * from: saved in the slot, and told to this process at once.
- */
+/** Activation learned the endpoint (and maybe the secret source): saved, told to this process. */
 export function register(
 	ctx: IHookFunctions,
 	slot: SlotState,

@@ -1,13 +1,7 @@
 /**
- * Tells the n8n log why deliveries to a trigger fail verification: a service that signs
- * differently, or a secret that is missing or wrong, would otherwise only show as `401` answers
- * the user never sees. One warning per trigger per interval, whatever the number of deliveries:
- * the URL is public and a flood of failed requests must not flood the log. A warning names the
- * likely cause (the most frequent since the last warning) and how many deliveries failed for each
- * cause; never a value a request sent (the details are the verifier's fixed reasons).
- *
- * Memory: one small entry per trigger (workflow, node, mode), at most `MAX_NODES` (the duplicate
- * memory's bound), the least recently failed dropped first.
+ * Tells n8n's log why deliveries fail verification (else only `401`s the user never sees): one
+ * warning per trigger per interval (the URL is public), with counts per cause and the likely
+ * one; never a value a request sent.
  */
 import { BoundedMap } from '../helpers/boundedMap';
 import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicates';
@@ -51,10 +45,7 @@ function failuresOf(key: string): Failures {
 	return entry;
 }
 
-/**
- * Counts a delivery answered `401` at `nowMs` and logs a warning when the trigger has not had one
- * for `WARNING_INTERVAL_MS`. `detail`: the verifier's reason, when it has one.
- */
+/** Counts a delivery answered `401`; logs a warning if none was logged for the interval. */
 export function noteVerificationFailure(
 	trigger: FailedTrigger,
 	cause: FailureCause,
