@@ -3,7 +3,6 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { eventItemJson } from '../helpers/resourceFields';
 import { apiPages } from '../transport';
-import { listingError } from '../transport/errors';
 import {
 	advance,
 	compareRows,
@@ -75,9 +74,6 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 		pages,
 		filters: settings.transactionType ? { type: settings.transactionType } : {},
 		stampOf: (item) => String(item[stampField] ?? ''),
-		refuse: (lines) =>
-			listingError({ node: ctx.getNode(), itemIndex: undefined, secrets: [] }, lines),
-		path,
 	};
 }
 

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { hasMore, isObject, type PageMeta, pageItems } from '../transport/pagination';
+import { hasMore, type PageMeta } from '../transport/pagination';
 import { compareRows, compareStamps, isSeen, type Position, type Row } from './cursor';
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
@@ -20,14 +20,11 @@ export interface Page {
 /** A list as the poll reads it: its pages (transport's apiPages), filters, and ordering timestamp. */
 export interface ListReader {
 	pages: {
-		page: (query: IDataObject) => Promise<IDataObject>;
+		page: (query: IDataObject) => Promise<{ items: IDataObject[]; meta: PageMeta }>;
 		all: (qs: IDataObject) => Promise<IDataObject[]>;
 	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
-	/** The node's error for an answer that is not a list of objects (transport/errors.ts, LISTING). */
-	refuse: (lines: string[]) => Error;
-	path: string;
 }
 
 export const idOf = (item: IDataObject): string =>
@@ -44,9 +41,7 @@ export async function getPage(
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const response = await reader.pages.page({ ...reader.filters, page: number, limit });
-	const items = pageItems(response.data, reader.path, reader.refuse);
-	const meta: PageMeta = isObject(response.meta) ? response.meta : {};
+	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
 	return { number, items, total, hasMore: hasMore(meta, number, limit, items.length) };
 }

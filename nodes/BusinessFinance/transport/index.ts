@@ -4,9 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
-import { buildOperationError } from './errors';
+import { buildOperationError, listingError } from './errors';
 import { limiterFor, type Limiters } from './limiter';
-import { listAll } from './pagination';
+import { isObject, listAll, type PageMeta, pageItems } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
 export { getApiErrorInfo } from './errors';
@@ -99,12 +99,20 @@ export function createTransport({
 		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
 	}
 
-	/** GETs of one path on one call (one deadline and wait budget): a poll's pages, or listAll. */
+	/**
+	 * GETs of one path on one call (one deadline and wait budget): a poll's pages, each refused
+	 * unless its `data` is a list of objects (with the call's redaction), or listAll.
+	 */
 	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
-		const page = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
+		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
+		const page = async (query: IDataObject) => {
+			const response = await getPage(query);
+			const items = pageItems(response.data, path, (lines) => listingError(call, lines));
+			return { items, meta: (isObject(response.meta) ? response.meta : {}) as PageMeta };
+		};
 		const all = async (qs: IDataObject) =>
-			await listAll(call, path, page, qs, Number.POSITIVE_INFINITY);
+			await listAll(call, path, getPage, qs, Number.POSITIVE_INFINITY);
 		return { page, all };
 	}
 
