@@ -1,6 +1,6 @@
 /** The event types as the editor shows them (Trigger On, Event Types): labels sorted A–Z. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { EVENT_TYPES } from '../helpers/constants';
+import { EVENT_TYPES, TRANSACTION_TYPES } from '../helpers/constants';
 import { byName } from './order';
 
 /** The trigger's `events` value that selects every event type (sent as no filter). */
@@ -61,3 +61,13 @@ export const eventOutputOption: INodeProperties = {
 	default: 'event',
 	description: 'What each item of an execution holds',
 };
+
+const TYPE_LABELS: Record<string, string> = {
+	deposit: 'Deposit',
+	withdrawal: 'Withdrawal',
+	conversion: 'Conversion',
+};
+/** The transaction types as options, A–Z (Get Transactions' Type, the polling trigger's Transaction Type). */
+export const transactionTypeOptions = byName(
+	TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
+);

@@ -1,8 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { eventOutputOption } from '../descriptions/events';
-
-import { transactionTypeOptions } from '../actions/treasury/getTransactions.operation';
+import { eventOutputOption, transactionTypeOptions } from '../descriptions/events';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
 export const POLLED_EVENTS = {

@@ -1,19 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { dateField } from '../../descriptions/dates';
-import { byName } from '../../descriptions/order';
-import { TRANSACTION_TYPES } from '../../helpers/constants';
+import { transactionTypeOptions } from '../../descriptions/events';
 import { normaliseDate, validateDateRange } from '../../helpers/dates';
 import { listOperation } from '../operations';
 
-const TYPE_LABELS: Record<string, string> = {
-	deposit: 'Deposit',
-	withdrawal: 'Withdrawal',
-	conversion: 'Conversion',
-};
-/** The transaction types as options, A–Z (also the polling trigger's Transaction Type). */
-export const transactionTypeOptions = byName(
-	TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
-);
 
 export const { description, execute } = listOperation({
 	resource: 'treasury',
