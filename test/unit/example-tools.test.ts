@@ -89,7 +89,9 @@ describe('the examples’ tools', () => {
 	);
 
 	it('get_transactions lets the model pick a window and a type (last week’s deposits)', () => {
-		for (const [, node] of tools.filter(([, n]) => n.name === 'get_transactions')) {
+		const found = tools.filter(([, n]) => n.name === 'get_transactions');
+		expect(found).toHaveLength(2); // examples 06 and 07
+		for (const [, node] of found) {
 			expect(Object.keys(node.parameters.filters).sort()).toEqual(['from', 'to', 'type']);
 			expect(fromAiKeys(node.parameters.filters).sort()).toEqual(['from', 'to', 'type']);
 		}
