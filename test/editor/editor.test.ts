@@ -24,10 +24,11 @@ import {
 	startN8nWithPackage,
 	type PackageInN8n,
 } from '../e2e/environment';
+import { sandboxApi } from '../e2e/service';
 import { nodeNamed } from '../e2e/workflows';
 import { launchBrowser, type EditorBrowser } from './browser';
 import type { INodeProperties } from 'n8n-workflow';
-import { EditorPage } from './editor-page';
+import { EditorPage, RUN_TIMEOUT_MS, byTestId } from './editor-page';
 import {
 	ACTION_PANELS,
 	TRIGGER_PANEL,
@@ -73,17 +74,9 @@ function screenshotDir(runtime: Runtime): string {
 }
 
 /** The sandbox's own answer to GET /v1/vendors?<query>. */
-async function sandboxVendors(
-	query: string,
-): Promise<{ vendors: Array<{ id: string; name: string }>; total: number }> {
-	const res = await fetch(`${sandbox.baseUrl}/v1/vendors?${query}`, {
-		headers: { authorization: `Bearer ${sandbox.apiKey}` },
-	});
-	const body = (await res.json()) as {
-		data: Array<{ id: string; name: string }>;
-		meta: { total: number };
-	};
-	return { vendors: body.data, total: body.meta.total };
+async function sandboxVendors(query: string) {
+	const { body } = await sandboxApi(sandbox)('GET', `/vendors?${query}`);
+	return { vendors: body.data as Array<{ id: string; name: string }>, total: body.meta.total };
 }
 
 beforeAll(async () => {
@@ -107,11 +100,21 @@ afterAll(async () => {
 });
 
 it('signs in and opens an imported example with the Business Finance node on the canvas', async () => {
-	await browser.page.evaluate((text) => console.error(text), CONSOLE_PROBE);
+	const { page } = browser;
+	await page.evaluate((text) => console.error(text), CONSOLE_PROBE);
 	const { email, password } = environment.n8n.owner();
-	await editor.signIn(email, password);
+	await page.goto(`${editor.baseUrl}/signin`);
+	await page.fill('input[name="emailOrLdapLoginId"]', email);
+	await page.fill('input[name="password"]', password);
+	await page.keyboard.press('Enter');
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 	await editor.openWorkflow(VENDORS_EXAMPLE.id);
-	const nodes = await editor.canvasNodes();
+	const nodes = await page.locator(byTestId('canvas-node')).evaluateAll((elements) =>
+		elements.map((e) => ({
+			name: e.getAttribute('data-node-name'),
+			type: e.getAttribute('data-node-type'),
+		})),
+	);
 	const node = nodes.find((n) => n.name === nodeOfType(VENDORS_EXAMPLE, ACTION_TYPE));
 	expect(node).toMatchObject({ type: ACTION_TYPE });
 	expect(nodes.map((n) => n.name).sort()).toEqual(VENDORS_EXAMPLE.nodes.map((n) => n.name).sort());
@@ -120,9 +123,14 @@ it('signs in and opens an imported example with the Business Finance node on the
 
 it('runs the node and shows the vendors from the sandbox in its output table', async () => {
 	await editor.openNode(nodeOfType(VENDORS_EXAMPLE, ACTION_TYPE));
-	await editor.executeNode();
+	await editor.panel.locator(byTestId('node-execute-button')).click();
+	const output = editor.panel.locator(byTestId('output-panel'));
+	const done = output.locator(`${byTestId('node-run-status-success')}, table`).first();
+	await done.waitFor({ timeout: RUN_TIMEOUT_MS });
 	const { vendors: firstPage, total } = await sandboxVendors('limit=100');
-	expect(await editor.outputItemCount()).toBe(total);
+	// "N items" above the output table.
+	const count = await output.locator(byTestId('ndv-items-count')).first().innerText();
+	expect(Number(/(\d+)\s+items?/.exec(count)?.[1])).toBe(total);
 	const table = await editor.outputTable();
 	expect(table.columns).toEqual(expect.arrayContaining(['id', 'name']));
 	const idColumn = table.columns.indexOf('id');
@@ -142,7 +150,13 @@ it('adds a Business Finance node from the nodes panel', async () => {
 	}>;
 	const action = operations.find((o) => o.value === 'create')?.action;
 	if (!action) throw new Error('vendor / create has no action text');
-	await editor.addNode('Business Finance', 'Business Finance', action);
+	const { page } = browser;
+	await page.locator(byTestId('node-creator-plus-button')).click();
+	const searchBar = byTestId('node-creator-search-bar');
+	await page.locator(`${searchBar} input, input${searchBar}`).fill('Business Finance');
+	for (const text of ['Business Finance', action])
+		await page.locator(byTestId('item-iterator-item'), { hasText: text }).first().click();
+	await editor.panel.locator(byTestId('parameter-input-operation')).waitFor();
 	expect((await editor.visibleParameters()).slice(0, 2)).toEqual(['resource', 'operation']);
 });
 
@@ -173,14 +187,7 @@ it('finds vendors in the vendor picker: the search goes to the sandbox', async (
 });
 
 it('tests the credential: accepted, then a wrong key refused with the service’s reason', async () => {
-	await editor.openCredential();
-	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
-	// A result stays up while the next test runs: the sandbox shows that Retry tested again.
-	await sandbox.admin.clearRequests();
-	await editor.retestCredential();
-	await environment.n8n.waitFor('the credential test to reach the sandbox', async () =>
-		(await sandbox.admin.getRequests()).some((r) => r.path === '/v1/vendors' && r.status === 200),
-	);
+	await editor.panel.locator(byTestId('credential-edit-button')).click();
 	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
 	await editor.screenshot('editor-credential', editor.credentialDialog);
 
@@ -192,7 +199,8 @@ it('tests the credential: accepted, then a wrong key refused with the service’
 
 	await editor.saveCredentialField('API Key', sandbox.apiKey);
 	expect(await editor.credentialTestResult('success')).toMatch(/success/i);
-	await editor.closeCredential();
+	await browser.page.keyboard.press('Escape');
+	await editor.credentialDialog.waitFor({ state: 'hidden' });
 	await editor.closeNode();
 });
 
@@ -208,16 +216,16 @@ it('runs example 01d from the canvas and shows its vendors in n8n’s Data table
 	const workflowId = await dataTableSyncOfThisLine();
 	const before = (await environment.n8n.executions(workflowId, false)).length;
 	await editor.openWorkflow(workflowId);
-	await editor.executeWorkflow();
+	await browser.page.locator(byTestId('execute-workflow-button')).click();
 	const runs = await environment.n8n.waitForExecutions(workflowId, before);
 	const newest = runs.reduce((a, b) => (Number(b.id) > Number(a.id) ? b : a));
 	expect(newest.status).toBe('success');
 
 	const table = await findDataTable(environment.n8n, TABLE.tableName);
 	if (!table) throw new Error(`no data table "${TABLE.tableName}" after the run`);
-	await editor.openDataTable(table.projectId, table.id);
-	const { vendors, total } = await sandboxVendors('limit=100');
-	expect(await editor.dataTableTotal()).toBe(total);
+	await browser.page.goto(`${editor.baseUrl}/projects/${table.projectId}/datatables/${table.id}`);
+	await browser.page.locator('.ag-row').first().waitFor();
+	const { vendors } = await sandboxVendors('limit=100');
 	const grid = await editor.dataTableGrid();
 	// n8n's row number first, then the example's columns, as many as the view has room for.
 	const columns = ['id', ...TABLE.columns.column.map((c: { name: string }) => c.name)];
@@ -254,7 +262,17 @@ async function pickOperation(resource: string, operation: string) {
 		['resource', resource],
 		['operation', operation],
 	]) {
-		await editor.pick(name, optionName(actionProperty(name, resource, operation), value));
+		const option = optionName(actionProperty(name, resource, operation), value);
+		await editor.panel.locator(byTestId(`parameter-input-${name}`)).click();
+		const items = browser.page.locator('.el-select-dropdown__item:visible');
+		await items.first().waitFor();
+		// Each option shows its name on its first line.
+		const names = (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+		if (!names.includes(option))
+			throw new Error(`${name} offers ${names.join(', ')}; not ${option}`);
+		await items.nth(names.indexOf(option)).click();
+		// The list closes with an animation: the next pick must not read this one.
+		await items.first().waitFor({ state: 'hidden' });
 	}
 }
 
@@ -265,12 +283,18 @@ async function expectPanel(
 	property: (name: string) => INodeProperties,
 ) {
 	expect(await editor.visibleParameters()).toEqual([...before, ...expected.parameters]);
+	const parameters = editor.panel.locator(byTestId('node-parameters'));
 	const spaced = (text: string) => text.replace(/\s+/g, ' ');
 	for (const name of expected.parameters) {
 		const { displayName, hint } = property(name);
-		expect(await editor.label(name)).toBe(displayName);
-		if (hint) expect(spaced(await editor.parameterItem(name).innerText())).toContain(spaced(hint));
+		const label = parameters.locator(`label[for="${name}"]`);
+		expect((await label.locator('span').first().textContent())?.trim()).toBe(displayName);
+		// Everything the panel shows around the parameter: its label, input and hint.
+		const has = browser.page.locator(`label[for="${name}"]`);
+		const item = editor.panel.locator(byTestId('parameter-item')).filter({ has }).last();
+		if (hint) expect(spaced(await item.innerText())).toContain(spaced(hint));
 	}
 	const notices = (expected.notices ?? []).map((name) => property(name).displayName);
-	expect(await editor.notices()).toEqual(notices);
+	const shown = await parameters.locator('[role="alert"]:visible').allInnerTexts();
+	expect(shown.map((text) => text.trim())).toEqual(notices);
 }
