@@ -6,6 +6,8 @@
  */
 import type { QueueEnvironment } from '../../scripts/queue';
 
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
 /** Names of the processes whose log says `message` about this execution ("Enqueued", ...). */
 export function processesThatLogged(
 	env: QueueEnvironment,
@@ -13,7 +15,8 @@ export function processesThatLogged(
 	message: 'Enqueued execution' | 'Worker started execution',
 ): string[] {
 	const line = new RegExp(`${message} ${executionId} \\(job \\d+\\)`);
-	return logNames(env).filter((name) => line.test(plain(env.log(name))));
+	// n8n colours its debug-level lines with ANSI escape sequences.
+	return logNames(env).filter((name) => line.test(env.log(name).replace(COLOUR, '')));
 }
 
 /** The worker that ran the execution, from the workers' logs; throws unless exactly one did. */
@@ -27,11 +30,4 @@ export function workerThatRan(env: QueueEnvironment, executionId: string): strin
 
 export function logNames(env: QueueEnvironment): string[] {
 	return env.processGroups().map((group) => group.name);
-}
-
-/** n8n colours its debug-level lines with ANSI escape sequences. */
-const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-
-function plain(text: string): string {
-	return text.replace(COLOUR, '');
 }

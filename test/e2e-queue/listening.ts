@@ -1,8 +1,9 @@
 /**
- * Which TCP addresses a set of process groups listens on, read from /proc (Linux): every process
- * of each group, its socket inodes, and the listening entries of /proc/net/tcp and tcp6 that
- * match them. Needs the right to read the processes' fd folders (the same user, or root).
+ * Which TCP addresses a set of process groups listens on: every process of each group (from
+ * /proc, Linux) and the listening sockets `ss` (iproute2) names them as owners of. Needs the
+ * right to see the processes' sockets (the same user, or root).
  */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 
 interface Listener {
@@ -10,18 +11,18 @@ interface Listener {
 	port: number;
 }
 
-const LISTEN_STATE = '0A';
-
 export function listeners(groupIds: number[]): Listener[] {
-	const sockets = listeningSockets();
-	const found: Listener[] = [];
-	for (const pid of processesOf(groupIds).keys()) {
-		for (const inode of socketInodes(pid)) {
-			const socket = sockets.get(inode);
-			if (socket) found.push(socket);
-		}
-	}
-	return found;
+	const pids = processesOf(groupIds);
+	const lines = execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).split('\n');
+	return lines.flatMap((line) => {
+		// State, Recv-Q, Send-Q, local address:port, peer, users:(("name",pid=N,fd=M),...)
+		const local = line.trim().split(/\s+/)[3] ?? '';
+		const owners = [...line.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
+		if (!owners.some((pid) => pids.has(pid))) return [];
+		const at = local.lastIndexOf(':');
+		const address = local.slice(0, at).replace(/^\[(.*)\]$/, '$1');
+		return [{ address, port: Number(local.slice(at + 1)) }];
+	});
 }
 
 /** pid → its group, for the processes whose group is one of groupIds. */
@@ -40,46 +41,4 @@ export function processesOf(groupIds: number[]): Map<number, number> {
 		}
 	}
 	return found;
-}
-
-function socketInodes(pid: number): string[] {
-	try {
-		return fs
-			.readdirSync(`/proc/${pid}/fd`)
-			.map((fd) => fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }))
-			.map((target) => /^socket:\[(\d+)\]$/.exec(target)?.[1])
-			.filter((inode): inode is string => inode !== undefined);
-	} catch {
-		return [];
-	}
-}
-
-/** inode → address of every listening TCP socket on the machine. */
-function listeningSockets(): Map<string, Listener> {
-	const sockets = new Map<string, Listener>();
-	for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-		if (!fs.existsSync(file)) continue;
-		for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(1)) {
-			const fields = line.trim().split(/\s+/);
-			if (fields.length < 10 || fields[3] !== LISTEN_STATE) continue;
-			const [hexAddress, hexPort] = fields[1].split(':');
-			sockets.set(fields[9], { address: decodeAddress(hexAddress), port: parseInt(hexPort, 16) });
-		}
-	}
-	return sockets;
-}
-
-/** /proc/net/tcp's addresses: IPv4 as one little-endian word, IPv6 as four. */
-function decodeAddress(hex: string): string {
-	const words = hex.match(/.{8}/g) ?? [];
-	const bytes = words.flatMap((word) =>
-		(word.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)),
-	);
-	if (bytes.length === 4) return bytes.join('.');
-	const isV4Mapped =
-		bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255;
-	if (isV4Mapped) return `::ffff:${bytes.slice(12).join('.')}`;
-	const groups = [];
-	for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
-	return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
 }

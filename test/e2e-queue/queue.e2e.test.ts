@@ -78,22 +78,17 @@ async function startSandboxes(): Promise<WorkflowJson[]> {
 	return shared.workflows;
 }
 
-async function importEverything(shared: WorkflowJson[]): Promise<void> {
-	const runtime = env.main.runtime;
-	const cli = env.cliOptions();
-	await importCredentials(runtime, cli, [
-		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
-		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
-	]);
-	await importWorkflows(runtime, cli, [...shared, listingWorkflow()]);
-}
-
 beforeAll(async () => {
 	const shared = await startSandboxes();
 	const dir = path.join(runDir(), 'environment');
 	env = await QueueEnvironment.start(requireRuntime(), requireQueueServices(), { dir });
 	await env.main.setupOwner();
-	await importEverything(shared);
+	const cli = env.cliOptions();
+	await importCredentials(env.main.runtime, cli, [
+		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
+	]);
+	await importWorkflows(env.main.runtime, cli, [...shared, listingWorkflow()]);
 }, 600_000);
 
 afterAll(async () => {
