@@ -37,7 +37,7 @@ import {
 	triggerProperty,
 	type PanelExpectation,
 } from './expected';
-import { sortProblems } from './n8n-own-errors';
+import { unknownProblems } from './n8n-own-errors';
 
 const ACTION_TYPE = 'n8n-nodes-business-finance.businessFinance';
 const TRIGGER_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
@@ -252,8 +252,7 @@ async function dataTableSyncOfThisLine(): Promise<string> {
 it('leaves no browser console error besides n8n’s own known ones', () => {
 	const probe = browser.problems.filter((p) => p.text.includes(CONSOLE_PROBE));
 	expect(probe).toHaveLength(1);
-	const { others } = sortProblems(browser.problems.filter((p) => !probe.includes(p)));
-	expect(others).toEqual([]);
+	expect(unknownProblems(browser.problems.filter((p) => !probe.includes(p)))).toEqual([]);
 });
 
 /** Picks resource and operation in the open panel by the names the editor shows. */
