@@ -10,7 +10,6 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --rate-window <s>      window length in seconds (default 60)
   --retry-after          also send Retry-After on 429
   --seed demo|none       initial data (default demo)
-  --deliver-anywhere     deliver webhooks to non-loopback hosts too
   --help`;
 
 function fail(message: string): never {
@@ -36,7 +35,6 @@ const FLAGS: Record<string, (o: SandboxOptions, value: () => string | undefined)
 		const seed = value();
 		o.seed = seed === 'demo' || seed === 'none' ? seed : fail('--seed must be demo or none');
 	},
-	'--deliver-anywhere': (o) => (o.deliverAnywhere = true),
 };
 
 export function parseArgs(argv: string[]): SandboxOptions {

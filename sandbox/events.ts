@@ -61,11 +61,8 @@ export class Events {
 			record(undefined, 'not delivered: the endpoint url is not a valid URL');
 			return;
 		}
-		if (!this.options.deliverAnywhere && !isLoopback(url.hostname)) {
-			record(
-				undefined,
-				'not delivered: only loopback hosts receive deliveries (start the sandbox with --deliver-anywhere)',
-			);
+		if (!isLoopback(url.hostname)) {
+			record(undefined, 'not delivered: only loopback hosts receive deliveries');
 			return;
 		}
 

@@ -54,19 +54,12 @@ export const isJsonContentType = (ct: string | undefined): boolean =>
 
 /** Returns the working key, or the right 401 error. */
 export function authenticate(header: string | undefined, apiKey: string): string | ApiError {
-	if (header === undefined || header.trim() === '') {
-		return new ApiError(
-			401,
-			'MISSING_API_KEY',
-			'No API key provided: send the header Authorization: Bearer <API_KEY>',
-		);
-	}
-	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
 	if (!m) {
 		return new ApiError(
 			401,
 			'MISSING_API_KEY',
-			'No API key found in the Authorization header: use the form Authorization: Bearer <API_KEY>',
+			'No API key provided: send the header Authorization: Bearer <API_KEY>',
 		);
 	}
 	const token = m[1];

@@ -37,7 +37,6 @@ function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
 		seed: o.seed ?? 'none',
 		deliveryRetryDelaysMs: o.deliveryRetryDelaysMs ?? [1000, 5000, 25000],
 		deliveryTimeoutMs: o.deliveryTimeoutMs ?? 5000,
-		deliverAnywhere: o.deliverAnywhere ?? false,
 	};
 	if (!r.apiKey.startsWith('svc_') || r.apiKey.length < 8 || /\s/.test(r.apiKey)) {
 		throw new Error('apiKey must start with svc_ and have no spaces');

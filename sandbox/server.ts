@@ -89,7 +89,6 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 				coerceTypes: false,
 				removeAdditional: false,
 				useDefaults: false,
-				allErrors: false,
 			},
 		},
 	});
@@ -157,11 +156,7 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 			case 'status500':
 				throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
 			case 'status503':
-				throw new ApiError(
-					503,
-					'SERVICE_UNAVAILABLE',
-					'Service temporarily unavailable (injected fault)',
-				);
+				throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service unavailable (injected fault)');
 			case 'malformed':
 				reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
 				return reply;

@@ -21,8 +21,6 @@ export interface SandboxOptions {
 	deliveryRetryDelaysMs?: number[];
 	/** Timeout of one delivery attempt (default 5000). */
 	deliveryTimeoutMs?: number;
-	/** Deliver webhooks to non-loopback hosts too (default false). */
-	deliverAnywhere?: boolean;
 }
 
 export type ResolvedOptions = Required<SandboxOptions>;

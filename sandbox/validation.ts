@@ -29,23 +29,16 @@ export const isSwift = (value: string): boolean =>
 	/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
 
 const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
+/** Addresses of the chains that are not EVM chains (those take `0x` + 40 hex characters). */
+const WALLET_FORMATS = new Map([
+	['solana', new RegExp(`^${BASE58}{32,44}$`)],
+	['tron', new RegExp(`^T${BASE58}{33}$`)],
+	['bitcoin', new RegExp(`^([13]${BASE58}{25,34}|bc1[02-9ac-hj-np-z]{11,71})$`)],
+]);
 
-export function isWalletAddress(chain: string, address: string): boolean {
-	if (EVM_CHAINS.includes(chain)) return /^0x[0-9a-fA-F]{40}$/.test(address);
-	switch (chain) {
-		case 'solana':
-			return new RegExp(`^${BASE58}{32,44}$`).test(address);
-		case 'tron':
-			return new RegExp(`^T${BASE58}{33}$`).test(address);
-		case 'bitcoin':
-			return (
-				new RegExp(`^[13]${BASE58}{25,34}$`).test(address) ||
-				/^bc1[02-9ac-hj-np-z]{11,71}$/.test(address)
-			);
-		default:
-			return false;
-	}
-}
+export const isWalletAddress = (chain: string, address: string): boolean =>
+	(EVM_CHAINS.includes(chain) ? /^0x[0-9a-fA-F]{40}$/ : WALLET_FORMATS.get(chain))?.test(address) ??
+	false;
 
 const ACH_FIELDS = ['bank_name', 'account_name', 'account_number', 'routing_number'] as const;
 const WIRE_FIELDS = [...ACH_FIELDS, 'swift_code', 'iban', 'bank_address'] as const;
@@ -171,61 +164,18 @@ interface AjvError {
 	message?: string;
 }
 
-function fieldName(instancePath: string): string {
-	if (!instancePath) return 'body';
-	return instancePath
-		.slice(1)
-		.split('/')
-		.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
-		.join('');
-}
-
-/** One readable message that names the field. */
+/**
+ * One message that names the field (docs/api-decisions.md): the missing or extra field, the
+ * allowed values, or ajv's own words after the field (`amount must be >= 0.01`).
+ */
 export function formatAjvError(e: AjvError): string {
-	const field = fieldName(e.instancePath);
+	const path = e.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]');
+	const field = path.replace(/\//g, '.') || 'body';
+	const inside = path ? `${field}.` : '';
 	const p = e.params;
-	switch (e.keyword) {
-		case 'required':
-			return `${e.instancePath ? `${field}.` : ''}${p.missingProperty} is required`;
-		case 'additionalProperties':
-			return `${e.instancePath ? `${field}.` : ''}${p.additionalProperty} is not an allowed field`;
-		case 'type':
-			return field === 'body'
-				? 'body must be a JSON object'
-				: `${field} must be ${article(p.type)}`;
-		case 'enum':
-			return `${field} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
-		case 'format':
-			return `${field} must be ${FORMATS[p.format as string] ?? `a valid ${p.format}`}`;
-		case 'minLength':
-			return `${field} must not be empty`;
-		case 'pattern':
-			return p.pattern === '\\S'
-				? `${field} must not be blank`
-				: `${field} must be ${PATTERNS[p.pattern as string] ?? `of the form ${p.pattern}`}`;
-		case 'maxLength':
-			return `${field} must be at most ${p.limit} characters`;
-		case 'minProperties':
-			return 'body must contain at least one field';
-		case 'uniqueItems':
-			return `${field} must not contain duplicates`;
-		default: // e.g. minimum: "amount must be >= 0.01"
-			return `${field} ${e.message ?? 'is invalid'}`;
-	}
+	if (e.keyword === 'required') return `${inside}${p.missingProperty} is required`;
+	if (e.keyword === 'additionalProperties')
+		return `${inside}${p.additionalProperty} is not an allowed field`;
+	if (e.keyword === 'enum') return `${field} must be one of: ${p.allowedValues.join(', ')}`;
+	return `${field} ${e.message ?? 'is invalid'}`;
 }
-
-const FORMATS: Record<string, string> = {
-	date: 'a valid date (YYYY-MM-DD)',
-	'date-time': 'an ISO 8601 date-time',
-	email: 'a valid email address',
-	uuid: 'a valid UUID',
-	uri: 'an absolute http or https URL',
-};
-
-const PATTERNS: Record<string, string> = {
-	'^[hH][tT][tT][pP][sS]?://': 'an absolute http or https URL',
-	'^[A-Z0-9]{2,10}$': '2 to 10 upper-case letters or digits',
-	'^/': 'a path starting with /',
-};
-
-const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

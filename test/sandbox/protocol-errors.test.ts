@@ -7,7 +7,8 @@ import { achVendor, expectError, expectValidationError, vendorTotal, useHarness 
 
 const h = useHarness({}, { resetEach: true });
 
-const UNKNOWN_VENDOR = '/v1/vendors/00000000-0000-4000-8000-000000000000';
+const ID = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_VENDOR = `/v1/vendors/${ID}`;
 
 /** Sends `body` as written, with that content type. */
 const send = (method: string, path: string, body: string, contentType = 'application/json') =>
@@ -49,36 +50,24 @@ describe('INVALID_JSON', () => {
 });
 
 test.each([
-	['GET', '/v1/nope'],
-	['GET', '/v2/vendors'],
-	['GET', '/v1/vendors/'],
-	['GET', '/v1/treasury/deposit_instructions'],
-	['POST', '/v1/receivables/00000000-0000-4000-8000-000000000000/remind'],
-])('%s %s: 404 NOT_FOUND', async (method, path) => {
-	const res = await h.api.request(method, path, method === 'POST' ? { body: {} } : {});
-	expectError(res, 404, 'NOT_FOUND');
+	['GET', '/v1/nope', 404, 'NOT_FOUND'],
+	['GET', '/v2/vendors', 404, 'NOT_FOUND'],
+	['GET', '/v1/vendors/', 404, 'NOT_FOUND'],
+	['GET', '/v1/treasury/deposit_instructions', 404, 'NOT_FOUND'],
+	['POST', `/v1/receivables/${ID}/remind`, 404, 'NOT_FOUND'],
+	['DELETE', '/v1/vendors', 405, 'METHOD_NOT_ALLOWED'],
+	['PUT', `/v1/payables/${ID}`, 405, 'METHOD_NOT_ALLOWED'],
+	['GET', `/v1/receivables/${ID}/send`, 405, 'METHOD_NOT_ALLOWED'],
+	['POST', '/v1/treasury/transactions', 405, 'METHOD_NOT_ALLOWED'],
+	['GET', '/v1/webhooks', 405, 'METHOD_NOT_ALLOWED'],
+	['POST', '/v1/webhooks/ep_x/secret', 405, 'METHOD_NOT_ALLOWED'],
+] as const)('%s %s: %i %s', async (method, path, status, code) => {
+	const body = method === 'GET' || method === 'DELETE' ? {} : { body: {} };
+	expectError(await h.api.request(method, path, body), status, code);
 });
 
-describe('METHOD_NOT_ALLOWED', () => {
-	test.each([
-		['DELETE', '/v1/vendors'],
-		['PUT', '/v1/payables/00000000-0000-4000-8000-000000000000'],
-		['GET', '/v1/receivables/00000000-0000-4000-8000-000000000000/send'],
-		['POST', '/v1/treasury/transactions'],
-		['GET', '/v1/webhooks'],
-		['POST', '/v1/webhooks/ep_x/secret'],
-	])('%s %s: 405 METHOD_NOT_ALLOWED', async (method, path) => {
-		const res = await h.api.request(
-			method,
-			path,
-			method === 'GET' || method === 'DELETE' ? {} : { body: {} },
-		);
-		expectError(res, 405, 'METHOD_NOT_ALLOWED');
-	});
-
-	test('HEAD on an existing path: 405', async () => {
-		expect((await h.api.request('HEAD', '/v1/vendors')).status).toBe(405);
-	});
+test('HEAD on an existing path: 405', async () => {
+	expect((await h.api.request('HEAD', '/v1/vendors')).status).toBe(405);
 });
 
 describe('PAYLOAD_TOO_LARGE', () => {

@@ -18,21 +18,19 @@ export interface Harness {
 	close(): Promise<void>;
 }
 
-/** Starts a sandbox on a free loopback port; no demo data and a rate limit tests do not hit. */
-export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
-	const sb = await startSandbox({ port: 0, seed: 'none', rateLimit: 1_000_000, ...options });
-	const api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
-	const raw = createHttpClient(sb.baseUrl, { apiKey: null });
-	return { sb, api, raw, admin: sb.admin, close: () => sb.close() };
-}
-
 /**
  * One harness for the calling test file: started before its tests and closed after them; with
  * `resetEach`, emptied (`admin.reset('none')`: data, logs, faults, rate counters) before each.
  */
 export function useHarness(options: SandboxOptions = {}, { resetEach = false } = {}): Harness {
 	const h = {} as Harness;
-	beforeAll(async () => void Object.assign(h, await startHarness(options)));
+	beforeAll(async () => {
+		// a free loopback port, no demo data and a rate limit tests do not hit
+		const sb = await startSandbox({ port: 0, seed: 'none', rateLimit: 1_000_000, ...options });
+		const api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
+		const raw = createHttpClient(sb.baseUrl, { apiKey: null });
+		Object.assign(h, { sb, api, raw, admin: sb.admin, close: () => sb.close() });
+	});
 	afterAll(async () => h.close?.());
 	if (resetEach) beforeEach(async () => void (await h.admin.reset('none')));
 	return h;
@@ -115,36 +113,4 @@ export function receivableBody(overrides: Record<string, unknown> = {}): Record<
 	};
 }
 
-export function payableBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	return {
-		invoice_number: uniq('BILL'),
-		amount: 980.25,
-		vendor_name: 'Initech Services',
-		vendor_email: 'billing@initech.example',
-		due_date: '2026-12-15',
-		notes: 'Office chairs',
-		payment_method: 'ach',
-		bank_name: 'First Test Bank',
-		account_name: 'Initech Services Inc',
-		account_number: '000987654321',
-		routing_number: '011000015',
-		...overrides,
-	};
-}
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `fn` until `ok` holds for its value or the timeout passes; returns the last value. */
-export async function eventually<T>(
-	fn: () => Promise<T>,
-	ok: (v: T) => boolean,
-	timeoutMs = 5000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let value = await fn();
-	while (!ok(value) && Date.now() < deadline) {
-		await sleep(20);
-		value = await fn();
-	}
-	return value;
-}

@@ -1,20 +1,19 @@
 /**
  * Webhook endpoints (GET/PATCH of the spec, assumed POST/DELETE/secret) and what the trigger
  * relies on in a delivery: the event shape, the Standard Webhooks headers and a signature checked
- * with the `standardwebhooks` library and by hand, filter_types and disabled endpoints,
+ * with the `standardwebhooks` library, filter_types and disabled endpoints,
  * redelivery (same webhook-id, bounded) and the delivery log. How the trigger handles real
  * deliveries is tested in test/trigger/attack.test.ts and test/trigger/webhook.test.ts.
  */
-import { createHmac } from 'crypto';
 import type { IncomingHttpHeaders } from 'http';
 import { Webhook } from 'standardwebhooks';
 
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import type { DeliveryRecord } from '../../sandbox';
+import { pollUntil } from '../../scripts/poll';
 import { bodyOf, scriptedServer } from '../helpers/scripted-server';
 import {
 	achVendor,
-	eventually,
 	expectDateTime,
 	expectError,
 	expectOnlyFields,
@@ -85,26 +84,28 @@ async function deliveriesTo(endpointId: string, on: Harness = h): Promise<Delive
 
 /** Waits for `count` deliveries to reach `rx`; resolves to all it received. */
 const arrivals = (count: number, rx: Receiver = receiver) =>
-	eventually(
-		async () => rx.received,
-		(r) => r.length >= count,
+	pollUntil(
+		`${count} deliveries`,
+		async () => rx.received.length >= count && rx.received,
+		5000,
+		20,
 	);
 
 /** Waits for `count` attempts to `endpointId` in the delivery log; resolves to them. */
 const logged = (endpointId: string, count: number, on: Harness = h) =>
-	eventually(
-		() => deliveriesTo(endpointId, on),
-		(l) => l.length >= count,
+	pollUntil(
+		`${count} attempts in the delivery log`,
+		async () => {
+			const log = await deliveriesTo(endpointId, on);
+			return log.length >= count && log;
+		},
+		5000,
+		20,
 	);
 
-/** `v1,<base64>` as docs/api-decisions.md defines it: HMAC-SHA256 of `id.timestamp.body`. */
-function hmac(secret: string, id: string, timestamp: string, body: string): string {
-	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-	return createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-}
-
 describe('webhook endpoints', () => {
-	test('create with the defaults, get, patch, secret, delete', async () => {
+	// Get, patch (partial), a stable secret and delete as the trigger uses them: test/trigger.
+	test('create with the defaults; the secret: 24 bytes, in no other answer; delete', async () => {
 		const created = await h.api.post('/v1/webhooks', { url: receiver.url });
 		expect(created.status).toBe(201);
 		const ep = created.body.data;
@@ -112,27 +113,12 @@ describe('webhook endpoints', () => {
 		expect(ep).toMatchObject({ url: receiver.url, description: '', filter_types: [] });
 		expect(ep).toMatchObject({ id: expect.stringMatching(/^ep_/), disabled: false });
 		expectDateTime(ep.created_at);
-		expect((await h.api.get(`/v1/webhooks/${ep.id}`)).body).toEqual({ data: ep });
-
-		// a partial PATCH: the description stays
-		const changes = { url: 'http://localhost:9/other', filter_types: ['vendor.created'] };
-		const patched = await h.api.patch(`/v1/webhooks/${ep.id}`, { ...changes, disabled: true });
-		expect(patched.body.data).toEqual({
-			...ep,
-			...changes,
-			disabled: true,
-			updated_at: expect.any(String),
-		});
-
+		const patched = await h.api.patch(`/v1/webhooks/${ep.id}`, { disabled: true });
 		const secret = await secretOf(ep.id);
 		expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(24);
-		expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-		expect(await secretOf(ep.id)).toBe(secret);
 		expect([created.text, patched.text].join()).not.toContain('whsec_');
-
 		const deleted = await h.api.delete(`/v1/webhooks/${ep.id}`);
 		expect({ status: deleted.status, text: deleted.text }).toEqual({ status: 204, text: '' });
-		expectError(await h.api.get(`/v1/webhooks/${ep.id}`), 404, 'NOT_FOUND');
 		expectError(await h.api.get(`/v1/webhooks/${ep.id}/secret`), 404, 'NOT_FOUND');
 	});
 
@@ -168,20 +154,16 @@ describe('delivery', () => {
 		expect(req.headers['webhook-id']).toBe(event.id);
 		expect(req.headers['webhook-timestamp']).toMatch(/^\d+$/);
 		expect(Math.abs(Number(req.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+		// the reference implementation of docs/api-decisions.md's signature, over the raw body
 		expect(new Webhook(secret).verify(req.body, req.headers)).toEqual(event);
-		const { 'webhook-id': id, 'webhook-timestamp': ts } = req.headers;
-		expect(req.headers['webhook-signature'].split(' ')).toContain(
-			`v1,${hmac(secret, id, ts, req.body)}`,
-		);
-		const changed = req.body.replace('vendor.created', 'vendor.updated');
-		expect(() => new Webhook(secret).verify(changed, req.headers)).toThrow();
 		const other = await secretOf((await createEndpoint({ disabled: true })).id);
 		expect(() => new Webhook(other).verify(req.body, req.headers)).toThrow();
 		expect(JSON.stringify(req)).not.toContain(h.sb.apiKey);
 	});
 
-	test('filter_types (empty = all); disabled and deleted endpoints and refused requests get nothing', async () => {
+	test('filter_types (empty = all); disabled and deleted endpoints and refused requests get nothing; a non-loopback url is logged once, not delivered', async () => {
 		const all = await createEndpoint();
+		const remote = await createEndpoint({ url: 'https://example.com/hook' });
 		const onlyUpdates = await createEndpoint({ filter_types: ['vendor.updated'] });
 		const disabled = await createEndpoint({ disabled: true });
 		const deleted = await createEndpoint();
@@ -211,6 +193,8 @@ describe('delivery', () => {
 		expect(await typesTo(disabled)).toEqual(['receivable.created']);
 		expect(await typesTo(deleted)).toEqual([]);
 		expect(receiver.received).toHaveLength(6);
+		const refused = (await deliveriesTo(remote.id)).map((d) => [d.attempt, d.status, d.error]);
+		expect(refused).toEqual(Array(4).fill([1, undefined, expect.any(String)])); // none retried
 	});
 
 	test('a non-2xx answer, then a receiver that is down: one redelivery per delay, same webhook-id, each attempt logged', async () => {
@@ -234,16 +218,6 @@ describe('delivery', () => {
 		expect(log[0]).toMatchObject({ event_type: 'vendor.created', url: receiver.url, status: 500 });
 		expect(log[3].status).toBeUndefined(); // no answer at all
 		for (const d of log) expectDateTime(d.delivered_at);
-	});
-
-	test('a non-loopback url is logged once as not delivered', async () => {
-		const ep = await createEndpoint({ url: 'https://example.com/hook' });
-		await h.api.post('/v1/vendors', achVendor());
-		await logged(ep.id, 1);
-		await sleep(2 * RETRY_DELAYS[2]);
-		const log = await deliveriesTo(ep.id);
-		expect(log).toEqual([expect.objectContaining({ attempt: 1, error: expect.any(String) })]);
-		expect(log[0].status).toBeUndefined();
 	});
 });
 
