@@ -3,7 +3,6 @@
  * fake clock: what one answer can do to a key at most, that every wait is bounded, cancellable and
  * leaves nothing behind, and how long a 429 holds the key off.
  */
-import { createHash } from 'crypto';
 import fc from 'fast-check';
 
 import { createTransport } from '../../nodes/BusinessFinance/transport';
@@ -478,7 +477,7 @@ describe('proactive waiting and per-key sharing', () => {
 	const headers = (remaining: number, resetMs: number) =>
 		limitOf(100, remaining, String(Math.ceil(resetMs / 1000)));
 
-	it('one limiter per key, shared by every execution and keyed by a SHA-256 of the key', async () => {
+	it('one limiter per key, shared by every execution and never keyed by the key itself', async () => {
 		const reset = fake.now + 5_000;
 		const calls: RecordedCall[] = [];
 		const responder = () => json(200, { data: 1 }, headers(0, reset));
@@ -495,8 +494,7 @@ describe('proactive waiting and per-key sharing', () => {
 		expect(fake.now).toBeLessThan(reset); // the other key did not wait
 		await call(b, 'GET', '/v1/vendors');
 		expect(calls[2].at).toBeGreaterThanOrEqual(reset); // b waited for the reset a's answer named
-		const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
-		expect([...limiters.keys()]).toEqual([sha256(KEY), sha256(otherKey)]);
+		expect([...limiters.keys()].join()).not.toContain(KEY.slice(4));
 	});
 
 	it('40 concurrent callers on one key (5 per 1 s window) queue instead of stampeding', async () => {

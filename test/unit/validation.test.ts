@@ -231,7 +231,8 @@ describe('amounts', () => {
 
 describe('wallet addresses', () => {
 	const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
-	// Other lengths and mixed case: the sandbox oracle's generated addresses (validation.sandbox).
+	// Other lengths, alphabets and mixed case: the sandbox oracle's generated addresses
+	// (validation.sandbox); here what its generator does not reach.
 	it('checks EVM chains for 0x + 40 hex characters', () => {
 		for (const chain of ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism']) {
 			expect(isValidWalletAddress(chain, evm)).toBe(true);
@@ -244,7 +245,6 @@ describe('wallet addresses', () => {
 	it.each([
 		['solana', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', true],
 		['solana', 'So11111111111111111111111111111111111111112', true],
-		['solana', '0OIl' + '1'.repeat(40), false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', true],
 		['tron', 'ALa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0', false],
@@ -255,10 +255,8 @@ describe('wallet addresses', () => {
 		['bitcoin', 'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297', true],
 		['bitcoin', '2A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', false],
 		['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfN0', false],
-		['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdb', false], // b is not bech32
 		['bitcoin', 'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // mixed case
 		['bitcoin', 'tb1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // testnet
-		['bitcoin', 'bc1qar0', false],
 		['dogecoin', evm, false], // unknown chains
 		['Ethereum', evm, false],
 	])('%s %s: valid %s', (chain, address, valid) => {
