@@ -439,41 +439,14 @@ describe('payment method details', () => {
 	});
 });
 
-describe('normaliseMethodDetails', () => {
-	it('keeps an IBAN that would normalise to nothing, so that it is refused rather than dropped', () => {
-		const sent = normaliseMethodDetails({ account_number: '000123456789', iban: ' - ' });
-		expect(sent.iban).toBe('-');
-		expect(validateMethodDetails('wire', sent).map((p) => p.field)).toEqual(['IBAN']);
+// IBAN, SWIFT, trimming and bech32 case: the sandbox and reference-library properties
+// (validation.sandbox / validation.properties). Here what they do not reach.
+it('sends names given as numbers as text, drops empty values, keeps an IBAN that normalises to nothing (to refuse it) and a mixed-case bc1 address as it came', () => {
+	const wire = { account_number: '000123456789', account_name: 42, bank_name: ' ', iban: ' - ' };
+	expect(prepareMethodDetails('wire', wire)).toEqual({
+		details: { account_number: '000123456789', account_name: '42', iban: '-' },
+		problems: [expect.objectContaining({ field: 'IBAN' })],
 	});
-
-	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {
-		const upper = 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ';
-		expect(normaliseMethodDetails({ wallet_address: ` ${upper} ` })).toEqual({
-			wallet_address: upper.toLowerCase(),
-		});
-		const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
-		expect(normaliseMethodDetails({ wallet_address: evm })).toEqual({ wallet_address: evm });
-		const legacy = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
-		expect(normaliseMethodDetails({ wallet_address: legacy })).toEqual({ wallet_address: legacy });
-	});
-
-	it('trims, puts IBAN and SWIFT in electronic form, turns names given as numbers into text and drops empty values', () => {
-		expect(
-			normaliseMethodDetails({
-				account_name: 42,
-				routing_number: ' 021000021 ',
-				iban: 'de89 3704 0044 0532 0130 00',
-				swift_code: 'deut de ff',
-				bank_name: '  Acme Bank ',
-				wallet_address: '',
-				wallet_chain: undefined,
-			}),
-		).toEqual({
-			account_name: '42',
-			routing_number: '021000021',
-			iban: 'DE89370400440532013000',
-			swift_code: 'DEUTDEFF',
-			bank_name: 'Acme Bank',
-		});
-	});
+	const mixed = 'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+	expect(normaliseMethodDetails({ wallet_address: mixed })).toEqual({ wallet_address: mixed });
 });
