@@ -5,8 +5,7 @@
  */
 import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedRoutes';
 import {
-	AGENT_FIELDS,
-	eventDataWithStableColumns,
+	eventItemJson,
 	forAgent,
 	RESOURCE_FIELDS,
 	SIMPLIFIED_FIELDS,
@@ -81,21 +80,21 @@ describe('simplified', () => {
 	);
 });
 
-describe('eventDataWithStableColumns (the trigger’s data output)', () => {
+describe('eventItemJson (the triggers’ data output)', () => {
 	it.each([
 		['receivable.paid', 'receivable'],
 		['payable.failed', 'payable'],
 		['vendor.updated', 'vendor'],
 		['treasury.transaction.completed', 'transaction'],
 	] as const)('%s → %s columns', (type, resource) => {
-		const out = eventDataWithStableColumns(type, { id: 'x', custom: 1 });
+		const out = eventItemJson('data', { type, data: { id: 'x', custom: 1 } });
 		expect(Object.keys(out)).toEqual([...RESOURCE_FIELDS[resource], 'custom']);
 	});
 
 	it('data of an unknown event type passes unchanged', () => {
 		const data = { id: 'x' };
-		expect(eventDataWithStableColumns('customer.created', data)).toBe(data);
-		expect(eventDataWithStableColumns(undefined, data)).toBe(data);
+		expect(eventItemJson('data', { type: 'customer.created', data })).toBe(data);
+		expect(eventItemJson('data', { data })).toBe(data);
 	});
 });
 
@@ -140,15 +139,12 @@ describe('forAgent (the answer when the node runs as an agent tool)', () => {
 	};
 
 	it('keeps a vendor’s agent fields, in their order, and leaves out the null ones', () => {
-		expect(forAgent('vendor', vendor)).toEqual({
-			id: 'vnd_1',
-			name: 'Acme',
-			payment_method: 'ach',
-			updated_at: '2026-11-01T00:00:00.000Z',
-		});
-		expect(Object.keys(forAgent('vendor', vendor) as object)).toEqual(
-			AGENT_FIELDS.vendor!.filter((f) => f in vendor && (vendor as any)[f] !== null),
-		);
+		expect(Object.entries(forAgent('vendor', vendor) as object)).toEqual([
+			['id', 'vnd_1'],
+			['name', 'Acme'],
+			['payment_method', 'ach'],
+			['updated_at', '2026-11-01T00:00:00.000Z'],
+		]);
 	});
 
 	it('keeps every field of a record without agent fields, the service’s own included, but no null', () => {

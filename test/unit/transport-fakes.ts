@@ -36,7 +36,7 @@ interface Timer {
 export const NOW = 1_800_000_000_000;
 
 /** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
-export class FakeClock {
+class FakeClock {
 	now = NOW;
 	private timers: Timer[] = [];
 	private seq = 0;
@@ -106,7 +106,7 @@ export interface RecordedCall {
 	credentialType: string;
 }
 
-export type Responder = (
+type Responder = (
 	options: IHttpRequestOptions,
 	index: number,
 ) => ScriptedResponse | Promise<ScriptedResponse>;

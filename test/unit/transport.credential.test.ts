@@ -1,8 +1,8 @@
 /**
  * Which key and base URL may be used (credential.ts), checked before anything is sent; what is
  * sent, and that a redirect is never followed, over real HTTP through n8n-core's own
- * httpRequestWithAuthentication and, for the Test button, its CredentialTestContext (the legacy
- * `request` helper). The Test button's answer to each kind of failure: credential.test.ts.
+ * httpRequestWithAuthentication and, for the Test button (its answer to each kind of failure too),
+ * its CredentialTestContext (the legacy `request` helper).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
@@ -131,6 +131,38 @@ describe('over real HTTP', () => {
 			['GET', '/v1/vendors?limit=1', `Bearer ${HTTP_KEY}`],
 			['GET', '/v1/vendors', `Bearer ${HTTP_KEY}`],
 		]);
+	});
+
+	// The Test button's status table: the key works (a 429 too), or what to fix; never the key.
+	const refusal = (code: string, message = 'x') => ({ error: { code, message } });
+	it.each<[number, unknown, 'OK' | 'Error', RegExp]>([
+		[429, refusal('RATE_LIMITED', 'slow down'), 'OK', /accepted/],
+		[401, refusal('MISSING_API_KEY'), 'Error', /No API key reached the service/],
+		[401, refusal('API_KEY_EXPIRED'), 'Error', /API_KEY_EXPIRED.*has expired/],
+		[401, refusal('INVALID_API_KEY'), 'Error', /INVALID_API_KEY.*revoked/],
+		[404, refusal('NOT_FOUND', 'no route'), 'Error', /vendors was not found.*Base URL/],
+		[503, refusal('SERVICE_UNAVAILABLE', 'down'), 'Error', /503.*SERVICE_UNAVAILABLE/],
+		[502, '<html><title>Bad Gateway</title></html>', 'Error', /502/],
+		[200, '<html>hello</html>', 'Error', /not like the Business Finance API/],
+		[403, refusal('FORBIDDEN', `not for Bearer ${HTTP_KEY}`), 'Error', /key is not allowed/],
+	])('the Test button on HTTP %i %j: %s, saying why', async (status, body, verdict, text) => {
+		await serve((_req, res) => {
+			res.writeHead(status, okHeaders());
+			res.end(typeof body === 'string' ? body : JSON.stringify(body));
+		});
+		const tested = await testCredential(creds());
+		expect(tested).toEqual({ status: verdict, message: expect.stringMatching(text) });
+		expect(tested.message).not.toContain(HTTP_KEY.slice(4));
+	});
+
+	it('the Test button on a host that does not resolve, and refusing a key with a space unsent', async () => {
+		const unresolved = await testCredential(creds({ baseUrl: 'https://bf-test.invalid' }));
+		expect(unresolved.message).toMatch(/^Could not connect \(\w+\)\. .*could not be resolved/);
+		await serve((_req, res) => answer(res, 200, LIST, okHeaders()));
+		const spaced = await testCredential(creds({ apiKey: ` ${HTTP_KEY}` }));
+		expect(spaced).toEqual({ status: 'Error', message: expect.stringMatching(/space/) });
+		expect(spaced.message).not.toContain(HTTP_KEY);
+		expect(server.hits).toHaveLength(0);
 	});
 
 	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {

@@ -7,8 +7,6 @@ import {
 	type MethodDetailsOptions,
 } from '../../nodes/BusinessFinance/helpers/paymentPolicy';
 import {
-	isEmail,
-	isUuid,
 	PAYABLE_AMOUNT,
 	RECEIVABLE_AMOUNT,
 	validateAmount,
@@ -18,26 +16,19 @@ import {
 import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 
 describe('uuids', () => {
-	it('accepts canonical uuids of any version and case', () => {
-		expect(isUuid('3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70')).toBe(true);
-		expect(isUuid('3F2B9C1E-8A4D-1C2E-9F1A-2B3C4D5E6F70')).toBe(true);
-		expect(isUuid('00000000-0000-0000-0000-000000000000')).toBe(true);
-	});
-
-	it('refuses other shapes', () => {
-		for (const bad of [
-			'',
-			'3f2b9c1e8a4d4c2e9f1a2b3c4d5e6f70',
-			'3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f7',
-			'3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70a',
-			'{3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70}',
-			'3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6g70',
-			' 3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70',
-		]) {
-			expect(isUuid(bad)).toBe(false);
-		}
-		expect(isUuid(42)).toBe(false);
-		expect(isUuid(undefined)).toBe(false);
+	// Canonical 8-4-4-4-12 hex, any version and case; nothing around it.
+	it.each<[unknown, boolean]>([
+		['3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70', true],
+		['3F2B9C1E-8A4D-1C2E-9F1A-2B3C4D5E6F70', true],
+		['00000000-0000-0000-0000-000000000000', true],
+		['3f2b9c1e8a4d4c2e9f1a2b3c4d5e6f70', false],
+		['3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f7', false],
+		['3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70a', false],
+		['{3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70}', false],
+		['3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6g70', false],
+		[42, false],
+	])('validateUuid(%p) accepts: %p', (value, ok) => {
+		expect(validateUuid(value, 'Receivable ID').ok).toBe(ok);
 	});
 
 	it('validateUuid trims, lower-cases and says what to fix', () => {
@@ -60,35 +51,26 @@ describe('uuids', () => {
 });
 
 describe('emails', () => {
-	it('accepts ordinary addresses', () => {
-		for (const good of [
-			'a@example.com',
-			'first.last+tag@sub.example.co.uk',
-			"o'neil@example.org",
-			'X_Y@EXAMPLE.COM',
-		]) {
-			expect(isEmail(good)).toBe(true);
-		}
-	});
-
-	it('refuses what is not an address', () => {
-		for (const bad of [
-			'',
-			'plain',
-			'a@b',
-			'@example.com',
-			'a@',
-			'a b@example.com',
-			'a@example .com',
-			'a..b@example.com',
-			'.a@example.com',
-			'a@-example.com',
-			'a@example..com',
-			`${'a'.repeat(250)}@example.com`,
-		]) {
-			expect(isEmail(bad)).toBe(false);
-		}
-		expect(isEmail(undefined)).toBe(false);
+	it.each<[unknown, boolean]>([
+		['a@example.com', true],
+		['first.last+tag@sub.example.co.uk', true],
+		["o'neil@example.org", true],
+		['X_Y@EXAMPLE.COM', true],
+		['', false],
+		['plain', false],
+		['a@b', false],
+		['@example.com', false],
+		['a@', false],
+		['a b@example.com', false],
+		['a@example .com', false],
+		['a..b@example.com', false],
+		['.a@example.com', false],
+		['a@-example.com', false],
+		['a@example..com', false],
+		[`${'a'.repeat(250)}@example.com`, false],
+		[undefined, false],
+	])('validateEmail(%p) accepts: %p', (value, ok) => {
+		expect(validateEmail(value, 'Customer Email').ok).toBe(ok);
 	});
 
 	it('validateEmail trims and names the field', () => {
@@ -249,20 +231,15 @@ describe('amounts', () => {
 
 describe('wallet addresses', () => {
 	const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
-	// Other lengths and mixed case: the sandbox oracle's generated addresses (validation.sandbox).
-	it('checks EVM chains for 0x + 40 hex characters', () => {
-		for (const chain of ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism']) {
-			expect(isValidWalletAddress(chain, evm)).toBe(true);
-			expect(isValidWalletAddress(chain, evm.toLowerCase())).toBe(true);
-			expect(isValidWalletAddress(chain, evm.replace('0x', ''))).toBe(false);
-			expect(isValidWalletAddress(chain, evm.replace('E', 'G'))).toBe(false);
-		}
-	});
-
+	// Other lengths, alphabets and mixed case: the sandbox oracle's generated addresses
+	// (validation.sandbox); here what its generator does not reach.
 	it.each([
+		['ethereum', evm, true],
+		['base', evm.toLowerCase(), true],
+		['polygon', evm.replace('0x', ''), false],
+		['arbitrum', evm.replace('E', 'G'), false],
 		['solana', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', true],
 		['solana', 'So11111111111111111111111111111111111111112', true],
-		['solana', '0OIl' + '1'.repeat(40), false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', true],
 		['tron', 'ALa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', false],
 		['tron', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0', false],
@@ -273,10 +250,8 @@ describe('wallet addresses', () => {
 		['bitcoin', 'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297', true],
 		['bitcoin', '2A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', false],
 		['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfN0', false],
-		['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdb', false], // b is not bech32
 		['bitcoin', 'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // mixed case
 		['bitcoin', 'tb1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', false], // testnet
-		['bitcoin', 'bc1qar0', false],
 		['dogecoin', evm, false], // unknown chains
 		['Ethereum', evm, false],
 	])('%s %s: valid %s', (chain, address, valid) => {
@@ -459,41 +434,14 @@ describe('payment method details', () => {
 	});
 });
 
-describe('normaliseMethodDetails', () => {
-	it('keeps an IBAN that would normalise to nothing, so that it is refused rather than dropped', () => {
-		const sent = normaliseMethodDetails({ account_number: '000123456789', iban: ' - ' });
-		expect(sent.iban).toBe('-');
-		expect(validateMethodDetails('wire', sent).map((p) => p.field)).toEqual(['IBAN']);
+// IBAN, SWIFT, trimming and bech32 case: the sandbox and reference-library properties
+// (validation.sandbox / validation.properties). Here what they do not reach.
+it('sends names given as numbers as text, drops empty values, keeps an IBAN that normalises to nothing (to refuse it) and a mixed-case bc1 address as it came', () => {
+	const wire = { account_number: '000123456789', account_name: 42, bank_name: ' ', iban: ' - ' };
+	expect(prepareMethodDetails('wire', wire)).toEqual({
+		details: { account_number: '000123456789', account_name: '42', iban: '-' },
+		problems: [expect.objectContaining({ field: 'IBAN' })],
 	});
-
-	it('puts an upper-case bech32 bitcoin address in lower case, and leaves other addresses alone', () => {
-		const upper = 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ';
-		expect(normaliseMethodDetails({ wallet_address: ` ${upper} ` })).toEqual({
-			wallet_address: upper.toLowerCase(),
-		});
-		const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
-		expect(normaliseMethodDetails({ wallet_address: evm })).toEqual({ wallet_address: evm });
-		const legacy = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
-		expect(normaliseMethodDetails({ wallet_address: legacy })).toEqual({ wallet_address: legacy });
-	});
-
-	it('trims, puts IBAN and SWIFT in electronic form, turns names given as numbers into text and drops empty values', () => {
-		expect(
-			normaliseMethodDetails({
-				account_name: 42,
-				routing_number: ' 021000021 ',
-				iban: 'de89 3704 0044 0532 0130 00',
-				swift_code: 'deut de ff',
-				bank_name: '  Acme Bank ',
-				wallet_address: '',
-				wallet_chain: undefined,
-			}),
-		).toEqual({
-			account_name: '42',
-			routing_number: '021000021',
-			iban: 'DE89370400440532013000',
-			swift_code: 'DEUTDEFF',
-			bank_name: 'Acme Bank',
-		});
-	});
+	const mixed = 'Bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+	expect(normaliseMethodDetails({ wallet_address: mixed })).toEqual({ wallet_address: mixed });
 });

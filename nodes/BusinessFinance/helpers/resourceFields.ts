@@ -68,7 +68,7 @@ export function shaped<T>(
 }
 
 /** The fields an agent gets, where fewer than all: a vendor's banking details stay out. */
-export const AGENT_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
+const AGENT_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
 	vendor: ['id', 'name', 'email', 'payment_method', 'updated_at'],
 	transaction: SIMPLIFIED_FIELDS.transaction,
 };
@@ -98,7 +98,7 @@ function resourceOfEventType(type: unknown): ResourceName | undefined {
 }
 
 /** An event's `data` with stable columns for the resource its type names, else as it came. */
-export function eventDataWithStableColumns<T>(type: unknown, data: T): T | IDataObject {
+function eventDataWithStableColumns<T>(type: unknown, data: T): T | IDataObject {
 	const resource = resourceOfEventType(type);
 	return resource ? withStableColumns(resource, data) : data;
 }

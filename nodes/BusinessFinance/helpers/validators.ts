@@ -49,7 +49,7 @@ export function validateRequiredText(value: unknown, field: string): Validated<s
 const UUID_RE = new RegExp(UUID_PATTERN);
 
 /** A UUID in its canonical 8-4-4-4-12 hex form (any version, any case). */
-export function isUuid(value: unknown): value is string {
+function isUuid(value: unknown): value is string {
 	return typeof value === 'string' && UUID_RE.test(value);
 }
 
@@ -74,7 +74,7 @@ const EMAIL_RE =
 	/^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /** A pragmatic email check: `local@domain.tld`, no spaces, at most 254 characters. */
-export function isEmail(value: unknown): value is string {
+function isEmail(value: unknown): value is string {
 	return typeof value === 'string' && value.length <= 254 && EMAIL_RE.test(value);
 }
 
