@@ -163,7 +163,7 @@ type Request = { path: string; query: URLSearchParams; index: number };
  * each answer (insert items while a poll pages); a number it returns is sent as that status,
  * `{ body }` as a 200 with that body.
  */
-export class ScriptedList {
+class ScriptedList {
 	transactions: ListItem[] = [];
 	vendors: ListItem[] = [];
 	onRequest?: (request: Request) => number | { body: unknown } | void;
@@ -227,16 +227,9 @@ export function useScriptedList(): ScriptedList {
 	return list;
 }
 
-export const byCreated = (a: ListItem, b: ListItem): number =>
-	a.created_at < b.created_at
-		? -1
-		: a.created_at > b.created_at
-			? 1
-			: a.id < b.id
-				? -1
-				: a.id > b.id
-					? 1
-					: 0;
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byCreated = (a: ListItem, b: ListItem): number =>
+	compare(a.created_at, b.created_at) || compare(a.id, b.id);
 
 /** An ISO timestamp `ms` after a fixed start (distinct timestamps unless a test repeats them). */
 export const stamp = (ms: number): string => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
