@@ -27,15 +27,12 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { useHarness } from '../sandbox/support';
 import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
-import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { activeTrigger, makeAdditionalData } from '../helpers/n8n';
 import { signedHeaders } from '../helpers/standardWebhooks';
 import { pollUntil } from '../../scripts/poll';
-
-const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
 
 /** Servers the helpers here started (proxies, served triggers): `closeAll` ends them. */
 const running: Array<{ close(): Promise<void> }> = [];
@@ -54,8 +51,8 @@ let counter = 0;
 
 export class TriggerHarness {
 	nodeType = new BusinessFinanceTrigger();
-	private readonly credentialsHelper: TestCredentialsHelper;
-	node: INode;
+	/** The node (tests may change its parameters), its credentials helper, its Workflow's loader. */
+	private readonly active: ReturnType<typeof activeTrigger>;
 	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
 	webhookBaseUrl = 'http://127.0.0.1:5678/webhook';
 	readonly workflowId: string;
@@ -74,21 +71,21 @@ export class TriggerHarness {
 		{ staticData, nodeName = 'Business Finance Trigger' }: HarnessOptions = {},
 	) {
 		this.workflowId = `wf${++counter}`;
-		this.credentialsHelper = new TestCredentialsHelper(
-			{ businessFinanceApi: credentials },
-			{ businessFinanceApi: new BusinessFinanceApi() },
+		this.active = activeTrigger(
+			this.nodeType,
+			{
+				id: `node-${this.workflowId}`,
+				name: nodeName,
+				webhookId: `hook-${this.workflowId}`,
+				parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+			},
+			credentials,
 		);
-		this.node = {
-			id: `node-${this.workflowId}`,
-			name: nodeName,
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: `hook-${this.workflowId}`,
-			parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
-		};
 		if (staticData) this.persisted[`node:${nodeName}`] = JSON.parse(JSON.stringify(staticData));
+	}
+
+	get node(): INode {
+		return this.active.node;
 	}
 
 	/**
@@ -97,16 +94,7 @@ export class TriggerHarness {
 	 */
 	private loadWorkflow(mode: WorkflowExecuteMode = 'webhook'): Workflow {
 		const saved = mode === 'manual' ? (this.testRegistration ?? {}) : this.persisted;
-		return new Workflow({
-			id: this.workflowId,
-			name: `Trigger test ${this.workflowId}`,
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData: JSON.parse(JSON.stringify(saved)),
-			settings: { executionOrder: 'v1' },
-		});
+		return this.active.load(this.workflowId, saved, this.nodeType);
 	}
 
 	/** n8n's saveStaticData: writes the whole static data back when the run changed it. */
@@ -135,17 +123,7 @@ export class TriggerHarness {
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
-		return {
-			credentialsHelper: this.credentialsHelper,
-			executionId: undefined,
-			restApiUrl: `${base}/rest`,
-			instanceBaseUrl: `${base}/`,
-			webhookBaseUrl: this.webhookBaseUrl,
-			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-			webhookTestBaseUrl: `${base}/webhook-test`,
-			variables: {},
-			...extra,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return { ...makeAdditionalData(this.active.credentialsHelper, base), ...extra };
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
