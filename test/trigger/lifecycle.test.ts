@@ -114,21 +114,6 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect(await t.run('checkExists')).toBe(false);
 	});
-
-	it('refuses a test listener on an endpoint the active workflow holds, and changes nothing', async () => {
-		const before = await createEndpoint({ url: 'http://127.0.0.1:1/orig', description: 'Orig' });
-		const t = trigger({ webhookEndpointId: before.id });
-		await t.activate('webhook');
-		const productionUrl = t.webhookUrl('webhook');
-		await h.admin.clearRequests();
-		await expect(t.activate('manual')).rejects.toThrow(
-			`Webhook endpoint "${before.id}" is in use by this workflow's active version`,
-		);
-		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
-		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
-		await t.deactivate('webhook');
-		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
-	});
 });
 
 describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
