@@ -42,54 +42,33 @@ const trigger = () => new TriggerHarness(parameters(), credentials());
 
 const endpoint = async (): Promise<IDataObject> =>
 	(await h.api.get(`/v1/webhooks/${id}`)).body.data;
-const patches = () => proxy.requests.filter((r) => r.method === 'PATCH');
-const PATCH_EP = /^\/v1\/webhooks\/ep_[^/]+$/;
+const ENDPOINT = /^\/v1\/webhooks\/ep_[^/]+$/;
 const SECRET_ROUTE = /\/secret$/;
 
 describe('whose URL the endpoint points at decides an activation without recorded settings', () => {
 	const n8n = 'https://n8n.example.com/hooks';
-	const own = `${n8n}/webhook/3f2a-uuid/webhook`;
+	const [mine, theirs] = ['3f2a-uuid/webhook', '9c1b-uuid/webhook'];
 	const SELF = 'already points at this trigger, but the settings it had before are not recorded';
 	const OTHER = "already points at another workflow's Business Finance Trigger in this n8n";
 	const SIBLING = "is in use by this workflow's active version";
-	it.each([
-		['its own URL', own, 'webhook', SELF],
-		[
-			'own, normalised',
-			'HTTPS://N8N.example.com:443/hooks/webhook/3f2a-uuid/webhook',
-			'webhook',
-			SELF,
-		],
-		['its own URL, from its test listener', own, 'manual', SIBLING],
-		[
-			'its test URL, from its test listener',
-			`${n8n}/webhook-test/3f2a-uuid/webhook`,
-			'manual',
-			SELF,
-		],
-		['another trigger of this n8n', `${n8n}/webhook/9c1b-uuid/webhook`, 'webhook', OTHER],
-		["another trigger's test URL", `${n8n}/webhook-test/9c1b-uuid/webhook`, 'webhook', OTHER],
-		['the ERP', 'https://erp.example.com/hooks/webhook/3f2a-uuid/webhook', 'webhook', ''],
-		[
-			'a path of another shape on the same host',
-			'https://n8n.example.com/erp/finance',
-			'webhook',
-			'',
-		],
-		[
-			'another prefix on the same host',
-			'https://n8n.example.com/erp/webhook/x/webhook',
-			'webhook',
-			'',
-		],
-		['no URL', undefined, 'webhook', ''],
-		['not a URL', 'not a url', 'webhook', ''],
-	] as const)('%s: %s (%s) %s', async (_name, url, mode, refusal) => {
+	it.each<[string, string | undefined, string, ('manual' | 'webhook')?]>([
+		['its own URL', `${n8n}/webhook/${mine}`, SELF],
+		['own, normalised', `HTTPS://N8N.example.com:443/hooks/webhook/${mine}`, SELF],
+		['its own URL, from its test listener', `${n8n}/webhook/${mine}`, SIBLING, 'manual'],
+		['its test URL, from its test listener', `${n8n}/webhook-test/${mine}`, SELF, 'manual'],
+		['another trigger of this n8n', `${n8n}/webhook/${theirs}`, OTHER],
+		["another trigger's test URL", `${n8n}/webhook-test/${theirs}`, OTHER],
+		['the ERP', `https://erp.example.com/hooks/webhook/${mine}`, ''],
+		['a path of another shape on the same host', 'https://n8n.example.com/erp/finance', ''],
+		['another prefix on the same host', 'https://n8n.example.com/erp/webhook/x/webhook', ''],
+		['no URL', undefined, ''],
+		['not a URL', 'not a url', ''],
+	])('%s: %s, refused: %s', async (_name, url, refusal, mode = 'webhook') => {
 		const t = trigger();
 		t.webhookBaseUrl = `${n8n}/webhook`;
 		t.node.webhookId = '3f2a-uuid';
 		const body = { data: { ...(await endpoint()), url } };
-		proxy.faults.push({ method: 'GET', path: PATCH_EP, count: 1, status: 200, body });
+		proxy.faults.push({ method: 'GET', path: ENDPOINT, count: 1, status: 200, body });
 		const activation = t.activate(mode);
 		if (refusal) await expect(activation).rejects.toThrow(`Webhook endpoint "${id}" ${refusal}`);
 		else await expect(activation).resolves.toEqual({ existed: false });
@@ -98,7 +77,7 @@ describe('whose URL the endpoint points at decides an activation without recorde
 
 describe('a failed activation never loses the endpoint', () => {
 	it('a PATCH the service applies but answers 503: activation fails and the ERP settings are put back at once', async () => {
-		proxy.faults.push({ method: 'PATCH', path: PATCH_EP, count: 4, status: 503, applied: true });
+		proxy.faults.push({ method: 'PATCH', path: ENDPOINT, count: 4, status: 503, applied: true });
 		const t = trigger();
 		const failed = await t.activate().catch((error: Error & { description?: string }) => error);
 		expect(failed).toBeInstanceOf(Error);
@@ -115,8 +94,8 @@ describe('a failed activation never loses the endpoint', () => {
 	it('when putting back fails too, n8n’s clean-up saves the ERP settings; after a restart the next activation and deactivation give them back', async () => {
 		// Pointing here: applied, answered 503 (every attempt); then the put-back and the clean-up's
 		// put-back are refused.
-		proxy.faults.push({ method: 'PATCH', path: PATCH_EP, count: 4, status: 503, applied: true });
-		proxy.faults.push({ method: 'PATCH', path: PATCH_EP, count: 2, status: 409 });
+		proxy.faults.push({ method: 'PATCH', path: ENDPOINT, count: 4, status: 503, applied: true });
+		proxy.faults.push({ method: 'PATCH', path: ENDPOINT, count: 2, status: 409 });
 		const t = trigger();
 		await expect(t.activate()).rejects.toThrow(`Could not point webhook endpoint "${id}"`);
 		expect((await endpoint()).url).toBe(t.webhookUrl()); // the service kept the change
