@@ -41,6 +41,8 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
+
 /**
  * The logger n8n-core's contexts hand a node as `this.logger` (spy on it to see what a node
  * logs). n8n-core has its own copies of @n8n/di and @n8n/backend-common: resolved from there.
@@ -188,12 +190,16 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 	}
 }
 
-/** The `additionalData` the engine and the node contexts read; what n8n's server does beyond it throws. */
-function makeAdditionalData(
+/**
+ * The `additionalData` the engine and the node contexts read, n8n's URLs under `baseUrl`; what
+ * n8n's server does beyond it throws.
+ */
+export function makeAdditionalData(
 	credentialsHelper: ICredentialsHelper,
+	baseUrl = 'http://127.0.0.1',
 	hooks = new ExecutionLifecycleHooks('manual', 'harness-execution', {} as never),
 ): IWorkflowExecuteAdditionalData {
-	const url = (path: string) => `http://127.0.0.1/${path}`;
+	const url = (path: string) => `${baseUrl}/${path}`;
 	const unsupported = (what: string) => async () => {
 		throw new Error(`harness: ${what} are not supported`);
 	};
@@ -219,6 +225,38 @@ function makeAdditionalData(
 		logAiEvent: () => {},
 		startRunnerTask: unsupported('task runners'),
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * A trigger of this package alone in an active workflow, with its credential, as the trigger
+ * harnesses run it (test/trigger/support.ts, test/polling/support.ts): `load` builds the Workflow
+ * n8n builds for a run, on a copy of the static data as saved.
+ */
+export function activeTrigger(
+	nodeType: INodeType,
+	node: Pick<INode, 'id' | 'name' | 'parameters'> & Partial<INode>,
+	credentials: ICredentialDataDecryptedObject,
+) {
+	const type = `n8n-nodes-business-finance.${nodeType.description.name}`;
+	const account = { id: 'cred-1', name: 'Business Finance account' };
+	const full: INode = { type, typeVersion: 1, position: [0, 0], ...node };
+	full.credentials = { businessFinanceApi: account };
+	const credentialsHelper = new TestCredentialsHelper(
+		{ businessFinanceApi: credentials },
+		{ businessFinanceApi: new BusinessFinanceApi() },
+	);
+	const load = (id: string, staticData: IDataObject, current = nodeType) =>
+		new Workflow({
+			id,
+			name: `Test ${id}`,
+			nodes: [full],
+			connections: {},
+			active: true,
+			nodeTypes: makeNodeTypes({ [type]: current }),
+			staticData: JSON.parse(JSON.stringify(staticData)),
+			settings: { executionOrder: 'v1' },
+		});
+	return { node: full, credentialsHelper, load };
 }
 
 interface HarnessOptions {
@@ -318,7 +356,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
 		},
 	});
-	const additionalData = makeAdditionalData(credentialsHelper, hooks);
+	const additionalData = makeAdditionalData(credentialsHelper, undefined, hooks);
 	const engine = new WorkflowExecute(additionalData, 'manual', runExecutionData);
 	let run: IRun;
 	try {

@@ -1,14 +1,13 @@
 /**
- * Signing, for tests only: the trigger only verifies. Built on the node's own HMAC
- * (`computeSignature`), which test/unit/standardWebhooks.properties.test.ts checks against the
- * `standardwebhooks` library.
+ * Signing, for tests only: the trigger only verifies. An HMAC of its own (node:crypto), not the
+ * node's code, so the node is checked against it; test/unit/standardWebhooks.properties.test.ts
+ * checks it against the `standardwebhooks` library.
  */
+import { createHmac } from 'crypto';
+
 import {
-	computeSignature,
-	decodeSecret,
 	readSignedMessage,
 	signatureMatches,
-	type VerifyOptions,
 	type WebhookHeaders,
 } from '../../nodes/BusinessFinance/trigger/standardWebhooks';
 
@@ -28,9 +27,10 @@ export function signWebhook(
 	timestampSeconds: number,
 	rawBody: string | Buffer,
 ): string {
-	const key = decodeSecret(secret);
-	if (!key) throw new Error('The webhook signing secret is not valid');
-	return `v1,${computeSignature(key, msgId, String(Math.floor(timestampSeconds)), rawBody)}`;
+	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	if (key.length === 0) throw new Error('The webhook signing secret is not valid');
+	const hmac = createHmac('sha256', key).update(`${msgId}.${Math.floor(timestampSeconds)}.`);
+	return `v1,${hmac.update(rawBody).digest('base64')}`;
 }
 
 /** The three headers of a delivery, under `webhook-*` names. */
@@ -62,7 +62,7 @@ export function verifies(
 	secret: string,
 	headers: WebhookHeaders,
 	rawBody: string | Buffer,
-	options: VerifyOptions,
+	options: Parameters<typeof readSignedMessage>[1],
 ): boolean {
 	const read = readSignedMessage(headers, options);
 	return read.ok && signatureMatches(secret, read.message, rawBody);

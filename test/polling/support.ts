@@ -17,22 +17,19 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
-	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinancePollingTrigger } from '../../nodes/BusinessFinance/BusinessFinancePollingTrigger.node';
-import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { activeTrigger, makeAdditionalData } from '../helpers/n8n';
 import { answer, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 
-const NODE_TYPE = 'n8n-nodes-business-finance.businessFinancePollingTrigger';
 let counter = 0;
 
 export class PollHarness {
 	readonly nodeType = new BusinessFinancePollingTrigger();
-	private readonly credentialsHelper: TestCredentialsHelper;
-	readonly node: INode;
+	/** The node (tests may change its parameters), its credentials helper, its Workflow's loader. */
+	private readonly active: ReturnType<typeof activeTrigger>;
 	/** The workflow's static data as n8n's database holds it. */
 	saved: IDataObject = {};
 	private workflow: Workflow;
@@ -43,33 +40,21 @@ export class PollHarness {
 		private readonly budgetMs = 30_000,
 	) {
 		const id = `poll${++counter}`;
-		this.credentialsHelper = new TestCredentialsHelper(
-			{ businessFinanceApi: credentials },
-			{ businessFinanceApi: new BusinessFinanceApi() },
-		);
-		this.node = {
+		const node = {
 			id: `node-${id}`,
 			name: 'Business Finance Polling Trigger',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
 			parameters: { event: 'treasury.transaction.created', options: {}, ...parameters },
-			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
 		};
-		this.workflow = this.load(id);
+		this.active = activeTrigger(this.nodeType, node, credentials);
+		this.workflow = this.active.load(id, this.saved);
 	}
 
-	private load(id = this.workflow.id): Workflow {
-		return new Workflow({
-			id,
-			name: `Polling test ${id}`,
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData: JSON.parse(JSON.stringify(this.saved)),
-			settings: { executionOrder: 'v1' },
-		});
+	get node(): INode {
+		return this.active.node;
+	}
+
+	private load(): Workflow {
+		return this.active.load(this.workflow.id, this.saved);
 	}
 
 	/** n8n rebuilt the workflow from its database (a restart, a re-activation). */
@@ -85,10 +70,7 @@ export class PollHarness {
 	}
 
 	private context(mode: WorkflowExecuteMode, workflow: Workflow): PollContext {
-		const additionalData = {
-			credentialsHelper: this.credentialsHelper,
-			variables: {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = makeAdditionalData(this.active.credentialsHelper);
 		const fail = () => {
 			throw new Error('the test calls poll() itself');
 		};
@@ -163,7 +145,7 @@ type Request = { path: string; query: URLSearchParams; index: number };
  * each answer (insert items while a poll pages); a number it returns is sent as that status,
  * `{ body }` as a 200 with that body.
  */
-export class ScriptedList {
+class ScriptedList {
 	transactions: ListItem[] = [];
 	vendors: ListItem[] = [];
 	onRequest?: (request: Request) => number | { body: unknown } | void;
@@ -227,16 +209,9 @@ export function useScriptedList(): ScriptedList {
 	return list;
 }
 
-export const byCreated = (a: ListItem, b: ListItem): number =>
-	a.created_at < b.created_at
-		? -1
-		: a.created_at > b.created_at
-			? 1
-			: a.id < b.id
-				? -1
-				: a.id > b.id
-					? 1
-					: 0;
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byCreated = (a: ListItem, b: ListItem): number =>
+	compare(a.created_at, b.created_at) || compare(a.id, b.id);
 
 /** An ISO timestamp `ms` after a fixed start (distinct timestamps unless a test repeats them). */
 export const stamp = (ms: number): string => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();

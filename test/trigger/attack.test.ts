@@ -17,12 +17,12 @@ import {
 	deliver,
 	deliverSigned,
 	eventBody,
+	faultyProxy,
 	newId,
 	newSecret,
 	nowSeconds as now,
 	servedTrigger,
 	signedDelivery,
-	startMiniService,
 	until,
 	useTriggerSandbox,
 } from './support';
@@ -114,10 +114,10 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 		const recorded = jest.spyOn(duplicates, 'recordVerified');
 		const first = signedDelivery(a.secret);
 		expect((await deliver(a.url, first.body, first.headers)).status).toBe(200);
-		// Fill this trigger's memory up to its bound, as a burst of verified deliveries would.
+		// Fill this trigger's memory up to its bound (150,000 ids), as a burst of verified deliveries would.
 		const [nodeKey] = recorded.mock.calls[0];
 		const quiet = { nodeName: 'filler', workflowId: 'filler', logger: { warn: jest.fn() } };
-		for (let i = 1; i < duplicates.MAX_SEEN_PER_NODE; i++) {
+		for (let i = 1; i < 150_000; i++) {
 			duplicates.recordVerified(nodeKey, `msg_fill_${i}`, now() + 600, now(), quiet);
 		}
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
@@ -185,20 +185,18 @@ describe('floods: nothing unproven costs an API call', () => {
 	});
 
 	it('a rotated secret is fetched again once, however many deliveries fail on the old one', async () => {
-		const mini = await startMiniService(h.sb.apiKey, {
-			endpoints: [{ id: 'ep_rotating', url: 'http://127.0.0.1:1/x' }],
-			secrets: { ep_rotating: newSecret() },
-		});
+		const { id } = (await h.api.post('/v1/webhooks', { url: 'http://127.0.0.1:1/x' })).body.data;
+		const proxy = await faultyProxy(h.sb.baseUrl);
 		const { t, served } = await servedTrigger(
-			{ webhookEndpointId: 'ep_rotating' },
-			{ apiKey: h.sb.apiKey, baseUrl: mini.baseUrl },
+			{ webhookEndpointId: id },
+			{ apiKey: h.sb.apiKey, baseUrl: proxy.baseUrl },
 		);
-		const fetches = () =>
-			mini.requests.filter((r) => r.path === '/v1/webhooks/ep_rotating/secret').length;
+		const fetches = () => proxy.requests.filter((r) => r.path.endsWith('/secret')).length;
 		expect(fetches()).toBe(1);
 
 		const rotated = newSecret();
-		mini.secrets.set('ep_rotating', rotated);
+		const answer = { status: 200, body: { data: { secret: rotated } } };
+		proxy.faults.push({ method: 'GET', path: /\/secret$/, count: 100, ...answer });
 		const signedNew = () => deliverSigned(t.webhookUrl(), rotated);
 		// Within the minute (docs/trigger.md) the cached (old) secret stands: refused, nothing fetched.
 		expect((await signedNew()).status).toBe(401);
@@ -293,23 +291,22 @@ describe('the secret route failing under a burst', () => {
 	}, 30_000);
 
 	it('404 (the service no longer hands out the secret): one fetch, 503 for all, the log says to reactivate', async () => {
-		const mini = await startMiniService(h.sb.apiKey, {
-			endpoints: [{ id: 'ep_gone_secret', url: 'http://127.0.0.1:1/x' }],
-		});
+		const proxy = await faultyProxy(h.sb.baseUrl);
+		proxy.faults.push({ method: 'GET', path: /\/secret$/, count: 100, status: 404 });
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const credential = newSecret();
 		// Saved by an activation at a time the service still handed out the secret.
 		const saved = { endpointId: 'ep_gone_secret', secretSource: 'endpoint' };
 		const { served } = await servedTrigger(
 			{ webhookEndpointId: 'ep_gone_secret' },
-			{ apiKey: h.sb.apiKey, baseUrl: mini.baseUrl, webhookSigningSecret: credential },
+			{ apiKey: h.sb.apiKey, baseUrl: proxy.baseUrl, webhookSigningSecret: credential },
 			{ activate: false, staticData: { production: saved } },
 		);
 		// 20 with the credential's secret, 20 forged
 		const mixed = (i: number) =>
 			deliverSigned(`${served.baseUrl}/any`, i % 2 ? credential : newSecret());
 		expect(await burstStatuses(40, mixed)).toEqual(Array(40).fill(503));
-		expect(mini.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
+		expect(proxy.requests.filter((r) => r.path.endsWith('/secret'))).toHaveLength(1);
 		expect(served.executions).toHaveLength(0);
 		const said = warnings.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('503'));
 		expect(said).toHaveLength(1);

@@ -2,15 +2,16 @@
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 
 const {
-	IDS_PER_TOLERANCE_WINDOW,
 	MAX_NODES,
-	MAX_SEEN_PER_NODE,
 	WARNING_INTERVAL_SECONDS,
 	awaitAnswer,
 	isAwaitingAnswer,
 	replayableUntil,
 	wasSeen,
 } = duplicates;
+/** The memory's bounds (duplicates.ts): ids per tolerance window, ids per trigger. */
+const IDS_PER_WINDOW = 50_000;
+const MAX_SEEN = 150_000;
 
 type Memory = typeof duplicates;
 
@@ -86,13 +87,6 @@ describe('recordVerified', () => {
 		expect(wasSeen(node, 'msg_r', 2_600)).toBe(true);
 	});
 
-	it('keeps nodes apart', () => {
-		expect(recordVerified('wf-dup-4|n|production', 'msg_b', 400, 10)).toBe(false);
-		expect(recordVerified('wf-dup-4|n|test', 'msg_b', 400, 10)).toBe(false);
-		expect(recordVerified('wf-dup-5|n|production', 'msg_b', 400, 10)).toBe(false);
-		expect(recordVerified('wf-dup-4|n|production', 'msg_b', 400, 11)).toBe(true);
-	});
-
 	it('an id awaiting its answer is forgotten when n8n did not take it, kept when it did; a settled answer leaves a later copy alone', () => {
 		const node = 'wf-dup-9|n|production';
 		expect(recordVerified(node, 'msg_s', 400, 10)).toBe(false);
@@ -118,11 +112,11 @@ describe('the bounds', () => {
 		const tolerance = 1;
 		for (let now = 1_000; now < 1_006; now++) {
 			const until = replayableUntil(now + tolerance, tolerance, now);
-			expect(fill(memory, node, IDS_PER_TOLERANCE_WINDOW, until, now, log, `${now}`)).toBe(0);
+			expect(fill(memory, node, IDS_PER_WINDOW, until, now, log, `${now}`)).toBe(0);
 			// The ids of two seconds ago verify for the last second: a copy would be a duplicate.
 			if (now >= 1_002) {
 				const first = `msg_${now - 2}_0`;
-				const last = `msg_${now - 2}_${IDS_PER_TOLERANCE_WINDOW - 1}`;
+				const last = `msg_${now - 2}_${IDS_PER_WINDOW - 1}`;
 				expect(memory.wasSeen(node, first, now)).toBe(true);
 				expect(memory.wasSeen(node, last, now)).toBe(true);
 			}
@@ -130,11 +124,11 @@ describe('the bounds', () => {
 		expect(log.logger.warn).not.toHaveBeenCalled();
 	});
 
-	it('beyond MAX_SEEN_PER_NODE ids the oldest are dropped first, and the log names the trigger, once a minute', () => {
+	it('beyond 150,000 ids the oldest are dropped first, and the log names the trigger, once a minute', () => {
 		const memory = freshMemory();
 		const log = triggerLog('Payouts', 'wf-7');
 		const node = 'wf-7|n|production';
-		expect(fill(memory, node, MAX_SEEN_PER_NODE, 350, 50, log)).toBe(0);
+		expect(fill(memory, node, MAX_SEEN, 350, 50, log)).toBe(0);
 		expect(log.logger.warn).not.toHaveBeenCalled();
 		expect(memory.recordVerified(node, 'msg_extra', 350, 50, log)).toBe(false);
 		expect(memory.recordVerified(node, `msg_${node}_1`, 350, 50, log)).toBe(true);

@@ -1,14 +1,14 @@
 /**
  * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
- * over real HTTP (and, for what the sandbox always offers, a minimal service without the routes
- * the API does not promise: creating an endpoint and handing out its secret).
+ * over real HTTP (and, behind a proxy, a service without the routes the API does not promise:
+ * creating an endpoint and handing out its secret).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	closeAll,
+	faultyProxy,
 	newSecret,
-	startMiniService,
 	TriggerHarness,
 	endpointSettings,
 	useTriggerSandbox,
@@ -114,21 +114,6 @@ describe('an existing endpoint (webhookEndpointId given)', () => {
 		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
 		expect(await t.run('checkExists')).toBe(false);
 	});
-
-	it('refuses a test listener on an endpoint the active workflow holds, and changes nothing', async () => {
-		const before = await createEndpoint({ url: 'http://127.0.0.1:1/orig', description: 'Orig' });
-		const t = trigger({ webhookEndpointId: before.id });
-		await t.activate('webhook');
-		const productionUrl = t.webhookUrl('webhook');
-		await h.admin.clearRequests();
-		await expect(t.activate('manual')).rejects.toThrow(
-			`Webhook endpoint "${before.id}" is in use by this workflow's active version`,
-		);
-		expect((await h.admin.getRequests()).filter((r) => r.method !== 'GET')).toEqual([]);
-		expect((await getEndpoint(before.id as string)).data!.url).toBe(productionUrl);
-		await t.deactivate('webhook');
-		expect(await settingsNow(before.id)).toEqual(endpointSettings(before));
-	});
 });
 
 describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
@@ -200,35 +185,25 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 		await t.deactivate();
 		expect(await settingsNow(given.id)).toEqual(endpointSettings(given));
 	});
-
-	it('a failure after creating the endpoint (secret unavailable: 500) deletes it again: nothing orphaned', async () => {
-		// n8n does not persist the static data of a failed activation, so the trigger must clean up.
-		await h.admin.addFault({
-			kind: 'status500',
-			count: 10,
-			pathPrefix: '/v1/webhooks/',
-			method: 'GET',
-		});
-		await expect(trigger({}).activate()).rejects.toThrow();
-		const log = await h.admin.getRequests();
-		expect(log.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/webhooks']);
-		const deletes = log.filter((r) => r.method === 'DELETE');
-		expect(deletes).toHaveLength(1);
-		await h.admin.clearFaults();
-		expect((await getEndpoint(deletes[0].path.split('/').pop()!)).status).toBe(404);
-	});
 });
 
-describe('a service without the assumed routes', () => {
+describe('a service without the assumed routes, or failing after creating an endpoint', () => {
 	afterEach(closeAll);
+
+	/** The sandbox behind a proxy that answers `status` to the next `method` requests on `path`. */
+	async function serviceAnswering(method: string, path: RegExp, status: number) {
+		const proxy = await faultyProxy(h.sb.baseUrl);
+		proxy.faults.push({ method, path, status, count: 10 });
+		return proxy;
+	}
 
 	it.each([404, 405] as const)(
 		'a %s from POST /v1/webhooks tells the user to paste an endpoint id',
-		async (createStatus) => {
-			const mini = await startMiniService(h.sb.apiKey, { createStatus });
-			const t = trigger({}, { baseUrl: mini.baseUrl });
+		async (status) => {
+			const proxy = await serviceAnswering('POST', /^\/v1\/webhooks$/, status);
+			const t = trigger({}, { baseUrl: proxy.baseUrl });
 			await expect(t.activate()).rejects.toThrow(CREATE_UNSUPPORTED);
-			expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
+			expect(proxy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/webhooks']);
 			expect(t.staticData()).toEqual({ production: {} });
 		},
 	);
@@ -241,36 +216,42 @@ describe('a service without the assumed routes', () => {
 		'a given endpoint whose secret the service does not hand out, with %s; left as it was',
 		async (_name, parameters, credentials, secretSource) => {
 			const old = 'http://127.0.0.1:1/old';
-			const mini = await startMiniService(h.sb.apiKey, {
-				endpoints: [{ id: 'ep_legacy', url: old }],
-			});
+			const { id } = await createEndpoint({ url: old });
+			const proxy = await serviceAnswering('GET', /\/secret$/, 404);
 			const t = trigger(
-				{ webhookEndpointId: 'ep_legacy', ...parameters },
-				{ baseUrl: mini.baseUrl, ...credentials },
+				{ webhookEndpointId: id, ...parameters },
+				{ baseUrl: proxy.baseUrl, ...credentials },
 			);
 			if (secretSource) {
 				await t.activate();
-				expect(t.staticData().production).toMatchObject({ secretSource, endpointId: 'ep_legacy' });
+				expect(t.staticData().production).toMatchObject({ secretSource, endpointId: id });
 				expect(JSON.stringify(t.staticData())).not.toContain('whsec_');
 				await t.deactivate();
 			} else {
 				await expect(t.activate()).rejects.toThrow(NO_SECRET);
-				expect(mini.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+				expect(proxy.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
 			}
-			expect(mini.endpoints.get('ep_legacy')!.url).toBe(old);
+			expect((await getEndpoint(id as string)).data!.url).toBe(old);
 		},
 	);
 
-	it('an endpoint it created but cannot get a secret for is deleted again before failing', async () => {
-		const mini = await startMiniService(h.sb.apiKey, { createStatus: 201 });
-		const t = trigger({}, { baseUrl: mini.baseUrl });
-		await expect(t.activate()).rejects.toThrow(NO_SECRET);
-		expect(mini.endpoints.size).toBe(0);
-		expect(mini.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-			'POST /v1/webhooks',
-			'GET /v1/webhooks/ep_mini1/secret',
-			'DELETE /v1/webhooks/ep_mini1',
-		]);
-		expect(t.staticData()).toEqual({ production: {} });
-	});
+	// n8n does not persist the static data of a failed activation, so the trigger must clean up.
+	it.each([
+		['404: no secret handed out', 404, NO_SECRET],
+		['500: secret unavailable', 500, /./],
+	])(
+		'an endpoint it created but cannot get a secret for (%s) is deleted again before failing',
+		async (_name, status, error) => {
+			const proxy = await serviceAnswering('GET', /\/secret$/, status);
+			const t = trigger({}, { baseUrl: proxy.baseUrl });
+			await expect(t.activate()).rejects.toThrow(error);
+			const calls = proxy.requests.map((r) => `${r.method} ${r.path}`);
+			const id = calls[1].split('/')[3];
+			expect(calls[1]).toBe(`GET /v1/webhooks/${id}/secret`); // retried on a 500
+			const changes = calls.filter((call) => !call.startsWith('GET'));
+			expect(changes).toEqual(['POST /v1/webhooks', `DELETE /v1/webhooks/${id}`]);
+			expect((await getEndpoint(id)).status).toBe(404);
+			expect(t.staticData()).toEqual({ production: {} });
+		},
+	);
 });

@@ -27,16 +27,14 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
 import { useHarness } from '../sandbox/support';
 import { answer, bodyOf, scriptedServer } from '../helpers/scripted-server';
-import { makeNodeTypes, TestCredentialsHelper } from '../helpers/n8n';
+import { activeTrigger, makeAdditionalData } from '../helpers/n8n';
 import { signedHeaders } from '../helpers/standardWebhooks';
+import { pollUntil } from '../../scripts/poll';
 
-const NODE_TYPE = 'n8n-nodes-business-finance.businessFinanceTrigger';
-
-/** Servers the helpers here started (the mini service, served triggers): `closeAll` ends them. */
+/** Servers the helpers here started (proxies, served triggers): `closeAll` ends them. */
 const running: Array<{ close(): Promise<void> }> = [];
 export const closeAll = async () => {
 	await Promise.all(running.splice(0).map((r) => r.close()));
@@ -53,8 +51,8 @@ let counter = 0;
 
 export class TriggerHarness {
 	nodeType = new BusinessFinanceTrigger();
-	private readonly credentialsHelper: TestCredentialsHelper;
-	node: INode;
+	/** The node (tests may change its parameters), its credentials helper, its Workflow's loader. */
+	private readonly active: ReturnType<typeof activeTrigger>;
 	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
 	webhookBaseUrl = 'http://127.0.0.1:5678/webhook';
 	readonly workflowId: string;
@@ -73,21 +71,21 @@ export class TriggerHarness {
 		{ staticData, nodeName = 'Business Finance Trigger' }: HarnessOptions = {},
 	) {
 		this.workflowId = `wf${++counter}`;
-		this.credentialsHelper = new TestCredentialsHelper(
-			{ businessFinanceApi: credentials },
-			{ businessFinanceApi: new BusinessFinanceApi() },
+		this.active = activeTrigger(
+			this.nodeType,
+			{
+				id: `node-${this.workflowId}`,
+				name: nodeName,
+				webhookId: `hook-${this.workflowId}`,
+				parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
+			},
+			credentials,
 		);
-		this.node = {
-			id: `node-${this.workflowId}`,
-			name: nodeName,
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: `hook-${this.workflowId}`,
-			parameters: { webhookEndpointId: '', events: ['*'], options: {}, ...parameters },
-			credentials: { businessFinanceApi: { id: 'cred-1', name: 'Business Finance account' } },
-		};
 		if (staticData) this.persisted[`node:${nodeName}`] = JSON.parse(JSON.stringify(staticData));
+	}
+
+	get node(): INode {
+		return this.active.node;
 	}
 
 	/**
@@ -96,16 +94,7 @@ export class TriggerHarness {
 	 */
 	private loadWorkflow(mode: WorkflowExecuteMode = 'webhook'): Workflow {
 		const saved = mode === 'manual' ? (this.testRegistration ?? {}) : this.persisted;
-		return new Workflow({
-			id: this.workflowId,
-			name: `Trigger test ${this.workflowId}`,
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes: makeNodeTypes({ [NODE_TYPE]: this.nodeType }),
-			staticData: JSON.parse(JSON.stringify(saved)),
-			settings: { executionOrder: 'v1' },
-		});
+		return this.active.load(this.workflowId, saved, this.nodeType);
 	}
 
 	/** n8n's saveStaticData: writes the whole static data back when the run changed it. */
@@ -134,17 +123,7 @@ export class TriggerHarness {
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
 		const base = this.webhookBaseUrl.replace(/\/webhook$/, '');
-		return {
-			credentialsHelper: this.credentialsHelper,
-			executionId: undefined,
-			restApiUrl: `${base}/rest`,
-			instanceBaseUrl: `${base}/`,
-			webhookBaseUrl: this.webhookBaseUrl,
-			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-			webhookTestBaseUrl: `${base}/webhook-test`,
-			variables: {},
-			...extra,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return { ...makeAdditionalData(this.active.credentialsHelper, base), ...extra };
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
@@ -350,124 +329,62 @@ export const deliverSigned = (url: string, secret: string, signing?: Signing) =>
 	return deliver(url, body, headers);
 };
 
-export type MiniService = Awaited<ReturnType<typeof startMiniService>>;
-
 /**
- * The next `count` requests with this method whose path matches: held `delayMs`, then answered
- * `status` (503 SERVICE_UNAVAILABLE by default) without being processed, or, with `applied`,
- * processed first (a gateway timing out in front of a backend that did the work).
+ * What the proxy does to the next `count` requests with this method whose path matches: held
+ * `delayMs`, then answered `status` (with `body`, else an error in the API's shape) without
+ * reaching the sandbox, or, with `applied`, after the sandbox did the work (a gateway timing out
+ * in front of a backend that applied the change).
  */
-interface MiniFault {
+interface ProxyFault {
 	method: string;
 	path: RegExp;
 	count: number;
 	delayMs?: number;
 	status?: number;
+	body?: unknown;
 	applied?: boolean;
 }
 
 /**
- * A service that has only the webhook-endpoint routes every service has (GET and PATCH
- * /v1/webhooks/{id}) and answers the ones the sandbox adds (see sandbox/routes/webhooks.ts) the
- * way a service without them would: `POST /v1/webhooks` with `createStatus` (404 or 405),
- * `GET .../secret` with 404 unless `secrets` holds one for the endpoint (tests rotate it there).
- * The sandbox always has those routes, so this covers "the real service lacks them". Checks the
- * Bearer key; error bodies in the API's shape.
+ * The sandbox behind a proxy, for what its own faults cannot do: a route the real service may
+ * lack (creating an endpoint, handing out its secret: sandbox/routes/webhooks.ts), a change
+ * applied but answered with an error, a rotated secret. Logs every request.
  */
-export async function startMiniService(
-	apiKey: string,
-	options: {
-		createStatus?: 404 | 405 | 201;
-		endpoints?: IDataObject[];
-		secrets?: Record<string, string>;
-	} = {},
-) {
-	const endpoints = new Map<string, IDataObject>();
-	const secrets = new Map<string, string>(Object.entries(options.secrets ?? {}));
-	for (const ep of options.endpoints ?? []) {
-		endpoints.set(String(ep.id), { description: 'Mine', filter_types: [], disabled: false, ...ep });
-	}
-	const requests: Array<{ method: string; path: string; body: any }> = [];
-	/** Faults for the next matching requests, in order (tests push to it). */
-	const faults: MiniFault[] = [];
-	let next = 1;
-
-	type Answer = { status: number; payload?: unknown };
-	const error = (status: number, code: string): Answer => ({
-		status,
-		payload: { error: { code, message: code } },
-	});
-
-	/** What the service does with one authenticated request. */
-	function handle(method: string, path: string, body: any): Answer {
-		if (path === '/v1/webhooks') {
-			const status = method === 'POST' ? (options.createStatus ?? 404) : 405;
-			if (status !== 201) return error(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
-			const ep = { id: `ep_mini${next++}`, description: '', filter_types: [], disabled: false };
-			endpoints.set(ep.id, Object.assign(ep, body));
-			return { status: 201, payload: { data: ep } };
-		}
-		const match = /^\/v1\/webhooks\/([^/]+)(\/secret)?$/.exec(path);
-		if (!match) return error(404, 'NOT_FOUND');
-		const ep = endpoints.get(decodeURIComponent(match[1]));
-		if (!ep) return error(404, 'NOT_FOUND');
-		if (match[2]) {
-			const secret = secrets.get(ep.id as string);
-			return secret && method === 'GET'
-				? { status: 200, payload: { data: { secret } } }
-				: error(404, 'NOT_FOUND');
-		}
-		if (method === 'PATCH') Object.assign(ep, body);
-		if (method === 'GET' || method === 'PATCH')
-			return { status: 200, payload: { data: { ...ep } } };
-		if (method === 'DELETE' && options.createStatus === 201) {
-			endpoints.delete(ep.id as string);
-			return { status: 204 };
-		}
-		return error(405, 'METHOD_NOT_ALLOWED');
-	}
-
-	/** The request's answer, with the first matching fault applied. */
-	function respond(fault: MiniFault | undefined, method: string, path: string, body: any): Answer {
-		if (fault?.status === undefined) return handle(method, path, body);
-		if (fault.applied) handle(method, path, body);
-		return error(fault.status, 'SERVICE_UNAVAILABLE');
-	}
-
+export async function faultyProxy(sandboxUrl: string) {
+	const faults: ProxyFault[] = [];
+	const requests: Array<{ method: string; path: string }> = [];
 	const server = await scriptedServer((req, res) => {
-		void bodyOf(req).then((raw): void => {
-			const text = raw.toString('utf8');
-			const body = text ? JSON.parse(text) : undefined;
-			const path = (req.url ?? '').split('?')[0];
-			const method = req.method ?? 'GET';
-			requests.push({ method, path, body });
-			const send = ({ status, payload }: Answer) => answer(res, status, payload);
-			if (req.headers.authorization !== `Bearer ${apiKey}`) {
-				send(error(401, 'INVALID_API_KEY'));
-				return;
-			}
+		void (async () => {
+			const [method, path] = [req.method ?? 'GET', (req.url ?? '').split('?')[0]];
+			requests.push({ method, path });
+			const body = await bodyOf(req);
 			const fault = faults.find((f) => f.count > 0 && f.method === method && f.path.test(path));
 			if (fault) fault.count--;
-			setTimeout(() => send(respond(fault, method, path, body)), fault?.delayMs ?? 0);
-		});
+			await new Promise((resolve) => setTimeout(resolve, fault?.delayMs ?? 0));
+			if (fault?.status === undefined || fault.applied) {
+				const { authorization = '', 'content-type': type = 'application/json' } = req.headers;
+				const headers = { authorization, 'content-type': type };
+				const init = { method, headers, body: body.length > 0 ? body : undefined };
+				const got = await fetch(`${sandboxUrl}${req.url}`, init);
+				if (fault?.status === undefined) {
+					res.writeHead(got.status, { 'content-type': 'application/json' });
+					return void res.end(await got.text());
+				}
+			}
+			const error = { error: { code: 'INJECTED_FAULT', message: 'injected by the test' } };
+			answer(res, fault.status, fault.body ?? error);
+		})();
 	});
 	running.push(server);
-	return { baseUrl: server.baseUrl, endpoints, requests, secrets, faults };
+	return { baseUrl: server.baseUrl, requests, faults };
 }
 
 /** The calling file's sandbox (useHarness: no data, a limit not reached), redelivering quickly. */
 export const useTriggerSandbox = () => useHarness({ deliveryRetryDelaysMs: [50, 100] });
 
 /** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
-	const end = Date.now() + 10_000;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
+export const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+	pollUntil(what, async () => await probe(), 10_000, 20);
 
 /** The fields of an endpoint that activation changes and deactivation puts back. */
 export const endpointSettings = ({ url, description, filter_types, disabled }: IDataObject) => ({

@@ -7,11 +7,7 @@
 import { createHash } from 'crypto';
 
 import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/duplicates';
-import {
-	noteVerificationFailure,
-	WARNING_INTERVAL_MS,
-	type FailedTrigger,
-} from '../../nodes/BusinessFinance/trigger/verificationWarnings';
+import { noteVerificationFailure } from '../../nodes/BusinessFinance/trigger/verificationWarnings';
 import { n8nLogger } from '../helpers/n8n';
 import { webhookHeaders } from '../helpers/standardWebhooks';
 import {
@@ -32,11 +28,13 @@ afterAll(closeAll);
 afterEach(() => jest.restoreAllMocks());
 
 const T0 = 1_800_000_000_000;
+/** One warning per trigger per minute (verificationWarnings.ts). */
+const WARNING_INTERVAL_MS = 60_000;
 const SCHEME = /Likely cause \(\d+ deliver(y|ies)\): a different signing scheme/;
 const WRONG = /Likely cause \(\d+ deliver(y|ies)\): wrong secret/;
 
 let keys = 0;
-function fakeTrigger(key = `trigger-${++keys}`): FailedTrigger & { lines: string[] } {
+function fakeTrigger(key = `trigger-${++keys}`) {
 	const lines: string[] = [];
 	const logger = { warn: (message: string) => void lines.push(message) };
 	return { key, nodeName: 'On payment', workflowId: 'wf1', logger, lines };

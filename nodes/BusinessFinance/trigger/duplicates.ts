@@ -2,19 +2,19 @@
  * The webhook-ids of verified deliveries (only those: an attacker cannot fill it), per trigger
  * node, in the process's memory: a retried or replayed delivery runs the workflow once. One capped
  * map per node, id → Unix second until which a copy may verify; an id that could still verify is
- * forgotten only beyond a cap, and the log says so (docs/trigger.md, bench/duplicates-memory.ts).
+ * forgotten only beyond a cap, and the log says so (docs/trigger.md).
  */
 import type { Logger } from 'n8n-workflow';
 
 import { BoundedMap } from '../helpers/boundedMap';
 
 /** Ids per tolerance window per trigger that are all kept until they can no longer verify. */
-export const IDS_PER_TOLERANCE_WINDOW = 50_000;
+const IDS_PER_TOLERANCE_WINDOW = 50_000;
 /**
  * Most webhook-ids remembered per trigger node, oldest dropped first. A delivery dated a tolerance
  * ahead verifies until 2 × tolerance after it arrived: 2 × tolerance + 1 s fit in three windows.
  */
-export const MAX_SEEN_PER_NODE = 3 * IDS_PER_TOLERANCE_WINDOW;
+const MAX_SEEN_PER_NODE = 3 * IDS_PER_TOLERANCE_WINDOW;
 /** Most trigger nodes tracked per process; the least recently used is dropped first. */
 export const MAX_NODES = 500;
 /** A trigger whose ids are forgotten is named in the log at most once per this many seconds. */

@@ -23,7 +23,7 @@ export type Holder = 'user' | 'self' | 'sibling' | 'other';
  * test); `other`: another Business Finance Trigger of this n8n (same origin and URL layout, path
  * `<prefix>/<webhook-endpoint>/<webhookId>/webhook`); `user`: anything else.
  */
-export function holderOf(url: unknown, ownUrl: string, webhookId: string | undefined): Holder {
+function holderOf(url: unknown, ownUrl: string, webhookId: string | undefined): Holder {
 	if (typeof url !== 'string' || !url) return 'user';
 	if (url === ownUrl) return 'self';
 	const theirs = parseUrl(url);

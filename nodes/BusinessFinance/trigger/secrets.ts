@@ -13,7 +13,7 @@ import { endpointKey, type Registration, type SecretSource } from './state';
 type Ctx = IHookFunctions | IWebhookFunctions;
 
 /** Least time between two fetches of one endpoint's secret while a secret is cached. */
-export const REFRESH_INTERVAL_MS = 60_000;
+const REFRESH_INTERVAL_MS = 60_000;
 /** After a failed fetch (and nothing cached), no new fetch for this long. */
 export const FAILURE_MEMORY_MS = 30_000;
 /** Most a delivery waits for the secret, fetched or joined: the service waits for the answer. */

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'crypto';
 
-export interface VerifyOptions {
+interface VerifyOptions {
 	/** Maximum age of `webhook-timestamp`, either way, in seconds. Default: DEFAULT_TOLERANCE_SECONDS. */
 	toleranceSeconds?: number;
 	/** The current time in Unix seconds (tests). Default: now. */
@@ -41,7 +41,7 @@ const hasControlCharacter = (text: string) =>
 	[...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /** The HMAC key of a secret (`whsec_<base64>` or bare base64); undefined when not usable. */
-export function decodeSecret(secret: string): Buffer | undefined {
+function decodeSecret(secret: string): Buffer | undefined {
 	if (typeof secret !== 'string') return undefined;
 	let encoded = secret.trim();
 	if (encoded.startsWith(SECRET_PREFIX)) encoded = encoded.slice(SECRET_PREFIX.length);
@@ -52,7 +52,7 @@ export function decodeSecret(secret: string): Buffer | undefined {
 }
 
 /** The HMAC of a message, base64 (the part after `v1,`). */
-export function computeSignature(
+function computeSignature(
 	key: Buffer,
 	msgId: string,
 	timestamp: string,

@@ -10,7 +10,7 @@ import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicat
 export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'clock';
 
 /** At most one warning per trigger per interval: the same as the duplicate memory's warnings. */
-export const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
+const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
@@ -23,7 +23,7 @@ const CAUSES: Record<FailureCause, string> = {
 		"a timestamp outside the trigger's Timestamp Tolerance: n8n's clock or the service's is off, or the deliveries are retried late",
 };
 
-export interface FailedTrigger extends TriggerLog {
+interface FailedTrigger extends TriggerLog {
 	/** state.ts `nodeKey`: workflow, node and mode. */
 	key: string;
 }
