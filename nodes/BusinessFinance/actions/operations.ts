@@ -19,7 +19,7 @@ export interface BodyRequest {
 	body?: IDataObject;
 }
 
-export interface BodyOperationConfig<P> {
+interface BodyOperationConfig<P> {
 	resource: ResourceName;
 	operation: string;
 	method: 'POST' | 'PATCH';
@@ -56,7 +56,7 @@ export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 	return { description, checkItem, execute };
 }
 
-export interface ListOperationConfig {
+interface ListOperationConfig {
 	resource: string;
 	operation: string;
 	path: string;

@@ -9,7 +9,7 @@ import { bodyOperation, type BodyRequest } from './operations';
 import { toApiBody } from './utils';
 
 /** Receivable and payable updates: one operation (a PATCH of status, notes, due date). */
-export interface StatusUpdateConfig {
+interface StatusUpdateConfig {
 	resource: 'receivable' | 'payable';
 	idParameter: string;
 	idLabel: string;

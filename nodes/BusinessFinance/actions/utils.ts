@@ -48,7 +48,7 @@ function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
 }
 
 /** One API call of an operation, for item `itemIndex`. */
-export interface ApiCall extends OperationContext {
+interface ApiCall extends OperationContext {
 	method: HttpMethod;
 	path: string;
 	body?: IDataObject;

@@ -16,7 +16,7 @@ function eventLabel(type: string): string {
 }
 
 /** Every event type by its label. */
-export const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
 	EVENT_TYPES.map((type) => [type, eventLabel(type)]),
 );
 

@@ -56,7 +56,7 @@ function methodsNote(field: PaymentDetailField): string {
 }
 
 /** Where the details read the method: a sibling (payable create) or top-level (vendor create). */
-export type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
+type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
 
 /**
  * Hidden for the methods the field does not apply to. `hide` rather than `show`, so that every

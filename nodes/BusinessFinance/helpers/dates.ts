@@ -16,7 +16,7 @@ function isLeapYear(year: number): boolean {
 }
 
 /** True for a real calendar date written as YYYY-MM-DD (2026-02-30 is not one). */
-export function isCalendarDate(value: string): boolean {
+function isCalendarDate(value: string): boolean {
 	const match = DATE_RE.exec(value);
 	if (!match) return false;
 	const year = Number(match[1]);

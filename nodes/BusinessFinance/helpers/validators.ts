@@ -91,7 +91,7 @@ export function validateEmail(value: unknown, field = 'Email'): Validated<string
 	return ok(trimmed);
 }
 
-export interface AmountRule {
+interface AmountRule {
 	/** The bound: receivables `{ min: 0.01 }`, payables `{ min: 0, exclusive: true }`. */
 	min: number;
 	/** When true the amount must be greater than `min`, otherwise at least `min`. */

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Ids kept at one timestamp before the lowest are folded into `floor` (about 40 bytes each). */
-export const MAX_TIE_IDS = 20;
+const MAX_TIE_IDS = 20;
 
 export interface Position extends IDataObject {
 	/** The newest timestamp emitted; '' before anything was (every item is then new). */

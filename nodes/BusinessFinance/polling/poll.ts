@@ -29,7 +29,7 @@ import {
 const DEFAULT_POLL_BUDGET_MS = 4 * 60_000;
 
 /** The cursor as kept in the node's static data, under `cursor`. */
-export interface PollState extends IDataObject {
+interface PollState extends IDataObject {
 	/** The event and filter the cursor belongs to: another one starts afresh. */
 	on: string;
 	position: Position;

@@ -7,7 +7,7 @@ import { compareRows, compareStamps, isSeen, type Position, type Row } from './c
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
-export const MAX_PAGES_PER_POLL = 100;
+const MAX_PAGES_PER_POLL = 100;
 
 export interface Page {
 	number: number;
@@ -93,7 +93,7 @@ export interface ForwardRead {
 }
 
 /** From `start` to the end (or the page cap): items neither seen nor in `taken` (added to it). */
-export async function readForward(
+async function readForward(
 	reader: ListReader,
 	position: Position,
 	start: Page,

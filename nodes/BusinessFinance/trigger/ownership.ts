@@ -16,7 +16,7 @@ import {
 import { endpointKey, slotName, type SlotState } from './state';
 
 /** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
-export type Holder = 'user' | 'self' | 'sibling' | 'other';
+type Holder = 'user' | 'self' | 'sibling' | 'other';
 
 /**
  * `self`: the caller's own URL; `sibling`: the same trigger node in its other mode (production or

@@ -15,7 +15,7 @@ type Ctx = IHookFunctions | IWebhookFunctions;
 /** Least time between two fetches of one endpoint's secret while a secret is cached. */
 const REFRESH_INTERVAL_MS = 60_000;
 /** After a failed fetch (and nothing cached), no new fetch for this long. */
-export const FAILURE_MEMORY_MS = 30_000;
+const FAILURE_MEMORY_MS = 30_000;
 /** Most a delivery waits for the secret, fetched or joined: the service waits for the answer. */
 const RECEIVE_DEADLINE_MS = 5_000;
 
@@ -136,7 +136,7 @@ export async function secretSourceAtActivation(
 }
 
 /** `unavailable`: the endpoint's secret cannot be had now (answered so the service retries). */
-export type SecretVerdict = 'verified' | 'mismatch' | 'no_secret' | 'unavailable';
+type SecretVerdict = 'verified' | 'mismatch' | 'no_secret' | 'unavailable';
 
 /**
  * Checks a delivery with the secret its registration calls for. Without a recorded source

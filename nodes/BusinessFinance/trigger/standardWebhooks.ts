@@ -23,7 +23,7 @@ export interface SignedMessage {
 	signatures: string[];
 }
 
-export type ReadResult =
+type ReadResult =
 	| { ok: true; message: SignedMessage }
 	/** `unsigned`: no signature header; `outsideTolerance`: only the timestamp's distance is wrong. */
 	| { ok: false; unsigned: boolean; reason: string; outsideTolerance?: boolean; id?: string };

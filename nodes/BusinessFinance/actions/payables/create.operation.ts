@@ -75,7 +75,7 @@ const fields: INodeProperties[] = [
 	),
 ];
 
-export interface CreatePayableParameters {
+interface CreatePayableParameters {
 	invoiceNumber: unknown;
 	amount: unknown;
 	/** The vendor locator's id; empty when a Vendor Name is given instead. */

@@ -80,7 +80,7 @@ const fields: INodeProperties[] = [
 	]),
 ];
 
-export interface CreateReceivableParameters {
+interface CreateReceivableParameters {
 	invoiceNumber: unknown;
 	amount: unknown;
 	additionalFields: IDataObject;

@@ -40,7 +40,7 @@ const fields: INodeProperties[] = [
 	),
 ];
 
-export interface CreateVendorParameters {
+interface CreateVendorParameters {
 	name: unknown;
 	paymentMethod: unknown;
 	additionalFields: IDataObject;
