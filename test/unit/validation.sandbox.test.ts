@@ -10,10 +10,7 @@ import fc from 'fast-check';
 
 import { WALLET_CHAINS, type PaymentMethod } from '../../nodes/BusinessFinance/helpers/constants';
 import { PAYMENT_DETAIL_FIELDS } from '../../nodes/BusinessFinance/helpers/paymentDetailFields';
-import {
-	prepareMethodDetails,
-	type MethodDetails,
-} from '../../nodes/BusinessFinance/helpers/paymentPolicy';
+import { prepareMethodDetails } from '../../nodes/BusinessFinance/helpers/paymentPolicy';
 import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 import { checkPaymentDetails, isWalletAddress, type Details } from '../../sandbox/validation';
 
@@ -129,7 +126,7 @@ describe('node validation against the sandbox', () => {
 				// What vendor and payable create would send: details of other methods left out.
 				const { details: sent, problems } = prepareMethodDetails(
 					method,
-					raw as MethodDetails,
+					raw as Record<string, unknown>,
 					options,
 				);
 				if (problems.length > 0) return;

@@ -1,11 +1,7 @@
 import { DateTime } from 'luxon';
 
 import { normaliseDate } from '../../nodes/BusinessFinance/helpers/dates';
-import {
-	prepareMethodDetails,
-	type MethodDetails,
-	type MethodDetailsOptions,
-} from '../../nodes/BusinessFinance/helpers/paymentPolicy';
+import { prepareMethodDetails } from '../../nodes/BusinessFinance/helpers/paymentPolicy';
 import {
 	PAYABLE_AMOUNT,
 	RECEIVABLE_AMOUNT,
@@ -260,6 +256,9 @@ describe('wallet addresses', () => {
 });
 
 /** The problems with a method and its details, as vendor and payable create find them. */
+type MethodDetails = Record<string, unknown>;
+type MethodDetailsOptions = Parameters<typeof prepareMethodDetails>[2];
+
 const validateMethodDetails = (
 	method: unknown,
 	details: MethodDetails,

@@ -16,9 +16,9 @@ import {
 import { isSet, quoted, type Problem } from './validators';
 
 /** Bank and wallet details by API field name (`account_number`, ...). */
-export type MethodDetails = Record<string, unknown>;
+type MethodDetails = Record<string, unknown>;
 
-export interface MethodDetailsOptions {
+interface MethodDetailsOptions {
 	/**
 	 * `vendor` (default): a payment method is required and its details must be complete.
 	 * `payable`: see `validateMethodDetails`.
