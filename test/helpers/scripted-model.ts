@@ -9,6 +9,7 @@
  * No network beyond loopback.
  */
 import type { ServerResponse } from 'http';
+import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { answer, bodyOf, scriptedServer } from './scripted-server';
 
 export interface ScriptedToolCall {
@@ -159,4 +160,19 @@ export function toolResults(
 			...(calls.get(m.tool_call_id ?? '') ?? { name: '?', arguments: undefined }),
 			result: textOf(m),
 		}));
+}
+
+/**
+ * What n8n tells a model about an operation's tool when the node has no description of its own:
+ * the default of the node's `toolDescription` parameter shown for that resource and operation.
+ */
+export function defaultToolDescription(resource: string, operation: string): string {
+	const field = new BusinessFinance().description.properties.find(
+		({ name, displayOptions }) =>
+			name === 'toolDescription' &&
+			displayOptions?.show?.resource?.includes(resource) &&
+			displayOptions.show.operation?.includes(operation),
+	);
+	if (typeof field?.default !== 'string') throw new Error(`no tool description: ${operation}`);
+	return field.default;
 }

@@ -1,12 +1,14 @@
 /**
- * The MCP suite's workflow (test/e2e/mcp.e2e.test.ts): n8n's MCP Server Trigger offering one
- * Business Finance Tool per operation, every input an agent fills in through `$fromAI`, as a user
- * builds it in the editor. Two more tools run on a revoked and an expired key.
+ * The tool suite's workflows (test/e2e/tools.e2e.test.ts), as a user builds them in the editor:
+ * Business Finance Tool nodes whose inputs an agent fills in through `$fromAI`, under n8n's MCP
+ * Server Trigger or its AI Agent (with an OpenAI Chat Model whose credential's Base URL points at
+ * the scripted model, test/helpers/scripted-model.ts). Three tools run on a revoked, an expired
+ * and a rate-limited key.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { N8nServer, WorkflowJson } from '../../scripts/n8n';
-import { SANDBOX_CREDENTIAL, action, chain, manual, node, rl } from './workflows';
+import { SANDBOX_CREDENTIAL, action, chain, exampleCopy, manual, node, rl } from './workflows';
 
 export const MCP_WORKFLOW_ID = 'bfE2eMcpTools001';
 export const MCP_PATH = 'bf-e2e-mcp';
@@ -19,7 +21,7 @@ const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
-export const fromAI = (key: string, description: string, type = 'string') =>
+const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 
 /** Tool name (the node's name as MCP shows it) → the node's parameters. */
@@ -107,7 +109,7 @@ export const TOOLS: Record<string, Record<string, unknown>> = {
 };
 
 /** Tools on other credentials: name → [parameters, credential]. */
-export const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
+const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
 	get_balance_revoked_key: [{ resource: 'treasury', operation: 'getBalance' }, REVOKED_CREDENTIAL],
 	get_balance_expired_key: [{ resource: 'treasury', operation: 'getBalance' }, EXPIRED_CREDENTIAL],
 	list_vendors_rate_limited: [
@@ -124,33 +126,34 @@ export const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; 
 	],
 };
 
+/** The parameters of the tool node `name` (of TOOLS or OTHER_KEYS). */
+export const toolParameters = (name: string) => OTHER_KEYS[name]?.[0] ?? TOOLS[name];
+
+const toolNode = (name: string) =>
+	node(name, TOOL, toolParameters(name), {
+		credentials: { businessFinanceApi: OTHER_KEYS[name]?.[1] ?? SANDBOX_CREDENTIAL },
+	});
+
+/** A workflow of `nodes`, with `links`: [from, to, connection type]. */
+function workflow(id: string, name: string, nodes: Array<Record<string, any>>, links: string[][]) {
+	const connections: Record<string, any> = {};
+	for (const [from, to, type] of links)
+		connections[from] = { [type]: [[{ node: to, type, index: 0 }]] };
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
 export function mcpWorkflow(): WorkflowJson {
-	const tools = [
-		...Object.entries(TOOLS).map(([name, parameters]) => toolNode(name, parameters)),
-		...Object.entries(OTHER_KEYS).map(([name, [parameters, credential]]) =>
-			toolNode(name, parameters, credential),
-		),
-	];
-	tools.forEach((tool, i) => (tool.position = [(i + 1) * 200, 300]));
+	const names = [...Object.keys(TOOLS), ...Object.keys(OTHER_KEYS)];
 	const webhookId = '5e1b3c70-1111-4000-8000-000000000001';
 	const extra = { typeVersion: 2, webhookId };
 	const trigger = node('MCP Server Trigger', MCP_TRIGGER, { path: MCP_PATH }, extra);
-	const connections: Record<string, unknown> = {};
-	for (const tool of tools) {
-		connections[tool.name] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
-	}
-	return {
-		id: MCP_WORKFLOW_ID,
-		name: 'e2e: Business Finance tools over MCP',
-		nodes: [trigger, ...tools],
-		connections,
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
+	return workflow(
+		MCP_WORKFLOW_ID,
+		'e2e: Business Finance tools over MCP',
+		[trigger, ...names.map(toolNode)],
+		names.map((name) => [name, trigger.name, 'ai_tool']),
+	);
 }
-
-const toolNode = (name: string, parameters: object, credential = SANDBOX_CREDENTIAL) =>
-	node(name, TOOL, parameters, { credentials: { businessFinanceApi: credential } });
 
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
 
@@ -185,4 +188,72 @@ export async function connectMcpWhenReady(
 			return undefined;
 		}
 	});
+}
+
+export const AGENT = 'AI Agent';
+const PROMPT = 'Bill Globex 250.50 USD for invoice INV-AGENT-1, then check the balance.';
+/** The AI Agent's tools: three reads, a create, and the tools on the revoked and rate-limited keys. */
+export const AGENT_TOOLS = [
+	'list_vendors',
+	'get_balance',
+	'get_transactions',
+	'create_receivable',
+	'get_balance_revoked_key',
+	'list_vendors_rate_limited',
+];
+
+/**
+ * A Manual Trigger, the AI Agent at `agentVersion` with the prompt typed in ("Define below": a
+ * Manual Trigger brings no chat input), the Chat Model 1.3 on Chat Completions (its Responses API
+ * option off) with `model` by id on `credential`, and AGENT_TOOLS.
+ */
+export function agentWorkflow(
+	id: string,
+	agentVersion: number,
+	model: string,
+	credential: { id: string; name: string },
+): WorkflowJson {
+	const parameters = { promptType: 'define', text: PROMPT, options: {} };
+	const agent = node(AGENT, '@n8n/n8n-nodes-langchain.agent', parameters, {
+		typeVersion: agentVersion,
+	});
+	const chatModel = node(
+		'OpenAI Chat Model',
+		'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+		{ model: rl(model), responsesApiEnabled: false, options: {} },
+		{ typeVersion: 1.3, credentials: { openAiApi: credential } },
+	);
+	return workflow(
+		id,
+		`e2e: Business Finance tools in an AI Agent ${agentVersion}`,
+		[manual(), agent, chatModel, ...AGENT_TOOLS.map(toolNode)],
+		[
+			['Start', AGENT, 'main'],
+			[chatModel.name, AGENT, 'ai_languageModel'],
+			...AGENT_TOOLS.map((name) => [name, AGENT, 'ai_tool']),
+		],
+	);
+}
+
+export const EXAMPLE07_COPY_ID = 'bfE2eExample07Mn';
+export const EXAMPLE07_PROMPT = 'Pay Acme Office Supplies 120.50 for invoice BILL-EXAMPLE-07.';
+
+/**
+ * Example 07 as the suite runs it: its Chat Trigger replaced by a Manual Trigger of the same name
+ * (so the connections hold), and the agent given the chat message as its own prompt; every other
+ * node, credentials included, as the user imports it.
+ */
+export function example07Copy(): WorkflowJson & { id: string } {
+	const copy = exampleCopy('07-finance-agent.json', EXAMPLE07_COPY_ID, {});
+	copy.name = `${copy.name} (manual start)`;
+	for (const n of copy.nodes) {
+		if (n.type === '@n8n/n8n-nodes-langchain.chatTrigger') {
+			Object.assign(n, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+			delete n.webhookId;
+		}
+		if (n.type === '@n8n/n8n-nodes-langchain.agent') {
+			Object.assign(n.parameters, { promptType: 'define', text: EXAMPLE07_PROMPT });
+		}
+	}
+	return copy;
 }
