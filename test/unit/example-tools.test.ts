@@ -99,12 +99,6 @@ describe('the examples’ tools', () => {
 });
 
 describe('the check itself', () => {
-	it('reads an "Inputs:" list with commas inside parentheses, and no list as no input', () => {
-		const text = 'Does it. Inputs: amount (above 0, 2 decimals), vendor_id (a UUID). Returns it.';
-		expect(describedInputs(text)).toEqual(['amount', 'vendor_id']);
-		expect(describedInputs('Needs no input.')).toEqual([]);
-	});
-
 	it('finds each $fromAI key once, whatever its quotes', () => {
 		const parameters = {
 			a: "={{ $fromAI('limit', `How many`, 'number', 50) }}",
