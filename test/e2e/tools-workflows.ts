@@ -1,31 +1,40 @@
 /**
- * The tool suite's workflows (test/e2e/tools.e2e.test.ts), as a user builds them in the editor:
- * Business Finance Tool nodes whose inputs an agent fills in through `$fromAI`, under n8n's MCP
- * Server Trigger or its AI Agent (with an OpenAI Chat Model whose credential's Base URL points at
- * the scripted model, test/helpers/scripted-model.ts). Three tools run on a revoked, an expired
- * and a rate-limited key.
+ * The tool suite's workflows (test/e2e/tools.e2e.test.ts): the shipped examples 06 (MCP Server
+ * Trigger) and 07 (AI Agent), patched only where the suite must, with the tools the examples do
+ * not have added as a user adds them in the editor: Business Finance Tool nodes whose inputs an
+ * agent fills in through `$fromAI`. Three of them run on a revoked, an expired and a
+ * rate-limited key.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { N8nServer, WorkflowJson } from '../../scripts/n8n';
-import { SANDBOX_CREDENTIAL, action, chain, exampleCopy, manual, node, rl } from './workflows';
+import {
+	SANDBOX_CREDENTIAL,
+	action,
+	chain,
+	exampleCopy,
+	manual,
+	node,
+	nodeNamed,
+	rl,
+} from './workflows';
 
 export const MCP_WORKFLOW_ID = 'bfE2eMcpTools001';
 export const MCP_PATH = 'bf-e2e-mcp';
+const MCP_WEBHOOK_ID = '5e1b3c70-1111-4000-8000-000000000001';
 export const REVOKED_CREDENTIAL = { id: 'bfMcpRevokedKey1', name: 'Business Finance revoked key' };
 export const EXPIRED_CREDENTIAL = { id: 'bfMcpExpiredKey1', name: 'Business Finance expired key' };
 /** A credential on a sandbox whose rate limit the suite narrows. */
 export const LIMITED_CREDENTIAL = { id: 'bfMcpLimitedKey1', name: 'Business Finance rate-limited' };
 
 const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
-const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** `$fromAI` as the editor's "Let the model define this parameter" button writes it. */
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 
-/** Tool name (the node's name as MCP shows it) → the node's parameters. */
-export const TOOLS: Record<string, Record<string, unknown>> = {
+/** The writes, which no example offers: tool name (the node's name) → the node's parameters. */
+const WRITES: Record<string, Record<string, unknown>> = {
 	create_receivable: {
 		resource: 'receivable',
 		operation: 'create',
@@ -68,37 +77,11 @@ export const TOOLS: Record<string, Record<string, unknown>> = {
 			walletChain: 'base',
 		},
 	},
-	get_vendor: {
-		resource: 'vendor',
-		operation: 'get',
-		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
-	},
-	list_vendors: {
-		resource: 'vendor',
-		operation: 'getAll',
-		returnAll: false,
-		limit: fromAI('limit', 'How many vendors at most (1-100)', 'number'),
-		filters: { search: fromAI('search', 'Text in the vendor name or email') },
-	},
 	update_vendor: {
 		resource: 'vendor',
 		operation: 'update',
 		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
 		updateFields: { email: fromAI('email', 'The new email address') },
-	},
-	get_balance: { resource: 'treasury', operation: 'getBalance' },
-	get_deposit_instructions: { resource: 'treasury', operation: 'getDepositInstructions' },
-	get_transactions: {
-		resource: 'treasury',
-		operation: 'getTransactions',
-		returnAll: false,
-		limit: fromAI('limit', 'How many transactions at most (1-100)', 'number'),
-		filters: {},
-	},
-	get_webhook_endpoint: {
-		resource: 'webhookEndpoint',
-		operation: 'get',
-		webhookEndpointId: fromAI('endpoint_id', 'Webhook endpoint id, ep_...'),
 	},
 	update_webhook_endpoint: {
 		resource: 'webhookEndpoint',
@@ -108,10 +91,11 @@ export const TOOLS: Record<string, Record<string, unknown>> = {
 	},
 };
 
+const BALANCE = { resource: 'treasury', operation: 'getBalance' };
 /** Tools on other credentials: name → [parameters, credential]. */
 const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
-	get_balance_revoked_key: [{ resource: 'treasury', operation: 'getBalance' }, REVOKED_CREDENTIAL],
-	get_balance_expired_key: [{ resource: 'treasury', operation: 'getBalance' }, EXPIRED_CREDENTIAL],
+	get_balance_revoked_key: [BALANCE, REVOKED_CREDENTIAL],
+	get_balance_expired_key: [BALANCE, EXPIRED_CREDENTIAL],
 	list_vendors_rate_limited: [
 		{
 			resource: 'vendor',
@@ -126,40 +110,42 @@ const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: s
 	],
 };
 
-/** The parameters of the tool node `name` (of TOOLS or OTHER_KEYS). */
-export const toolParameters = (name: string) => OTHER_KEYS[name]?.[0] ?? TOOLS[name];
+const toolNode = (name: string) => {
+	const [parameters, credential] = OTHER_KEYS[name] ?? [WRITES[name], SANDBOX_CREDENTIAL];
+	return node(name, TOOL, parameters, { credentials: { businessFinanceApi: credential } });
+};
 
-const toolNode = (name: string) =>
-	node(name, TOOL, toolParameters(name), {
-		credentials: { businessFinanceApi: OTHER_KEYS[name]?.[1] ?? SANDBOX_CREDENTIAL },
-	});
-
-/** A workflow of `nodes`, with `links`: [from, to, connection type]. */
-function workflow(id: string, name: string, nodes: Array<Record<string, any>>, links: string[][]) {
-	const connections: Record<string, any> = {};
-	for (const [from, to, type] of links)
-		connections[from] = { [type]: [[{ node: to, type, index: 0 }]] };
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+/** `workflow` without the nodes `drop`, and with the tools `add` connected to `to`. */
+function withTools(workflow: WorkflowJson, to: string, drop: string[], add: string[]) {
+	workflow.nodes = workflow.nodes.filter((n) => !drop.includes(n.name)).concat(add.map(toolNode));
+	for (const name of drop) delete workflow.connections[name];
+	for (const name of add) {
+		workflow.connections[name] = { ai_tool: [[{ node: to, type: 'ai_tool', index: 0 }]] };
+	}
+	return workflow;
 }
 
+export const TOOLS_FILE = '06-finance-tools-over-mcp.json';
+
+/**
+ * Example 06 on its own path without the bearer token, its propose_payable (tested as shipped)
+ * left out: its reads, the writes, and the tools on other keys.
+ */
 export function mcpWorkflow(): WorkflowJson {
-	const names = [...Object.keys(TOOLS), ...Object.keys(OTHER_KEYS)];
-	const webhookId = '5e1b3c70-1111-4000-8000-000000000001';
-	const extra = { typeVersion: 2, webhookId };
-	const trigger = node('MCP Server Trigger', MCP_TRIGGER, { path: MCP_PATH }, extra);
-	return workflow(
-		MCP_WORKFLOW_ID,
-		'e2e: Business Finance tools over MCP',
-		[trigger, ...names.map(toolNode)],
-		names.map((name) => [name, trigger.name, 'ai_tool']),
-	);
+	const copy = exampleCopy(TOOLS_FILE, MCP_WORKFLOW_ID, {});
+	copy.name = 'e2e: Business Finance tools over MCP';
+	const trigger = nodeNamed(copy, 'MCP Server Trigger');
+	Object.assign(trigger, { parameters: { path: MCP_PATH }, webhookId: MCP_WEBHOOK_ID });
+	delete trigger.credentials;
+	const add = [...Object.keys(WRITES), ...Object.keys(OTHER_KEYS)];
+	return withTools(copy, trigger.name, ['propose_payable'], add);
 }
 
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
 
 /**
- * The same reads as the tools' calls in the suite, as a normal workflow runs them (Manual Trigger,
- * then one action node per read): the node's normal output, to compare the tools' answers with.
+ * The reads (tool name → parameters, `$fromAI` filled in) as a normal workflow runs them (Manual
+ * Trigger, then one action node per read): the node's normal output, to compare the tools' answers with.
  */
 export function readsWorkflow(reads: Record<string, Record<string, unknown>>): WorkflowJson {
 	const actions = Object.entries(reads).map(([name, parameters]) =>
@@ -181,79 +167,46 @@ export async function connectMcpWhenReady(
 	url: URL,
 	headers: Record<string, string> = {},
 ): Promise<Client> {
-	return await n8n.waitFor('the MCP endpoint to answer', async () => {
-		try {
-			return await connectMcp(url, headers);
-		} catch {
-			return undefined;
-		}
-	});
+	const connected = () => connectMcp(url, headers).catch(() => undefined);
+	return await n8n.waitFor('the MCP endpoint to answer', connected);
 }
 
 export const AGENT = 'AI Agent';
-const PROMPT = 'Bill Globex 250.50 USD for invoice INV-AGENT-1, then check the balance.';
-/** The AI Agent's tools: three reads, a create, and the tools on the revoked and rate-limited keys. */
-export const AGENT_TOOLS = [
-	'list_vendors',
-	'get_balance',
-	'get_transactions',
-	'create_receivable',
-	'get_balance_revoked_key',
-	'list_vendors_rate_limited',
-];
+const REVIEW = ['Ask for approval', 'create_payable'];
 
 /**
- * A Manual Trigger, the AI Agent at `agentVersion` with the prompt typed in ("Define below": a
- * Manual Trigger brings no chat input), the Chat Model 1.3 on Chat Completions (its Responses API
- * option off) with `model` by id on `credential`, and AGENT_TOOLS.
+ * Example 07 with the AI Agent at `agentVersion` and its model on `credential`, the person's
+ * review (n8n 2.x only) left out, and create_receivable and the tools on the revoked and
+ * rate-limited keys added.
  */
 export function agentWorkflow(
 	id: string,
 	agentVersion: number,
-	model: string,
 	credential: { id: string; name: string },
 ): WorkflowJson {
-	const parameters = { promptType: 'define', text: PROMPT, options: {} };
-	const agent = node(AGENT, '@n8n/n8n-nodes-langchain.agent', parameters, {
-		typeVersion: agentVersion,
-	});
-	const chatModel = node(
-		'OpenAI Chat Model',
-		'@n8n/n8n-nodes-langchain.lmChatOpenAi',
-		{ model: rl(model), responsesApiEnabled: false, options: {} },
-		{ typeVersion: 1.3, credentials: { openAiApi: credential } },
-	);
-	return workflow(
-		id,
-		`e2e: Business Finance tools in an AI Agent ${agentVersion}`,
-		[manual(), agent, chatModel, ...AGENT_TOOLS.map(toolNode)],
-		[
-			['Start', AGENT, 'main'],
-			[chatModel.name, AGENT, 'ai_languageModel'],
-			...AGENT_TOOLS.map((name) => [name, AGENT, 'ai_tool']),
-		],
-	);
+	const prompt = 'Bill Globex 250.50 USD for invoice INV-AGENT-1, then check the balance.';
+	const copy = example07Copy(id, prompt);
+	copy.name = `e2e: Business Finance tools in an AI Agent ${agentVersion}`;
+	nodeNamed(copy, AGENT).typeVersion = agentVersion;
+	nodeNamed(copy, 'OpenAI Chat Model').credentials.openAiApi = credential;
+	const add = ['create_receivable', 'get_balance_revoked_key', 'list_vendors_rate_limited'];
+	return withTools(copy, AGENT, REVIEW, add);
 }
-
-export const EXAMPLE07_COPY_ID = 'bfE2eExample07Mn';
-export const EXAMPLE07_PROMPT = 'Pay Acme Office Supplies 120.50 for invoice BILL-EXAMPLE-07.';
 
 /**
  * Example 07 as the suite runs it: its Chat Trigger replaced by a Manual Trigger of the same name
  * (so the connections hold), and the agent given the chat message as its own prompt; every other
  * node, credentials included, as the user imports it.
  */
-export function example07Copy(): WorkflowJson & { id: string } {
-	const copy = exampleCopy('07-finance-agent.json', EXAMPLE07_COPY_ID, {});
+export function example07Copy(
+	id = 'bfE2eExample07Mn',
+	prompt = 'Pay Acme Office Supplies 120.50 for invoice BILL-EXAMPLE-07.',
+): WorkflowJson & { id: string } {
+	const copy = exampleCopy('07-finance-agent.json', id, {});
 	copy.name = `${copy.name} (manual start)`;
-	for (const n of copy.nodes) {
-		if (n.type === '@n8n/n8n-nodes-langchain.chatTrigger') {
-			Object.assign(n, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
-			delete n.webhookId;
-		}
-		if (n.type === '@n8n/n8n-nodes-langchain.agent') {
-			Object.assign(n.parameters, { promptType: 'define', text: EXAMPLE07_PROMPT });
-		}
-	}
+	const trigger = nodeNamed(copy, 'When chat message received');
+	Object.assign(trigger, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+	delete trigger.webhookId;
+	Object.assign(nodeNamed(copy, AGENT).parameters, { promptType: 'define', text: prompt });
 	return copy;
 }
