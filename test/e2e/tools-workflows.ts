@@ -144,13 +144,19 @@ export function mcpWorkflow(): WorkflowJson {
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
 
 /**
- * The reads (tool name → parameters, `$fromAI` filled in) as a normal workflow runs them (Manual
- * Trigger, then one action node per read): the node's normal output, to compare the tools' answers with.
+ * `reads` (tool → arguments) as action nodes after a Manual Trigger, each with its tool's parameters
+ * and `$fromAI` inputs filled in: the node's normal output, to compare the tools' answers with.
  */
 export function readsWorkflow(reads: Record<string, Record<string, unknown>>): WorkflowJson {
-	const actions = Object.entries(reads).map(([name, parameters]) =>
-		action(name, parameters, { executeOnce: true }),
-	);
+	const tools = mcpWorkflow();
+	const actions = Object.entries(reads).map(([name, args]) => {
+		const fill = (_key: string, value: unknown) => {
+			const input = typeof value === 'string' && /\$fromAI\('([^']+)'/.exec(value)?.[1];
+			return input ? args[input] : value;
+		};
+		const parameters = JSON.parse(JSON.stringify(nodeNamed(tools, name).parameters), fill);
+		return action(name, parameters, { executeOnce: true });
+	});
 	return chain(READS_WORKFLOW_ID, 'e2e: the tools’ reads as a workflow', [manual(), ...actions]);
 }
 

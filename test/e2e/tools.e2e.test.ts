@@ -225,17 +225,8 @@ async function ended(id: string, timeoutMs: number): Promise<any> {
 	return await n8n.api('GET', `${path}?includeData=true`);
 }
 
-interface ToolAnswer {
-	isError: boolean;
-	text: string;
-	json: any;
-}
-
-async function call(
-	name: string,
-	args: Record<string, unknown> = {},
-	via = client,
-): Promise<ToolAnswer> {
+/** Calls a tool over MCP (`via` the suite's endpoint by default): its answer's text and JSON. */
+async function call(name: string, args: Record<string, unknown> = {}, via = client) {
 	const result: any = await via.callTool({ name, arguments: args });
 	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
 	answers.push(text);
