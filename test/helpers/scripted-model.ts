@@ -1,22 +1,18 @@
 /**
- * A scripted chat model for tests: an OpenAI-compatible server on 127.0.0.1 (Chat Completions
- * and the model list) that plays a script instead of thinking. Each model turn is one step: tool
- * calls, or a final answer; a step may be a function of the request, to act on what the previous
- * tool results said. The turn is read from the ids of the tool calls the request replays
+ * A scripted chat model for tests: an OpenAI-compatible Chat Completions server on 127.0.0.1
+ * that plays a script instead of thinking. Each model turn is one step: tool calls, or a final
+ * answer; a step may be a function of the request, to act on what the previous tool results said. The turn is read from the ids of the tool calls the request replays
  * (`call_<turn>_<index>`, kept by a client even when it splits one turn's calls into several
  * assistant messages, as n8n's AI Agent does), so a retried request gets the same step again.
  * Every request is recorded, with the messages and the tools offered, for the test's assertions.
  * No network beyond loopback.
  */
 import type { ServerResponse } from 'http';
+import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { answer, bodyOf, scriptedServer } from './scripted-server';
 
-export interface ScriptedToolCall {
-	name: string;
-	arguments: Record<string, unknown>;
-}
-
-export type Reply = { toolCalls: ScriptedToolCall[] } | { answer: string };
+export type Reply =
+	{ toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { answer: string };
 
 /** A Chat Completions message as the client sent it. */
 export interface ChatMessage {
@@ -26,18 +22,12 @@ export interface ChatMessage {
 	tool_call_id?: string;
 }
 
-/** A tool the client offered: its name, description and JSON schema of its arguments. */
-export interface OfferedTool {
-	name: string;
-	description?: string;
-	parameters?: any;
-}
-
 export interface ModelRequest {
 	turn: number;
 	model: string;
 	messages: ChatMessage[];
-	tools: OfferedTool[];
+	/** The tools the client offered: name, description and JSON schema of their arguments. */
+	tools: Array<{ name: string; description?: string; parameters?: any }>;
 	/** The whole request body. */
 	body: any;
 }
@@ -47,27 +37,16 @@ export type Step = Reply | ((request: ModelRequest) => Reply);
 export interface ScriptedModel {
 	/** The base URL an OpenAI client takes, `http://127.0.0.1:<port>/v1`. */
 	baseUrl: string;
-	model: string;
 	/** Every Chat Completions request, in order. */
 	requests: ModelRequest[];
 	close(): Promise<void>;
 }
 
 /** Starts the model; `script[n]` answers turn n. A turn past the script gets a 400. */
-export async function scriptedModel(
-	script: Step[],
-	model = 'scripted-model',
-): Promise<ScriptedModel> {
+export async function scriptedModel(script: Step[]): Promise<ScriptedModel> {
 	const requests: ModelRequest[] = [];
 	const server = await scriptedServer((req, res) => {
 		const path = (req.url ?? '').split('?')[0];
-		if (req.method === 'GET' && path === '/v1/models') {
-			answer(res, 200, {
-				object: 'list',
-				data: [{ id: model, object: 'model', owned_by: 'test' }],
-			});
-			return;
-		}
 		if (req.method !== 'POST' || path !== '/v1/chat/completions') {
 			failWith(res, 404, `${req.method} ${path} is not served by the scripted model`);
 			return;
@@ -81,7 +60,7 @@ export async function scriptedModel(
 			answer(res, 200, completion(request, typeof step === 'function' ? step(request) : step));
 		});
 	});
-	return { baseUrl: `${server.baseUrl}/v1`, model, requests, close: server.close };
+	return { baseUrl: `${server.baseUrl}/v1`, requests, close: server.close };
 }
 
 function recordOf(body: any): ModelRequest {
@@ -90,7 +69,7 @@ function recordOf(body: any): ModelRequest {
 		turn: turnOf(messages),
 		model: body.model,
 		messages,
-		tools: (body.tools ?? []).map((t: any) => t.function as OfferedTool),
+		tools: (body.tools ?? []).map((t: any) => t.function),
 		body,
 	};
 }
@@ -134,7 +113,7 @@ function completion(request: ModelRequest, reply: Reply) {
 }
 
 /** A message's text, whether its content is a string or a list of text parts. */
-export function textOf(message: ChatMessage): string {
+function textOf(message: ChatMessage): string {
 	if (typeof message.content === 'string') return message.content;
 	if (!Array.isArray(message.content)) return '';
 	return message.content.map((part: any) => part?.text ?? '').join('');
@@ -159,4 +138,19 @@ export function toolResults(
 			...(calls.get(m.tool_call_id ?? '') ?? { name: '?', arguments: undefined }),
 			result: textOf(m),
 		}));
+}
+
+/**
+ * What n8n tells a model about an operation's tool when the node has no description of its own:
+ * the default of the node's `toolDescription` parameter shown for that resource and operation.
+ */
+export function defaultToolDescription(resource: string, operation: string): string {
+	const field = new BusinessFinance().description.properties.find(
+		({ name, displayOptions }) =>
+			name === 'toolDescription' &&
+			displayOptions?.show?.resource?.includes(resource) &&
+			displayOptions.show.operation?.includes(operation),
+	);
+	if (typeof field?.default !== 'string') throw new Error(`no tool description: ${operation}`);
+	return field.default;
 }

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { TOOL_DESCRIPTIONS } from '../../nodes/BusinessFinance/descriptions/tool';
+import { defaultToolDescription } from '../helpers/scripted-model';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
@@ -24,13 +24,13 @@ function descriptionOf({ type, parameters }: ExampleNode): string {
 	const own = parameters.toolDescription ?? parameters.description;
 	if (typeof own === 'string' && own.trim() !== '') return own;
 	if (type.endsWith('.businessFinanceTool')) {
-		return TOOL_DESCRIPTIONS[parameters.resource]?.[parameters.operation] ?? '';
+		return defaultToolDescription(parameters.resource, parameters.operation);
 	}
 	return '';
 }
 
 /** The keys of the description's "Inputs:" list: the first word of each entry. */
-export function describedInputs(description: string): string[] {
+function describedInputs(description: string): string[] {
 	const start = description.indexOf('Inputs: ');
 	if (start < 0) return [];
 	const entries: string[] = [];
@@ -49,7 +49,7 @@ export function describedInputs(description: string): string[] {
 }
 
 /** The keys the model fills, from every `$fromAI(...)` in the node's parameters. */
-export function fromAiKeys(parameters: unknown): string[] {
+function fromAiKeys(parameters: unknown): string[] {
 	const text = JSON.stringify(parameters);
 	const keys = [...text.matchAll(/\$fromAI\(\s*\\?['"`]([^'"`\\]*)/gi)].map((m) => m[1]);
 	return [...new Set(keys)];
@@ -99,12 +99,6 @@ describe('the examples’ tools', () => {
 });
 
 describe('the check itself', () => {
-	it('reads an "Inputs:" list with commas inside parentheses, and no list as no input', () => {
-		const text = 'Does it. Inputs: amount (above 0, 2 decimals), vendor_id (a UUID). Returns it.';
-		expect(describedInputs(text)).toEqual(['amount', 'vendor_id']);
-		expect(describedInputs('Needs no input.')).toEqual([]);
-	});
-
 	it('finds each $fromAI key once, whatever its quotes', () => {
 		const parameters = {
 			a: "={{ $fromAI('limit', `How many`, 'number', 50) }}",

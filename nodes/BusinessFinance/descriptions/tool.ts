@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
  * What a model reads about each operation as an agent's tool: what it does, its inputs, what it
  * changes. n8n takes it from a `toolDescription` parameter, shown only on the tool (`@tool`).
  */
-export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
+const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	receivable: {
 		create:
 			'Creates a receivable, an invoice to a customer, in USD. Needs an invoice number and an amount of at least 0.01; may take the customer email, customer name, customer id (a UUID), due date (YYYY-MM-DD) and notes. Emails the customer only when Send Immediately is on in the tool. Returns the receivable with its id.',

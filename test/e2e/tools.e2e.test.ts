@@ -1,0 +1,858 @@
+/**
+ * The Business Finance Tool as agents meet it, in one real n8n (2.40.7, or 1.123.81 with
+ * BF_N8N_VERSION=1.123.81) against the sandbox; the workflows are in tools-workflows.ts.
+ * In n8n's AI Agent at its line's default version, with an OpenAI Chat Model whose Base URL points
+ * at a scripted model (test/helpers/scripted-model.ts): the workflow runs once; the tests read
+ * what the model was offered and told, what the sandbox received, and the execution. On 2.x also
+ * AI Agent 2.2, and example 07, where a person reviews the create by email.
+ * Over MCP (n8n's MCP Server Trigger v2, driven by the official MCP client): one tool per
+ * operation; then examples 06 and 06b as imported (examples/README.md): the reads behind a bearer
+ * token, and a payable a person approves or rejects on n8n's form, created only when approved.
+ * 06b's approval message goes to a local receiver in place of the Slack webhook.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import {
+	APPROVERS_CREDENTIAL,
+	MCP_BEARER_CREDENTIAL,
+	createDataTable,
+	dataTableRows,
+	importWorkflows,
+	loadExamples,
+	requireRuntime,
+	type DataTable,
+	type WorkflowJson,
+} from '../../scripts/n8n';
+import { createHttpClient, type HttpClient } from '../helpers/http';
+import {
+	defaultToolDescription,
+	scriptedModel,
+	toolResults,
+	type ModelRequest,
+	type ScriptedModel,
+	type Step,
+} from '../helpers/scripted-model';
+import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
+import { bodyOf as mailText, linksOf, smtpServer, type SmtpServer } from '../helpers/smtp-server';
+import { startN8nWithPackage, type PackageInN8n } from './environment';
+import { output, runManually } from './service';
+import {
+	AGENT,
+	EXPIRED_CREDENTIAL,
+	LIMITED_CREDENTIAL,
+	MCP_PATH,
+	MCP_WORKFLOW_ID,
+	READS_WORKFLOW_ID,
+	REVOKED_CREDENTIAL,
+	TOOLS_FILE,
+	agentWorkflow,
+	connectMcp,
+	connectMcpWhenReady,
+	example07Copy,
+	mcpWorkflow,
+	readsWorkflow,
+} from './tools-workflows';
+import { SANDBOX_CREDENTIAL, nodeNamed, rl } from './workflows';
+
+/**
+ * n8n 1.123.81 has no review tools (`*HitlTool`, made by 2.x for "send and wait" nodes): example
+ * 07's reviewed create is tested on 2.x only, and AI Agent 2.2 too (its tool path is the same).
+ */
+const TWO_X = requireRuntime().major >= 2;
+
+let sandbox: RunningSandbox;
+/** A sandbox with 250 vendors and one request a minute (the MCP tests narrow it to 3 s). */
+let limited: RunningSandbox;
+let environment: PackageInN8n;
+let api: HttpClient;
+/** The AI Agent's model; on 2.x, AI Agent 2.2's, and example 07's with the approver's mailbox. */
+let model: ScriptedModel;
+let v2Model: ScriptedModel;
+let reviewModel: ScriptedModel;
+let mailbox: SmtpServer;
+/** MCP: the client of the suite's endpoint, and of example 06's with its bearer token. */
+let client: Client;
+let agent: Client;
+let endpointId: string;
+let acmeId: string;
+const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
+/** Example 06's MCP endpoint. */
+const exampleUrl = () => new URL(`${environment.n8n.baseUrl}/mcp/business-finance`);
+const token = randomBytes(24).toString('hex');
+/** The approvers' Basic Auth login on 06b's form (its credential "Approvers (Basic Auth)"). */
+const approver = { user: 'approver', password: randomBytes(12).toString('hex') };
+const basic = ({ user, password }: { user: string; password: string }) =>
+	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+/** Example 06b as the suite imports it, and its table "Payable proposals", made by hand. */
+let approval: WorkflowJson;
+let proposals: DataTable;
+/** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
+let receiver: ScriptedServer;
+const messages: string[] = [];
+/** Every text an MCP answer carried, for the secrets check. */
+const answers: string[] = [];
+
+const openAi = ({ id, name }: { id: string; name: string }, server: ScriptedModel) => ({
+	id,
+	name,
+	type: 'openAiApi',
+	data: { apiKey: 'sk-scripted', url: server.baseUrl },
+});
+const OPENAI = { id: 'bfAgentOpenAiKey', name: 'Scripted model' };
+const OPENAI_V2 = { id: 'bfAgentOpenAi22', name: 'Scripted model (AI Agent 2.2)' };
+const AGENT_WORKFLOW_ID = 'bfE2eAgentTools1';
+const AGENT_V2_WORKFLOW_ID = 'bfE2eAgentTool22';
+// Each line's default AI Agent: 3.1 on 2.x, 3 on 1.x.
+const AGENT_WORKFLOW = agentWorkflow(AGENT_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI);
+const MCP_WORKFLOW = mcpWorkflow();
+const EXAMPLE07 = example07Copy();
+/** Example 07's own credentials, by the ids its nodes name. */
+const EXAMPLE07_OPENAI = { id: 'bfExampleOpenAi1', name: 'OpenAI account' };
+const EXAMPLE07_SMTP = { id: 'bfExampleSmtp001', name: 'Approvers mailbox (SMTP)', type: 'smtp' };
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	limited = await startSandbox({ port: 0, seed: 'none', rateLimit: 1, rateWindowSeconds: 60 });
+	await limited.admin.seedVendors(250);
+	api = createHttpClient(`${sandbox.baseUrl}/v1`, { apiKey: sandbox.apiKey });
+	const endpoint = await api.request('POST', '/webhooks', {
+		body: { url: ENDPOINT_URL, description: 'for the agent', filter_types: [], disabled: false },
+	});
+	endpointId = endpoint.body.data.id;
+	acmeId = (await api.request('GET', '/vendors', { query: { search: 'acme' } })).body.data[0].id;
+	[model, v2Model, reviewModel] = await Promise.all(
+		[SCRIPT, V2_SCRIPT, REVIEW_SCRIPT].map((script) => scriptedModel(script)),
+	);
+	mailbox = await smtpServer();
+	const { host, port } = mailbox;
+	const smtp = { host, port, secure: false, disableStartTls: true, user: '', password: '' };
+	environment = await startN8nWithPackage({
+		credentials: [
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+			{ ...REVOKED_CREDENTIAL, apiKey: sandbox.keys.revoked, baseUrl: sandbox.baseUrl },
+			{ ...EXPIRED_CREDENTIAL, apiKey: sandbox.keys.expired, baseUrl: sandbox.baseUrl },
+			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
+			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
+			{ ...APPROVERS_CREDENTIAL, data: approver },
+			openAi(OPENAI, model),
+			openAi(OPENAI_V2, v2Model),
+			openAi(EXAMPLE07_OPENAI, reviewModel),
+			{ ...EXAMPLE07_SMTP, data: smtp },
+		],
+		workflows: [
+			AGENT_WORKFLOW,
+			...(TWO_X ? [agentWorkflow(AGENT_V2_WORKFLOW_ID, 2.2, OPENAI_V2), EXAMPLE07] : []),
+			MCP_WORKFLOW,
+			readsWorkflow(READS()),
+			example(TOOLS_FILE),
+		],
+	});
+}, 300_000);
+
+afterAll(async () => {
+	await client?.close();
+	await agent?.close();
+	await environment?.stop();
+	const servers = [sandbox, limited, receiver, model, v2Model, reviewModel, mailbox];
+	await Promise.all(servers.map((server) => server?.close()));
+});
+
+/** Fails if a sandbox key is in one of `texts`, plain, base64 or URL-encoded. */
+function expectNoKeyIn(texts: string[]): void {
+	const keys = [sandbox.apiKey, sandbox.keys.revoked, sandbox.keys.expired, limited.apiKey];
+	for (const key of keys) {
+		for (const form of [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)]) {
+			for (const text of texts) expect(text.includes(form)).toBe(false);
+		}
+	}
+}
+
+const TOOL_TYPE = 'n8n-nodes-business-finance.businessFinanceTool';
+/** Each Business Finance Tool of `workflow`: [its name, its own description or its operation's default]. */
+const describedTools = (workflow: WorkflowJson) =>
+	workflow.nodes
+		.filter((n) => n.type === TOOL_TYPE)
+		.map(({ name, parameters: p }) => [
+			name,
+			p.toolDescription ?? defaultToolDescription(p.resource, p.operation),
+		]);
+
+/** A tool's `$fromAI` inputs with their types, `?` after an optional one's (it has a default). */
+const INPUTS: Record<string, Record<string, string>> = {
+	create_receivable: { invoice_number: 'string', amount: 'number', customer_email: 'string' },
+	create_payable: { invoice_number: 'string', amount: 'number', vendor_id: 'string' },
+	list_vendors: { limit: 'number?', search: 'string?' },
+	get_balance: {},
+	get_transactions: { from: 'string?', limit: 'number?', to: 'string?', type: 'string?' },
+	update_webhook_endpoint: { endpoint_id: 'string', description: 'string' },
+};
+
+/** Checks the JSON schema a tool was offered with against INPUTS. */
+function expectInputs(name: string, { properties = {}, required = [] }: any): void {
+	const types = Object.entries(properties).map(([key, { type }]: [string, any]) => [
+		key,
+		required.includes(key) ? type : `${type}?`,
+	]);
+	expect(Object.fromEntries(types)).toEqual(INPUTS[name]);
+}
+
+/** `text` parsed as JSON, or undefined. */
+function parsed(text: string | undefined): any {
+	try {
+		return JSON.parse(text ?? '');
+	} catch {
+		return undefined;
+	}
+}
+
+/** The record a tool result holds (its answer is a JSON list of records), or undefined. */
+const firstRecord = (result: string | undefined) => parsed(result)?.[0];
+
+/** The payables the sandbox was asked to create since its requests were last cleared. */
+const payablesCreated = async () =>
+	(await sandbox.admin.getRequests()).filter(
+		(r) => r.method === 'POST' && r.path === '/v1/payables',
+	);
+
+/** Execution `id` with its data, once it has ended (a waiting one has a stoppedAt too). */
+async function ended(id: string, timeoutMs: number): Promise<any> {
+	const { n8n } = environment;
+	const path = `/executions/${id}`;
+	const done = async () =>
+		['success', 'error', 'crashed', 'canceled'].includes((await n8n.api('GET', path))?.status);
+	await n8n.waitFor(`execution ${id} to finish`, done, timeoutMs);
+	return await n8n.api('GET', `${path}?includeData=true`);
+}
+
+/** Calls a tool over MCP (`via` the suite's endpoint by default): its answer's text and JSON. */
+async function call(name: string, args: Record<string, unknown> = {}, via = client) {
+	const result: any = await via.callTool({ name, arguments: args });
+	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
+	answers.push(text);
+	return { isError: result.isError === true, text, json: parsed(text) };
+}
+
+/** Calls a tool that must succeed: the one record it answered. */
+async function callOk(name: string, args: Record<string, unknown>): Promise<any> {
+	const answer = await call(name, args);
+	expect(answer).toMatchObject({ isError: false, json: [expect.anything()] });
+	return answer.json[0];
+}
+
+const APPROVAL_FILE = '06b-create-payable-after-approval.json';
+const example = (file: string): WorkflowJson =>
+	loadExamples().find((e) => e.file === file)!.workflow;
+
+/** What an agent needs to act on a record: kept in every answer that has it. */
+const NEEDED = 'id name invoice_number amount currency status type due_date balances url';
+/** ...and at least one of its dates. */
+const DATES = ['updated_at', 'created_at'];
+
+/** Each read the suite makes through a tool: [tool, its arguments]. */
+const READS = () => ({
+	list_vendors: { limit: 2, search: 'acme' },
+	get_vendor: { vendor_id: acmeId },
+	get_balance: {},
+	get_deposit_instructions: {},
+	get_transactions: { limit: 3 },
+	get_webhook_endpoint: { endpoint_id: endpointId },
+});
+
+const BAD = { invoice_number: 'INV-AGENT-BAD', amount: 0, customer_email: 'not-an-email' };
+const GOOD = { invoice_number: 'INV-AGENT-1', amount: 250.5, customer_email: 'ap@globex.example' };
+
+/** What the model does, one turn per step: reads, a bad invoice, a good one, the revoked key. */
+const SCRIPT: Step[] = [
+	{
+		toolCalls: [
+			{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } },
+			{ name: 'get_balance', arguments: {} },
+			{ name: 'get_transactions', arguments: { limit: 3 } },
+		],
+	},
+	{ toolCalls: [{ name: 'create_receivable', arguments: BAD }] },
+	{ toolCalls: [{ name: 'create_receivable', arguments: GOOD }] },
+	{
+		toolCalls: [
+			{ name: 'get_balance_revoked_key', arguments: {} },
+			{ name: 'list_vendors_rate_limited', arguments: { max_wait_seconds: 1 } },
+		],
+	},
+	(request) => {
+		const created = toolResults(request).find(
+			(t) => t.arguments?.invoice_number === GOOD.invoice_number,
+		);
+		return {
+			answer: `Invoice ${GOOD.invoice_number} created as ${firstRecord(created?.result)?.id}.`,
+		};
+	},
+];
+
+/** Example 07's model: find the vendor, create the payable, then say what it was told. */
+const REVIEW_SCRIPT: Step[] = [
+	{ toolCalls: [{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } }] },
+	(request) => {
+		const vendor = firstRecord(toolResults(request).find((t) => t.name === 'list_vendors')?.result);
+		const payable = { invoice_number: 'BILL-EXAMPLE-07', amount: 120.5, vendor_id: vendor?.id };
+		// A reviewed tool takes its own inputs under `toolParameters`, the review node's under
+		// `hitlParameters` (none here).
+		const args = { toolParameters: payable, hitlParameters: {} };
+		return { toolCalls: [{ name: 'create_payable', arguments: args }] };
+	},
+	(request) => ({ answer: `Told: ${toolResults(request).at(-1)?.result}` }),
+];
+
+/** AI Agent 2.2 (a thrown tool error once reached its model as an empty message): a refusal. */
+const BAD_V2 = { ...BAD, invoice_number: 'INV-AGENT22-BAD' };
+const V2_SCRIPT: Step[] = [
+	{ toolCalls: [{ name: 'create_receivable', arguments: BAD_V2 }] },
+	{ answer: 'Could not create the invoice.' },
+];
+
+/** The AI Agent's finished execution, and every /v1 request the sandbox received during it. */
+let execution: any;
+let received: any[];
+
+/** The model's last request: it holds every tool result of the run. */
+const last = (): ModelRequest => model.requests[model.requests.length - 1];
+
+/** What the model was told by the call of `tool` that `match` picks (any call when none). */
+function told(tool: string, match: (args: any) => boolean = () => true): string | undefined {
+	return toolResults(last()).find((t) => t.name === tool && match(t.arguments ?? {}))?.result;
+}
+
+/** For the log: what the model was told by each tool call, and how the run ended. */
+function transcript(): string {
+	const calls = model.requests.length ? toolResults(last()) : [];
+	const lines = calls.map((t) => `${t.name} ${JSON.stringify(t.arguments)}\n  -> ${t.result}`);
+	const { error } = execution?.data?.resultData ?? {};
+	const end = error?.message ?? JSON.stringify(output(execution, AGENT));
+	return [...lines, `execution ${execution?.status}: ${end}`].join('\n');
+}
+
+/** The receivable the model was told it created. */
+const created = () =>
+	firstRecord(told('create_receivable', (a) => a.invoice_number === GOOD.invoice_number));
+
+/** A refused create_receivable's text: each refused field, its reason, and that nothing was sent. */
+function expectRefusal(text: string | undefined): void {
+	expect(text).toMatch(/'Amount' must be at least 0\.01/);
+	expect(text).toMatch(/'Customer Email' must be an email address/);
+	expect(text).toMatch(/nothing was sent/i);
+}
+
+describe('in n8n’s AI Agent', () => {
+	beforeAll(async () => {
+		await sandbox.admin.clearRequests();
+		execution = await runManually(environment.n8n, AGENT_WORKFLOW_ID, 180_000);
+		received = await sandbox.admin.getRequests();
+		console.log(transcript());
+	}, 200_000);
+
+	describe('what the model is offered', () => {
+		it('one tool per tool node, by its node name, with its own description or its operation’s default', () => {
+			const offered = model.requests[0].tools.map((t) => [t.name, t.description]);
+			expect(offered.sort()).toEqual(describedTools(AGENT_WORKFLOW).sort());
+		});
+
+		it.each(['list_vendors', 'get_balance', 'get_transactions', 'create_receivable'])(
+			'%s: its $fromAI inputs, typed and required',
+			(name) =>
+				expectInputs(name, model.requests[0].tools.find((t) => t.name === name)?.parameters),
+		);
+
+		it('the same tools on every turn', () => {
+			const names = (request: ModelRequest) => request.tools.map((t) => t.name).sort();
+			for (const request of model.requests)
+				expect(names(request)).toEqual(names(model.requests[0]));
+		});
+	});
+
+	describe('what each tool result tells the model', () => {
+		it('reads: the service’s records', async () => {
+			const balance = (await api.get('/treasury/balance')).body.data;
+			const [acme] = JSON.parse(told('list_vendors')!);
+			expect(acme).toMatchObject({ name: 'Acme Office Supplies', id: expect.any(String) });
+			expect(JSON.parse(told('get_balance')!)).toEqual([balance]);
+			expect(JSON.parse(told('get_transactions')!)).toHaveLength(3);
+		});
+
+		it('a refused input: each refused field and its reason, that nothing was sent, and nothing reaches the service', () => {
+			const bad = received.filter((r) => r.body?.invoice_number === BAD.invoice_number);
+			expect(bad).toEqual([]);
+			expectRefusal(told('create_receivable', (a) => a.invoice_number === BAD.invoice_number));
+		});
+
+		it('a valid create after the refusal: exactly one receivable, and the model is told its id', () => {
+			const posts = received.filter((r) => r.method === 'POST' && r.path === '/v1/receivables');
+			expect(posts).toEqual([
+				expect.objectContaining({ body: expect.objectContaining(GOOD), status: 201 }),
+			]);
+			expect(created()).toMatchObject({ ...GOOD, id: expect.any(String) });
+		});
+
+		it('a service error (revoked key): the service’s code and what to do', () => {
+			const error = told('get_balance_revoked_key');
+			expect(error).toEqual(expect.stringMatching(/INVALID_API_KEY/));
+			expect(error).toEqual(expect.stringMatching(/Create a new key in the dashboard/));
+		});
+
+		it('a spent rate-limit budget: why the listing stopped, and which option gives it room', () => {
+			const stopped = told('list_vendors_rate_limited');
+			expect(stopped).toEqual(expect.stringMatching(/RATE_LIMITED: .*wait budget 1s/));
+			expect(stopped).toEqual(expect.stringMatching(/Max Wait for Rate Limits/));
+		});
+	});
+
+	describe('the run', () => {
+		it('does not fail: the execution succeeds with the model’s final answer', () => {
+			expect(execution.status).toBe('success');
+			expect(output(execution, AGENT)).toEqual([
+				expect.objectContaining({
+					output: `Invoice ${GOOD.invoice_number} created as ${created().id}.`,
+				}),
+			]);
+		});
+
+		it('the API keys are in no message to the model, plain or base64', () => {
+			expect(model.requests.length).toBeGreaterThan(1);
+			expectNoKeyIn(model.requests.map((r) => JSON.stringify(r.body)));
+		});
+	});
+});
+
+(TWO_X ? describe : describe.skip)('AI Agent 2.2 (n8n 2.x)', () => {
+	it('a refused input reaches the model with each field, its reason and that nothing was sent; the run succeeds', async () => {
+		const run = await runManually(environment.n8n, AGENT_V2_WORKFLOW_ID, 180_000);
+		expectRefusal(toolResults(v2Model.requests.at(-1)!)[0]?.result);
+		expect(run.status).toBe('success');
+		const sent = await sandbox.admin.getRequests();
+		expect(sent.filter((r: any) => r.body?.invoice_number === BAD_V2.invoice_number)).toEqual([]);
+	});
+});
+
+/** A browser's User-Agent: n8n answers a link opened by a bot (Node's fetch is one) with nothing. */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120';
+
+/**
+ * Runs example 07 until it waits for the person, opens the email's `link` as the person would,
+ * and resolves with the finished run: the email, the payables the service was asked to create
+ * before the person decided and in the whole run, and what the model was told by create_payable.
+ */
+async function reviewed(link: 'Approve' | 'Decline') {
+	const { n8n } = environment;
+	const [mails, requests] = [mailbox.mails.length, reviewModel.requests.length];
+	await sandbox.admin.clearRequests();
+	const waiting = await runManually(n8n, EXAMPLE07.id, 180_000);
+	expect(waiting.status).toBe('waiting');
+	const mail = await n8n.waitFor('the review email', async () => mailbox.mails[mails]);
+	const createdBeforeDecision = await payablesCreated();
+	const opened = await fetch(linksOf(mail)[link], { headers: { 'user-agent': BROWSER } });
+	expect(opened.status).toBe(200);
+	const execution = await ended(waiting.id, 120_000);
+	const last = reviewModel.requests.slice(requests).at(-1);
+	const told = last && toolResults(last).find((t) => t.name === 'create_payable')?.result;
+	return { mail, createdBeforeDecision, created: await payablesCreated(), execution, told };
+}
+
+(TWO_X ? describe : describe.skip)(
+	'example 07: a person reviews the agent’s create (n8n 2.x)',
+	() => {
+		let declined: Awaited<ReturnType<typeof reviewed>>;
+		let approved: typeof declined;
+
+		beforeAll(async () => {
+			declined = await reviewed('Decline');
+			approved = await reviewed('Approve');
+			console.log(`declined -> ${declined.told}\napproved -> ${approved.told}`);
+		}, 400_000);
+
+		it('the model is offered the reviewed tool with the payable’s inputs under toolParameters', () => {
+			const offered = reviewModel.requests[0].tools.find((t) => t.name === 'create_payable');
+			const { toolDescription } = nodeNamed(EXAMPLE07, 'create_payable').parameters;
+			expect(offered?.description).toBe(toolDescription);
+			const inputs = offered?.parameters.properties.toolParameters.properties;
+			expect(Object.keys(inputs).sort()).toEqual(['amount', 'invoice_number', 'vendor_id']);
+		});
+
+		it('the person is emailed the payable’s inputs, and an Approve and a Decline link', () => {
+			const vendor = firstRecord(toolResults(reviewModel.requests[1]).at(-1)?.result).id;
+			for (const { mail } of [declined, approved]) {
+				expect(mail.to).toEqual(['approver@example.com']);
+				expect(Object.keys(linksOf(mail)).sort()).toEqual(['Approve', 'Decline']);
+				expect(mailText(mail)).toContain(
+					`create a payable: invoice BILL-EXAMPLE-07, amount 120.5, vendor ${vendor}.`,
+				);
+			}
+		});
+
+		it('declined: nothing reaches the service, and the model is told the person rejected it', () => {
+			expect(declined.createdBeforeDecision).toEqual([]);
+			expect(declined.created).toEqual([]);
+			expect(declined.told).toMatch(/User rejected the tool call to create_payable/);
+			expect(declined.execution.status).toBe('success');
+		});
+
+		it('approved: exactly one payable is created, and the agent answers with the id it was told', () => {
+			expect(approved.createdBeforeDecision).toEqual([]);
+			expect(approved.created).toEqual([
+				expect.objectContaining({
+					body: expect.objectContaining({ invoice_number: 'BILL-EXAMPLE-07', amount: 120.5 }),
+					status: 201,
+				}),
+			]);
+			const payable = firstRecord(approved.told);
+			expect(payable).toMatchObject({ invoice_number: 'BILL-EXAMPLE-07', id: expect.any(String) });
+			expect(approved.execution.status).toBe('success');
+			expect(JSON.stringify(output(approved.execution, AGENT))).toContain(payable.id);
+		});
+	},
+);
+
+describe('over MCP', () => {
+	beforeAll(async () => {
+		receiver = await scriptedServer((req, res) => {
+			void bodyOf(req).then((body) => {
+				messages.push(JSON.parse(body.toString()).text);
+				res.end('ok');
+			});
+		});
+		approval = example(APPROVAL_FILE);
+		nodeNamed(approval, 'Ask for approval').parameters.url = `${receiver.baseUrl}/slack`;
+		const n8n = environment.n8n;
+		// 06b with its table: the columns its nodes write, the table picked in each Data table node.
+		const { schema } = nodeNamed(approval, 'Record the proposal as waiting').parameters.columns;
+		const columns = schema.map((c: { id: string }) => ({ name: c.id, type: 'string' as const }));
+		proposals = await createDataTable(n8n, 'Payable proposals', columns);
+		for (const node of approval.nodes) {
+			if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = rl(proposals.id);
+		}
+		const cli = { userFolder: environment.userFolder, port: 0 };
+		await importWorkflows(environment.runtime, cli, [approval]);
+		await n8n.activate(MCP_WORKFLOW_ID);
+		// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
+		if (environment.runtime.major >= 2) await n8n.activate(approval.id!);
+		await n8n.activate(example(TOOLS_FILE).id!);
+		client = await connectMcpWhenReady(n8n, new URL(`${n8n.baseUrl}/mcp/${MCP_PATH}`));
+	}, 300_000);
+
+	describe('tools/list', () => {
+		it('offers one tool per operation, and one per credential the workflow uses besides', async () => {
+			const { tools } = await client.listTools();
+			const nodes = MCP_WORKFLOW.nodes.filter((n) => n.type === TOOL_TYPE);
+			expect(tools.map((t) => t.name).sort()).toEqual(nodes.map((n) => n.name).sort());
+			// the node's 14 operations, each once on the sandbox's own key
+			const ownKey = nodes.filter(
+				(n) => n.credentials.businessFinanceApi.id === SANDBOX_CREDENTIAL.id,
+			);
+			const operations = ownKey.map(({ parameters: p }) => `${p.resource}.${p.operation}`);
+			expect(new Set(operations).size).toBe(14);
+			expect(operations).toHaveLength(14);
+		});
+
+		it('describes each tool by its operation: what it does, its inputs and their formats, its side effects', async () => {
+			const { tools } = await client.listTools();
+			const offered = tools.map((t) => [t.name, t.description]);
+			expect(offered.sort()).toEqual(describedTools(MCP_WORKFLOW).sort());
+		});
+
+		it.each(Object.keys(INPUTS))('%s: its $fromAI inputs, typed and required', async (name) => {
+			const { tools } = await client.listTools();
+			expectInputs(name, tools.find((t) => t.name === name)?.inputSchema);
+		});
+	});
+
+	describe('reads', () => {
+		it('each read answers the records the node puts out, in fewer characters: ids, names, amounts, statuses and dates kept', async () => {
+			const run = await environment.n8n.execute(READS_WORKFLOW_ID);
+			const rows: string[] = [];
+			const answered: Record<string, any[]> = {};
+			for (const [tool, args] of Object.entries(READS())) {
+				const normal = output(run.data, tool);
+				const answer = await call(tool, args);
+				expect(answer.isError).toBe(false);
+				expect(answer.json).toHaveLength(normal.length);
+				answered[tool] = answer.json;
+				const normalChars = JSON.stringify(normal).length;
+				const percent = Math.round((100 * answer.text.length) / normalChars);
+				rows.push(`${tool}: normal ${normalChars}, as a tool ${answer.text.length} (${percent} %)`);
+				expect(answer.text.length).toBeLessThanOrEqual(normalChars);
+				for (const [record, full] of (answer.json as any[]).map((r, i) => [r, normal[i]])) {
+					for (const field of NEEDED.split(' ')) {
+						if (full[field] !== null && full[field] !== undefined)
+							expect(record[field]).toEqual(full[field]);
+					}
+					if (DATES.some((d) => full[d]))
+						expect(DATES.some((d) => record[d] === full[d])).toBe(true);
+				}
+				if (tool === 'list_vendors' || tool === 'get_vendor') {
+					expect(answer.text.length).toBeLessThanOrEqual(normalChars / 2);
+				}
+			}
+			console.log(rows.join('\n'));
+			expect(answered.list_vendors).toEqual([
+				expect.objectContaining({ name: 'Acme Office Supplies' }),
+			]);
+			expect(answered.get_vendor).toEqual([expect.objectContaining({ id: acmeId })]);
+			expect(answered.get_transactions).toHaveLength(3);
+			expect(answered.get_webhook_endpoint).toEqual([
+				expect.objectContaining({ id: endpointId, url: ENDPOINT_URL }),
+			]);
+			// Balance and deposit instructions come whole.
+			expect(answered.get_balance).toEqual([(await api.get('/treasury/balance')).body.data]);
+			const instructions = (await api.get('/treasury/deposit-instructions')).body.data;
+			expect(answered.get_deposit_instructions).toEqual([instructions]);
+		});
+	});
+
+	/** Each write checked on its tool's answer: the service's answer, as an agent gets it (forAgent). */
+	describe('writes', () => {
+		it('vendor: create, then update its email', async () => {
+			const wallet_address = '0x' + 'cd'.repeat(20);
+			const { id } = await callOk('create_vendor', { name: 'MCP Vendor', wallet_address });
+			const email = 'ap@mcp-vendor.example';
+			const updated = await callOk('update_vendor', { vendor_id: id, email });
+			expect(updated).toMatchObject({ id, name: 'MCP Vendor', email });
+		});
+
+		it('receivable: create, update its notes, send it', async () => {
+			const args = { invoice_number: 'INV-MCP-1001', amount: 250.5 };
+			const email = { customer_email: 'ap@globex.example' };
+			const { id } = await callOk('create_receivable', { ...args, ...email });
+			const notes = 'Agreed by phone';
+			await callOk('update_receivable', { receivable_id: id, notes });
+			const sent = await callOk('send_receivable', { receivable_id: id });
+			expect(sent).toMatchObject({ ...args, ...email, id, notes, status: 'sent' });
+		});
+
+		it('payable: create for a vendor, update its notes', async () => {
+			const args = { invoice_number: 'BILL-MCP-7', amount: 99, vendor_id: acmeId };
+			const { id } = await callOk('create_payable', args);
+			const notes = 'Checked by the agent';
+			const updated = await callOk('update_payable', { payable_id: id, notes });
+			expect(updated).toMatchObject({ ...args, id, notes });
+		});
+
+		it('webhook endpoint: update its description', async () => {
+			const description = 'Edited over MCP';
+			const args = { endpoint_id: endpointId, description };
+			expect(await callOk('update_webhook_endpoint', args)).toMatchObject({ description });
+		});
+	});
+
+	describe('what an agent is told when a call cannot be done', () => {
+		it('a refused input names each field and its reason, and nothing is sent', async () => {
+			await sandbox.admin.clearRequests();
+			const refused = await call('create_receivable', {
+				invoice_number: 'INV-MCP-BAD',
+				amount: -5,
+				customer_email: 'not-an-email',
+			});
+			// the tool's answer, not a failed call (router.ts errorItemJson says why)
+			expect(refused.isError).toBe(false);
+			expect(refused.json[0].error).toBe("Invalid parameters: 'Amount', 'Customer Email'");
+			expect(refused.text).toMatch(/'Amount' must be at least 0\.01, got -5/);
+			expect(refused.text).toMatch(/'Customer Email' must be an email address/);
+			expect(refused.json[0].outcome).toMatch(/^Nothing was sent to the service/);
+			expect(await sandbox.admin.getRequests()).toEqual([]);
+		});
+
+		it.each([
+			['get_balance_revoked_key', /INVALID_API_KEY/],
+			['get_balance_expired_key', /API_KEY_EXPIRED/],
+		])('%s: the service’s code and what to do', async (name, code) => {
+			const answer = await call(name);
+			expect(answer.json[0]).toMatchObject({ error: expect.stringMatching(code), httpCode: '401' });
+			expect(answer.json[0].outcome).toBeUndefined(); // it was sent: the service refused it
+			expect(answer.text).toMatch(/Create a new key in the dashboard/);
+		});
+
+		it('a rate-limited listing stops when its wait budget is spent, and says why; with room it waits and finishes', async () => {
+			await limited.admin.setRateLimit({ limit: 1, windowSeconds: 3 });
+			const stopped = await call('list_vendors_rate_limited', { max_wait_seconds: 1 });
+			expect(stopped.json[0].error).toMatch(/RATE_LIMITED: .*wait budget 1s/);
+			expect(stopped.text).toMatch(/Max Wait for Rate Limits/);
+			await new Promise((resolve) => setTimeout(resolve, 3000));
+			const finished = await call('list_vendors_rate_limited', { max_wait_seconds: 30 });
+			expect(finished.isError).toBe(false);
+			expect(finished.json).toHaveLength(250);
+		});
+	});
+
+	describe('examples 06 and 06b', () => {
+		it('offer the six reads and propose_payable to the token; a read answers', async () => {
+			agent = await connectMcpWhenReady(environment.n8n, exampleUrl(), {
+				authorization: `Bearer ${token}`,
+			});
+			const { tools } = await agent.listTools();
+			const reads = Object.keys(READS());
+			expect(tools.map((t) => t.name).sort()).toEqual([...reads, 'propose_payable'].sort());
+			const listed = await call('list_vendors', { limit: 5, search: 'acme' }, agent);
+			expect(listed.isError).toBe(false);
+			expect(listed.json).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
+		});
+
+		it('get_transactions: from, to and type narrow the list as the service does; every input optional', async () => {
+			const { tools } = await agent.listTools();
+			const schema: any = tools.find((t) => t.name === 'get_transactions')?.inputSchema;
+			expect(Object.keys(schema.properties).sort()).toEqual(['from', 'limit', 'to', 'type']);
+			expect(schema.required ?? []).toEqual([]);
+			const all = (await api.request('GET', '/treasury/transactions', { query: { limit: 100 } }))
+				.body.data;
+			const newest = all.at(-1);
+			const day = String(newest.created_at).slice(0, 10);
+			const query = { from: day, to: day, type: newest.type };
+			const expected = (await api.request('GET', '/treasury/transactions', { query })).body.data;
+			const answer = await call('get_transactions', query, agent);
+			expect(answer.isError).toBe(false);
+			expect(answer.json.map((t: any) => t.id)).toEqual(expected.map((t: any) => t.id));
+			expect(answer.json).toContainEqual(expect.objectContaining({ id: newest.id }));
+			const unfiltered = await call('get_transactions', {}, agent);
+			expect(unfiltered.json).toHaveLength(Math.min(50, all.length));
+		});
+
+		it('refuse a client without the bearer token, or with another one (403)', async () => {
+			// The endpoint answers the token (previous test): a refusal is the bearer check's.
+			await expect(connectMcp(exampleUrl())).rejects.toMatchObject({ code: 403 });
+			const wrong = { authorization: 'Bearer not-the-token' };
+			await expect(connectMcp(exampleUrl(), wrong)).rejects.toMatchObject({ code: 403 });
+		});
+
+		const proposal = (invoice: string) => ({
+			invoice_number: invoice,
+			amount: 120.5,
+			vendor_id: acmeId,
+		});
+
+		/** Proposes a payable; resolves with the agent's answer and the approval form's address. */
+		async function propose(invoice: string): Promise<{ answer: string; form: string }> {
+			const before = messages.length;
+			const { text } = await call('propose_payable', proposal(invoice), agent);
+			const message = await environment.n8n.waitFor(
+				'the approval message',
+				async () => messages[before],
+			);
+			expect(message).toMatch(new RegExp(`120\\.5 to Acme Office Supplies .* invoice ${invoice}`));
+			return { answer: text, form: /(http\S+)$/.exec(message)![1] };
+		}
+
+		/** Posts a decision to the form (as `login`, or without credentials); resolves with the status. */
+		async function submit(form: string, decision: string, login?: typeof approver) {
+			const body = new FormData();
+			body.set('field-0', decision);
+			const headers: Record<string, string> = login ? { authorization: basic(login) } : {};
+			return (await fetch(form, { method: 'POST', body, headers })).status;
+		}
+
+		/** The approver decides on the form; resolves with that execution once it has finished. */
+		async function decide(form: string, decision: 'Approve' | 'Reject'): Promise<any> {
+			expect(await submit(form, decision, approver)).toBe(200);
+			return await ended(/\/form-waiting\/(\d+)/.exec(form)![1], 60_000);
+		}
+
+		it('the approval form opens only to the approvers: a guessed address, or the real one without the Basic Auth login, is refused (401)', async () => {
+			await sandbox.admin.clearRequests();
+			const { form } = await propose('BILL-MCP-GUESS');
+			// 1.x: the form's address is the execution's number alone; 2.x adds a token to it.
+			const executionNumber = /\/form-waiting\/(\d+)/.exec(form)![1];
+			const guessed = `${environment.n8n.baseUrl}/form-waiting/${executionNumber}`;
+			expect(form === guessed).toBe(environment.runtime.major < 2);
+			const wrong = { user: approver.user, password: 'guessed' };
+			for (const address of [guessed, form]) {
+				expect((await fetch(address)).status).toBe(401);
+				expect(await submit(address, 'Approve')).toBe(401);
+				expect(await submit(address, 'Approve', wrong)).toBe(401);
+			}
+			expect(await payablesCreated()).toEqual([]);
+			// 2.x: the login without the token is refused too.
+			if (form !== guessed) expect(await submit(guessed, 'Approve', approver)).toBe(401);
+			await decide(form, 'Approve');
+			expect(await payablesCreated()).toEqual([
+				expect.objectContaining({
+					body: expect.objectContaining({ invoice_number: 'BILL-MCP-GUESS' }),
+				}),
+			]);
+		});
+
+		describe('06b: one proposal per vendor and invoice number', () => {
+			const proposeAgain = async (invoice: string) => {
+				const before = messages.length;
+				const { text } = await call('propose_payable', proposal(invoice), agent);
+				expect(messages.length).toBe(before);
+				return text;
+			};
+			const rowsOf = async (invoice: string) =>
+				(await dataTableRows(environment.n8n, proposals)).filter(
+					(r) => r.invoice_number === invoice,
+				);
+			/** 06b's executions waiting on a form (as the editor lists them: 1.x's public API does not). */
+			const waitingForms = async () => {
+				const filter = JSON.stringify({ workflowId: approval.id, status: ['waiting'] });
+				const query = `filter=${encodeURIComponent(filter)}`;
+				return await environment.n8n.waitFor('an execution waiting on its form', async () => {
+					const { results } = await environment.n8n.rest('GET', `/executions?${query}`);
+					return results.length > 0 && results;
+				});
+			};
+
+			it('a person is asked, and the payable created once approved; a second proposal while one waits, and one after it was approved, asks no one and is told why', async () => {
+				await sandbox.admin.clearRequests();
+				const { form, answer } = await propose('BILL-MCP-TWICE');
+				// What the agent is told: n8n 2.x's own text for a paused sub-workflow; on 1.x, the example's.
+				expect(answer).toMatch(
+					TWO_X ? /Sub-workflow is paused/ : /Waiting for a person to approve/,
+				);
+				expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+					/Already proposed \(waiting for approval\): invoice BILL-MCP-TWICE from Acme Office Supplies/,
+				);
+				expect(await waitingForms()).toHaveLength(1);
+				expect(await payablesCreated()).toEqual([]);
+				const approved = await decide(form, 'Approve');
+				expect(await payablesCreated()).toEqual([
+					expect.objectContaining({
+						body: expect.objectContaining({
+							invoice_number: 'BILL-MCP-TWICE',
+							amount: 120.5,
+							vendor_id: acmeId,
+							notes: expect.stringMatching(/approved in n8n execution \d+/),
+						}),
+					}),
+				]);
+				const payableId = output(approved, 'Create payable')[0].id;
+				expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
+					new RegExp(`Already created: payable ${payableId} for invoice BILL-MCP-TWICE`),
+				);
+				expect(await payablesCreated()).toHaveLength(1);
+				expect(await rowsOf('BILL-MCP-TWICE')).toEqual([
+					expect.objectContaining({ vendor_id: acmeId, status: 'created', payable_id: payableId }),
+				]);
+			});
+
+			it('a rejected proposal may be proposed again: a new message and form, on the same row', async () => {
+				await sandbox.admin.clearRequests();
+				const first = await propose('BILL-MCP-AGAIN');
+				await decide(first.form, 'Reject');
+				expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+					expect.objectContaining({ status: 'rejected' }),
+				]);
+				const second = await propose('BILL-MCP-AGAIN');
+				expect(second.form).not.toBe(first.form);
+				await decide(second.form, 'Approve');
+				expect(await payablesCreated()).toEqual([
+					expect.objectContaining({
+						body: expect.objectContaining({ invoice_number: 'BILL-MCP-AGAIN' }),
+					}),
+				]);
+				expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
+					expect.objectContaining({ status: 'created' }),
+				]);
+			});
+		});
+	});
+
+	it('secrets: no API key appears in any answer or in n8n’s log, plain or base64', () => {
+		expectNoKeyIn([...answers, environment.n8n.log()]);
+		expect(answers.length).toBeGreaterThan(15);
+	});
+});
