@@ -8,9 +8,10 @@
  *   error item paired with its input item; without it: a clear error naming the item, and
  *   nothing sent after it);
  * - list all: every vendor exactly once, or a clear error: never a silently short list;
- * - the rate-limit wait budget ("Max Wait for Rate Limits", here 2 s): a window beyond it ends in
- *   a clear error at once, never a hang, and the node sends nothing into a closed window (waits
- *   on repeated 429s within a budget: test/unit/transport.deadline.test.ts).
+ * - the rate-limit wait budget ("Max Wait for Rate Limits"): a window beyond it (0 s or 2 s here)
+ *   ends in a clear error at once, never a hang, and the node sends nothing into a closed window;
+ *   the default waits for a near window and returns every item (waits on repeated 429s within a
+ *   budget: test/unit/transport.deadline.test.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -40,26 +41,21 @@ jest.mock('../../nodes/BusinessFinance/transport', () => {
 });
 
 const env = useEnv('reset');
-// After useEnv's reset (no data, no faults): fresh rate-limit counters on both sides, empty log.
+// After useEnv's reset (no data, no faults, an empty log): fresh rate-limit counters on both sides.
 beforeEach(async () => {
 	await env.sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
 	(
 		jest.requireMock('../../nodes/BusinessFinance/transport') as { renewTransport: () => void }
 	).renewTransport();
-	await env.clear();
 });
 
 /** Every vendor on the service, read directly (not through the node). */
 async function allVendors(): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	for (let page = 1; ; page++) {
-		const res = await fetch(`${env.sb.baseUrl}/v1/vendors?page=${page}&limit=100`, {
-			headers: { authorization: `Bearer ${env.sb.apiKey}` },
-		});
-		if (res.status !== 200) throw new Error(`setup: GET /v1/vendors answered ${res.status}`);
-		const body = (await res.json()) as { data: IDataObject[]; meta: { has_more: boolean } };
-		out.push(...body.data);
-		if (!body.meta.has_more) return out;
+		const data = await env.api<IDataObject[]>('GET', `/v1/vendors?page=${page}&limit=100`);
+		out.push(...data);
+		if (data.length < 100) return out;
 	}
 }
 
@@ -161,7 +157,6 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 		await env.sb.admin.seedVendors(N);
 		const ids = new Set((await allVendors()).map((v) => String(v.id)));
 		expect(ids.size).toBe(N);
-		await env.clear();
 		return ids;
 	}
 
@@ -231,36 +226,48 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 	}, 60_000);
 });
 
-describe('rate limit of 1 request per 60 s window, wait budget 2 s', () => {
-	const withBudget = (parameters: INodeParameters): INodeParameters => ({
+describe('rate limits and the wait budget (Options → Max Wait for Rate Limits)', () => {
+	const withBudget = (parameters: INodeParameters, seconds = 2): INodeParameters => ({
 		...parameters,
-		options: { rateLimitWaitSeconds: 2 },
+		options: { rateLimitWaitSeconds: seconds },
 	});
 
-	it('listing: fails at once with a clear error when the next window is further away than the budget', async () => {
-		await env.sb.admin.seedVendors(250);
-		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
-		const started = Date.now();
+	it.each([0, 2])(
+		'listing, %i s budget: fails at once with a clear error when the next window (60 s) is further away',
+		async (seconds) => {
+			await env.sb.admin.seedVendors(250);
+			await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+			const started = Date.now();
 
-		const res = await env.run(withBudget(vendorList));
+			const res = await env.run(withBudget(vendorList, seconds));
 
-		const elapsed = Date.now() - started;
-		expect(res.error).toBeDefined();
-		expect(res.error!.message).toMatch(/RATE_LIMITED/);
-		expect(res.error!.message).toMatch(/wait budget 2s/);
-		expect(String(res.error!.description)).toMatch(
-			/Max Wait for Rate Limits|Rate Limit Wait Budget/,
-		);
-		expect(res.items).toHaveLength(0); // not the first page alone
-		expect(elapsed).toBeLessThan(10_000);
-		// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
-		expect((await env.requests()).map((r) => r.status)).toEqual([200]);
+			const elapsed = Date.now() - started;
+			expect(res.error).toBeDefined();
+			expect(res.error!.message).toMatch(/RATE_LIMITED/);
+			expect(res.error!.message).toMatch(`wait budget ${seconds}s`);
+			expect(String(res.error!.description)).toMatch(
+				/Max Wait for Rate Limits|Rate Limit Wait Budget/,
+			);
+			expect(res.items).toHaveLength(0); // not the first page alone
+			expect(elapsed).toBeLessThan(10_000);
+			// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
+			expect((await env.requests()).map((r) => r.status)).toEqual([200]);
+		},
+	);
+
+	it('the default budget waits for the window (2 requests a second) to reset and returns every item', async () => {
+		await env.sb.admin.seedVendors(300);
+		await env.sb.admin.setRateLimit({ limit: 2, windowSeconds: 1 });
+		const res = await env.run(vendorList);
+		expect(res.error).toBeUndefined();
+		expect(res.items).toHaveLength(300);
+		const pages = (await env.requests()).filter((r) => r.status === 200).map((r) => r.query.page);
+		expect(pages).toEqual(['1', '2', '3']);
 	});
 
 	it('the window already used up by another client: one 429, then the clear error', async () => {
 		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
 		await env.api('GET', '/v1/vendors?limit=1'); // the other client
-		await env.clear();
 		const started = Date.now();
 
 		const res = await env.run(withBudget(vendorCreate), {

@@ -1,5 +1,6 @@
 /**
- * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
+ * Continue On Fail, the service’s 401 codes and secrecy of the API key, through the real engine
+ * (Max Wait for Rate Limits: test/faults/faults.test.ts).
  */
 import { UNKNOWN_UUID, useEnv, VALID } from './support';
 
@@ -56,7 +57,6 @@ describe('Continue On Fail', () => {
 			customer_email: 'a@b.co',
 		});
 		created = r.id as string;
-		await env.clear();
 	});
 
 	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
@@ -74,7 +74,6 @@ describe('Continue On Fail', () => {
 
 	it('a list operation with Continue On Fail: elements of good items, an error item for a bad one', async () => {
 		await env.sb.admin.seedVendors(3);
-		await env.clear();
 		const res = await env.run(
 			{ resource: 'vendor', operation: 'getAll', returnAll: false, limit: '={{ $json.limit }}' },
 			{ continueOnFail: true, items: [{ limit: 2 }, { limit: -1 }] },
@@ -139,44 +138,5 @@ describe('authentication errors', () => {
 		const [req] = await env.requests();
 		expect(req.headers.authorization).toBe(`Bearer svc_…${env.sb.apiKey.slice(-4)}`);
 		expect(res.serialised).not.toContain(env.sb.apiKey);
-	});
-});
-
-describe('Options → Max Wait for Rate Limits', () => {
-	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
-	const limited = useEnv('reset', {
-		rateLimit: 2,
-		rateWindowSeconds: 1,
-		apiKey: 'svc_node_tests_rate_limited',
-	});
-	beforeEach(async () => {
-		await limited.sb.admin.seedVendors(300);
-		await limited.clear();
-	});
-
-	it('0 seconds: the node fails with a clear rate-limit error instead of waiting', async () => {
-		const res = await limited.run({
-			resource: 'vendor',
-			operation: 'getAll',
-			returnAll: true,
-			options: { rateLimitWaitSeconds: 0 },
-		});
-		expect(res.error).toBeDefined();
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(
-			/rate limit|RATE_LIMITED/i,
-		);
-		expect((await limited.requests()).filter((r) => r.status === 200).length).toBeLessThanOrEqual(
-			2,
-		);
-	});
-
-	it('the default budget waits for the window to reset and returns every item', async () => {
-		const res = await limited.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
-		expect(res.error).toBeUndefined();
-		expect(res.items).toHaveLength(300);
-		const pages = (await limited.requests())
-			.filter((r) => r.status === 200)
-			.map((r) => r.query.page);
-		expect(pages).toEqual(['1', '2', '3']);
 	});
 });

@@ -107,7 +107,6 @@ it('payable: update PATCHes only the set fields', async () => {
 		amount: 10,
 		vendor_id: vendorId,
 	});
-	await env.clear();
 	const id = String(created.id);
 	await env.runOne(
 		{

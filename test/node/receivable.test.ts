@@ -44,7 +44,6 @@ describe('receivable: send and update', () => {
 			customer_email: 'c@d.co',
 		});
 		id = created.id as string;
-		await env.clear();
 	});
 
 	it('send: POST /send without a body to the id as the service writes it, outputs the sent receivable', async () => {

@@ -35,17 +35,8 @@ interface RunOptions {
 
 export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
-export async function startEnv(
-	options: { rateLimit?: number; rateWindowSeconds?: number; apiKey?: string } = {},
-) {
-	const sb = await startSandbox({
-		port: 0,
-		host: '127.0.0.1',
-		seed: 'none',
-		rateLimit: options.rateLimit ?? 100_000,
-		rateWindowSeconds: options.rateWindowSeconds ?? 60,
-		...(options.apiKey ? { apiKey: options.apiKey } : {}),
-	});
+export async function startEnv() {
+	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
 	const nodeType = new BusinessFinance();
 	const credentialType = new BusinessFinanceApi();
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
@@ -99,8 +90,8 @@ export async function startEnv(
 		clear: async (): Promise<void> => {
 			await sb.admin.clearRequests();
 		},
-		/** Calls the API directly (setup only), with the working key. */
-		api: async (method: string, path: string, body?: unknown) => {
+		/** Calls the API directly (setup only), with the working key; `requests()` will not show it. */
+		api: async <T = IDataObject>(method: string, path: string, body?: unknown) => {
 			const res = await fetch(`${sb.baseUrl}${path}`, {
 				method,
 				headers: {
@@ -112,7 +103,8 @@ export async function startEnv(
 			const json = (await res.json()) as IDataObject;
 			if (!res.ok)
 				throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-			return json.data as IDataObject;
+			await sb.admin.clearRequests();
+			return json.data as T;
 		},
 		close: async () => await sb.close(),
 	};
@@ -123,13 +115,10 @@ export async function startEnv(
  * test either emptied (`reset`, the default) or only its request log cleared (`clear`). Its
  * fields are filled in `beforeAll`, so read them inside tests and hooks only.
  */
-export function useEnv(
-	before: 'reset' | 'clear' = 'reset',
-	options?: Parameters<typeof startEnv>[0],
-): NodeTestEnv {
+export function useEnv(before: 'reset' | 'clear' = 'reset'): NodeTestEnv {
 	const env = {} as NodeTestEnv;
 	beforeAll(async () => {
-		Object.assign(env, await startEnv(options));
+		Object.assign(env, await startEnv());
 	});
 	afterAll(async () => {
 		await env.close();

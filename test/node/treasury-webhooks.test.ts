@@ -20,7 +20,6 @@ describe('treasury', () => {
 			{ type: 'deposit', amount: 100, currency: 'USD' },
 			{ type: 'deposit', amount: 5, currency: 'USD', status: 'pending' },
 		]);
-		await env.clear();
 		const get = { resource: 'treasury', operation: 'getBalance' };
 		const output = await env.runOne(get, 'GET /v1/treasury/balance 200', undefined, {});
 		expect(output).toEqual({
@@ -37,7 +36,6 @@ describe('treasury', () => {
 			{ type: 'deposit', amount: 4, currency: 'USD', created_at: '2026-01-03T10:00:00Z' },
 			{ type: 'deposit', amount: 5, currency: 'USD', created_at: '2026-01-04T10:00:00Z' },
 		]);
-		await env.clear();
 		const { items, requests } = await env.runOk({
 			resource: 'treasury',
 			operation: 'getTransactions',
@@ -64,7 +62,6 @@ describe('webhookEndpoint', () => {
 			filter_types: ['receivable.created'],
 		});
 		id = ep.id as string;
-		await env.clear();
 	});
 
 	it('get: one GET, the endpoint as one item', async () => {

@@ -95,7 +95,6 @@ describe('vendor: update', () => {
 			account_number: VALID.account,
 			routing_number: VALID.routing,
 		});
-		await env.clear();
 		const id = String(v.id);
 		await env.runOne(
 			{ resource: 'vendor', operation: 'update', vendorId: byId(id), updateFields },
@@ -122,7 +121,6 @@ describe('vendor: getAll', () => {
 		'%s, every vendor once, each paired to the input item',
 		async (_name, paging, seeded, pages, limit, count) => {
 			await env.sb.admin.seedVendors(seeded);
-			await env.clear();
 			const { items, requests } = await env.runOk({
 				resource: 'vendor',
 				operation: 'getAll',
@@ -145,7 +143,6 @@ describe('vendor: getAll', () => {
 			wallet_chain: 'ethereum',
 		});
 		await env.sb.admin.seedVendors(5);
-		await env.clear();
 		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'getAll',
@@ -171,7 +168,6 @@ it('vendorId list search: GET /v1/vendors, 100 per page with a pagination token,
 		routing_number: VALID.routing,
 	});
 	await env.sb.admin.seedVendors(120);
-	await env.clear();
 	const first = await env.search();
 	expect(first.results).toHaveLength(100);
 	expect(first.results[0]).toEqual({
