@@ -7,22 +7,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-interface SandboxRequest {
-	method: string;
-	path: string;
-	query: IDataObject;
-	body: unknown;
-	status: number;
-	headers: Record<string, string>;
-}
-
 /** A request as `METHOD /path status`, to compare the calls a run made. */
-export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
+export const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
 
 interface RunOptions {
 	items?: IDataObject[];
@@ -54,7 +45,7 @@ export async function startEnv() {
 			credentialTypes: [credentialType],
 		});
 	/** `/v1` requests the sandbox received since the last `clear()`. */
-	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
+	const requests = async () => await sb.admin.getRequests();
 	/** Runs the node expecting success: its items, and the requests the sandbox received. */
 	const runOk = async (parameters: INodeParameters, opts?: RunOptions) => {
 		const res = await run(parameters, opts);
