@@ -2,49 +2,27 @@
  * Continue On Fail, the service’s 401 codes and secrecy of the API key, through the real engine
  * (Max Wait for Rate Limits: test/faults/faults.test.ts).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UNKNOWN_UUID, useEnv, VALID } from './support';
 
-// 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
-// back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
-// captures its output.
-process.env.N8N_LOG_LEVEL = 'info';
+// 'authentication errors' reads n8n's log to show it holds no secret: this file turns n8n's logger
+// back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and has it
+// write to a file of its own instead of the console.
+const LOG_FILE = join(mkdtempSync(join(tmpdir(), 'bf-node-errors-')), 'n8n.log');
+Object.assign(process.env, {
+	N8N_LOG_LEVEL: 'info',
+	N8N_LOG_OUTPUT: 'file',
+	N8N_LOG_FILE_LOCATION: LOG_FILE,
+});
 
 const env = useEnv('clear');
 
-// Everything n8n and the node log in this file, captured rather than printed: n8n's logger writes
-// through the console, and winston's console transport to console._stdout / _stderr when they
-// exist (jest's consoles have them: the process streams in band, a buffer in a worker).
-let logged: string[] = [];
-const spies: jest.SpyInstance[] = [];
-beforeEach(() => {
-	logged = [];
-	const text = (a: unknown) =>
-		typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {}));
-	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-		spies.push(
-			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-				logged.push(args.map(text).join(' '));
-			}),
-		);
-	}
-	const c = console as unknown as {
-		_stdout?: NodeJS.WritableStream;
-		_stderr?: NodeJS.WritableStream;
-	};
-	const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
-	for (const stream of streams) {
-		spies.push(
-			jest.spyOn(stream as NodeJS.WritableStream, 'write').mockImplementation(((chunk: unknown) => {
-				logged.push(String(chunk));
-				return true;
-			}) as never),
-		);
-	}
-});
-/** Lets asynchronous log transports flush before the logs are read. */
+/** What n8n logged in this file so far, once its file transport has written it. */
 const logs = async () => {
 	await new Promise((resolve) => setTimeout(resolve, 50));
-	return logged.join('\n');
+	return readFileSync(LOG_FILE, 'utf8');
 };
 
 describe('Continue On Fail', () => {
