@@ -56,12 +56,13 @@ describe('receivable: send and update', () => {
 		expect(request.body === null || JSON.stringify(request.body) === '{}').toBe(true);
 	});
 
-	it('update: PATCH with only the set fields', async () => {
-		const updateFields = { status: 'cancelled', notes: 'duplicate', dueDate: '2027-01-15' };
+	// The update code payable update shares (actions/statusUpdate.ts).
+	it('update: PATCH with only the set fields, an empty one left out', async () => {
+		const updateFields = { status: 'cancelled', notes: '', dueDate: '2027-01-15' };
 		await env.runOne(
 			{ resource: 'receivable', operation: 'update', receivableId: id, updateFields },
 			`PATCH /v1/receivables/${id} 200`,
-			{ status: 'cancelled', notes: 'duplicate', due_date: '2027-01-15' },
+			{ status: 'cancelled', due_date: '2027-01-15' },
 			{ id, status: 'cancelled', due_date: '2027-01-15' },
 		);
 	});
