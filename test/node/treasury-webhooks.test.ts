@@ -3,30 +3,19 @@ import { useEnv } from './support';
 const env = useEnv();
 
 describe('treasury', () => {
-	it('getDepositInstructions: one GET without query, one item with the four groups', async () => {
-		const get = { resource: 'treasury', operation: 'getDepositInstructions' };
-		const output = await env.runOne(
-			get,
-			'GET /v1/treasury/deposit-instructions 200',
-			undefined,
-			{},
-		);
-		expect((await env.requests())[0].query).toEqual({});
-		expect(Object.keys(output).sort()).toEqual(['ach', 'crypto', 'swift', 'wire']);
-	});
-
-	it('getBalance: one item, passed through as the service returned it', async () => {
-		await env.sb.admin.addTransactions([
-			{ type: 'deposit', amount: 100, currency: 'USD' },
-			{ type: 'deposit', amount: 5, currency: 'USD', status: 'pending' },
-		]);
-		const get = { resource: 'treasury', operation: 'getBalance' };
-		const output = await env.runOne(get, 'GET /v1/treasury/balance 200', undefined, {});
-		expect(output).toEqual({
-			balances: [{ currency: 'USD', available: 100, pending: 5 }],
-			updated_at: expect.any(String),
-		});
-	});
+	// Passed through as the service returned them: no stable columns, no unwrapping.
+	it.each([
+		['getDepositInstructions', 'deposit-instructions', ['ach', 'crypto', 'swift', 'wire']],
+		['getBalance', 'balance', ['balances', 'updated_at']],
+	])(
+		'%s: one GET without query, one item as the service returned it',
+		async (operation, path, keys) => {
+			const get = { resource: 'treasury', operation };
+			const output = await env.runOne(get, `GET /v1/treasury/${path} 200`, undefined, {});
+			expect((await env.requests())[0].query).toEqual({});
+			expect(Object.keys(output).sort()).toEqual(keys);
+		},
+	);
 
 	it('getTransactions: from/to as dates, type, limit; one item per transaction', async () => {
 		await env.sb.admin.addTransactions([
