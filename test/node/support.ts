@@ -10,15 +10,11 @@ import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.nod
 import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
 
-export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
 /** A request as `METHOD /path status`, to compare the calls a run made. */
 export const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
 
-interface RunOptions {
-	items?: IDataObject[];
-	continueOnFail?: boolean;
-	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+/** What runNode (test/helpers/n8n.ts) takes besides the node, its parameters and credentials. */
+interface RunOptions extends Omit<Parameters<typeof runNode>[0], 'nodeType' | 'parameters'> {
 	/** Another key than the working one, or another service (a scripted server). */
 	apiKey?: string;
 	baseUrl?: string;
@@ -36,11 +32,9 @@ export async function startEnv() {
 	/** Runs the node with the working key, through WorkflowExecute. */
 	const run = async (parameters: INodeParameters, opts: RunOptions = {}) =>
 		await runNode({
+			...opts,
 			nodeType,
 			parameters,
-			items: opts.items,
-			continueOnFail: opts.continueOnFail,
-			onError: opts.onError,
 			credentials: creds(opts.apiKey, opts.baseUrl),
 			credentialTypes: [credentialType],
 		});
