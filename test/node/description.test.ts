@@ -107,7 +107,6 @@ it('node facts n8n and saved workflows rely on', () => {
 	expect(d.credentials).toEqual([
 		{ name: 'businessFinanceApi', required: true, testedBy: 'businessFinanceApiTest' },
 	]);
-	expect(typeof node.methods.listSearch.searchVendors).toBe('function');
 	expect(typeof node.methods.credentialTest.businessFinanceApiTest).toBe('function');
 	const resource = d.properties.find((p) => p.name === 'resource')!;
 	expect(resource.options!.map((o) => (o as { value: string }).value).sort()).toEqual(

@@ -26,18 +26,10 @@ const logs = async () => {
 };
 
 describe('Continue On Fail', () => {
-	const send = { resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' };
-	let created: string;
-	beforeEach(async () => {
-		const r = await env.api('POST', '/v1/receivables', {
-			invoice_number: 'S',
-			amount: 1,
-			customer_email: 'a@b.co',
-		});
-		created = r.id as string;
-	});
-
 	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
+		const send = { resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' };
+		const receivable = { invoice_number: 'S', amount: 1, customer_email: 'a@b.co' };
+		const { id: created } = await env.api<{ id: string }>('POST', '/v1/receivables', receivable);
 		const items = [{ id: UNKNOWN_UUID }, { id: created }, { id: 'not-a-uuid' }];
 		const res = await env.run(send, { onError: 'continueErrorOutput', items });
 		expect(res.error).toBeUndefined();
