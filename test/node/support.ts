@@ -11,7 +11,7 @@ import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
 
 /** A request as `METHOD /path status`, to compare the calls a run made. */
-export const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
+const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
 
 /** What runNode (test/helpers/n8n.ts) takes besides the node, its parameters and credentials. */
 interface RunOptions extends Omit<Parameters<typeof runNode>[0], 'nodeType' | 'parameters'> {
