@@ -40,7 +40,7 @@ jest.mock('../../nodes/BusinessFinance/transport', () => {
 	};
 });
 
-const env = useEnv('reset');
+const env = useEnv();
 // After useEnv's reset (no data, no faults, an empty log): fresh rate-limit counters on both sides.
 beforeEach(async () => {
 	await env.sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });

@@ -17,7 +17,7 @@ Object.assign(process.env, {
 	N8N_LOG_FILE_LOCATION: LOG_FILE,
 });
 
-const env = useEnv('clear');
+const env = useEnv();
 
 /** What n8n logged in this file so far, once its file transport has written it. */
 const logs = async () => {

@@ -1,9 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 
-const env = useEnv('clear');
+const env = useEnv();
 let vendorId: string;
-beforeAll(async () => {
+beforeEach(async () => {
 	const vendor = await env.api('POST', '/v1/vendors', {
 		name: 'Acme Supplies',
 		payment_method: 'ach',

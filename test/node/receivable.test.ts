@@ -1,6 +1,6 @@
 import { useEnv } from './support';
 
-const env = useEnv('clear');
+const env = useEnv();
 
 describe('receivable: create', () => {
 	it('sends only the fields set, trimmed, in snake_case, dates cut to the day, Send Immediately as the flag; outputs the data object', async () => {

@@ -38,7 +38,7 @@ export async function startEnv() {
 			credentials: creds(opts.apiKey, opts.baseUrl),
 			credentialTypes: [credentialType],
 		});
-	/** `/v1` requests the sandbox received since the last `clear()`. */
+	/** `/v1` requests the sandbox received in this test, but for `api()` setup calls. */
 	const requests = async () => await sb.admin.getRequests();
 	/** Runs the node expecting success: its items, and the requests the sandbox received. */
 	const runOk = async (parameters: INodeParameters, opts?: RunOptions) => {
@@ -72,9 +72,6 @@ export async function startEnv() {
 				credentialTypes: [credentialType],
 			}),
 		requests,
-		clear: async (): Promise<void> => {
-			await sb.admin.clearRequests();
-		},
 		/** Calls the API directly (setup only), with the working key; `requests()` will not show it. */
 		api: async <T = IDataObject>(method: string, path: string, body?: unknown) => {
 			const res = await fetch(`${sb.baseUrl}${path}`, {
@@ -96,11 +93,11 @@ export async function startEnv() {
 }
 
 /**
- * The environment of a test file: started before its tests, closed after them, and before each
- * test either emptied (`reset`, the default) or only its request log cleared (`clear`). Its
- * fields are filled in `beforeAll`, so read them inside tests and hooks only.
+ * The environment of a test file: started before its tests, emptied before each (no data, no
+ * faults, no requests) and closed after them. Its fields are filled in `beforeAll`, so read them
+ * inside tests and hooks only.
  */
-export function useEnv(before: 'reset' | 'clear' = 'reset'): NodeTestEnv {
+export function useEnv(): NodeTestEnv {
 	const env = {} as NodeTestEnv;
 	beforeAll(async () => {
 		Object.assign(env, await startEnv());
@@ -109,8 +106,7 @@ export function useEnv(before: 'reset' | 'clear' = 'reset'): NodeTestEnv {
 		await env.close();
 	});
 	beforeEach(async () => {
-		if (before === 'reset') await env.sb.admin.reset('none');
-		else await env.clear();
+		await env.sb.admin.reset('none');
 	});
 	return env;
 }

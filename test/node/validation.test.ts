@@ -7,7 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 
-const env = useEnv('clear');
+const env = useEnv();
 
 const receivableCreate = (p: INodeParameters): INodeParameters => ({
 	resource: 'receivable',
