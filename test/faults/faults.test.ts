@@ -136,8 +136,7 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 		expect(res.error).toBeDefined();
 		expect(res.error!.message).toMatch(/SERVICE_UNAVAILABLE/);
 		expect(String(res.error!.description)).toMatch(/may or may not have been processed/);
-		const failedIndex = (res.error as unknown as { context: { itemIndex: number } }).context
-			.itemIndex;
+		const failedIndex = res.error!.context.itemIndex as number;
 		const log = await env.requests();
 		expect(log).toHaveLength(failedIndex + 1);
 		expect(log[failedIndex].status).toBe(503);
