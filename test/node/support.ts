@@ -22,7 +22,7 @@ interface RunOptions extends Omit<Parameters<typeof runNode>[0], 'nodeType' | 'p
 
 export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
-export async function startEnv() {
+async function startEnv() {
 	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
 	const nodeType = new BusinessFinance();
 	const credentialType = new BusinessFinanceApi();
