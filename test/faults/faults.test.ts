@@ -8,9 +8,10 @@
  *   error item paired with its input item; without it: a clear error naming the item, and
  *   nothing sent after it);
  * - list all: every vendor exactly once, or a clear error: never a silently short list;
- * - the rate-limit wait budget ("Max Wait for Rate Limits", here 2 s): a window beyond it ends in
- *   a clear error at once, never a hang, and the node sends nothing into a closed window (waits
- *   on repeated 429s within a budget: test/unit/transport.deadline.test.ts).
+ * - the rate-limit wait budget ("Max Wait for Rate Limits"): a window beyond it (0 s or 2 s here)
+ *   ends in a clear error at once, never a hang, and the node sends nothing into a closed window;
+ *   the default waits for a near window and returns every item (waits on repeated 429s within a
+ *   budget: test/unit/transport.deadline.test.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -39,27 +40,22 @@ jest.mock('../../nodes/BusinessFinance/transport', () => {
 	};
 });
 
-const env = useEnv('reset');
-// After useEnv's reset (no data, no faults): fresh rate-limit counters on both sides, empty log.
+const env = useEnv();
+// After useEnv's reset (no data, no faults, an empty log): fresh rate-limit counters on both sides.
 beforeEach(async () => {
 	await env.sb.admin.setRateLimit({ limit: 100_000, windowSeconds: 60, retryAfter: false });
 	(
 		jest.requireMock('../../nodes/BusinessFinance/transport') as { renewTransport: () => void }
 	).renewTransport();
-	await env.clear();
 });
 
 /** Every vendor on the service, read directly (not through the node). */
 async function allVendors(): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	for (let page = 1; ; page++) {
-		const res = await fetch(`${env.sb.baseUrl}/v1/vendors?page=${page}&limit=100`, {
-			headers: { authorization: `Bearer ${env.sb.apiKey}` },
-		});
-		if (res.status !== 200) throw new Error(`setup: GET /v1/vendors answered ${res.status}`);
-		const body = (await res.json()) as { data: IDataObject[]; meta: { has_more: boolean } };
-		out.push(...body.data);
-		if (!body.meta.has_more) return out;
+		const data = await env.api<IDataObject[]>('GET', `/v1/vendors?page=${page}&limit=100`);
+		out.push(...data);
+		if (data.length < 100) return out;
 	}
 }
 
@@ -77,16 +73,18 @@ const M = 40;
 const items = (prefix: string) => Array.from({ length: M }, (_, i) => ({ name: `${prefix} ${i}` }));
 const fault = (kind: FaultKind, rate: number, method: string) =>
 	env.sb.admin.addFault({ kind, rate, pathPrefix: '/v1/vendors', method });
+// [fault, the status the sandbox logs for it (0: no answer), what the user is told]
+const KINDS = [
+	['status500', 500, /INTERNAL_ERROR|500/],
+	['status503', 503, /SERVICE_UNAVAILABLE|503/],
+	['reset', 0, /Could not reach the Business Finance service/],
+	['malformed', 200, /not valid JSON/],
+] as const;
 
 describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () => {
-	it.each([
-		['status500', /INTERNAL_ERROR|500/],
-		['status503', /SERVICE_UNAVAILABLE|503/],
-		['reset', /Could not reach the Business Finance service/],
-		['malformed', /not valid JSON/],
-	] as const)(
+	it.each(KINDS)(
 		'%s: one POST per item, no duplicates, each failed item reported',
-		async (kind, message) => {
+		async (kind, loggedStatus, message) => {
 			await fault(kind, 0.1, 'POST');
 			const input = items(kind);
 
@@ -117,8 +115,7 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 				created.map((i) => input[(i.pairedItem as { item: number }).item].name),
 			);
 			if (kind !== 'malformed') {
-				const status = kind === 'status500' ? 500 : kind === 'status503' ? 503 : 0;
-				expect(posts.filter((r) => r.status === status)).toHaveLength(failed.length);
+				expect(posts.filter((r) => r.status === loggedStatus)).toHaveLength(failed.length);
 				expect(posts.filter((r) => r.status === 201)).toHaveLength(created.length);
 			}
 
@@ -139,8 +136,7 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 		expect(res.error).toBeDefined();
 		expect(res.error!.message).toMatch(/SERVICE_UNAVAILABLE/);
 		expect(String(res.error!.description)).toMatch(/may or may not have been processed/);
-		const failedIndex = (res.error as unknown as { context: { itemIndex: number } }).context
-			.itemIndex;
+		const failedIndex = res.error!.context.itemIndex as number;
 		const log = await env.requests();
 		expect(log).toHaveLength(failedIndex + 1);
 		expect(log[failedIndex].status).toBe(503);
@@ -161,16 +157,10 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 		await env.sb.admin.seedVendors(N);
 		const ids = new Set((await allVendors()).map((v) => String(v.id)));
 		expect(ids.size).toBe(N);
-		await env.clear();
 		return ids;
 	}
 
-	it.each([
-		['status500', 500],
-		['status503', 503],
-		['reset', 0],
-		['malformed', 200],
-	] as const)(
+	it.each(KINDS)(
 		'10 %% %s: every vendor exactly once, each page fetched once successfully',
 		async (kind, loggedStatus) => {
 			const seeded = await seed();
@@ -180,9 +170,8 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 
 			expect(res.error).toBeUndefined();
 			const ids = res.items.map((i) => String((i.json as IDataObject).id));
-			expect(ids).toHaveLength(N);
-			expect(new Set(ids).size).toBe(N); // no duplicates
-			expect(new Set(ids)).toEqual(seeded); // nothing missing, nothing foreign
+			expect(ids).toHaveLength(N); // N ids that are the N seeded: none twice,
+			expect(new Set(ids)).toEqual(seeded); // none missing, none foreign
 			expect(res.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 
 			const log = await env.requests();
@@ -190,7 +179,7 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 			const pages = log.map((r) => Number(r.query.page));
 			// Only pages 1..25 were asked for, with the API's largest page, and at most 4 times each.
 			expect(new Set(pages)).toEqual(new Set(Array.from({ length: PAGES }, (_, i) => i + 1)));
-			expect(log.every((r) => r.query.limit === '100' || r.query.limit === 100)).toBe(true);
+			expect(log.every((r) => r.query.limit === '100')).toBe(true);
 			for (let p = 1; p <= PAGES; p++)
 				expect(pages.filter((x) => x === p).length).toBeLessThanOrEqual(4);
 			// The faults did fire (seeded: 4 of the requests), and every extra request is a retry of one.
@@ -231,36 +220,48 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 	}, 60_000);
 });
 
-describe('rate limit of 1 request per 60 s window, wait budget 2 s', () => {
-	const withBudget = (parameters: INodeParameters): INodeParameters => ({
+describe('rate limits and the wait budget (Options → Max Wait for Rate Limits)', () => {
+	const withBudget = (parameters: INodeParameters, seconds = 2): INodeParameters => ({
 		...parameters,
-		options: { rateLimitWaitSeconds: 2 },
+		options: { rateLimitWaitSeconds: seconds },
 	});
 
-	it('listing: fails at once with a clear error when the next window is further away than the budget', async () => {
-		await env.sb.admin.seedVendors(250);
-		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
-		const started = Date.now();
+	it.each([0, 2])(
+		'listing, %i s budget: fails at once with a clear error when the next window (60 s) is further away',
+		async (seconds) => {
+			await env.sb.admin.seedVendors(250);
+			await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
+			const started = Date.now();
 
-		const res = await env.run(withBudget(vendorList));
+			const res = await env.run(withBudget(vendorList, seconds));
 
-		const elapsed = Date.now() - started;
-		expect(res.error).toBeDefined();
-		expect(res.error!.message).toMatch(/RATE_LIMITED/);
-		expect(res.error!.message).toMatch(/wait budget 2s/);
-		expect(String(res.error!.description)).toMatch(
-			/Max Wait for Rate Limits|Rate Limit Wait Budget/,
-		);
-		expect(res.items).toHaveLength(0); // not the first page alone
-		expect(elapsed).toBeLessThan(10_000);
-		// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
-		expect((await env.requests()).map((r) => r.status)).toEqual([200]);
+			const elapsed = Date.now() - started;
+			expect(res.error).toBeDefined();
+			expect(res.error!.message).toMatch(/RATE_LIMITED/);
+			expect(res.error!.message).toMatch(`wait budget ${seconds}s`);
+			expect(String(res.error!.description)).toMatch(
+				/Max Wait for Rate Limits|Rate Limit Wait Budget/,
+			);
+			expect(res.items).toHaveLength(0); // not the first page alone
+			expect(elapsed).toBeLessThan(10_000);
+			// Page 1 used the window; the node saw it was used up and never sent page 2 into a 429.
+			expect((await env.requests()).map((r) => r.status)).toEqual([200]);
+		},
+	);
+
+	it('the default budget waits for the window (2 requests a second) to reset and returns every item', async () => {
+		await env.sb.admin.seedVendors(300);
+		await env.sb.admin.setRateLimit({ limit: 2, windowSeconds: 1 });
+		const res = await env.run(vendorList);
+		expect(res.error).toBeUndefined();
+		expect(res.items).toHaveLength(300);
+		const pages = (await env.requests()).filter((r) => r.status === 200).map((r) => r.query.page);
+		expect(pages).toEqual(['1', '2', '3']);
 	});
 
 	it('the window already used up by another client: one 429, then the clear error', async () => {
 		await env.sb.admin.setRateLimit({ limit: 1, windowSeconds: 60 });
 		await env.api('GET', '/v1/vendors?limit=1'); // the other client
-		await env.clear();
 		const started = Date.now();
 
 		const res = await env.run(withBudget(vendorCreate), {

@@ -1,65 +1,35 @@
 /**
- * Continue On Fail, the service's 401 codes and secrecy of the API key, through the real engine.
+ * Continue On Fail, the service’s 401 codes and secrecy of the API key, through the real engine
+ * (Max Wait for Rate Limits: test/faults/faults.test.ts).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UNKNOWN_UUID, useEnv, VALID } from './support';
 
-// 'authentication errors' reads n8n's log to show it holds no secret: this file turns the logger
-// back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and
-// captures its output.
-process.env.N8N_LOG_LEVEL = 'info';
-
-const env = useEnv('clear');
-
-// Everything n8n and the node log in this file, captured rather than printed: n8n's logger writes
-// through the console, and winston's console transport to console._stdout / _stderr when they
-// exist (jest's consoles have them: the process streams in band, a buffer in a worker).
-let logged: string[] = [];
-const spies: jest.SpyInstance[] = [];
-beforeEach(() => {
-	logged = [];
-	const text = (a: unknown) =>
-		typeof a === 'string' ? a : JSON.stringify(a, Object.getOwnPropertyNames(a ?? {}));
-	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-		spies.push(
-			jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-				logged.push(args.map(text).join(' '));
-			}),
-		);
-	}
-	const c = console as unknown as {
-		_stdout?: NodeJS.WritableStream;
-		_stderr?: NodeJS.WritableStream;
-	};
-	const streams = new Set([process.stdout, process.stderr, c._stdout, c._stderr].filter(Boolean));
-	for (const stream of streams) {
-		spies.push(
-			jest.spyOn(stream as NodeJS.WritableStream, 'write').mockImplementation(((chunk: unknown) => {
-				logged.push(String(chunk));
-				return true;
-			}) as never),
-		);
-	}
+// 'authentication errors' reads n8n's log to show it holds no secret: this file turns n8n's logger
+// back on (test/helpers/n8n-log-level.ts silences it; n8n-core creates it on first use) and has it
+// write to a file of its own instead of the console.
+const LOG_FILE = join(mkdtempSync(join(tmpdir(), 'bf-node-errors-')), 'n8n.log');
+Object.assign(process.env, {
+	N8N_LOG_LEVEL: 'info',
+	N8N_LOG_OUTPUT: 'file',
+	N8N_LOG_FILE_LOCATION: LOG_FILE,
 });
-/** Lets asynchronous log transports flush before the logs are read. */
+
+const env = useEnv();
+
+/** What n8n logged in this file so far, once its file transport has written it. */
 const logs = async () => {
 	await new Promise((resolve) => setTimeout(resolve, 50));
-	return logged.join('\n');
+	return readFileSync(LOG_FILE, 'utf8');
 };
 
 describe('Continue On Fail', () => {
-	const send = { resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' };
-	let created: string;
-	beforeEach(async () => {
-		const r = await env.api('POST', '/v1/receivables', {
-			invoice_number: 'S',
-			amount: 1,
-			customer_email: 'a@b.co',
-		});
-		created = r.id as string;
-		await env.clear();
-	});
-
 	it('"Continue (using error output)": service and input errors go to the error output, paired', async () => {
+		const send = { resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' };
+		const receivable = { invoice_number: 'S', amount: 1, customer_email: 'a@b.co' };
+		const { id: created } = await env.api<{ id: string }>('POST', '/v1/receivables', receivable);
 		const items = [{ id: UNKNOWN_UUID }, { id: created }, { id: 'not-a-uuid' }];
 		const res = await env.run(send, { onError: 'continueErrorOutput', items });
 		expect(res.error).toBeUndefined();
@@ -74,7 +44,6 @@ describe('Continue On Fail', () => {
 
 	it('a list operation with Continue On Fail: elements of good items, an error item for a bad one', async () => {
 		await env.sb.admin.seedVendors(3);
-		await env.clear();
 		const res = await env.run(
 			{ resource: 'vendor', operation: 'getAll', returnAll: false, limit: '={{ $json.limit }}' },
 			{ continueOnFail: true, items: [{ limit: 2 }, { limit: -1 }] },
@@ -139,44 +108,5 @@ describe('authentication errors', () => {
 		const [req] = await env.requests();
 		expect(req.headers.authorization).toBe(`Bearer svc_…${env.sb.apiKey.slice(-4)}`);
 		expect(res.serialised).not.toContain(env.sb.apiKey);
-	});
-});
-
-describe('Options → Max Wait for Rate Limits', () => {
-	// Its own sandbox and key: the transport keeps rate-limit state per key for the process.
-	const limited = useEnv('reset', {
-		rateLimit: 2,
-		rateWindowSeconds: 1,
-		apiKey: 'svc_node_tests_rate_limited',
-	});
-	beforeEach(async () => {
-		await limited.sb.admin.seedVendors(300);
-		await limited.clear();
-	});
-
-	it('0 seconds: the node fails with a clear rate-limit error instead of waiting', async () => {
-		const res = await limited.run({
-			resource: 'vendor',
-			operation: 'getAll',
-			returnAll: true,
-			options: { rateLimitWaitSeconds: 0 },
-		});
-		expect(res.error).toBeDefined();
-		expect(`${res.error!.message} ${res.error!.description ?? ''}`).toMatch(
-			/rate limit|RATE_LIMITED/i,
-		);
-		expect((await limited.requests()).filter((r) => r.status === 200).length).toBeLessThanOrEqual(
-			2,
-		);
-	});
-
-	it('the default budget waits for the window to reset and returns every item', async () => {
-		const res = await limited.run({ resource: 'vendor', operation: 'getAll', returnAll: true });
-		expect(res.error).toBeUndefined();
-		expect(res.items).toHaveLength(300);
-		const pages = (await limited.requests())
-			.filter((r) => r.status === 200)
-			.map((r) => r.query.page);
-		expect(pages).toEqual(['1', '2', '3']);
 	});
 });

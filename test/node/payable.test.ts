@@ -1,9 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 
-const env = useEnv('clear');
+const env = useEnv();
 let vendorId: string;
-beforeAll(async () => {
+beforeEach(async () => {
 	const vendor = await env.api('POST', '/v1/vendors', {
 		name: 'Acme Supplies',
 		payment_method: 'ach',
@@ -17,12 +17,12 @@ const CREATE = { resource: 'payable', operation: 'create', invoiceNumber: 'BILL-
 const create = async (parameters: INodeParameters) => await env.runOk({ ...CREATE, ...parameters });
 
 describe('payable: create', () => {
-	it('with a vendor picked by id (resource locator), only the fields set', async () => {
+	it('with a vendor picked from the list (resource locator), only the fields set', async () => {
 		await env.runOne(
 			{
 				...CREATE,
 				amount: 99.99,
-				vendorId: byId(vendorId),
+				vendorId: { __rl: true, mode: 'list', value: vendorId, cachedResultName: 'Acme Supplies' },
 				additionalFields: { dueDate: '2026-12-01', notes: 'Q4 supplies', vendorEmail: '' },
 			},
 			'POST /v1/payables 201',
@@ -42,16 +42,8 @@ describe('payable: create', () => {
 		);
 	});
 
-	it('with a vendor from the list mode', async () => {
-		const { requests } = await create({
-			amount: 1,
-			vendorId: { __rl: true, mode: 'list', value: vendorId, cachedResultName: 'Acme Supplies' },
-		});
-		expect(requests[0].body).toEqual({ invoice_number: 'BILL-1', amount: 1, vendor_id: vendorId });
-	});
-
 	it('without a vendor id but with a vendor name and wire details (normalised IBAN and SWIFT)', async () => {
-		const { items, requests } = await create({
+		const { requests } = await create({
 			amount: 2500,
 			vendorId: { __rl: true, mode: 'list', value: '' },
 			additionalFields: {
@@ -75,11 +67,6 @@ describe('payable: create', () => {
 			swift_code: VALID.swift,
 			bank_name: 'Deutsche Bank',
 		});
-		const out = items[0].json;
-		expect(out).toMatchObject({ vendor_name: 'Initech GmbH', vendor_id: null });
-		// Payables never return bank details.
-		expect(JSON.stringify(out)).not.toContain(VALID.account);
-		expect(out).not.toHaveProperty('iban');
 	});
 
 	// Details of another method are left out by the code vendor create shares (vendor.test.ts).
@@ -99,25 +86,4 @@ describe('payable: create', () => {
 			bank_name: 'First',
 		});
 	});
-});
-
-it('payable: update PATCHes only the set fields', async () => {
-	const created = await env.api('POST', '/v1/payables', {
-		invoice_number: 'B-U',
-		amount: 10,
-		vendor_id: vendorId,
-	});
-	await env.clear();
-	const id = String(created.id);
-	await env.runOne(
-		{
-			resource: 'payable',
-			operation: 'update',
-			payableId: id,
-			updateFields: { status: 'ready', notes: '' },
-		},
-		`PATCH /v1/payables/${id} 200`,
-		{ status: 'ready' },
-		{ id, status: 'ready' },
-	);
 });

@@ -7,27 +7,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
 
-export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-interface SandboxRequest {
-	method: string;
-	path: string;
-	query: IDataObject;
-	body: unknown;
-	status: number;
-	headers: Record<string, string>;
-}
-
 /** A request as `METHOD /path status`, to compare the calls a run made. */
-export const route = (r: SandboxRequest) => `${r.method} ${r.path} ${r.status}`;
+const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
 
-interface RunOptions {
-	items?: IDataObject[];
-	continueOnFail?: boolean;
-	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+/** What runNode (test/helpers/n8n.ts) takes besides the node, its parameters and credentials. */
+interface RunOptions extends Omit<Parameters<typeof runNode>[0], 'nodeType' | 'parameters'> {
 	/** Another key than the working one, or another service (a scripted server). */
 	apiKey?: string;
 	baseUrl?: string;
@@ -35,17 +22,8 @@ interface RunOptions {
 
 export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
-export async function startEnv(
-	options: { rateLimit?: number; rateWindowSeconds?: number; apiKey?: string } = {},
-) {
-	const sb = await startSandbox({
-		port: 0,
-		host: '127.0.0.1',
-		seed: 'none',
-		rateLimit: options.rateLimit ?? 100_000,
-		rateWindowSeconds: options.rateWindowSeconds ?? 60,
-		...(options.apiKey ? { apiKey: options.apiKey } : {}),
-	});
+async function startEnv() {
+	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
 	const nodeType = new BusinessFinance();
 	const credentialType = new BusinessFinanceApi();
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
@@ -54,16 +32,14 @@ export async function startEnv(
 	/** Runs the node with the working key, through WorkflowExecute. */
 	const run = async (parameters: INodeParameters, opts: RunOptions = {}) =>
 		await runNode({
+			...opts,
 			nodeType,
 			parameters,
-			items: opts.items,
-			continueOnFail: opts.continueOnFail,
-			onError: opts.onError,
 			credentials: creds(opts.apiKey, opts.baseUrl),
 			credentialTypes: [credentialType],
 		});
-	/** `/v1` requests the sandbox received since the last `clear()`. */
-	const requests = async () => (await sb.admin.getRequests()) as SandboxRequest[];
+	/** `/v1` requests the sandbox received in this test, but for `api()` setup calls. */
+	const requests = async () => await sb.admin.getRequests();
 	/** Runs the node expecting success: its items, and the requests the sandbox received. */
 	const runOk = async (parameters: INodeParameters, opts?: RunOptions) => {
 		const res = await run(parameters, opts);
@@ -96,11 +72,8 @@ export async function startEnv(
 				credentialTypes: [credentialType],
 			}),
 		requests,
-		clear: async (): Promise<void> => {
-			await sb.admin.clearRequests();
-		},
-		/** Calls the API directly (setup only), with the working key. */
-		api: async (method: string, path: string, body?: unknown) => {
+		/** Calls the API directly (setup only), with the working key; `requests()` will not show it. */
+		api: async <T = IDataObject>(method: string, path: string, body?: unknown) => {
 			const res = await fetch(`${sb.baseUrl}${path}`, {
 				method,
 				headers: {
@@ -112,31 +85,28 @@ export async function startEnv(
 			const json = (await res.json()) as IDataObject;
 			if (!res.ok)
 				throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-			return json.data as IDataObject;
+			await sb.admin.clearRequests();
+			return json.data as T;
 		},
 		close: async () => await sb.close(),
 	};
 }
 
 /**
- * The environment of a test file: started before its tests, closed after them, and before each
- * test either emptied (`reset`, the default) or only its request log cleared (`clear`). Its
- * fields are filled in `beforeAll`, so read them inside tests and hooks only.
+ * The environment of a test file: started before its tests, emptied before each (no data, no
+ * faults, no requests) and closed after them. Its fields are filled in `beforeAll`, so read them
+ * inside tests and hooks only.
  */
-export function useEnv(
-	before: 'reset' | 'clear' = 'reset',
-	options?: Parameters<typeof startEnv>[0],
-): NodeTestEnv {
+export function useEnv(): NodeTestEnv {
 	const env = {} as NodeTestEnv;
 	beforeAll(async () => {
-		Object.assign(env, await startEnv(options));
+		Object.assign(env, await startEnv());
 	});
 	afterAll(async () => {
 		await env.close();
 	});
 	beforeEach(async () => {
-		if (before === 'reset') await env.sb.admin.reset('none');
-		else await env.clear();
+		await env.sb.admin.reset('none');
 	});
 	return env;
 }

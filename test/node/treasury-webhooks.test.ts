@@ -3,31 +3,19 @@ import { useEnv } from './support';
 const env = useEnv();
 
 describe('treasury', () => {
-	it('getDepositInstructions: one GET without query, one item with the four groups', async () => {
-		const get = { resource: 'treasury', operation: 'getDepositInstructions' };
-		const output = await env.runOne(
-			get,
-			'GET /v1/treasury/deposit-instructions 200',
-			undefined,
-			{},
-		);
-		expect((await env.requests())[0].query).toEqual({});
-		expect(Object.keys(output).sort()).toEqual(['ach', 'crypto', 'swift', 'wire']);
-	});
-
-	it('getBalance: one item, passed through as the service returned it', async () => {
-		await env.sb.admin.addTransactions([
-			{ type: 'deposit', amount: 100, currency: 'USD' },
-			{ type: 'deposit', amount: 5, currency: 'USD', status: 'pending' },
-		]);
-		await env.clear();
-		const get = { resource: 'treasury', operation: 'getBalance' };
-		const output = await env.runOne(get, 'GET /v1/treasury/balance 200', undefined, {});
-		expect(output).toEqual({
-			balances: [{ currency: 'USD', available: 100, pending: 5 }],
-			updated_at: expect.any(String),
-		});
-	});
+	// Passed through as the service returned them: no stable columns, no unwrapping.
+	it.each([
+		['getDepositInstructions', 'deposit-instructions', ['ach', 'crypto', 'swift', 'wire']],
+		['getBalance', 'balance', ['balances', 'updated_at']],
+	])(
+		'%s: one GET without query, one item as the service returned it',
+		async (operation, path, keys) => {
+			const get = { resource: 'treasury', operation };
+			const output = await env.runOne(get, `GET /v1/treasury/${path} 200`, undefined, {});
+			expect((await env.requests())[0].query).toEqual({});
+			expect(Object.keys(output).sort()).toEqual(keys);
+		},
+	);
 
 	it('getTransactions: from/to as dates, type, limit; one item per transaction', async () => {
 		await env.sb.admin.addTransactions([
@@ -37,7 +25,6 @@ describe('treasury', () => {
 			{ type: 'deposit', amount: 4, currency: 'USD', created_at: '2026-01-03T10:00:00Z' },
 			{ type: 'deposit', amount: 5, currency: 'USD', created_at: '2026-01-04T10:00:00Z' },
 		]);
-		await env.clear();
 		const { items, requests } = await env.runOk({
 			resource: 'treasury',
 			operation: 'getTransactions',
@@ -64,7 +51,6 @@ describe('webhookEndpoint', () => {
 			filter_types: ['receivable.created'],
 		});
 		id = ep.id as string;
-		await env.clear();
 	});
 
 	it('get: one GET, the endpoint as one item', async () => {

@@ -1,4 +1,4 @@
-import { byId, route, useEnv, VALID } from './support';
+import { byId, useEnv, VALID } from './support';
 
 const env = useEnv();
 
@@ -95,7 +95,6 @@ describe('vendor: update', () => {
 			account_number: VALID.account,
 			routing_number: VALID.routing,
 		});
-		await env.clear();
 		const id = String(v.id);
 		await env.runOne(
 			{ resource: 'vendor', operation: 'update', vendorId: byId(id), updateFields },
@@ -107,36 +106,8 @@ describe('vendor: update', () => {
 });
 
 describe('vendor: getAll', () => {
-	// [what, paging, vendors seeded, the page of each request, the limit it asks for, items]
-	it.each([
-		[
-			'limit 150 of 220: pages of 100',
-			{ returnAll: false, limit: 150 },
-			220,
-			['1', '2'],
-			'100',
-			150,
-		],
-		['returnAll over 250: pages of 100', { returnAll: true }, 250, ['1', '2', '3'], '100', 250],
-	])(
-		'%s, every vendor once, each paired to the input item',
-		async (_name, paging, seeded, pages, limit, count) => {
-			await env.sb.admin.seedVendors(seeded);
-			await env.clear();
-			const { items, requests } = await env.runOk({
-				resource: 'vendor',
-				operation: 'getAll',
-				...paging,
-			});
-			expect(requests.map((r) => [route(r), r.query])).toEqual(
-				pages.map((page) => ['GET /v1/vendors 200', { page, limit }]),
-			);
-			expect(new Set(items.map((i) => i.json.id)).size).toBe(count);
-			expect(items.map((i) => i.pairedItem)).toEqual(Array(count).fill({ item: 0 }));
-			expect(items[0].json).toHaveProperty('payment_method');
-		},
-	);
-
+	// Paging through the node: test/faults (every page, Return All), treasury-webhooks and
+	// errors.test (Limit); the page sizes: test/unit/transport.pagination.test.ts.
 	it('search filter is sent as `search` and narrows the list', async () => {
 		await env.api('POST', '/v1/vendors', {
 			name: 'Zeta Widgets',
@@ -145,7 +116,6 @@ describe('vendor: getAll', () => {
 			wallet_chain: 'ethereum',
 		});
 		await env.sb.admin.seedVendors(5);
-		await env.clear();
 		const { items, requests } = await env.runOk({
 			resource: 'vendor',
 			operation: 'getAll',
@@ -171,7 +141,6 @@ it('vendorId list search: GET /v1/vendors, 100 per page with a pagination token,
 		routing_number: VALID.routing,
 	});
 	await env.sb.admin.seedVendors(120);
-	await env.clear();
 	const first = await env.search();
 	expect(first.results).toHaveLength(100);
 	expect(first.results[0]).toEqual({
