@@ -2,7 +2,7 @@
  * The webhook-ids of verified deliveries (only those: an attacker cannot fill it), per trigger
  * node, in the process's memory: a retried or replayed delivery runs the workflow once. One capped
  * map per node, id → Unix second until which a copy may verify; an id that could still verify is
- * forgotten only beyond a cap, and the log says so (docs/trigger.md, bench/duplicates-memory.ts).
+ * forgotten only beyond a cap, and the log says so (docs/trigger.md).
  */
 import type { Logger } from 'n8n-workflow';
 
