@@ -1,15 +1,11 @@
 /**
- * `npm run bench:polling` (also a scenario of `npm run bench`, `BENCH_POLLING=0` leaves it out):
- * requests per poll of the polling trigger (New Treasury Transaction) against the sandbox in its
+ * The polling scenario of `npm run bench` (`npm run bench:polling`): requests per poll of the polling trigger (New Treasury Transaction) against the sandbox in its
  * own process, over real HTTP, through n8n-core's PollContext (test/polling/support.ts): 10,000
  * transactions with nothing new, then 250 new (docs/benchmarks.md, "Polling trigger"). Counts
- * come from the sandbox's request log. Writes bench/results/polling.json.
+ * come from the sandbox's request log.
  */
-import { mkdirSync, writeFileSync } from 'fs';
-import * as path from 'path';
-
 import { PollHarness } from '../test/polling/support';
-import { machine } from './report';
+import type { Outcome } from './run';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
 const EXISTING = 10_000;
@@ -17,7 +13,6 @@ const NEW = 250;
 const IDLE_POLLS = 3;
 /** Issue 36's targets: requests per poll. */
 const TARGETS = { nothingNew: 2, new250: 5 };
-const OUT = path.resolve(__dirname, 'results/polling.json');
 const PATH = '/v1/treasury/transactions';
 
 /** Transactions one second apart, the last `endsMsAgo` before now (so on today's or yesterday's date). */
@@ -42,7 +37,7 @@ async function measured(sb: SandboxProcess, poll: () => Promise<unknown[]>) {
 	return { requests, emitted };
 }
 
-export async function runPolling(): Promise<{ allTargetsMet: boolean }> {
+export async function runPolling(): Promise<Outcome> {
 	const sb = await startSandboxProcess(['--seed', 'none']);
 	try {
 		await addTransactions(sb, EXISTING, 600_000);
@@ -60,8 +55,7 @@ export async function runPolling(): Promise<{ allTargetsMet: boolean }> {
 			busy.emitted === NEW &&
 			nothingNew <= TARGETS.nothingNew &&
 			busy.requests <= TARGETS.new250;
-		const result = {
-			machine: machine(),
+		const record = {
 			settings: { existing: EXISTING, new: NEW, idlePolls: IDLE_POLLS, sandbox: 'own process' },
 			activation,
 			idle,
@@ -79,18 +73,8 @@ export async function runPolling(): Promise<{ allTargetsMet: boolean }> {
 		console.log(
 			`  ${NEW} new: ${busy.requests}, ${busy.emitted} emitted (target ≤ ${TARGETS.new250}); nothing new after: ${after.requests}`,
 		);
-		mkdirSync(path.dirname(OUT), { recursive: true });
-		writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
-		console.log(`written ${path.relative(process.cwd(), OUT)}; all targets met: ${allTargetsMet}`);
-		return { allTargetsMet };
+		return { file: 'polling.json', record };
 	} finally {
 		await sb.close();
 	}
-}
-
-if (require.main === module) {
-	runPolling().catch((error) => {
-		console.error(error);
-		process.exitCode = 1;
-	});
 }
