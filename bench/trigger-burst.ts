@@ -76,14 +76,12 @@ const CONFIGURATIONS: Configuration[] = [
 	{ name: 'queue mode', meaning: '2 webhook processors, 2 workers, defaults', env: {} },
 ];
 
-interface ConfigurationResult {
+/** What a configuration measured (or why not), and the trigger's total time / the Webhook node's. */
+type ConfigurationResult = Partial<Record<Side, SideResult>> & {
 	configuration: Configuration;
-	trigger?: SideResult;
-	webhook?: SideResult;
-	/** Trigger / Webhook node total time. */
 	timeRatio?: number;
 	skipped?: string;
-}
+};
 
 function readBurstSettings(): BurstSettings & { configs: string[] } {
 	const names = process.env.BENCH_BURST_CONFIGS;
@@ -112,7 +110,11 @@ export async function runTriggerBurst(): Promise<Outcome> {
 			const measured = await inN8n(runtime, setup, (target) =>
 				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
 			);
-			results.push(judged(configuration, measured));
+			const timeRatio =
+				'skipped' in measured
+					? undefined
+					: round3(measured.trigger.totalMs / measured.webhook.totalMs);
+			results.push({ configuration, ...measured, timeRatio });
 		}
 	} finally {
 		await collector.close();
@@ -120,16 +122,6 @@ export async function runTriggerBurst(): Promise<Outcome> {
 	}
 	report(results, s);
 	return { file: 'trigger-burst.json', record: { settings: s, results } };
-}
-
-function judged(configuration: Configuration, measured: Measured): ConfigurationResult {
-	if ('skipped' in measured) return { configuration, ...measured };
-	const { trigger, webhook } = measured;
-	return {
-		configuration,
-		...measured,
-		timeRatio: round3(trigger.totalMs / webhook.totalMs),
-	};
 }
 
 /** A fresh endpoint for each n8n (the trigger adopts it), and its signing secret. */
@@ -154,9 +146,10 @@ function sideCells(r: ConfigurationResult, side: SideResult): string[] {
 		String(side.cpuMsPerDelivery),
 		(side.runQueueMs / 1000).toFixed(1),
 		min === max ? String(min) : `${min}-${max}`,
-		...(trigger ? [side.secretFetches, r.timeRatio, r.configuration.target ?? 'reported'] : ['', '', '']).map(
-			String,
-		),
+		...(trigger
+			? [side.secretFetches, r.timeRatio, r.configuration.target ?? 'reported']
+			: ['', '', '']
+		).map(String),
 	];
 }
 
