@@ -1,8 +1,8 @@
 /**
- * The polling scenario of `npm run bench` (`npm run bench:polling`): requests per poll of the polling trigger (New Treasury Transaction) against the sandbox in its
- * own process, over real HTTP, through n8n-core's PollContext (test/polling/support.ts): 10,000
- * transactions with nothing new, then 250 new (docs/benchmarks.md, "Polling trigger"). Counts
- * come from the sandbox's request log.
+ * The polling scenario of `npm run bench` (`npm run bench:polling`): requests per poll of the
+ * polling trigger (New Treasury Transaction) against the sandbox in its own process, over real
+ * HTTP, through n8n-core's PollContext (test/polling/support.ts): 10,000 transactions with nothing
+ * new, then 250 new (docs/benchmarks.md, "Polling trigger"). Counts: the sandbox's request log.
  */
 import { PollHarness } from '../test/polling/support';
 import type { Outcome } from './run';
