@@ -20,6 +20,7 @@ import {
 	type WorkflowJson,
 } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
+import type { GroupProcess } from '../scripts/process-group';
 import { QueueEnvironment } from '../scripts/queue';
 import { chain, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
@@ -179,9 +180,7 @@ async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Pr
 			logLevel: 'warn',
 			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
 		});
-		await activateBoth(n8n, setup, n8n.baseUrl);
-		const group = n8n.process.child.pid!;
-		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
+		return await activateAndMeasure(n8n, setup, n8n.baseUrl, [n8n.process], measure);
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
@@ -198,12 +197,8 @@ async function inQueueMode(_runtime: Runtime, setup: Setup, measure: Measure): P
 	});
 	try {
 		await importBoth(env.main.runtime, env.cliOptions(), setup);
-		await activateBoth(env.main, setup, env.loadBalancer.url);
-		const groups = [...env.webhookProcessors, ...env.workers].map((p) => p.process.child.pid!);
-		return await measure({
-			baseUrl: env.loadBalancer.url,
-			pids: () => [...processesOf(groups).keys()],
-		});
+		const busy = [...env.webhookProcessors, ...env.workers].map((p) => p.process);
+		return await activateAndMeasure(env.main, setup, env.loadBalancer.url, busy, measure);
 	} finally {
 		await env.stop();
 	}
@@ -218,8 +213,14 @@ async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Prom
 	await importWorkflows(runtime, cli, burstWorkflows(setup));
 }
 
-/** Both workflows active: the endpoint points at n8n, and the Webhook node answers. */
-async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: string) {
+/** Both workflows active, then the burst, its CPU time from the process groups `busy`. */
+async function activateAndMeasure(
+	server: N8nServer,
+	setup: Setup,
+	webhookBaseUrl: string,
+	busy: GroupProcess[],
+	measure: Measure,
+): Promise<Measured> {
 	await server.setupOwner();
 	await server.activate(TRIGGER_WORKFLOW_ID);
 	await server.activate(WEBHOOK_WORKFLOW_ID);
@@ -238,6 +239,8 @@ async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: str
 			200,
 		60_000,
 	);
+	const groups = busy.map((p) => p.child.pid!);
+	return await measure({ baseUrl: webhookBaseUrl, pids: () => [...processesOf(groups).keys()] });
 }
 
 function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
