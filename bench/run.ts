@@ -7,7 +7,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { runDataTableSync } from './data-table-sync';
-import { runPolling } from './polling';
 import { runLimits } from './rate-limited';
 import { machine } from './report';
 import { runTriggerBurst } from './trigger-burst';
@@ -20,7 +19,6 @@ export interface Outcome {
 
 const SCENARIOS: Record<string, () => Promise<Outcome>> = {
 	limits: runLimits,
-	polling: runPolling,
 	sync: runDataTableSync,
 	trigger: runTriggerBurst,
 };
