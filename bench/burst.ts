@@ -19,25 +19,20 @@ interface Delivery {
 
 export interface Collector {
 	url: string;
-	/** Runs reported per `source:id`. */
-	runs: Map<string, number>;
-	/** When each `source:id` first ran (Date.now()). */
-	firstRunAt: Map<string, number>;
+	/** When each run of `source:id` reported (Date.now()), first run first. */
+	runs: Map<string, number[]>;
 	close(): Promise<void>;
 }
 
 export async function startCollector(): Promise<Collector> {
-	const runs = new Map<string, number>();
-	const firstRunAt = new Map<string, number>();
+	const runs = new Map<string, number[]>();
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			try {
 				const { source, id } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-				const key = `${source}:${id}`;
-				runs.set(key, (runs.get(key) ?? 0) + 1);
-				if (!firstRunAt.has(key)) firstRunAt.set(key, Date.now());
+				runs.set(`${source}:${id}`, [...(runs.get(`${source}:${id}`) ?? []), Date.now()]);
 			} catch {
 				// not a run report: counted nowhere
 			}
@@ -49,7 +44,6 @@ export async function startCollector(): Promise<Collector> {
 	return {
 		url: `http://127.0.0.1:${port}/runs`,
 		runs,
-		firstRunAt,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
@@ -187,14 +181,16 @@ async function runRound(
 		}
 		return answered;
 	});
-	const ranAt = ids.map((id) => collector.firstRunAt.get(`${side}:${id}`) ?? Date.now());
+	const ranAt = ids.map((id) => collector.runs.get(`${side}:${id}`)?.[0] ?? Date.now());
 	return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
 }
 
 /** Per side: the rounds' time (first send to last run) summed, answers, CPU, runs per event. */
 function summarise(side: Side, rounds: Round[], collector: Collector) {
 	const answers = rounds.flatMap((r) => r.answers);
-	const counts = rounds.flatMap((r) => r.ids).map((id) => collector.runs.get(`${side}:${id}`) ?? 0);
+	const counts = rounds
+		.flatMap((r) => r.ids)
+		.map((id) => collector.runs.get(`${side}:${id}`)?.length ?? 0);
 	const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 	const ms = answers.map((a) => a.ms);
 	return {

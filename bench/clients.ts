@@ -12,12 +12,6 @@ import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
 import { PAGE } from './settings';
 
-/** Where a client sends its requests: the sandbox, or a proxy in front of it. */
-interface Target {
-	apiKey: string;
-	baseUrl: string;
-}
-
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export const nodeType = new BusinessFinance();
@@ -52,7 +46,7 @@ export const createItems = (m: number): IDataObject[] =>
 
 /** Runs `items → node` (Continue On Fail) and times it. */
 export async function runTheNode(
-	target: Target,
+	sb: RunningSandbox,
 	parameters: INodeParameters,
 	items: IDataObject[],
 	type: NodeType = nodeType,
@@ -63,7 +57,7 @@ export async function runTheNode(
 		parameters,
 		items,
 		continueOnFail: true,
-		credentials: { businessFinanceApi: { apiKey: target.apiKey, baseUrl: target.baseUrl } },
+		credentials: { businessFinanceApi: { apiKey: sb.apiKey, baseUrl: sb.baseUrl } },
 		credentialTypes: [credentialType],
 	});
 	return { ms: performance.now() - started, res };

@@ -1,8 +1,9 @@
 /**
- * Scenarios 1, 2 and 4 under the rate limit: list all N vendors, two such listings at once on one
- * key, create M vendors from M items; round 0 is cold, the REPEAT rounds after it warm. Each run
- * starts in a new window and records the CPU time and run-queue wait of this process and the
- * sandbox's.
+ * The limits scenario of `npm run bench` (docs/benchmarks.md): the overhead rounds with the rate
+ * limit off (overhead.ts), then scenarios 1, 2 and 4 under it: list all N vendors, two such
+ * listings at once on one key, create M vendors from M items; round 0 is cold, the REPEAT rounds
+ * after it warm. Each run starts in a new window and records the CPU time and run-queue wait of
+ * this process and the sandbox's. Then scenario 5, in queue mode (queue-listing.ts).
  */
 import { setTimeout as sleep } from 'timers/promises';
 import {
@@ -13,10 +14,20 @@ import {
 	listParams,
 	runTheNode,
 } from './clients';
-import { toRow, type Measured, type PerRequestMs, type Row } from './report';
-import type { SandboxProcess } from './sandbox-process';
+import { measureOverhead, printOverhead } from './overhead';
+import { runQueueListing } from './queue-listing';
+import {
+	coldAndMedianWarm,
+	printTable,
+	toRow,
+	type Measured,
+	type PerRequestMs,
+	type Row,
+} from './report';
+import type { Outcome } from './run';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
-import { listRequests, type Settings } from './settings';
+import { listRequests, PAGE, readSettings, type Settings } from './settings';
 import { sleptDuring } from './transport-hooks';
 
 interface Bench {
@@ -30,8 +41,36 @@ interface Bench {
 
 type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
 
+export async function runLimits(): Promise<Outcome> {
+	const s = readSettings();
+	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', String(s.limit)]);
+	let runs: RateLimitedRuns;
+	let measured: Awaited<ReturnType<typeof measureOverhead>>;
+	try {
+		await sb.admin.seedVendors(s.n);
+		// The overhead first: its per-request costs with the rate limit off are the floor's "work".
+		measured = await measureOverhead(sb, s);
+		runs = await runRateLimited({ sb, s, getMs: measured.getMs, postMs: measured.postMs });
+	} finally {
+		await sb.close();
+	}
+	const queue = await runQueueListing(s);
+	const everyRun = { ...runs, queueMode: queue.runs };
+	const rows = Object.values(everyRun)
+		.filter((r) => r.length)
+		.flatMap(coldAndMedianWarm);
+	printTable(rows, s);
+	printOverhead(measured.overhead);
+	if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
+	const { overhead } = measured;
+	const allTargetsMet = rows.every((r) => r.ok) && overhead.ok;
+	const { out, ...chosen } = s;
+	const settings = { ...chosen, pageSize: PAGE, sandbox: 'in its own process (npm run sandbox)' };
+	return { file: out, record: { settings, scenarios: rows, everyRun, overhead, allTargetsMet } };
+}
+
 /** Every run of the three scenarios, cold round first. */
-export async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
+async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	const { sb, s } = bench;
 	await sb.admin.setRateLimit({ limit: s.limit, windowSeconds: s.windowS, retryAfter: false });
 	const runs: RateLimitedRuns = { list: [], twoListsAtOnce: [], create: [] };
@@ -56,14 +95,21 @@ function untilPointOfSecond(pointMs = 0): number {
 	return (pointMs - (Date.now() % 1000) + 1000) % 1000;
 }
 
+type Timed = Awaited<ReturnType<typeof runTheNode>>;
+type Judged = Omit<
+	Measured,
+	'wallMs' | 'requests' | 'waitedMs' | 'sched' | 'failedItems' | 'outputItems'
+>;
+
 /**
- * Runs `work` in a new window (the transport keeps nothing of a key past its window) and measures it against the sandbox's
- * request log: how long it took, how long the transport slept, what the scheduler did meanwhile.
+ * Runs `work` in a new window (the transport keeps nothing of a key past its window) and measures
+ * it against the sandbox's request log: how long it took, how long the transport slept, what the
+ * scheduler did meanwhile, the items that failed or came out.
  */
-async function measureRun<T>(
+async function measureRun(
 	{ sb, s, pointMs }: Bench,
-	work: () => Promise<T>,
-	judge: (result: T) => Promise<Omit<Measured, 'wallMs' | 'requests' | 'waitedMs' | 'sched'>>,
+	work: () => Promise<Timed[]>,
+	judge: (runs: Timed[]) => Promise<Judged>,
 ): Promise<Row> {
 	await sleep(s.windowS * 1000 + 250);
 	await sleep(untilPointOfSecond(pointMs));
@@ -76,27 +122,29 @@ async function measureRun<T>(
 		return result;
 	};
 	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(timed));
+	const runs = result.result;
 	const requests = await sb.admin.getRequests();
-	const judged = await judge(result.result);
-	return toRow({ ...judged, wallMs, requests, waitedMs: result.sleptMs, sched }, s);
+	const failedItems = runs.reduce((sum, run) => sum + errorItems(run.res), 0);
+	const outputItems = runs.reduce((sum, run) => sum + run.res.items.length, 0);
+	const measured = { wallMs, requests, waitedMs: result.sleptMs, sched, failedItems, outputItems };
+	return toRow({ ...(await judge(runs)), ...measured }, s);
 }
+
+/** Each execution put out `count` items, each a different vendor. */
+const eachOnce = (runs: Timed[], count: number) =>
+	runs.every(({ res }) => res.items.length === count && distinctIds(res) === count);
 
 /** Scenario 1: list all N vendors (returnAll). */
 async function listAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
-	return await measureRun(
-		bench,
-		() => runTheNode(sb, listParams, [{}]),
-		async ({ res }) => ({
-			scenario: `list ${s.n} vendors`,
-			minimum: listRequests(s),
-			perRequestMs: bench.getMs,
-			failedItems: errorItems(res),
-			outputItems: res.items.length,
-			correct: distinctIds(res) === s.n && res.items.length === s.n,
-			oneStream: true,
-		}),
-	);
+	const list = async () => [await runTheNode(sb, listParams, [{}])];
+	return await measureRun(bench, list, async (runs) => ({
+		scenario: `list ${s.n} vendors`,
+		minimum: listRequests(s),
+		perRequestMs: bench.getMs,
+		correct: eachOnce(runs, s.n),
+		oneStream: true,
+	}));
 }
 
 /** Scenario 4: two executions listing all N vendors at once on one key. */
@@ -106,14 +154,12 @@ async function twoListsAtOnce(bench: Bench): Promise<Row> {
 	return await measureRun(
 		bench,
 		() => Promise.all([list(), list()]),
-		async ([a, b]) => ({
+		async (runs) => ({
 			scenario: `2 × list ${s.n} at once`,
 			minimum: 2 * listRequests(s),
 			perRequestMs: bench.getMs,
-			failedItems: errorItems(a.res) + errorItems(b.res),
-			outputItems: a.res.items.length + b.res.items.length,
-			correct: [a, b].every((x) => x.res.items.length === s.n && distinctIds(x.res) === s.n),
-			notes: `each finished after ${Math.round(a.ms)} ms and ${Math.round(b.ms)} ms`,
+			correct: eachOnce(runs, s.n),
+			notes: `each finished after ${runs.map((r) => Math.round(r.ms)).join(' ms and ')} ms`,
 		}),
 	);
 }
@@ -122,17 +168,16 @@ async function twoListsAtOnce(bench: Bench): Promise<Row> {
 async function createAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	await sb.admin.reset('none');
-	const create = () => runTheNode(sb, createParams, createItems(s.m));
-	return await measureRun(bench, create, async ({ res }) => {
+	const create = async () => [await runTheNode(sb, createParams, createItems(s.m))];
+	return await measureRun(bench, create, async (runs) => {
 		const total = (await sb.admin.getStats()).counts.vendors;
-		const paired = res.items.every((it, i) => (it.pairedItem as { item: number }).item === i);
+		const items = runs[0].res.items;
+		const paired = items.every((it, i) => (it.pairedItem as { item: number }).item === i);
 		return {
 			scenario: `create ${s.m} vendors`,
 			minimum: s.m,
 			perRequestMs: bench.postMs,
-			failedItems: errorItems(res),
-			outputItems: res.items.length,
-			correct: total === s.m && res.items.length === s.m && paired,
+			correct: total === s.m && eachOnce(runs, s.m) && paired,
 			notes: `vendors on the service afterwards: ${total}`,
 			oneStream: true,
 		};

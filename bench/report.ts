@@ -13,40 +13,14 @@ export interface PerRequestMs {
 	plain: number;
 }
 
-export interface Row {
-	scenario: string;
-	wallMs: number;
-	floorMs: number;
-	ratio: number;
-	/** Where the floor's time per request came from. */
-	floorT: 'this run' | 'overhead rounds' | 'none (queue mode)';
-	overheadTRatio: number;
-	/** The floor with the plain loop's time per request. */
-	strictFloorMs: number;
-	strictRatio: number;
-	requests: number;
-	requestsOther429: number;
-	minimumRequests: number;
-	windows: number;
-	rateLimited429: number;
-	/** Processes with their own rate-limit state (n8n workers): each may get a 429 per window. */
-	rateLimitStates: number;
-	targetRatio: number;
-	waitedMs?: number;
-	necessaryWaitMs?: number;
-	failedItems: number;
-	outputItems: number;
-	/** Every item came out exactly once (and, for creates, the service holds exactly M). */
-	correct: boolean;
-	ok: boolean;
-	allRunsCorrect?: boolean;
+/** A run's row; coldAndMedianWarm adds how it stands among the scenario's runs. */
+export type Row = ReturnType<typeof toRow> & {
 	statistic?: string;
+	allRunsCorrect?: boolean;
 	ratioSpread?: [number, number];
 	wallMsAllRuns?: number[];
 	ratioAllRuns?: number[];
-	sched?: SchedDelta;
-	notes?: string;
-}
+};
 
 /** What one timed run of a scenario saw. */
 export interface Measured {
@@ -72,23 +46,23 @@ export interface Measured {
 export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The time per request the floor uses, and where it came from. */
-function floorTimePerRequest(run: Measured): { t: number; from: Row['floorT'] } {
+function floorTimePerRequest(run: Measured) {
 	if (run.oneStream && run.waitedMs !== undefined) {
-		return { t: Math.max(0, run.wallMs - run.waitedMs) / run.minimum, from: 'this run' };
+		return { t: Math.max(0, run.wallMs - run.waitedMs) / run.minimum, from: 'this run' as const };
 	}
-	if (run.perRequestMs.node === 0) return { t: 0, from: 'none (queue mode)' };
-	return { t: run.perRequestMs.node, from: 'overhead rounds' };
+	if (run.perRequestMs.node === 0) return { t: 0, from: 'none (queue mode)' as const };
+	return { t: run.perRequestMs.node, from: 'overhead rounds' as const };
 }
 
-export function toRow(run: Measured, s: Settings): Row {
+export function toRow(run: Measured, s: Settings) {
 	const { minimum, wallMs } = run;
-	const { limit } = s;
-	const floorWith = (t: number) => floorMs(minimum, limit, s.windowS * 1000, t);
+	const floorWith = (t: number) => floorMs(minimum, s.limit, s.windowS * 1000, t);
 	const t = floorTimePerRequest(run);
 	const floor = floorWith(t.t);
+	// The strict floor: with the plain loop's time per request.
 	const strict = floorWith(run.perRequestMs.plain);
 	const rateLimited429 = run.requests.filter((r) => r.status === 429).length;
-	const row: Row = {
+	const row = {
 		scenario: run.scenario,
 		wallMs: Math.round(wallMs),
 		floorMs: Math.round(floor),
@@ -100,25 +74,27 @@ export function toRow(run: Measured, s: Settings): Row {
 		requests: run.requests.length,
 		requestsOther429: run.requests.length - rateLimited429,
 		minimumRequests: minimum,
-		windows: windowsNeeded(minimum, limit),
+		windows: windowsNeeded(minimum, s.limit),
 		rateLimited429,
+		// Processes with their own rate-limit state (n8n workers): each may get a 429 per window.
 		rateLimitStates: run.rateLimitStates ?? 1,
 		targetRatio: run.targetRatio ?? 1.02,
 		failedItems: run.failedItems,
 		outputItems: run.outputItems,
+		// Every item came out exactly once (and, for creates, the service holds exactly M).
 		correct: run.correct,
 		ok: false,
 		necessaryWaitMs: Math.max(0, Math.round(floor - minimum * t.t)),
 		waitedMs: run.waitedMs,
-		...(run.notes !== undefined && { notes: run.notes }),
-		...(run.sched && { sched: run.sched }),
+		notes: run.notes,
+		sched: run.sched,
 	};
 	row.ok = runCorrect(row) && row.ratio <= row.targetRatio;
 	return row;
 }
 
 /** The minimum requests, at most one 429 per window and process, no failure. */
-function runCorrect(row: Row): boolean {
+function runCorrect(row: Omit<Row, 'ok'>): boolean {
 	return (
 		row.correct &&
 		row.requestsOther429 === row.minimumRequests &&

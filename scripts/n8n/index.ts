@@ -43,5 +43,4 @@ export {
 	OWNER_PASSWORD_FILE,
 	privateUserFolder,
 	secretInUserFolder,
-	type DevOwner,
 } from './user-folder';

@@ -121,7 +121,6 @@ export class N8nServer extends N8nApi {
 	}
 }
 
-/** The JSON document `n8n execute --rawOutput` prints among log lines, pretty-printed. */
 /**
  * Runs a saved workflow in the server from `triggerName`, as the editor's "Execute workflow"
  * does (a Schedule Trigger too), and resolves with the finished execution and its data. Needed
@@ -153,6 +152,7 @@ export async function runInServer(
 	return await n8n.api('GET', `/executions/${executionId}?includeData=true`);
 }
 
+/** The JSON document `n8n execute --rawOutput` prints among log lines, pretty-printed. */
 function parseRawOutput(stdout: string): any {
 	const lines = stdout.split('\n');
 	for (let start = lines.indexOf('{'); start >= 0; start = lines.indexOf('{', start + 1)) {

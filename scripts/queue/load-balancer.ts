@@ -6,9 +6,7 @@
  * A test can replace the routing (`setPolicy`) to send a request to a chosen processor, and to
  * lose a processor's answer on the way back (the client then sees a 502, as when a balancer's
  * upstream connection breaks after the request was handled): that is how a service ends up
- * retrying a delivery that a processor has already accepted. Every request is recorded, with
- * the moment it arrived: in front of the sandbox, it is also the benchmark's timing proxy
- * (bench/rate-limited.ts).
+ * retrying a delivery that a processor has already accepted. Every request is recorded.
  */
 import * as http from 'http';
 
@@ -29,8 +27,6 @@ export interface Route {
 export type RoutePolicy = (request: BalancedRequest, index: number) => Route | Promise<Route>;
 
 export interface RoutedRequest extends BalancedRequest, Route {
-	/** When the request arrived (performance.now(), ms). */
-	arrivedMs: number;
 	/** The processor's status (0 when it could not be reached). */
 	upstreamStatus: number;
 	/** What the client got. */
@@ -55,13 +51,12 @@ export async function startLoadBalancer(targets: string[], port: number): Promis
 	const roundRobin: RoutePolicy = () => ({ target: turn++ % targets.length });
 	let policy = roundRobin;
 	const server = http.createServer((req, res) => {
-		const arrivedMs = performance.now();
 		void readRequest(req)
 			.then(async (request) => {
 				const route = await policy(request, routed.length);
 				const upstream = await forward(targets[route.target], request);
 				const status = route.loseAnswer || upstream.status === 0 ? 502 : upstream.status;
-				routed.push({ ...request, ...route, arrivedMs, upstreamStatus: upstream.status, status });
+				routed.push({ ...request, ...route, upstreamStatus: upstream.status, status });
 				res.writeHead(status, status === upstream.status ? upstream.headers : {});
 				res.end(status === upstream.status ? upstream.body : 'bad gateway');
 			})
