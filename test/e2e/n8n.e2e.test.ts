@@ -28,7 +28,7 @@ import {
 	sharedWorkflows,
 } from './workflows';
 import { eventBody } from '../trigger/support';
-import { output, post, signed, sleep, triggerSteps } from './service';
+import { addCryptoVendor, allVendors, output, post, signed, sleep, triggerSteps } from './service';
 
 const TAG = Date.now().toString(36);
 
@@ -116,23 +116,20 @@ describe('examples/', () => {
 	const examples = loadExamples();
 
 	it('every example imported (types n8n-nodes-business-finance.*); the syncs start on a Schedule Trigger, and n8n stops each run before the next one starts', async () => {
-		for (const { workflow } of examples) {
+		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
+		const scheduled: string[] = [];
+		for (const { file, workflow } of examples) {
 			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			expect(stored.name).toBe(workflow.name);
 			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
-		}
-		const scheduled = examples.filter(
-			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
-		);
-		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d']);
-		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
-		for (const { workflow } of scheduled) {
+			if (workflow.nodes[0].type !== 'n8n-nodes-base.scheduleTrigger') continue;
+			scheduled.push(file.slice(0, 3));
 			const [every] = workflow.nodes[0].parameters.rule.interval;
 			const intervalSeconds = every[`${every.field}Interval`] * SECONDS[every.field];
-			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			// n8n's workflow timeout (Settings → Timeout Workflow), at most its 3600 s maximum
 			expect(stored.settings.executionTimeout).toBeLessThan(Math.min(intervalSeconds, 3601));
 		}
+		expect(scheduled).toEqual(['01b', '01c', '01d']);
 	});
 
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
@@ -164,19 +161,13 @@ describe('examples/', () => {
 
 		const someone = output(first.data, 'Get all vendors')[0];
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
-		const added = await v1('POST', '/vendors', {
-			name: `E2E 01c ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
-			wallet_chain: 'base',
-		});
-		expect(added.status).toBe(201);
+		const added = await addCryptoVendor(v1, `E2E 01c ${TAG}`);
 		const third = await executeOk(COPIES.example01c.id);
 		expect(
 			output(third.data, dedupe)
 				.map((v) => v.id)
 				.sort(),
-		).toEqual([someone.id, added.body.data.id].sort());
+		).toEqual([someone.id, added.id].sort());
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
@@ -313,18 +304,10 @@ describe('the trigger in a real n8n', () => {
 		expect(first.status).toBe('success');
 
 		// The registration survived the early delivery: the sandbox's own deliveries run...
-		const vendor = await v1('POST', '/vendors', {
-			name: `E2E early ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x' + 'ab'.repeat(20),
-			wallet_chain: 'base',
-		});
-		expect(vendor.status).toBe(201);
+		const vendor = await addCryptoVendor(v1, `E2E early ${TAG}`);
 		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
 		const items = executions.flatMap((e) => output(e, 'On vendor created'));
-		expect(items.map((i) => i.data.id).sort()).toEqual(
-			[vendor.body.data.id, 'vnd_e2e_early'].sort(),
-		);
+		expect(items.map((i) => i.data.id).sort()).toEqual([vendor.id, 'vnd_e2e_early'].sort());
 		// ...and deactivation still finds the endpoint it created, and deletes it.
 		await n8n.deactivate(IDS.triggerEarly);
 		await steps.endpointDeleted(endpointId);
@@ -433,25 +416,7 @@ describe('the polling trigger in a real n8n', () => {
 		[...items].sort((a, b) =>
 			a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
 		);
-	/** Every vendor in the service's list order (created_at, then id). */
-	async function allVendors(): Promise<any[]> {
-		const vendors: any[] = [];
-		for (let page = 1; ; page++) {
-			const { body } = await v1('GET', `/vendors?limit=100&page=${page}`);
-			vendors.push(...body.data);
-			if (body.data.length < 100) return vendors;
-		}
-	}
-	const addVendor = async (name: string) => {
-		const created = await v1('POST', '/vendors', {
-			name: `E2E poll ${name} ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x' + crypto.randomBytes(20).toString('hex'),
-			wallet_chain: 'base',
-		});
-		expect(created.status).toBe(201);
-		return created.body.data;
-	};
+	const addVendor = (name: string) => addCryptoVendor(v1, `E2E poll ${name} ${TAG}`);
 	/** Executions started by `node`, oldest first, each with the items it put out. */
 	async function executionsOf(node: string, id = WORKFLOW): Promise<any[]> {
 		const all = await n8n.executions(id);
@@ -503,7 +468,7 @@ describe('the polling trigger in a real n8n', () => {
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
 		const [newest] = await addTransactions('before', [nextStamp()]);
-		const vendors = await allVendors();
+		const vendors = await allVendors(v1);
 		await activate();
 		const data = await n8n.waitFor(
 			'both cursors in the workflow’s static data',
@@ -526,9 +491,9 @@ describe('the polling trigger in a real n8n', () => {
 	it('the next poll: transactions sharing a created_at, 105 vendors at one timestamp (a page boundary among them), each once, in list order', async () => {
 		const tie = nextStamp();
 		const added = listOrder(await addTransactions('A', [tie, tie, tie, nextStamp()]));
-		const before = await allVendors();
+		const before = await allVendors(v1);
 		await sandbox.admin.seedVendors(105);
-		const seeded = (await allVendors()).slice(before.length);
+		const seeded = (await allVendors(v1)).slice(before.length);
 		expect(seeded).toHaveLength(105);
 		expect(new Set(seeded.map((v) => v.created_at)).size).toBe(1);
 		expected[TX_NODE].push(...added.map((t) => t.id));
@@ -673,7 +638,7 @@ describe('the polling trigger in a real n8n', () => {
 		const CHANGED = IDS.pollingChanged;
 		const nodes = [POLLING_NODES.changed];
 		await activateWithCursor(CHANGED, POLLING_NODES.changed);
-		const [first, second] = await allVendors();
+		const [first, second] = await allVendors(v1);
 		const rename = async (vendor: any, label: string) => {
 			const patched = await v1('PATCH', `/vendors/${vendor.id}`, {
 				name: `${vendor.name} (${label} ${TAG})`,
