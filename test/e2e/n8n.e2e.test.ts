@@ -66,6 +66,7 @@ const { v1 } = steps;
 
 /** What the sandbox received since the last clearRequests(). */
 const requestLog = async () => (await sandbox.admin.getRequests()) as any[];
+const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
 /** Runs a workflow and fails unless it succeeded. */
 async function executeOk(workflowId: string): Promise<ExecuteResult> {
 	const result = await n8n.execute(workflowId);
@@ -193,7 +194,6 @@ describe('examples/', () => {
 
 describe('the trigger in a real n8n', () => {
 	const webhookUrl = () => `${n8n.baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-	const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
 	const randomId = (prefix: string) => `${prefix}_e2e_${crypto.randomBytes(6).toString('hex')}`;
 	const paidEvent = (id = randomId('rcv')) => eventBody('receivable.paid', { id, status: 'paid' });
 	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
@@ -400,8 +400,8 @@ describe('the polling trigger in a real n8n', () => {
 	const cursorOf = (data: Record<string, any>, node: string) => data[`node:${node}`]?.cursor;
 
 	/** Adds one transaction per created_at in `stamps` (equal stamps: transactions that tie). */
-	async function addTransactions(label: string, stamps: number[]): Promise<any[]> {
-		const added = await sandbox.admin.addTransactions(
+	const addTransactions = async (label: string, stamps: number[]): Promise<any[]> =>
+		await sandbox.admin.addTransactions(
 			stamps.map((at, i) => ({
 				type: 'deposit',
 				amount: 10 + i,
@@ -410,24 +410,19 @@ describe('the polling trigger in a real n8n', () => {
 				created_at: new Date(at).toISOString(),
 			})),
 		);
-		return added;
-	}
 	const listOrder = (items: any[]) =>
 		[...items].sort((a, b) =>
 			a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
 		);
 	const addVendor = (name: string) => addCryptoVendor(v1, `E2E poll ${name} ${TAG}`);
+	const oldestFirst = (executions: any[]) => executions.sort((a, b) => Number(a.id) - Number(b.id));
 	/** Executions started by `node`, oldest first, each with the items it put out. */
-	async function executionsOf(node: string, id = WORKFLOW): Promise<any[]> {
-		const all = await n8n.executions(id);
-		return all
-			.filter((e) => e.data?.resultData?.runData?.[node])
-			.sort((a, b) => Number(a.id) - Number(b.id));
-	}
+	const executionsOf = async (node: string, id = WORKFLOW): Promise<any[]> =>
+		oldestFirst(await n8n.executions(id)).filter((e) => e.data?.resultData?.runData?.[node]);
 	/** Waits for one new finished execution per node in `nodes` (beyond `before`); their items. */
 	async function newItems(before: number, nodes: string[], timeoutMs = 60_000, id = WORKFLOW) {
 		const executions = await n8n.waitForExecutions(id, before + nodes.length - 1, timeoutMs);
-		const fresh = executions.sort((a, b) => Number(a.id) - Number(b.id)).slice(before);
+		const fresh = oldestFirst(executions).slice(before);
 		const outcome = (e: any) => ({ status: e.status, error: e.data?.resultData?.error?.message });
 		expect(fresh.map(outcome)).toEqual(nodes.map(() => ({ status: 'success' })));
 		const items: Record<string, any[]> = {};
@@ -444,7 +439,6 @@ describe('the polling trigger in a real n8n', () => {
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
 	}
-	const executionCount = async (id = WORKFLOW) => (await n8n.executions(id, false)).length;
 	/** Activation polls (docs/trigger.md): what `nodes` emitted on a deactivate and activate. */
 	async function pollByReactivation(
 		id = WORKFLOW,
@@ -485,7 +479,7 @@ describe('the polling trigger in a real n8n', () => {
 		});
 		const lastVendor = vendors[vendors.length - 1];
 		expect(cursorOf(data, VENDOR_NODE).position).toMatchObject({ at: lastVendor.created_at });
-		expect(await executionCount()).toBe(0);
+		expect(await executionCount(WORKFLOW)).toBe(0);
 	});
 
 	it('the next poll: transactions sharing a created_at, 105 vendors at one timestamp (a page boundary among them), each once, in list order', async () => {
@@ -609,9 +603,9 @@ describe('the polling trigger in a real n8n', () => {
 			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
 			staticData: kept,
 		});
-		const count = await executionCount();
+		const count = await executionCount(WORKFLOW);
 		await activate();
-		expect(await executionCount()).toBe(count);
+		expect(await executionCount(WORKFLOW)).toBe(count);
 		const added = listOrder(await addTransactions('C', [nextStamp(), nextStamp()]));
 		const vendor = await addVendor('C1');
 		expected[TX_NODE].push(...added.map((t) => t.id));
