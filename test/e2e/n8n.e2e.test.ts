@@ -203,6 +203,22 @@ describe('the trigger in a real n8n', () => {
 			line.includes(trigger) && line.includes('failed signature verification');
 		return n8n.log().split('\n').filter(warning);
 	};
+	/** Pays a new receivable on the sandbox: its event runs `workflowId` (execution `before` + 1). */
+	async function paidReceivableRuns(workflowId: string, trigger: string, before: number) {
+		const created = await v1('POST', '/receivables', {
+			invoice_number: `E2E-${TAG}-${workflowId}`,
+			amount: 99,
+			customer_email: 'ap@globex.example',
+		});
+		const { id } = created.body.data;
+		await sandbox.admin.setReceivableStatus(id, 'paid');
+		const executions = await n8n.waitForExecutions(workflowId, before, 60000);
+		const [latest] = executions.sort((a, b) => Number(b.id) - Number(a.id));
+		expect(latest.status).toBe('success');
+		expect(output(latest, trigger)).toMatchObject([
+			{ type: 'receivable.paid', data: { id, status: 'paid' } },
+		]);
+	}
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
@@ -219,19 +235,7 @@ describe('the trigger in a real n8n', () => {
 
 	it('a signed delivery from the sandbox starts an execution with the event', async () => {
 		const before = await executionCount(IDS.triggerExisting);
-		const receivable = await v1('POST', '/receivables', {
-			invoice_number: `E2E-${TAG}-PAID`,
-			amount: 99,
-			customer_email: 'ap@globex.example',
-		});
-		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
-
-		const executions = await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
-		const latest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
-		expect(latest.status).toBe('success');
-		expect(output(latest, 'On receivable paid')).toMatchObject([
-			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
-		]);
+		await paidReceivableRuns(IDS.triggerExisting, 'On receivable paid', before);
 		const deliveries = await sandbox.admin.getDeliveries();
 		const toTrigger = (type: string) =>
 			deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === type);
@@ -350,16 +354,7 @@ describe('the trigger in a real n8n', () => {
 		expect(createCall.body).toMatchObject({ url: hookUrl, filter_types: ['receivable.paid'] });
 		await steps.webhookServed(hookUrl);
 
-		const receivable = await v1('POST', '/receivables', {
-			invoice_number: `E2E-${TAG}-EX3`,
-			amount: 12,
-		});
-		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
-		const [execution] = await n8n.waitForExecutions(COPIES.example03.id, 0, 60000);
-		expect(execution.status).toBe('success');
-		expect(output(execution, 'Receivable paid')).toMatchObject([
-			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
-		]);
+		await paidReceivableRuns(COPIES.example03.id, 'Receivable paid', 0);
 		await n8n.deactivate(COPIES.example03.id);
 		await steps.endpointDeleted(endpointId);
 	});

@@ -241,15 +241,8 @@ export function pollingWorkflow(
 		nodes.push(polling, keep);
 		connections[name] = { main: [[{ node: keep.name, type: 'main', index: 0 }]] };
 	});
-	const settings = { executionOrder: 'v1' };
-	return {
-		id,
-		name: `e2e: polling trigger (${Object.values(events).join(', ')})`,
-		nodes,
-		connections,
-		settings,
-		active: false,
-	};
+	const name = `e2e: polling trigger (${Object.values(events).join(', ')})`;
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
 
 /** The endpoint the trigger workflow points at n8n, as it is before and after (restored). */
