@@ -28,7 +28,7 @@ import {
 	sharedWorkflows,
 } from './workflows';
 import { eventBody } from '../trigger/support';
-import { output, post, signed, sleep, triggerSteps } from './service';
+import { addCryptoVendor, allVendors, output, post, signed, sleep, triggerSteps } from './service';
 
 const TAG = Date.now().toString(36);
 
@@ -66,6 +66,7 @@ const { v1 } = steps;
 
 /** What the sandbox received since the last clearRequests(). */
 const requestLog = async () => (await sandbox.admin.getRequests()) as any[];
+const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
 /** Runs a workflow and fails unless it succeeded. */
 async function executeOk(workflowId: string): Promise<ExecuteResult> {
 	const result = await n8n.execute(workflowId);
@@ -116,23 +117,20 @@ describe('examples/', () => {
 	const examples = loadExamples();
 
 	it('every example imported (types n8n-nodes-business-finance.*); the syncs start on a Schedule Trigger, and n8n stops each run before the next one starts', async () => {
-		for (const { workflow } of examples) {
+		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
+		const scheduled: string[] = [];
+		for (const { file, workflow } of examples) {
 			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			expect(stored.name).toBe(workflow.name);
 			expect(stored.nodes.map((n: any) => n.type)).toEqual(workflow.nodes.map((n: any) => n.type));
-		}
-		const scheduled = examples.filter(
-			(e) => e.workflow.nodes[0].type === 'n8n-nodes-base.scheduleTrigger',
-		);
-		expect(scheduled.map((e) => e.file.slice(0, 3))).toEqual(['01b', '01c', '01d']);
-		const SECONDS: Record<string, number> = { minutes: 60, hours: 3600, days: 86_400 };
-		for (const { workflow } of scheduled) {
+			if (workflow.nodes[0].type !== 'n8n-nodes-base.scheduleTrigger') continue;
+			scheduled.push(file.slice(0, 3));
 			const [every] = workflow.nodes[0].parameters.rule.interval;
 			const intervalSeconds = every[`${every.field}Interval`] * SECONDS[every.field];
-			const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 			// n8n's workflow timeout (Settings → Timeout Workflow), at most its 3600 s maximum
 			expect(stored.settings.executionTimeout).toBeLessThan(Math.min(intervalSeconds, 3601));
 		}
+		expect(scheduled).toEqual(['01b', '01c', '01d']);
 	});
 
 	it('01b Google Sheets variant: n8n refuses to start it until the user picks a spreadsheet', async () => {
@@ -164,19 +162,13 @@ describe('examples/', () => {
 
 		const someone = output(first.data, 'Get all vendors')[0];
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
-		const added = await v1('POST', '/vendors', {
-			name: `E2E 01c ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
-			wallet_chain: 'base',
-		});
-		expect(added.status).toBe(201);
+		const added = await addCryptoVendor(v1, `E2E 01c ${TAG}`);
 		const third = await executeOk(COPIES.example01c.id);
 		expect(
 			output(third.data, dedupe)
 				.map((v) => v.id)
 				.sort(),
-		).toEqual([someone.id, added.body.data.id].sort());
+		).toEqual([someone.id, added.id].sort());
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
@@ -202,7 +194,6 @@ describe('examples/', () => {
 
 describe('the trigger in a real n8n', () => {
 	const webhookUrl = () => `${n8n.baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-	const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
 	const randomId = (prefix: string) => `${prefix}_e2e_${crypto.randomBytes(6).toString('hex')}`;
 	const paidEvent = (id = randomId('rcv')) => eventBody('receivable.paid', { id, status: 'paid' });
 	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
@@ -212,6 +203,22 @@ describe('the trigger in a real n8n', () => {
 			line.includes(trigger) && line.includes('failed signature verification');
 		return n8n.log().split('\n').filter(warning);
 	};
+	/** Pays a new receivable on the sandbox: its event runs `workflowId` (execution `before` + 1). */
+	async function paidReceivableRuns(workflowId: string, trigger: string, before: number) {
+		const created = await v1('POST', '/receivables', {
+			invoice_number: `E2E-${TAG}-${workflowId}`,
+			amount: 99,
+			customer_email: 'ap@globex.example',
+		});
+		const { id } = created.body.data;
+		await sandbox.admin.setReceivableStatus(id, 'paid');
+		const executions = await n8n.waitForExecutions(workflowId, before, 60000);
+		const [latest] = executions.sort((a, b) => Number(b.id) - Number(a.id));
+		expect(latest.status).toBe('success');
+		expect(output(latest, trigger)).toMatchObject([
+			{ type: 'receivable.paid', data: { id, status: 'paid' } },
+		]);
+	}
 
 	it('activation points the existing endpoint at the workflow', async () => {
 		await n8n.activate(IDS.triggerExisting);
@@ -228,19 +235,7 @@ describe('the trigger in a real n8n', () => {
 
 	it('a signed delivery from the sandbox starts an execution with the event', async () => {
 		const before = await executionCount(IDS.triggerExisting);
-		const receivable = await v1('POST', '/receivables', {
-			invoice_number: `E2E-${TAG}-PAID`,
-			amount: 99,
-			customer_email: 'ap@globex.example',
-		});
-		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
-
-		const executions = await n8n.waitForExecutions(IDS.triggerExisting, before, 60000);
-		const latest = executions.sort((a, b) => Number(b.id) - Number(a.id))[0];
-		expect(latest.status).toBe('success');
-		expect(output(latest, 'On receivable paid')).toMatchObject([
-			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
-		]);
+		await paidReceivableRuns(IDS.triggerExisting, 'On receivable paid', before);
 		const deliveries = await sandbox.admin.getDeliveries();
 		const toTrigger = (type: string) =>
 			deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === type);
@@ -313,18 +308,10 @@ describe('the trigger in a real n8n', () => {
 		expect(first.status).toBe('success');
 
 		// The registration survived the early delivery: the sandbox's own deliveries run...
-		const vendor = await v1('POST', '/vendors', {
-			name: `E2E early ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x' + 'ab'.repeat(20),
-			wallet_chain: 'base',
-		});
-		expect(vendor.status).toBe(201);
+		const vendor = await addCryptoVendor(v1, `E2E early ${TAG}`);
 		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
 		const items = executions.flatMap((e) => output(e, 'On vendor created'));
-		expect(items.map((i) => i.data.id).sort()).toEqual(
-			[vendor.body.data.id, 'vnd_e2e_early'].sort(),
-		);
+		expect(items.map((i) => i.data.id).sort()).toEqual([vendor.id, 'vnd_e2e_early'].sort());
 		// ...and deactivation still finds the endpoint it created, and deletes it.
 		await n8n.deactivate(IDS.triggerEarly);
 		await steps.endpointDeleted(endpointId);
@@ -367,16 +354,7 @@ describe('the trigger in a real n8n', () => {
 		expect(createCall.body).toMatchObject({ url: hookUrl, filter_types: ['receivable.paid'] });
 		await steps.webhookServed(hookUrl);
 
-		const receivable = await v1('POST', '/receivables', {
-			invoice_number: `E2E-${TAG}-EX3`,
-			amount: 12,
-		});
-		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
-		const [execution] = await n8n.waitForExecutions(COPIES.example03.id, 0, 60000);
-		expect(execution.status).toBe('success');
-		expect(output(execution, 'Receivable paid')).toMatchObject([
-			{ type: 'receivable.paid', data: { id: receivable.body.data.id, status: 'paid' } },
-		]);
+		await paidReceivableRuns(COPIES.example03.id, 'Receivable paid', 0);
 		await n8n.deactivate(COPIES.example03.id);
 		await steps.endpointDeleted(endpointId);
 	});
@@ -417,8 +395,8 @@ describe('the polling trigger in a real n8n', () => {
 	const cursorOf = (data: Record<string, any>, node: string) => data[`node:${node}`]?.cursor;
 
 	/** Adds one transaction per created_at in `stamps` (equal stamps: transactions that tie). */
-	async function addTransactions(label: string, stamps: number[]): Promise<any[]> {
-		const added = await sandbox.admin.addTransactions(
+	const addTransactions = async (label: string, stamps: number[]): Promise<any[]> =>
+		await sandbox.admin.addTransactions(
 			stamps.map((at, i) => ({
 				type: 'deposit',
 				amount: 10 + i,
@@ -427,42 +405,19 @@ describe('the polling trigger in a real n8n', () => {
 				created_at: new Date(at).toISOString(),
 			})),
 		);
-		return added;
-	}
 	const listOrder = (items: any[]) =>
 		[...items].sort((a, b) =>
 			a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
 		);
-	/** Every vendor in the service's list order (created_at, then id). */
-	async function allVendors(): Promise<any[]> {
-		const vendors: any[] = [];
-		for (let page = 1; ; page++) {
-			const { body } = await v1('GET', `/vendors?limit=100&page=${page}`);
-			vendors.push(...body.data);
-			if (body.data.length < 100) return vendors;
-		}
-	}
-	const addVendor = async (name: string) => {
-		const created = await v1('POST', '/vendors', {
-			name: `E2E poll ${name} ${TAG}`,
-			payment_method: 'crypto',
-			wallet_address: '0x' + crypto.randomBytes(20).toString('hex'),
-			wallet_chain: 'base',
-		});
-		expect(created.status).toBe(201);
-		return created.body.data;
-	};
+	const addVendor = (name: string) => addCryptoVendor(v1, `E2E poll ${name} ${TAG}`);
+	const oldestFirst = (executions: any[]) => executions.sort((a, b) => Number(a.id) - Number(b.id));
 	/** Executions started by `node`, oldest first, each with the items it put out. */
-	async function executionsOf(node: string, id = WORKFLOW): Promise<any[]> {
-		const all = await n8n.executions(id);
-		return all
-			.filter((e) => e.data?.resultData?.runData?.[node])
-			.sort((a, b) => Number(a.id) - Number(b.id));
-	}
+	const executionsOf = async (node: string, id = WORKFLOW): Promise<any[]> =>
+		oldestFirst(await n8n.executions(id)).filter((e) => e.data?.resultData?.runData?.[node]);
 	/** Waits for one new finished execution per node in `nodes` (beyond `before`); their items. */
 	async function newItems(before: number, nodes: string[], timeoutMs = 60_000, id = WORKFLOW) {
 		const executions = await n8n.waitForExecutions(id, before + nodes.length - 1, timeoutMs);
-		const fresh = executions.sort((a, b) => Number(a.id) - Number(b.id)).slice(before);
+		const fresh = oldestFirst(executions).slice(before);
 		const outcome = (e: any) => ({ status: e.status, error: e.data?.resultData?.error?.message });
 		expect(fresh.map(outcome)).toEqual(nodes.map(() => ({ status: 'success' })));
 		const items: Record<string, any[]> = {};
@@ -479,7 +434,6 @@ describe('the polling trigger in a real n8n', () => {
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
 	}
-	const executionCount = async (id = WORKFLOW) => (await n8n.executions(id, false)).length;
 	/** Activation polls (docs/trigger.md): what `nodes` emitted on a deactivate and activate. */
 	async function pollByReactivation(
 		id = WORKFLOW,
@@ -503,7 +457,7 @@ describe('the polling trigger in a real n8n', () => {
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
 		const [newest] = await addTransactions('before', [nextStamp()]);
-		const vendors = await allVendors();
+		const vendors = await allVendors(v1);
 		await activate();
 		const data = await n8n.waitFor(
 			'both cursors in the workflow’s static data',
@@ -520,15 +474,15 @@ describe('the polling trigger in a real n8n', () => {
 		});
 		const lastVendor = vendors[vendors.length - 1];
 		expect(cursorOf(data, VENDOR_NODE).position).toMatchObject({ at: lastVendor.created_at });
-		expect(await executionCount()).toBe(0);
+		expect(await executionCount(WORKFLOW)).toBe(0);
 	});
 
 	it('the next poll: transactions sharing a created_at, 105 vendors at one timestamp (a page boundary among them), each once, in list order', async () => {
 		const tie = nextStamp();
 		const added = listOrder(await addTransactions('A', [tie, tie, tie, nextStamp()]));
-		const before = await allVendors();
+		const before = await allVendors(v1);
 		await sandbox.admin.seedVendors(105);
-		const seeded = (await allVendors()).slice(before.length);
+		const seeded = (await allVendors(v1)).slice(before.length);
 		expect(seeded).toHaveLength(105);
 		expect(new Set(seeded.map((v) => v.created_at)).size).toBe(1);
 		expected[TX_NODE].push(...added.map((t) => t.id));
@@ -644,9 +598,9 @@ describe('the polling trigger in a real n8n', () => {
 			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
 			staticData: kept,
 		});
-		const count = await executionCount();
+		const count = await executionCount(WORKFLOW);
 		await activate();
-		expect(await executionCount()).toBe(count);
+		expect(await executionCount(WORKFLOW)).toBe(count);
 		const added = listOrder(await addTransactions('C', [nextStamp(), nextStamp()]));
 		const vendor = await addVendor('C1');
 		expected[TX_NODE].push(...added.map((t) => t.id));
@@ -673,7 +627,7 @@ describe('the polling trigger in a real n8n', () => {
 		const CHANGED = IDS.pollingChanged;
 		const nodes = [POLLING_NODES.changed];
 		await activateWithCursor(CHANGED, POLLING_NODES.changed);
-		const [first, second] = await allVendors();
+		const [first, second] = await allVendors(v1);
 		const rename = async (vendor: any, label: string) => {
 			const patched = await v1('PATCH', `/vendors/${vendor.id}`, {
 				name: `${vendor.name} (${label} ${TAG})`,

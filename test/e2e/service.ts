@@ -28,6 +28,31 @@ export const post = async (url: string, body: string, headers: Record<string, st
 		body,
 	});
 
+type SandboxApi = ReturnType<typeof sandboxApi>;
+
+/** Every vendor in the service's list order (created_at, then id). */
+export async function allVendors(v1: SandboxApi): Promise<any[]> {
+	const vendors: any[] = [];
+	for (let page = 1; ; page++) {
+		const { status, body } = await v1('GET', `/vendors?limit=100&page=${page}`);
+		if (status !== 200) throw new Error(`GET /v1/vendors -> ${status}`);
+		vendors.push(...body.data);
+		if (body.data.length < 100) return vendors;
+	}
+}
+
+/** Creates a vendor paid in crypto (so without email and bank); resolves with it. */
+export async function addCryptoVendor(v1: SandboxApi, name: string): Promise<any> {
+	const created = await v1('POST', '/vendors', {
+		name,
+		payment_method: 'crypto',
+		wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+		wallet_chain: 'base',
+	});
+	if (created.status !== 201) throw new Error(`POST /v1/vendors -> ${created.status}`);
+	return created.body.data;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -80,12 +80,18 @@ export const IDS = {
 	pollingChanged: 'bfE2ePollingChg1',
 };
 
+/** The action node doing `what` ('resource.operation') with its other `parameters`. */
+function step(name: string, what: string, parameters: object = {}, extra: Node = {}): Node {
+	const [resource, operation] = what.split('.');
+	return action(name, { resource, operation, ...parameters }, extra);
+}
+
+const createdReceivable = "={{ $('Create receivable').item.json.id }}";
+
 function receivablesWorkflow(tag: string): WorkflowJson {
 	return chain(IDS.receivables, 'e2e: receivables', [
 		manual(),
-		action('Create receivable', {
-			resource: 'receivable',
-			operation: 'create',
+		step('Create receivable', 'receivable.create', {
 			invoiceNumber: `E2E-${tag}-R1`,
 			amount: 1234.5,
 			additionalFields: {
@@ -96,17 +102,11 @@ function receivablesWorkflow(tag: string): WorkflowJson {
 				notes: 'created by the e2e suite',
 			},
 		}),
-		action('Update receivable', {
-			resource: 'receivable',
-			operation: 'update',
-			receivableId: "={{ $('Create receivable').item.json.id }}",
+		step('Update receivable', 'receivable.update', {
+			receivableId: createdReceivable,
 			updateFields: { notes: 'updated by the e2e suite', dueDate: '2031-04-01' },
 		}),
-		action('Send receivable', {
-			resource: 'receivable',
-			operation: 'send',
-			receivableId: "={{ $('Create receivable').item.json.id }}",
-		}),
+		step('Send receivable', 'receivable.send', { receivableId: createdReceivable }),
 	]);
 }
 
@@ -115,9 +115,7 @@ const createdVendor = rl("={{ $('Create vendor').item.json.id }}");
 function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 	return chain(IDS.vendorsPayables, 'e2e: vendors and payables', [
 		manual(),
-		action('Create vendor', {
-			resource: 'vendor',
-			operation: 'create',
+		step('Create vendor', 'vendor.create', {
 			name: `E2E Vendor ${tag}`,
 			paymentMethod: 'ach',
 			additionalFields: {
@@ -128,89 +126,54 @@ function vendorsPayablesWorkflow(tag: string): WorkflowJson {
 				routingNumber: '021000021',
 			},
 		}),
-		action('Update vendor', {
-			resource: 'vendor',
-			operation: 'update',
+		step('Update vendor', 'vendor.update', {
 			vendorId: createdVendor,
 			updateFields: { name: `E2E Vendor ${tag} Renamed` },
 		}),
-		action('Get vendor', {
-			resource: 'vendor',
-			operation: 'get',
-			vendorId: createdVendor,
-			simplify: true,
-		}),
-		action('Find vendor', {
-			resource: 'vendor',
-			operation: 'getAll',
+		step('Get vendor', 'vendor.get', { vendorId: createdVendor, simplify: true }),
+		step('Find vendor', 'vendor.getAll', {
 			returnAll: false,
 			limit: 5,
 			filters: { search: `E2E Vendor ${tag}` },
 		}),
-		action('Create payable', {
-			resource: 'payable',
-			operation: 'create',
+		step('Create payable', 'payable.create', {
 			invoiceNumber: `E2E-${tag}-P1`,
 			amount: 410.25,
 			vendorId: createdVendor,
 			additionalFields: { dueDate: '2031-05-01', notes: 'e2e bill', paymentMethod: 'ach' },
 		}),
-		action('Update payable', {
-			resource: 'payable',
-			operation: 'update',
+		step('Update payable', 'payable.update', {
 			payableId: "={{ $('Create payable').item.json.id }}",
 			updateFields: { status: 'ready' },
 		}),
-		action(
-			'All vendors',
-			{
-				resource: 'vendor',
-				operation: 'getAll',
-				returnAll: true,
-				filters: {},
-			},
-			{ executeOnce: true },
-		),
+		step('All vendors', 'vendor.getAll', { returnAll: true, filters: {} }, { executeOnce: true }),
 	]);
 }
 
 function treasuryWorkflow(): WorkflowJson {
 	return chain(IDS.treasury, 'e2e: treasury', [
 		manual(),
-		action('Deposit instructions', { resource: 'treasury', operation: 'getDepositInstructions' }),
-		action('Balance', { resource: 'treasury', operation: 'getBalance' }),
-		action('Deposits', {
-			resource: 'treasury',
-			operation: 'getTransactions',
+		step('Deposit instructions', 'treasury.getDepositInstructions'),
+		step('Balance', 'treasury.getBalance'),
+		step('Deposits', 'treasury.getTransactions', {
 			returnAll: true,
 			filters: { type: 'deposit', from: '2000-01-01', to: '2100-12-31' },
 		}),
-		action(
+		step(
 			'First 120 transactions',
-			{
-				resource: 'treasury',
-				operation: 'getTransactions',
-				returnAll: false,
-				limit: 120,
-				filters: {},
-			},
+			'treasury.getTransactions',
+			{ returnAll: false, limit: 120, filters: {} },
 			{ executeOnce: true },
 		),
 	]);
 }
 
-function webhookEndpointWorkflow(endpointId: string): WorkflowJson {
+function webhookEndpointWorkflow(webhookEndpointId: string): WorkflowJson {
 	return chain(IDS.webhookEndpoint, 'e2e: webhook endpoint', [
 		manual(),
-		action('Get endpoint', {
-			resource: 'webhookEndpoint',
-			operation: 'get',
-			webhookEndpointId: endpointId,
-		}),
-		action('Update endpoint', {
-			resource: 'webhookEndpoint',
-			operation: 'update',
-			webhookEndpointId: endpointId,
+		step('Get endpoint', 'webhookEndpoint.get', { webhookEndpointId }),
+		step('Update endpoint', 'webhookEndpoint.update', {
+			webhookEndpointId,
 			updateFields: {
 				description: 'changed by the e2e suite',
 				filterTypes: ['payable.paid', 'payable.failed'],
@@ -278,15 +241,8 @@ export function pollingWorkflow(
 		nodes.push(polling, keep);
 		connections[name] = { main: [[{ node: keep.name, type: 'main', index: 0 }]] };
 	});
-	const settings = { executionOrder: 'v1' };
-	return {
-		id,
-		name: `e2e: polling trigger (${Object.values(events).join(', ')})`,
-		nodes,
-		connections,
-		settings,
-		active: false,
-	};
+	const name = `e2e: polling trigger (${Object.values(events).join(', ')})`;
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
 
 /** The endpoint the trigger workflow points at n8n, as it is before and after (restored). */
