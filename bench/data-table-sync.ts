@@ -17,8 +17,7 @@ import {
 import { runManually, output } from '../test/e2e/service';
 import { exampleCopy, nodeNamed } from '../test/e2e/workflows';
 import { createHttpClient } from '../test/helpers/http';
-import { printMarkdownTable } from './report';
-import type { Outcome } from './run';
+import { printMarkdownTable, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { UNLIMITED } from './settings';
 

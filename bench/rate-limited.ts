@@ -21,10 +21,10 @@ import {
 	printTable,
 	toRow,
 	type Measured,
+	type Outcome,
 	type PerRequestMs,
 	type Row,
 } from './report';
-import type { Outcome } from './run';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 import { listRequests, PAGE, readSettings, type Settings } from './settings';

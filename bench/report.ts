@@ -7,6 +7,12 @@ import { floorMs, windowsNeeded } from './floor';
 import type { SchedDelta } from './sched';
 import type { Settings } from './settings';
 
+/** What a scenario hands the runner: its result file (in bench/results unless absolute) and figures. */
+export interface Outcome {
+	file: string;
+	record: { allTargetsMet?: boolean } & Record<string, unknown>;
+}
+
 /** Milliseconds per request, of the node and of the plain loop. */
 export interface PerRequestMs {
 	node: number;

@@ -8,14 +8,8 @@ import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
 import { runDataTableSync } from './data-table-sync';
 import { runLimits } from './rate-limited';
-import { machine } from './report';
+import { machine, type Outcome } from './report';
 import { runTriggerBurst } from './trigger-burst';
-
-/** What a scenario hands the runner: its result file (in bench/results unless absolute) and figures. */
-export interface Outcome {
-	file: string;
-	record: { allTargetsMet?: boolean } & Record<string, unknown>;
-}
 
 const SCENARIOS: Record<string, () => Promise<Outcome>> = {
 	limits: runLimits,

@@ -38,8 +38,7 @@ import {
 	type SideResult,
 } from './burst';
 import { queuePrerequisites } from './queue-listing';
-import { printMarkdownTable, round3 } from './report';
-import type { Outcome } from './run';
+import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
 /** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
