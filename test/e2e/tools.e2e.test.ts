@@ -142,7 +142,6 @@ afterAll(async () => {
 	await Promise.all(servers.map((server) => server?.close()));
 });
 
-/** Fails if a sandbox key is in one of `texts`, plain, base64 or URL-encoded. */
 function expectNoKeyIn(texts: string[]): void {
 	const keys = [sandbox.apiKey, sandbox.keys.revoked, sandbox.keys.expired, limited.apiKey];
 	for (const key of keys) {
@@ -153,7 +152,6 @@ function expectNoKeyIn(texts: string[]): void {
 }
 
 const TOOL_TYPE = 'n8n-nodes-business-finance.businessFinanceTool';
-/** Each Business Finance Tool of `workflow`: [its name, its own description or its operation's default]. */
 const describedTools = (workflow: WorkflowJson) =>
 	workflow.nodes
 		.filter((n) => n.type === TOOL_TYPE)
@@ -206,7 +204,6 @@ async function ended(id: string, timeoutMs: number): Promise<any> {
 	return await n8n.api('GET', `${path}?includeData=true`);
 }
 
-/** Calls a tool over MCP (`via` the suite's endpoint by default): its answer's text and JSON. */
 async function call(name: string, args: Record<string, unknown> = {}, via = client) {
 	const result: any = await via.callTool({ name, arguments: args });
 	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
@@ -295,7 +292,6 @@ let received: any[];
 /** The model's last request: it holds every tool result of the run. */
 const last = (): ModelRequest => model.requests[model.requests.length - 1];
 
-/** What the model was told by the call of `tool` that `match` picks (any call when none). */
 function told(tool: string, match: (args: any) => boolean = () => true): string | undefined {
 	return toolResults(last()).find((t) => t.name === tool && match(t.arguments ?? {}))?.result;
 }
