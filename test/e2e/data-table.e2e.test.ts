@@ -1,13 +1,7 @@
 /**
- * Example 01d end to end: vendors from the sandbox into a table that n8n itself keeps (a
- * data table), in a real n8n (2.40.7, or 1.123.81 with BF_N8N_VERSION=1.123.81). The rows are
- * read back through n8n's REST API, as its Data tables view reads them, never from the node's
- * output.
- *
- * The Data Table node needs n8n's data-table module, which `n8n execute` (a CLI process) does not
- * load: the workflows run in the server, as the editor's "Execute workflow" runs them. n8n 1.x has
- * no table operations: there the table is created by hand (through the same REST API as the
- * editor) and the example runs without its first Data Table node (examples/README.md).
+ * Example 01d end to end; the rows are read back through n8n's REST API, never from the node's
+ * output. The Data Table node needs n8n's data-table module, which `n8n execute` (a CLI process)
+ * does not load: the workflows run in the server. 1.x: see importWithTableMadeByHand.
  */
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
@@ -37,7 +31,6 @@ const NODES = {
 	delete: 'Delete their rows',
 };
 
-/** The example with a Manual Trigger (same name) in place of its Schedule Trigger. */
 const EXAMPLE = exampleCopy(SYNC, 'bfE2eExample01dM', { manualStart: true });
 /** The same with its optional "Delete their rows" enabled, as a user who wants that turns it on. */
 const DELETING = exampleCopy(SYNC, 'bfE2eExample01dD', { manualStart: true });
@@ -64,7 +57,6 @@ let deleting = DELETING.id;
 const v1 = (method: string, urlPath: string, body?: unknown) =>
 	sandboxApi(sandbox)(method, urlPath, body);
 
-/** Runs a sync in the server and returns its execution, failing on a failed run. */
 async function run(workflowId: string): Promise<any> {
 	const execution = await runManually(n8n, workflowId);
 	const error = execution.data?.resultData?.error;
@@ -101,7 +93,6 @@ function cells(row: Record<string, unknown>): Record<string, unknown> {
 const expectedCells = (vendor: Vendor) =>
 	cells(Object.fromEntries(TABLE_COLUMNS.map(({ name }) => [name, vendor[fieldOf(name)]])));
 
-/** The table holds one row per vendor of the service, each with the vendor's values. */
 async function expectTableToMirrorService(): Promise<Map<string, DataTableRow>> {
 	const rows = await rowsByVendor();
 	const vendors = await allVendors(v1);
@@ -110,10 +101,6 @@ async function expectTableToMirrorService(): Promise<Map<string, DataTableRow>> 
 	return rows;
 }
 
-/**
- * Between two runs: renames one vendor, gives another a new email, adds three crypto vendors (no
- * email, no bank).
- */
 async function changeTwoAddThree(tag: string): Promise<{ changed: string[]; added: string[] }> {
 	const [first, second] = (await allVendors(v1)).slice(-2);
 	const patched = [

@@ -34,7 +34,6 @@ export async function holdDatabaseWriteLock(runtime: Runtime, userFolder: string
 		void exited.then((code) => reject(new Error(`the lock holder exited (${code})`)));
 	});
 	return {
-		/** Ends the transaction; resolves once the holder has exited. */
 		release: async () => {
 			holder.stdin.end();
 			await exited;

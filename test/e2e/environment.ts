@@ -1,8 +1,4 @@
-/**
- * The n8n an end-to-end suite runs against: this package built and installed as a community
- * package into a fresh user folder, credentials and workflows imported with n8n's CLI, the server
- * started (the version BF_N8N_VERSION selects, default 2.40.7) and its owner created.
- */
+/** A fresh n8n (BF_N8N_VERSION, default 2.40.7) with this package as a community package. */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -25,7 +21,6 @@ export interface PackageInN8n {
 	runtime: Runtime;
 	n8n: N8nServer;
 	userFolder: string;
-	/** Stops n8n and removes its user folder (kept when BF_E2E_KEEP is set). */
 	stop(): Promise<void>;
 }
 
@@ -72,10 +67,9 @@ export async function startN8nWithPackage(setup: {
 export const TABLE_NODE = 'Vendors table';
 
 /**
- * Example 01d as a user of n8n 1.x sets it up (examples/README.md): the Data Table node of 1.x has
- * no table operations, so the table is created by hand (through the REST API, as the editor
- * creates it) and the node that creates it is deleted (its input goes straight to the next node);
- * the row nodes name the table by its id (as picking it From list does). Imports each workflow as `<id>`; returns them.
+ * Example 01d as a user of n8n 1.x sets it up (examples/README.md): 1.x's Data Table node has no
+ * table operations, so the table is made by hand (REST API, as the editor does), TABLE_NODE is cut
+ * out, and the row nodes name the table by id (as picking it From list does).
  */
 export async function importWithTableMadeByHand<W extends WorkflowJson>(
 	environment: PackageInN8n,

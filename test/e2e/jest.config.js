@@ -1,8 +1,4 @@
-/**
- * End-to-end tests: a real n8n (2.40.7, or BF_N8N_VERSION; provisioned by `npm run provision`) started once per file
- * with this package installed as a community package, run against the in-process sandbox.
- * `npm run test:e2e` = `jest --config test/e2e/jest.config.js --runInBand`.
- */
+// A real n8n (BF_N8N_VERSION, default 2.40.7; `npm run provision`) per file: run with --runInBand.
 const path = require('path');
 
 module.exports = {

@@ -1,9 +1,7 @@
 /**
- * The runs both e2e suites start by hand (test/e2e: `n8n execute --id`; test/e2e-queue: main
- * hands them to a worker) and what each must put out. What the node sends and puts out field by
- * field is the node suites' (test/node); here each chain runs to its end in a real n8n (a node
- * that puts out nothing stops it), later nodes find what earlier ones made through expressions
- * ($('Create vendor').item.json.id), and the examples give their documented results.
+ * The runs both e2e suites start by hand and what each must put out. Field-by-field output is
+ * test/node's job; here each chain must run to its end in a real n8n (a node that puts out nothing
+ * stops it), with later nodes finding earlier results through expressions.
  */
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import { output } from './service';
@@ -16,7 +14,6 @@ interface ManualRun {
 	check(run: Execution, major: number): void;
 }
 
-/** Exactly one item, holding at least `fields`. */
 const one = (items: any[], fields: object) =>
 	expect(items).toEqual([expect.objectContaining(fields)]);
 const fileName = (run: Execution, node: string): string =>

@@ -1,11 +1,6 @@
 /**
- * End to end in a real n8n (2.40.7, or 1.123.81 with BF_N8N_VERSION=1.123.81; where the two lines
- * differ the test says so, see docs/n8n-notes.md): this package installed as a community package, the sandbox
- * in-process, workflows imported with `n8n import:workflow` and run with `n8n execute --id`, the
- * trigger activated through n8n's public API and fed by the sandbox's signed deliveries.
- *
+ * The package in a real n8n (where 2.x and 1.x differ the test says so, see docs/n8n-notes.md).
  * One n8n for the whole file (start-up costs 30-60 s); everything is imported in one CLI run.
- * Needs `npm run provision` first (CI does it; it is cached in ~/.cache).
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -54,20 +49,16 @@ let environment: PackageInN8n;
 let runtime: Runtime;
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
-/** The endpoint the trigger workflow points at n8n, created on the sandbox before n8n starts. */
 let triggerEndpointId: string;
 
 const steps = triggerSteps(
 	() => sandbox,
 	() => n8n,
 );
-/** The sandbox's API with its key (never throws on a status). */
 const { v1 } = steps;
 
-/** What the sandbox received since the last clearRequests(). */
 const requestLog = async () => (await sandbox.admin.getRequests()) as any[];
 const executionCount = async (id: string) => (await n8n.executions(id, false)).length;
-/** Runs a workflow and fails unless it succeeded. */
 async function executeOk(workflowId: string): Promise<ExecuteResult> {
 	const result = await n8n.execute(workflowId);
 	if (result.code !== 0 || !result.data) {
@@ -203,7 +194,7 @@ describe('the trigger in a real n8n', () => {
 			line.includes(trigger) && line.includes('failed signature verification');
 		return n8n.log().split('\n').filter(warning);
 	};
-	/** Pays a new receivable on the sandbox: its event runs `workflowId` (execution `before` + 1). */
+	/** Pays a new receivable on the sandbox: its event runs `workflowId`. */
 	async function paidReceivableRuns(workflowId: string, trigger: string, before: number) {
 		const created = await v1('POST', '/receivables', {
 			invoice_number: `E2E-${TAG}-${workflowId}`,
@@ -361,16 +352,13 @@ describe('the trigger in a real n8n', () => {
 });
 
 /**
- * The polling trigger (docs/trigger.md, "Polling trigger") in one workflow with two polling nodes:
- * New Treasury Transaction and New Vendor. n8n polls once when it activates a workflow, and that
- * poll's items start an execution too (docs/trigger.md, "What n8n does with the cursor"): so
- * deactivating and activating again is a poll, on both lines, at the moment the test chooses. The last test polls on n8n's schedule instead (Poll Times).
+ * n8n polls once when it activates a workflow, and that poll's items start an execution too
+ * (docs/trigger.md): so a deactivate and activate is a poll, on both lines, when the test chooses.
  * Placed after the tests that create vendors and transactions, which would otherwise be new here.
  */
 describe('the polling trigger in a real n8n', () => {
 	const WORKFLOW = IDS.polling;
 	const { transactions: TX_NODE, vendors: VENDOR_NODE } = POLLING_NODES;
-	/** What each node should have emitted so far, in order (resource ids). */
 	const expected: Record<string, string[]> = { [TX_NODE]: [], [VENDOR_NODE]: [] };
 	/** The newest created_at given to a transaction here: the next ones are later. */
 	let lastStamp = 0;
@@ -411,10 +399,9 @@ describe('the polling trigger in a real n8n', () => {
 		);
 	const addVendor = (name: string) => addCryptoVendor(v1, `E2E poll ${name} ${TAG}`);
 	const oldestFirst = (executions: any[]) => executions.sort((a, b) => Number(a.id) - Number(b.id));
-	/** Executions started by `node`, oldest first, each with the items it put out. */
 	const executionsOf = async (node: string, id = WORKFLOW): Promise<any[]> =>
 		oldestFirst(await n8n.executions(id)).filter((e) => e.data?.resultData?.runData?.[node]);
-	/** Waits for one new finished execution per node in `nodes` (beyond `before`); their items. */
+	/** Waits for one new finished execution per node in `nodes` (beyond `before`). */
 	async function newItems(before: number, nodes: string[], timeoutMs = 60_000, id = WORKFLOW) {
 		const executions = await n8n.waitForExecutions(id, before + nodes.length - 1, timeoutMs);
 		const fresh = oldestFirst(executions).slice(before);
@@ -428,13 +415,11 @@ describe('the polling trigger in a real n8n', () => {
 		}
 		return items;
 	}
-	/** What the polls emitted matches what was added: each once, in list order, as events. */
 	function expectEvents(items: any[], type: string, ids: string[]) {
 		expect(items.map((i) => i.data.id)).toEqual(ids);
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
 	}
-	/** Activation polls (docs/trigger.md): what `nodes` emitted on a deactivate and activate. */
 	async function pollByReactivation(
 		id = WORKFLOW,
 		nodes = [TX_NODE, VENDOR_NODE],
@@ -445,7 +430,6 @@ describe('the polling trigger in a real n8n', () => {
 		await activate(id);
 		return await newItems(count, nodes, timeoutMs, id);
 	}
-	/** Activates `id` and waits for its activation poll to have put `node`'s cursor in static data. */
 	async function activateWithCursor(id: string, node: string) {
 		await activate(id);
 		await n8n.waitFor(

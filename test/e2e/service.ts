@@ -1,8 +1,4 @@
-/**
- * The service's side of the e2e suites (test/e2e and test/e2e-queue): the sandbox's API, the
- * endpoints a trigger points, creates and deletes there, and deliveries signed as it signs them.
- * `n8n` is what the suite waits through (main in queue mode). Also what an execution put out.
- */
+/** The service's side of test/e2e and test/e2e-queue, and what an execution put out. */
 import type { RunningSandbox } from '../../sandbox';
 import type { N8nServer } from '../../scripts/n8n';
 import { createHttpClient } from '../helpers/http';
@@ -20,7 +16,6 @@ export function sandboxApi(sandbox: RunningSandbox) {
 export const signed = (body: string, id: string, secret = newSecret()) =>
 	signedHeaders(secret, body, { id, ts: nowSeconds() });
 
-/** POSTs a JSON body (a delivery) to `url`. */
 export const post = async (url: string, body: string, headers: Record<string, string> = {}) =>
 	await fetch(url, {
 		method: 'POST',
@@ -55,10 +50,7 @@ export async function addCryptoVendor(v1: SandboxApi, name: string): Promise<any
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Runs a workflow in the server as the editor's "Execute workflow" button does, from its Manual
- * Trigger (in queue mode main hands it to a worker); resolves with the finished execution.
- */
+/** Runs a workflow in the server from its Manual Trigger, as the editor's "Execute" does. */
 export async function runManually(n8n: N8nServer, workflowId: string, timeoutMs?: number) {
 	const { nodes } = await n8n.api('GET', `/workflows/${workflowId}`);
 	const start = nodes.find((n: any) => n.type === 'n8n-nodes-base.manualTrigger');
@@ -94,7 +86,6 @@ export function triggerSteps(sandbox: () => RunningSandbox, n8n: () => N8nServer
 			return created.body.data.id;
 		},
 		createdEndpointId,
-		/** Waits until the endpoint's settings pass `test`; resolves with them. */
 		endpointWhen: (id: string, what: string, test: (now: any) => boolean) =>
 			n8n().waitFor(what, async () => {
 				const now = (await v1('GET', `/webhooks/${id}`)).body?.data;
@@ -110,10 +101,7 @@ export function triggerSteps(sandbox: () => RunningSandbox, n8n: () => N8nServer
 			n8n().waitFor(`${url} ${served ? 'to be served' : 'to be gone'}`, async () => {
 				return ((await post(url, '{}')).status !== 404) === served;
 			}),
-		/**
-		 * Starts activating a trigger that creates its endpoint, its secret fetch held for 5 s (the
-		 * endpoint exists and points at n8n by then): the endpoint's id and secret, and the activation.
-		 */
+		/** Starts an activation, the trigger's secret fetch held 5 s (its endpoint exists by then). */
 		activateHeld: async (workflowId: string) => {
 			await sandbox().admin.clearRequests();
 			await sandbox().admin.addFault({

@@ -1,9 +1,6 @@
 /**
- * The tool suite's workflows (test/e2e/tools.e2e.test.ts): the shipped examples 06 (MCP Server
- * Trigger) and 07 (AI Agent), patched only where the suite must, with the tools the examples do
- * not have added as a user adds them in the editor: Business Finance Tool nodes whose inputs an
- * agent fills in through `$fromAI`. Three of them run on a revoked, an expired and a
- * rate-limited key.
+ * The tool suite's workflows: examples 06 (MCP) and 07 (AI Agent), patched only where the suite
+ * must, plus the tools they lack, added as a user adds them in the editor (inputs via `$fromAI`).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +21,6 @@ export const MCP_PATH = 'bf-e2e-mcp';
 const MCP_WEBHOOK_ID = '5e1b3c70-1111-4000-8000-000000000001';
 export const REVOKED_CREDENTIAL = { id: 'bfMcpRevokedKey1', name: 'Business Finance revoked key' };
 export const EXPIRED_CREDENTIAL = { id: 'bfMcpExpiredKey1', name: 'Business Finance expired key' };
-/** A credential on a sandbox whose rate limit the suite narrows. */
 export const LIMITED_CREDENTIAL = { id: 'bfMcpLimitedKey1', name: 'Business Finance rate-limited' };
 
 const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
@@ -143,10 +139,7 @@ export function mcpWorkflow(): WorkflowJson {
 
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
 
-/**
- * `reads` (tool → arguments) as action nodes after a Manual Trigger, each with its tool's parameters
- * and `$fromAI` inputs filled in: the node's normal output, to compare the tools' answers with.
- */
+/** `reads` (tool → arguments) as action nodes, `$fromAI` filled in, to compare answers with. */
 export function readsWorkflow(reads: Record<string, Record<string, unknown>>): WorkflowJson {
 	const tools = mcpWorkflow();
 	const actions = Object.entries(reads).map(([name, args]) => {
@@ -180,11 +173,7 @@ export async function connectMcpWhenReady(
 export const AGENT = 'AI Agent';
 const REVIEW = ['Ask for approval', 'create_payable'];
 
-/**
- * Example 07 with the AI Agent at `agentVersion` and its model on `credential`, the person's
- * review (n8n 2.x only) left out, and create_receivable and the tools on the revoked and
- * rate-limited keys added.
- */
+/** Example 07 without the person's review (n8n 2.x only), at `agentVersion`. */
 export function agentWorkflow(
 	id: string,
 	agentVersion: number,
@@ -199,11 +188,7 @@ export function agentWorkflow(
 	return withTools(copy, AGENT, REVIEW, add);
 }
 
-/**
- * Example 07 as the suite runs it: its Chat Trigger replaced by a Manual Trigger of the same name
- * (so the connections hold), and the agent given the chat message as its own prompt; every other
- * node, credentials included, as the user imports it.
- */
+/** Example 07 with a Manual Trigger of the same name (the connections hold) and a fixed prompt. */
 export function example07Copy(
 	id = 'bfE2eExample07Mn',
 	prompt = 'Pay Acme Office Supplies 120.50 for invoice BILL-EXAMPLE-07.',

@@ -1,14 +1,7 @@
 /**
- * The Business Finance Tool as agents meet it, in one real n8n (2.40.7, or 1.123.81 with
- * BF_N8N_VERSION=1.123.81) against the sandbox; the workflows are in tools-workflows.ts.
- * In n8n's AI Agent at its line's default version, with an OpenAI Chat Model whose Base URL points
- * at a scripted model (test/helpers/scripted-model.ts): the workflow runs once; the tests read
- * what the model was offered and told, what the sandbox received, and the execution. On 2.x also
- * AI Agent 2.2, and example 07, where a person reviews the create by email.
- * Over MCP (n8n's MCP Server Trigger v2, driven by the official MCP client): one tool per
- * operation; then examples 06 and 06b as imported (examples/README.md): the reads behind a bearer
- * token, and a payable a person approves or rejects on n8n's form, created only when approved.
- * 06b's approval message goes to a local receiver in place of the Slack webhook.
+ * The Business Finance Tool as agents meet it (workflows: tools-workflows.ts). The AI Agent's
+ * OpenAI Chat Model points at a scripted model (test/helpers/scripted-model.ts); the MCP tests
+ * drive n8n's MCP Server Trigger with the official MCP client.
  */
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -55,10 +48,7 @@ import {
 } from './tools-workflows';
 import { SANDBOX_CREDENTIAL, nodeNamed, rl } from './workflows';
 
-/**
- * n8n 1.123.81 has no review tools (`*HitlTool`, made by 2.x for "send and wait" nodes): example
- * 07's reviewed create is tested on 2.x only, and AI Agent 2.2 too (its tool path is the same).
- */
+/** 1.x has no review tools (`*HitlTool`): example 07, and AI Agent 2.2 (same path), 2.x only. */
 const TWO_X = requireRuntime().major >= 2;
 
 let sandbox: RunningSandbox;
@@ -66,31 +56,26 @@ let sandbox: RunningSandbox;
 let limited: RunningSandbox;
 let environment: PackageInN8n;
 let api: HttpClient;
-/** The AI Agent's model; on 2.x, AI Agent 2.2's, and example 07's with the approver's mailbox. */
 let model: ScriptedModel;
 let v2Model: ScriptedModel;
 let reviewModel: ScriptedModel;
 let mailbox: SmtpServer;
-/** MCP: the client of the suite's endpoint, and of example 06's with its bearer token. */
 let client: Client;
 let agent: Client;
 let endpointId: string;
 let acmeId: string;
 const ENDPOINT_URL = 'https://hooks.example/bf-mcp';
-/** Example 06's MCP endpoint. */
 const exampleUrl = () => new URL(`${environment.n8n.baseUrl}/mcp/business-finance`);
 const token = randomBytes(24).toString('hex');
-/** The approvers' Basic Auth login on 06b's form (its credential "Approvers (Basic Auth)"). */
+/** 06b's credential "Approvers (Basic Auth)". */
 const approver = { user: 'approver', password: randomBytes(12).toString('hex') };
 const basic = ({ user, password }: { user: string; password: string }) =>
 	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-/** Example 06b as the suite imports it, and its table "Payable proposals", made by hand. */
 let approval: WorkflowJson;
 let proposals: DataTable;
 /** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
 let receiver: ScriptedServer;
 const messages: string[] = [];
-/** Every text an MCP answer carried, for the secrets check. */
 const answers: string[] = [];
 
 const openAi = ({ id, name }: { id: string; name: string }, server: ScriptedModel) => ({
@@ -107,7 +92,6 @@ const AGENT_V2_WORKFLOW_ID = 'bfE2eAgentTool22';
 const AGENT_WORKFLOW = agentWorkflow(AGENT_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI);
 const MCP_WORKFLOW = mcpWorkflow();
 const EXAMPLE07 = example07Copy();
-/** Example 07's own credentials, by the ids its nodes name. */
 const EXAMPLE07_OPENAI = { id: 'bfExampleOpenAi1', name: 'OpenAI account' };
 const EXAMPLE07_SMTP = { id: 'bfExampleSmtp001', name: 'Approvers mailbox (SMTP)', type: 'smtp' };
 
@@ -158,7 +142,6 @@ afterAll(async () => {
 	await Promise.all(servers.map((server) => server?.close()));
 });
 
-/** Fails if a sandbox key is in one of `texts`, plain, base64 or URL-encoded. */
 function expectNoKeyIn(texts: string[]): void {
 	const keys = [sandbox.apiKey, sandbox.keys.revoked, sandbox.keys.expired, limited.apiKey];
 	for (const key of keys) {
@@ -169,7 +152,6 @@ function expectNoKeyIn(texts: string[]): void {
 }
 
 const TOOL_TYPE = 'n8n-nodes-business-finance.businessFinanceTool';
-/** Each Business Finance Tool of `workflow`: [its name, its own description or its operation's default]. */
 const describedTools = (workflow: WorkflowJson) =>
 	workflow.nodes
 		.filter((n) => n.type === TOOL_TYPE)
@@ -188,7 +170,6 @@ const INPUTS: Record<string, Record<string, string>> = {
 	update_webhook_endpoint: { endpoint_id: 'string', description: 'string' },
 };
 
-/** Checks the JSON schema a tool was offered with against INPUTS. */
 function expectInputs(name: string, { properties = {}, required = [] }: any): void {
 	const types = Object.entries(properties).map(([key, { type }]: [string, any]) => [
 		key,
@@ -197,7 +178,6 @@ function expectInputs(name: string, { properties = {}, required = [] }: any): vo
 	expect(Object.fromEntries(types)).toEqual(INPUTS[name]);
 }
 
-/** `text` parsed as JSON, or undefined. */
 function parsed(text: string | undefined): any {
 	try {
 		return JSON.parse(text ?? '');
@@ -209,7 +189,6 @@ function parsed(text: string | undefined): any {
 /** The record a tool result holds (its answer is a JSON list of records), or undefined. */
 const firstRecord = (result: string | undefined) => parsed(result)?.[0];
 
-/** The payables the sandbox was asked to create since its requests were last cleared. */
 const payablesCreated = async () =>
 	(await sandbox.admin.getRequests()).filter(
 		(r) => r.method === 'POST' && r.path === '/v1/payables',
@@ -225,7 +204,6 @@ async function ended(id: string, timeoutMs: number): Promise<any> {
 	return await n8n.api('GET', `${path}?includeData=true`);
 }
 
-/** Calls a tool over MCP (`via` the suite's endpoint by default): its answer's text and JSON. */
 async function call(name: string, args: Record<string, unknown> = {}, via = client) {
 	const result: any = await via.callTool({ name, arguments: args });
 	const text = (result.content ?? []).map((c: any) => c.text ?? '').join('');
@@ -233,7 +211,6 @@ async function call(name: string, args: Record<string, unknown> = {}, via = clie
 	return { isError: result.isError === true, text, json: parsed(text) };
 }
 
-/** Calls a tool that must succeed: the one record it answered. */
 async function callOk(name: string, args: Record<string, unknown>): Promise<any> {
 	const answer = await call(name, args);
 	expect(answer).toMatchObject({ isError: false, json: [expect.anything()] });
@@ -249,7 +226,6 @@ const NEEDED = 'id name invoice_number amount currency status type due_date bala
 /** ...and at least one of its dates. */
 const DATES = ['updated_at', 'created_at'];
 
-/** Each read the suite makes through a tool: [tool, its arguments]. */
 const READS = () => ({
 	list_vendors: { limit: 2, search: 'acme' },
 	get_vendor: { vendor_id: acmeId },
@@ -310,19 +286,16 @@ const V2_SCRIPT: Step[] = [
 	{ answer: 'Could not create the invoice.' },
 ];
 
-/** The AI Agent's finished execution, and every /v1 request the sandbox received during it. */
 let execution: any;
 let received: any[];
 
 /** The model's last request: it holds every tool result of the run. */
 const last = (): ModelRequest => model.requests[model.requests.length - 1];
 
-/** What the model was told by the call of `tool` that `match` picks (any call when none). */
 function told(tool: string, match: (args: any) => boolean = () => true): string | undefined {
 	return toolResults(last()).find((t) => t.name === tool && match(t.arguments ?? {}))?.result;
 }
 
-/** For the log: what the model was told by each tool call, and how the run ended. */
 function transcript(): string {
 	const calls = model.requests.length ? toolResults(last()) : [];
 	const lines = calls.map((t) => `${t.name} ${JSON.stringify(t.arguments)}\n  -> ${t.result}`);
@@ -331,11 +304,9 @@ function transcript(): string {
 	return [...lines, `execution ${execution?.status}: ${end}`].join('\n');
 }
 
-/** The receivable the model was told it created. */
 const created = () =>
 	firstRecord(told('create_receivable', (a) => a.invoice_number === GOOD.invoice_number));
 
-/** A refused create_receivable's text: each refused field, its reason, and that nothing was sent. */
 function expectRefusal(text: string | undefined): void {
 	expect(text).toMatch(/'Amount' must be at least 0\.01/);
 	expect(text).toMatch(/'Customer Email' must be an email address/);
@@ -435,11 +406,7 @@ describe('in n8n’s AI Agent', () => {
 /** A browser's User-Agent: n8n answers a link opened by a bot (Node's fetch is one) with nothing. */
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120';
 
-/**
- * Runs example 07 until it waits for the person, opens the email's `link` as the person would,
- * and resolves with the finished run: the email, the payables the service was asked to create
- * before the person decided and in the whole run, and what the model was told by create_payable.
- */
+/** Runs example 07 until it waits for the person, then opens the email's `link` as they would. */
 async function reviewed(link: 'Approve' | 'Decline') {
 	const { n8n } = environment;
 	const [mails, requests] = [mailbox.mails.length, reviewModel.requests.length];
@@ -725,7 +692,6 @@ describe('over MCP', () => {
 			vendor_id: acmeId,
 		});
 
-		/** Proposes a payable; resolves with the agent's answer and the approval form's address. */
 		async function propose(invoice: string): Promise<{ answer: string; form: string }> {
 			const before = messages.length;
 			const { text } = await call('propose_payable', proposal(invoice), agent);
@@ -737,7 +703,6 @@ describe('over MCP', () => {
 			return { answer: text, form: /(http\S+)$/.exec(message)![1] };
 		}
 
-		/** Posts a decision to the form (as `login`, or without credentials); resolves with the status. */
 		async function submit(form: string, decision: string, login?: typeof approver) {
 			const body = new FormData();
 			body.set('field-0', decision);
@@ -745,7 +710,6 @@ describe('over MCP', () => {
 			return (await fetch(form, { method: 'POST', body, headers })).status;
 		}
 
-		/** The approver decides on the form; resolves with that execution once it has finished. */
 		async function decide(form: string, decision: 'Approve' | 'Reject'): Promise<any> {
 			expect(await submit(form, decision, approver)).toBe(200);
 			return await ended(/\/form-waiting\/(\d+)/.exec(form)![1], 60_000);

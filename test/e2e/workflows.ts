@@ -1,8 +1,4 @@
-/**
- * Workflows the e2e suites import into the real n8n: one chain per resource so that every
- * operation runs, the trigger workflows, and the examples' copies the suites can run. Parameters
- * use exactly the nodes' public names, as a user's saved workflow would.
- */
+/** Workflows the e2e suites import; parameters use the nodes' public names, as saved ones do. */
 import {
 	SANDBOX_CREDENTIAL_ID,
 	SANDBOX_CREDENTIAL_NAME,
@@ -27,7 +23,6 @@ export function node(name: string, type: string, parameters: object = {}, extra:
 
 export const manual = () => node('Start', 'n8n-nodes-base.manualTrigger');
 
-/** The action node on `credential` (default: the sandbox's). */
 export function action(
 	name: string,
 	parameters: Record<string, unknown>,
@@ -40,7 +35,6 @@ export function action(
 	});
 }
 
-/** The trigger node listening on `webhookId`. */
 export function trigger(
 	name: string,
 	webhookId: string,
@@ -56,7 +50,6 @@ export function trigger(
 	);
 }
 
-/** A workflow whose nodes run one after the other. */
 export function chain(id: string, name: string, nodes: Node[]): WorkflowJson {
 	const connections: Record<string, any> = {};
 	nodes.forEach((node, index) => {
@@ -210,7 +203,6 @@ export const pollTimes = (cronExpression: string) => ({
 	item: [{ mode: 'custom', cronExpression }],
 });
 
-/** The polling trigger's nodes in the polling workflows, each followed by its own No Operation. */
 export const POLLING_NODES = {
 	transactions: 'New transactions',
 	vendors: 'New vendors',
@@ -218,8 +210,7 @@ export const POLLING_NODES = {
 };
 
 /**
- * The polling trigger in a workflow, one node per event (each node keeps its own cursor): by
- * default new treasury transactions and new vendors. Poll Times on 1 January only, so that only
+ * One polling node per event, each with its own cursor. Poll Times on 1 January only, so that only
  * activations poll until a test sets another schedule.
  */
 export function pollingWorkflow(
@@ -254,9 +245,8 @@ export const TRIGGER_ENDPOINT_BEFORE = {
 };
 
 /**
- * What both suites import besides their own workflows: the resource chains, the two trigger
- * workflows, the example copies and the examples as they are; with the endpoints these use on the
- * sandbox (one the trigger points at n8n and must restore, one the action node edits).
+ * What both suites import besides their own workflows, with the sandbox endpoints these use (one
+ * the trigger points at n8n and must restore, one the action node edits).
  */
 export async function sharedWorkflows(
 	tag: string,
@@ -280,11 +270,7 @@ export async function sharedWorkflows(
 	return { endpoints, workflows };
 }
 
-/**
- * The example copies both suites run (ids `<prefix>01bN`...): 01b and 01c started by hand with
- * their Google Sheets node disabled, 03 with its Slack node disabled on its own webhook id (the
- * example itself is imported too).
- */
+/** 01b and 01c started by hand, Google Sheets off; 03 with Slack off, on its own webhook id. */
 export function exampleCopies(prefix: string, example03WebhookId: string) {
 	const sheets = { disable: 'n8n-nodes-base.googleSheets', manualStart: true };
 	const example03 = exampleCopy('03-notify-when-receivable-paid.json', `${prefix}03Ns`, {
@@ -330,7 +316,6 @@ export function exampleCopy(
 	return copy;
 }
 
-/** The node of a workflow that has `name`. */
 export function nodeNamed(workflow: WorkflowJson, name: string): Node {
 	const node = workflow.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`${workflow.name} has no node "${name}"`);
