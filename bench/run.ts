@@ -1,8 +1,4 @@
-/**
- * `npm run bench [-- <scenario>...]`: the scenarios of docs/benchmarks.md, each printing its table
- * and writing its figures, with the machine's, to bench/results. Without names, every scenario
- * that `BENCH_<NAME>=0` does not leave out.
- */
+// `npm run bench [-- <scenario>...]`: docs/benchmarks.md.
 import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
@@ -11,7 +7,7 @@ import { runLimits } from './rate-limited';
 import { machine } from './report';
 import { runTriggerBurst } from './trigger-burst';
 
-/** What a scenario hands the runner: its result file (in bench/results unless absolute) and figures. */
+/** `file`: in bench/results unless absolute. */
 export interface Outcome {
 	file: string;
 	record: { allTargetsMet?: boolean } & Record<string, unknown>;
