@@ -1,9 +1,5 @@
-/**
- * A bare n8n node for the overhead breakdown: the Business Finance node's requests through the
- * same `httpRequestWithAuthentication` and credential, and nothing else (no validation, rate-limit
- * tracking, retries or error mapping). Against a plain loop it shows what n8n costs per request;
- * the Business Finance node against it, what the package's own code costs.
- */
+// Tells n8n's own cost per request from the package's: no validation, rate-limit tracking,
+// retries or error mapping.
 import type {
 	IDataObject,
 	IExecuteFunctions,

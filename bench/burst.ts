@@ -1,8 +1,5 @@
-/**
- * The load side of the trigger-burst benchmark (trigger-burst.ts): signed deliveries sent at a
- * fixed concurrency, and a collector that every run reports `{ source, id }` to, so a round ends
- * when every event has run and a second run of an event shows.
- */
+// Every run reports `{ source, id }` to the collector, so a round ends when every event has run
+// and a second run of an event shows.
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { setTimeout as sleep } from 'timers/promises';
@@ -19,7 +16,7 @@ interface Delivery {
 
 export interface Collector {
 	url: string;
-	/** When each run of `source:id` reported (Date.now()), first run first. */
+	/** Date.now() of each run of `source:id`, first run first. */
 	runs: Map<string, number[]>;
 	close(): Promise<void>;
 }
@@ -48,7 +45,6 @@ export async function startCollector(): Promise<Collector> {
 	};
 }
 
-/** `count` receivable.paid events, each signed with `secret` under its own message id. */
 function signedDeliveries(secret: string, prefix: string, count: number): Delivery[] {
 	const ts = Math.floor(Date.now() / 1000);
 	return Array.from({ length: count }, (_, i) => {
@@ -68,7 +64,6 @@ interface Answer {
 	ms: number;
 }
 
-/** POSTs every delivery to `url`, `concurrency` at a time; status 0 for no answer at all. */
 async function send(url: string, deliveries: Delivery[], concurrency: number): Promise<Answer[]> {
 	const answers: Answer[] = [];
 	let next = 0;
@@ -94,13 +89,11 @@ async function send(url: string, deliveries: Delivery[], concurrency: number): P
 }
 
 export interface BurstSettings {
-	/** Deliveries to each side, per round (the sides alternate round by round), at once. */
 	perSide: number;
 	round: number;
 	concurrency: number;
 }
 
-/** Where a burst goes: n8n's webhook base URL, and the processes whose CPU time it costs. */
 export interface BurstTarget {
 	baseUrl: string;
 	pids(): number[];
@@ -110,7 +103,6 @@ export type Side = 'trigger' | 'webhook';
 
 export type SideResult = ReturnType<typeof summarise> & { secretFetches?: number };
 
-/** The Webhook node's path and the trigger's webhook id in trigger-burst.ts's workflows. */
 export const WEBHOOK_NODE_PATH = 'bench-burst';
 export const TRIGGER_WEBHOOK_ID = '8c2d4e61-3333-4c1a-9e01-00000000b0b0';
 
@@ -130,10 +122,6 @@ interface Round {
 
 const RUNS_DEADLINE_MS = 120_000;
 
-/**
- * A warm-up of one delivery per connection to each side, then the rounds, alternating which side
- * goes first; each round ends when every event has run (or after RUNS_DEADLINE_MS).
- */
 export async function measureBurst(
 	target: BurstTarget,
 	sb: SandboxProcess,
@@ -185,7 +173,6 @@ async function runRound(
 	return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
 }
 
-/** Per side: the rounds' time (first send to last run) summed, answers, CPU, runs per event. */
 function summarise(side: Side, rounds: Round[], collector: Collector) {
 	const answers = rounds.flatMap((r) => r.answers);
 	const counts = rounds
@@ -201,9 +188,7 @@ function summarise(side: Side, rounds: Round[], collector: Collector) {
 		p50Ms: Math.round(percentile(ms, 50)),
 		p90Ms: Math.round(percentile(ms, 90)),
 		cpuMsPerDelivery: Math.round((10 * sum(rounds.map((r) => r.cpuMs))) / counts.length) / 10,
-		/** Time n8n's main threads were ready but waited for a CPU. */
 		runQueueMs: Math.round(sum(rounds.map((r) => r.runQueueMs))),
-		/** Answers other than 200 (none expected: every delivery is genuine). */
 		notAccepted: answers.filter((a) => a.status !== 200).length,
 		runsPerEvent: {
 			min: Math.min(...counts),

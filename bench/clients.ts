@@ -1,7 +1,3 @@
-/**
- * The clients the benchmark times, all sending the same requests to the sandbox: the Business
- * Finance node and a bare n8n node (baseline-node.ts) through test/helpers/n8n.ts, and plain axios.
- */
 import * as http from 'http';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -44,7 +40,6 @@ export const baselineCreateParams: INodeParameters = {
 export const createItems = (m: number): IDataObject[] =>
 	Array.from({ length: m }, (_, i) => ({ name: `Bench vendor ${i + 1}` }));
 
-/** Runs `items → node` (Continue On Fail) and times it. */
 export async function runTheNode(
 	sb: RunningSandbox,
 	parameters: INodeParameters,
@@ -63,16 +58,13 @@ export async function runTheNode(
 	return { ms: performance.now() - started, res };
 }
 
-/** Items that failed (Continue On Fail puts the error in the item), plus a node error. */
 export const errorItems = (res: RunNodeResult): number =>
 	(res.error ? 1 : 0) +
 	res.items.filter((i) => typeof (i.json as IDataObject).error === 'string').length;
 
-/** The distinct ids among a run's output items. */
 export const distinctIds = (res: RunNodeResult): number =>
 	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
 
-/** A plain HTTP client: axios with a keep-alive agent, nothing else. */
 function plainClient(sb: RunningSandbox) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	return axios.create({
@@ -100,7 +92,6 @@ export async function plainList(
 	return { ms: performance.now() - started, ids, requests };
 }
 
-/** ms to create `m` vendors one POST at a time; throws on any answer but 201. */
 export async function plainCreate(sb: RunningSandbox, m: number): Promise<number> {
 	const client = plainClient(sb);
 	const started = performance.now();

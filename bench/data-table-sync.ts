@@ -1,11 +1,4 @@
-/**
- * The sync scenario of `npm run bench` (`npm run bench:sync`): example 01d, the vendor sync into an
- * n8n data table, in a real n8n (BF_N8N_VERSION, default 2.40.7) against the sandbox in its own
- * process at the spec's 100 requests a minute. For each size: the first sync, a re-sync after 1 %
- * of the vendors changed and 50 were added, and a re-sync after nothing changed. Times come from
- * n8n's execution (started to stopped) and its run data (the listing node's time); "beyond
- * listing" is what the table costs, which the targets bound (docs/benchmarks.md).
- */
+// `npm run bench:sync` (docs/benchmarks.md, "Vendor sync into a data table").
 import { setTimeout as sleep } from 'timers/promises';
 import { dataTableRows, findDataTable, type N8nServer, type WorkflowJson } from '../scripts/n8n';
 import {
@@ -24,10 +17,8 @@ import { UNLIMITED } from './settings';
 const EXAMPLE = '01d-sync-vendors-to-data-table.json';
 const LISTING = 'Get all vendors';
 const UPDATE = 'Update changed rows';
-/** The spec's rate limit: 100 requests a minute per API key. */
 const SPEC_RATE = { limit: 100, windowSeconds: 60 };
 const ADDED = 50;
-/** Seconds beyond the listing, for 10,000 vendors on n8n 2.x (docs/benchmarks.md). */
 const TARGETS: Record<Step, number> = { first: 15, changed: 10, unchanged: 5 };
 type Step = keyof typeof STEPS;
 const STEPS = {
@@ -39,7 +30,6 @@ const STEPS = {
 type SyncRun = Awaited<ReturnType<typeof syncRun>>;
 
 interface Bench {
-	/** When the last sync started (its window ends a minute later). */
 	lastStart: number;
 	sb: SandboxProcess;
 	env: PackageInN8n;
@@ -49,10 +39,7 @@ interface Bench {
 const sizes = () =>
 	(process.env.BENCH_SYNC_SIZES ?? '1000,10000').split(',').map((n) => Number(n.trim()));
 
-/**
- * The example with a Manual Trigger, on a table of its own for `n` vendors: "(1000)", not "1000",
- * since n8n finds a table by name as the first whose name contains it ("... 10000" contains it).
- */
+/** "(1000)", not "1000": n8n finds a table by name as the first whose name contains it. */
 function exampleFor(n: number): WorkflowJson & { id: string } {
 	const copy = exampleCopy(EXAMPLE, `bfBenchSync${String(n).padStart(5, '0')}`, {
 		manualStart: true,
@@ -65,7 +52,6 @@ function exampleFor(n: number): WorkflowJson & { id: string } {
 	return copy;
 }
 
-/** The workflow this n8n line runs: the copy on 2.x, its hand-made-table form on 1.x. */
 async function workflowOfThisLine(bench: Bench, copy: WorkflowJson & { id: string }) {
 	if (bench.n8n.runtime.major >= 2) return copy.id;
 	const [byHand] = await importWithTableMadeByHand(bench.env, [[copy, `${copy.id}1x`]]);
@@ -77,7 +63,6 @@ async function tableRows(n8n: N8nServer, name: string): Promise<number> {
 	return table ? (await dataTableRows(n8n, table)).length : 0;
 }
 
-/** Renames every 100th vendor and adds ADDED new ones, with the rate limit off meanwhile. */
 async function changeVendors(sb: SandboxProcess): Promise<void> {
 	await sb.admin.setRateLimit({ limit: UNLIMITED });
 	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
@@ -93,9 +78,8 @@ async function changeVendors(sb: SandboxProcess): Promise<void> {
 }
 
 /**
- * One run of the sync, started as an hourly run starts: the previous run's window over, in the
- * sandbox and in the node's memory of the key (setting the limit only resets the sandbox's
- * counters: the node would still wait out the window it saw).
+ * The previous run's window must be over in the node's memory of the key too: setting the limit
+ * only resets the sandbox's counters.
  */
 async function syncRun(bench: Bench, workflowId: string, table: string, n: number, step: Step) {
 	const rowsBefore = await tableRows(bench.n8n, table);
@@ -143,7 +127,6 @@ async function syncSize(bench: Bench, copy: WorkflowJson & { id: string }, n: nu
 	return runs;
 }
 
-/** Every size's three runs, in one n8n, printed. */
 export async function runDataTableSync(): Promise<Outcome> {
 	const copies = sizes().map((n) => [n, exampleFor(n)] as const);
 	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', '100']);

@@ -1,9 +1,5 @@
-/**
- * The time floor a fixed-window rate limit sets (docs/benchmarks.md, "The floor"): the fastest
- * any client finishes `requests` requests of `perRequestMs` each, sent back to back, waiting
- * exactly until a used-up window ends. Simulated rather than the closed form, which only holds
- * while a full window's work fits in it (limit × perRequestMs ≤ windowMs).
- */
+// docs/benchmarks.md, "The floor". Simulated rather than the closed form, which only holds while
+// a full window's work fits in it (limit × perRequestMs ≤ windowMs).
 export function windowsNeeded(requests: number, limit: number): number {
 	return Math.max(1, Math.ceil(requests / limit));
 }
@@ -29,7 +25,7 @@ export function floorMs(
 	return t;
 }
 
-/** Pages needed to list `items` with pages of `pageSize` (at least one request, even for 0 items). */
+/** At least one request, even for 0 items. */
 export function minimumRequests(items: number, pageSize: number): number {
 	return Math.max(1, Math.ceil(items / pageSize));
 }

@@ -1,8 +1,4 @@
-/**
- * Scenario 3, per-item overhead with the rate limit off: the node against a plain keep-alive
- * axios loop over the same requests, and a bare n8n node between them to tell n8n's own cost from
- * the package's. Its per-request times are also the "work" in the other scenarios' floors.
- */
+// Scenario 3 (docs/benchmarks.md, "Overhead"); its per-request times are also the other floors' t.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { RunningSandbox } from '../sandbox';
 import {
@@ -26,7 +22,6 @@ const LIST_SAMPLES = ['plainList', 'baseList', 'nodeList'] as const;
 const CREATE_SAMPLES = ['plainCreate', 'baseCreate', 'nodeCreate'] as const;
 type SampleName = (typeof LIST_SAMPLES)[number] | (typeof CREATE_SAMPLES)[number];
 type Samples = Record<SampleName, number[]>;
-/** One client's timed run: its time, and whether its requests and output were right. */
 type Client = () => Promise<{ ms: number; correct: boolean }>;
 
 export interface OverheadResult {
@@ -36,10 +31,8 @@ export interface OverheadResult {
 }
 
 /**
- * The ratios use each client's best of REPEAT rounds (the least disturbed by other load). Round
- * -1 warms up (JIT, sockets) and is not counted; each round runs the clients in a rotated order,
- * so none always comes right after the seeding or the others' garbage. Expects the N vendors
- * seeded; leaves them seeded.
+ * Best of the rounds: the least disturbed by other load. Rotated order, so no client always comes
+ * right after the seeding or the others' garbage. Expects the N vendors seeded; leaves them seeded.
  */
 export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<OverheadResult> {
 	const run = clients(sb, s);
@@ -74,7 +67,6 @@ export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<
 
 function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
 	const requests = listRequests(s);
-	/** `logged`: the requests the sandbox must have seen (checked for the Business Finance node). */
 	const node = async (
 		type: NodeType,
 		parameters: INodeParameters,
@@ -94,7 +86,6 @@ function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
 		},
 		baseList: () => node(baselineType, baselineListParams, [{}], s.n),
 		nodeList: () => node(nodeType, listParams, [{}], s.n, requests),
-		// plainCreate throws on any answer but 201
 		plainCreate: async () => ({ ms: await plainCreate(sb, s.m), correct: true }),
 		baseCreate: () => node(baselineType, baselineCreateParams, createItems(s.m), s.m),
 		nodeCreate: () => node(nodeType, createParams, createItems(s.m), s.m, s.m),
@@ -106,9 +97,8 @@ function rotate<T>(list: readonly T[], shift: number): T[] {
 }
 
 /**
- * Fresh rate-limit counters on the sandbox, in 1 s windows: what the transport knows of a window
- * ends with it, so the rate-limited runs after these rounds start on a key it knows nothing of
- * (with 60 s windows it would still count on this window's remaining requests there).
+ * 1 s windows: what the transport knows of a window ends with it, so the rate-limited runs after
+ * these rounds start on a key it knows nothing of.
  */
 async function freshLimits(sb: RunningSandbox): Promise<void> {
 	await sb.admin.setRateLimit({ limit: UNLIMITED, windowSeconds: 1, retryAfter: false });
@@ -120,9 +110,8 @@ const ratio = (a: number[], b: number[]) => Math.round((best(a) / best(b)) * 100
 const msEach = (values: number[], n: number) => Math.round((best(values) / n) * 100) / 100;
 
 /**
- * The per-request times the floors charge: the median of the unthrottled rounds, since the
- * rate-limited scenarios are reported by their median run too (the best round would compare a
- * typical run with the least disturbed moment of the machine).
+ * The median, since the rate-limited scenarios are reported by their median run too (the best round
+ * would compare a typical run with the least disturbed moment of the machine).
  */
 function perRequest(node: number[], plain: number[], requests: number): PerRequestMs {
 	return { node: median(node) / requests, plain: median(plain) / requests };
@@ -134,8 +123,6 @@ function summarise(samples: Samples, s: Settings, correct: boolean) {
 		statistic: `best of ${s.repeat} rounds after a warm-up round`,
 		listThroughputRatio: ratio(samples.plainList, samples.nodeList),
 		createThroughputRatio: ratio(samples.plainCreate, samples.nodeCreate),
-		// The breakdown: n8n's own request path (bare node vs plain loop) and the package's code
-		// (Business Finance node vs bare node).
 		n8nListRatio: ratio(samples.plainList, samples.baseList),
 		n8nCreateRatio: ratio(samples.plainCreate, samples.baseCreate),
 		packageListRatio: ratio(samples.baseList, samples.nodeList),

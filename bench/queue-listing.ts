@@ -1,9 +1,4 @@
-/**
- * Scenario 5, in n8n's queue mode (scripts/queue): two executions listing all QUEUE_N vendors at
- * once on one key, each on its own worker, against the sandbox in its own process. The span
- * (from n8n's run data) is judged on the limit's floor alone: a worker's time per request is not
- * measurable. Run 0 is on freshly started workers (cold).
- */
+// Scenario 5 (docs/benchmarks.md, "Queue mode").
 import { setTimeout as sleep } from 'timers/promises';
 import {
 	build,
@@ -25,7 +20,6 @@ import { schedDuring } from './sched';
 import { minimumRequests } from './floor';
 import { PAGE, type Settings } from './settings';
 
-/** The programs queue mode needs, or why the scenario cannot run here. */
 export function queuePrerequisites():
 	{ runtime: Runtime; programs: QueueServicePrograms } | { missing: string } {
 	try {
@@ -35,10 +29,6 @@ export function queuePrerequisites():
 	}
 }
 
-/**
- * Every run (cold first), on one environment started for the scenario and stopped after it; none,
- * and why, when switched off or queue mode is not provisioned here.
- */
 export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
 	const q = s.queue;
 	if (!q.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };

@@ -1,10 +1,4 @@
-/**
- * The limits scenario of `npm run bench` (docs/benchmarks.md): the overhead rounds with the rate
- * limit off (overhead.ts), then scenarios 1, 2 and 4 under it: list all N vendors, two such
- * listings at once on one key, create M vendors from M items; round 0 is cold, the REPEAT rounds
- * after it warm. Each run starts in a new window and records the CPU time and run-queue wait of
- * this process and the sandbox's. Then scenario 5, in queue mode (queue-listing.ts).
- */
+// The limits scenario of `npm run bench` (docs/benchmarks.md).
 import { setTimeout as sleep } from 'timers/promises';
 import {
 	createItems,
@@ -35,7 +29,6 @@ interface Bench {
 	s: Settings;
 	getMs: PerRequestMs;
 	postMs: PerRequestMs;
-	/** Where in the wall-clock second the run starts (set per round). */
 	pointMs?: number;
 }
 
@@ -48,7 +41,6 @@ export async function runLimits(): Promise<Outcome> {
 	let measured: Awaited<ReturnType<typeof measureOverhead>>;
 	try {
 		await sb.admin.seedVendors(s.n);
-		// The overhead first: its per-request costs with the rate limit off are the floor's "work".
 		measured = await measureOverhead(sb, s);
 		runs = await runRateLimited({ sb, s, getMs: measured.getMs, postMs: measured.postMs });
 	} finally {
@@ -69,7 +61,6 @@ export async function runLimits(): Promise<Outcome> {
 	return { file: out, record: { settings, scenarios: rows, everyRun, overhead, allTargetsMet } };
 }
 
-/** Every run of the three scenarios, cold round first. */
 async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	const { sb, s } = bench;
 	await sb.admin.setRateLimit({ limit: s.limit, windowSeconds: s.windowS, retryAfter: false });
@@ -77,7 +68,6 @@ async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 	for (let round = 0; round <= s.repeat; round++) {
 		await sb.admin.reset('none');
 		await sb.admin.seedVendors(s.n);
-		// The rounds' runs start at points spread evenly over the second (untilPointOfSecond).
 		const at = { ...bench, pointMs: Math.floor(((round + 0.5) / (s.repeat + 1)) * 1000) };
 		runs.list.push(await listAll(at));
 		runs.twoListsAtOnce.push(await twoListsAtOnce(at));
@@ -87,9 +77,8 @@ async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
 }
 
 /**
- * Ms until `pointMs` into a wall-clock second. The reset comes in whole seconds, so where in a
- * second a window opens decides what waiting for it costs (0–1 s); a real run starts anywhere,
- * while the bench's fixed cadence would start every run of a scenario at one point.
+ * The reset comes in whole seconds, so where in a second a window opens decides what waiting for
+ * it costs (0–1 s); a real run starts anywhere, while the bench's fixed cadence would not.
  */
 function untilPointOfSecond(pointMs = 0): number {
 	return (pointMs - (Date.now() % 1000) + 1000) % 1000;
@@ -101,11 +90,7 @@ type Judged = Omit<
 	'wallMs' | 'requests' | 'waitedMs' | 'sched' | 'failedItems' | 'outputItems'
 >;
 
-/**
- * Runs `work` in a new window (the transport keeps nothing of a key past its window) and measures
- * it against the sandbox's request log: how long it took, how long the transport slept, what the
- * scheduler did meanwhile, the items that failed or came out.
- */
+/** In a new window: the transport keeps nothing of a key past its window. */
 async function measureRun(
 	{ sb, s, pointMs }: Bench,
 	work: () => Promise<Timed[]>,
@@ -130,11 +115,10 @@ async function measureRun(
 	return toRow({ ...(await judge(runs)), ...measured }, s);
 }
 
-/** Each execution put out `count` items, each a different vendor. */
 const eachOnce = (runs: Timed[], count: number) =>
 	runs.every(({ res }) => res.items.length === count && distinctIds(res) === count);
 
-/** Scenario 1: list all N vendors (returnAll). */
+/** Scenario 1. */
 async function listAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	const list = async () => [await runTheNode(sb, listParams, [{}])];
@@ -147,7 +131,7 @@ async function listAll(bench: Bench): Promise<Row> {
 	}));
 }
 
-/** Scenario 4: two executions listing all N vendors at once on one key. */
+/** Scenario 4. */
 async function twoListsAtOnce(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	const list = () => runTheNode(sb, listParams, [{}]);
@@ -164,7 +148,7 @@ async function twoListsAtOnce(bench: Bench): Promise<Row> {
 	);
 }
 
-/** Scenario 2: create M vendors from M input items. */
+/** Scenario 2. */
 async function createAll(bench: Bench): Promise<Row> {
 	const { sb, s } = bench;
 	await sb.admin.reset('none');

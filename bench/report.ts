@@ -1,4 +1,4 @@
-/** A run's figures against its floor and targets (docs/benchmarks.md), the tables, the machine. */
+// The floor, ratios and targets are defined in docs/benchmarks.md.
 import { spawnSync } from 'child_process';
 import * as os from 'os';
 import * as path from 'path';
@@ -13,13 +13,11 @@ export interface Outcome {
 	record: { allTargetsMet?: boolean } & Record<string, unknown>;
 }
 
-/** Milliseconds per request, of the node and of the plain loop. */
 export interface PerRequestMs {
 	node: number;
 	plain: number;
 }
 
-/** A run's row; coldAndMedianWarm adds how it stands among the scenario's runs. */
 export type Row = ReturnType<typeof toRow> & {
 	statistic?: string;
 	allRunsCorrect?: boolean;
@@ -28,11 +26,9 @@ export type Row = ReturnType<typeof toRow> & {
 	ratioAllRuns?: number[];
 };
 
-/** What one timed run of a scenario saw. */
 export interface Measured {
 	scenario: string;
 	wallMs: number;
-	/** The sandbox's request log of the run. */
 	requests: Array<{ status: number }>;
 	minimum: number;
 	perRequestMs: PerRequestMs;
@@ -40,9 +36,8 @@ export interface Measured {
 	outputItems: number;
 	correct: boolean;
 	notes?: string;
-	/** Time the transport slept (unknown inside n8n workers). */
+	/** Unknown inside n8n workers. */
 	waitedMs?: number;
-	/** One execution in this process: its time not spent sleeping, per request, is its t. */
 	oneStream?: boolean;
 	sched?: SchedDelta;
 	rateLimitStates?: number;
@@ -51,7 +46,6 @@ export interface Measured {
 
 export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** The time per request the floor uses, and where it came from. */
 function floorTimePerRequest(run: Measured) {
 	if (run.oneStream && run.waitedMs !== undefined) {
 		return { t: Math.max(0, run.wallMs - run.waitedMs) / run.minimum, from: 'this run' as const };
@@ -65,7 +59,6 @@ export function toRow(run: Measured, s: Settings) {
 	const floorWith = (t: number) => floorMs(minimum, s.limit, s.windowS * 1000, t);
 	const t = floorTimePerRequest(run);
 	const floor = floorWith(t.t);
-	// The strict floor: with the plain loop's time per request.
 	const strict = floorWith(run.perRequestMs.plain);
 	const rateLimited429 = run.requests.filter((r) => r.status === 429).length;
 	const row = {
@@ -82,12 +75,10 @@ export function toRow(run: Measured, s: Settings) {
 		minimumRequests: minimum,
 		windows: windowsNeeded(minimum, s.limit),
 		rateLimited429,
-		// Processes with their own rate-limit state (n8n workers): each may get a 429 per window.
 		rateLimitStates: run.rateLimitStates ?? 1,
 		targetRatio: run.targetRatio ?? 1.02,
 		failedItems: run.failedItems,
 		outputItems: run.outputItems,
-		// Every item came out exactly once (and, for creates, the service holds exactly M).
 		correct: run.correct,
 		ok: false,
 		necessaryWaitMs: Math.max(0, Math.round(floor - minimum * t.t)),
@@ -99,7 +90,6 @@ export function toRow(run: Measured, s: Settings) {
 	return row;
 }
 
-/** The minimum requests, at most one 429 per window and process, no failure. */
 function runCorrect(row: Omit<Row, 'ok'>): boolean {
 	return (
 		row.correct &&
@@ -109,10 +99,7 @@ function runCorrect(row: Omit<Row, 'ok'>): boolean {
 	);
 }
 
-/**
- * The cold run, and the warm run with the median ratio (the lowest and highest as its spread).
- * Either row is met only when every run was correct.
- */
+/** Either row is met only when every run was correct. */
 export function coldAndMedianWarm(runs: Row[]): Row[] {
 	const allCorrect = runs.every(runCorrect);
 	const [cold, ...warm] = runs;
@@ -133,7 +120,7 @@ export function coldAndMedianWarm(runs: Row[]): Row[] {
 	return rows.map((row) => ({ ...row, ok: row.ok && allCorrect }));
 }
 
-/** The p-th percentile (0-100), nearest rank. */
+/** Nearest rank. */
 export function percentile(values: number[], p: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
@@ -159,7 +146,6 @@ export function machine(): IDataObject {
 	};
 }
 
-/** Prints a Markdown table, columns padded to their widest cell. */
 export function printMarkdownTable(head: string[], body: string[][]): void {
 	const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
 	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
@@ -167,7 +153,6 @@ export function printMarkdownTable(head: string[], body: string[][]): void {
 	console.log([line(head), rule, ...body.map(line)].join('\n'));
 }
 
-/** The table's columns: each heading with its cell (empty when undefined). */
 const COLUMNS: Array<[string, (r: Row) => string | number | undefined]> = [
 	['scenario', (r) => r.scenario],
 	['wall ms', (r) => r.wallMs],

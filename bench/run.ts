@@ -1,8 +1,4 @@
-/**
- * `npm run bench [-- <scenario>...]`: the scenarios of docs/benchmarks.md, each printing its table
- * and writing its figures, with the machine's, to bench/results. Without names, every scenario
- * that `BENCH_<NAME>=0` does not leave out.
- */
+// `npm run bench [-- <scenario>...]`: docs/benchmarks.md.
 import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';

@@ -1,7 +1,4 @@
-/**
- * The sandbox in its own Node process (the emitted JS of `npm run sandbox`, which the bench npm
- * scripts build first), so the client under test shares no event loop, CPU time or garbage with it.
- */
+// The bench npm scripts build the emitted JS first (package.json).
 import * as path from 'path';
 import { startGroup, stopGroup } from '../scripts/process-group';
 import { AdminClient, EXPIRED_KEY, REVOKED_KEY, type RunningSandbox } from '../sandbox';
@@ -10,18 +7,16 @@ const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbox/cli.js');
 
 export interface SandboxProcess extends RunningSandbox {
-	/** The server's process id (for its CPU time). */
+	/** For its CPU time. */
 	pid: number;
 }
 
-/** The address and API key the sandbox prints once it listens. */
 function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
 	const url = /listening on (http:\/\/\S+)/.exec(log);
 	const key = /API key:\s+(\S+)/.exec(log);
 	return url && key ? { baseUrl: url[1], apiKey: key[1] } : undefined;
 }
 
-/** Starts `node <emitted cli.js> ...flags`. */
 export async function startSandboxProcess(flags: string[]): Promise<SandboxProcess> {
 	const proc = await startGroup('sandbox', process.execPath, [CLI, '--port', '0', ...flags], {
 		env: process.env,

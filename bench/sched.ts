@@ -1,21 +1,16 @@
-/**
- * What the scheduler gave a set of processes during a run, from /proc/<pid>/task/<tid>/schedstat
- * (zeros where /proc is missing): the CPU time of all their threads, and the time their main
- * threads (the event loops) were ready to run but waited for a CPU, i.e. what other work on the
- * machine cost the run. V8's helper threads' wait is left out: they become runnable all at once
- * and queue among themselves, which says nothing about the event loop.
- */
+// Run-queue wait counts only main threads: V8's helper threads become runnable all at once and
+// queue among themselves, which says nothing about the event loop. Zeros where /proc is missing.
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as os from 'os';
 
 export interface SchedDelta {
 	cpuMs: number;
 	runQueueMs: number;
-	/** The machine's 1-minute load average at the end of the run. */
+	/** At the end of the run. */
 	load1m: number;
 }
 
-/** Per thread ("pid/tid"): CPU time and run-queue wait so far, in ns. */
+/** ns, per "pid/tid". */
 function sample(pids: number[]): Map<string, [number, number]> {
 	const threads = new Map<string, [number, number]>();
 	for (const pid of pids) {
@@ -33,7 +28,6 @@ function sample(pids: number[]): Map<string, [number, number]> {
 	return threads;
 }
 
-/** Runs `work` and says what the scheduler gave `pids` meanwhile. */
 export async function schedDuring<T>(
 	pids: number[],
 	work: () => Promise<T>,

@@ -1,24 +1,18 @@
-/** What `npm run bench` runs with: BENCH_* variables over defaults (docs/benchmarks.md). */
 import * as path from 'path';
 import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
 import { minimumRequests } from './floor';
 
 export interface Settings {
-	/** Vendors listed, vendors created, requests per window of windowS (the spec's: 100 per 60 s). */
 	n: number;
 	m: number;
 	limit: number;
 	windowS: number;
-	/** Warm runs per scenario after the cold one, and overhead rounds. */
 	repeat: number;
 	out: string;
-	/** Queue mode: on or off, and the vendors each of its two listings reads. */
 	queue: { enabled: boolean; n: number };
 }
 
-/** The node's page size: what listing N vendors costs in requests. */
 export const PAGE = API_MAX_PAGE_SIZE;
-/** A rate limit that never binds (the overhead scenario). */
 export const UNLIMITED = 1_000_000_000;
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

@@ -1,9 +1,5 @@
-/**
- * The only place the benchmark reaches into the transport: it wraps the clock the transport
- * sleeps on to say how long it waited. Only sleeps that ran to their end count: a request's own
- * timer, or a wait behind another request that an answer ends (two executions at once: the
- * figure is then a lower bound), does not.
- */
+// The only place the benchmark reaches into the transport. Only sleeps that ran to their end count
+// (a wait that another request's answer ends does not: with two executions, a lower bound).
 import { systemClock } from '../nodes/BusinessFinance/transport/deadline';
 
 let sleptMs = 0;
@@ -14,7 +10,6 @@ systemClock.sleep = async (ms, signal) => {
 	sleptMs += performance.now() - startedMs;
 };
 
-/** Runs `work` and says how long the transport waited meanwhile (ms, rounded). */
 export async function sleptDuring<T>(
 	work: () => Promise<T>,
 ): Promise<{ result: T; sleptMs: number }> {

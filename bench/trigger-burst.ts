@@ -1,10 +1,4 @@
-/**
- * The trigger scenario of `npm run bench` (`npm run bench:trigger`): what a burst of signed
- * events costs through the Business Finance Trigger against n8n's own Webhook node in the same
- * n8n, rounds alternating, in each configuration below (docs/benchmarks.md, "Trigger burst"). Two
- * workflows, the trigger at typeVersion 2 and a bare Webhook node, each followed by an HTTP
- * Request node reporting the run to burst.ts's collector, in a fresh `n8n start` or in queue mode.
- */
+// `npm run bench:trigger` (docs/benchmarks.md, "Trigger burst").
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -41,12 +35,10 @@ import { queuePrerequisites } from './queue-listing';
 import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-/** An n8n set-up the burst is measured in: its name, and the environment its processes get. */
 interface Configuration {
 	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
 	meaning: string;
 	env: Record<string, string>;
-	/** The most the trigger's time may be of the Webhook node's (docs/benchmarks.md). */
 	target?: number;
 }
 
@@ -76,7 +68,6 @@ const CONFIGURATIONS: Configuration[] = [
 	{ name: 'queue mode', meaning: '2 webhook processors, 2 workers, defaults', env: {} },
 ];
 
-/** What a configuration measured (or why not), and the trigger's total time / the Webhook node's. */
 type ConfigurationResult = Partial<Record<Side, SideResult>> & {
 	configuration: Configuration;
 	timeRatio?: number;
@@ -93,7 +84,6 @@ function readBurstSettings(): BurstSettings & { configs: string[] } {
 	};
 }
 
-/** Every configuration asked for, each in its own n8n; the table printed. */
 export async function runTriggerBurst(): Promise<Outcome> {
 	const s = readBurstSettings();
 	const runtime = requireRuntime();
@@ -124,7 +114,7 @@ export async function runTriggerBurst(): Promise<Outcome> {
 	return { file: 'trigger-burst.json', record: { settings: s, results } };
 }
 
-/** A fresh endpoint for each n8n (the trigger adopts it), and its signing secret. */
+/** One per n8n: the trigger adopts it. */
 async function createEndpoint(sb: SandboxProcess): Promise<{ id: string; secret: string }> {
 	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
 	const created = await api.request('POST', '/webhooks', {
@@ -167,7 +157,6 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 	printMarkdownTable(head, rows);
 }
 
-/** One `n8n start` with the configuration's environment, in a user folder removed after. */
 async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
 	let n8n: N8nServer | undefined;
@@ -186,7 +175,6 @@ async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Pr
 	}
 }
 
-/** Queue mode: deliveries through the load balancer to two webhook processors, runs on workers. */
 async function inQueueMode(_runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
 	const prerequisites = queuePrerequisites();
 	if ('missing' in prerequisites) return { skipped: prerequisites.missing };
@@ -212,7 +200,6 @@ async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Prom
 	await importWorkflows(runtime, cli, burstWorkflows(setup));
 }
 
-/** Both workflows active, then the burst, its CPU time from the process groups `busy`. */
 async function activateAndMeasure(
 	server: N8nServer,
 	setup: Setup,

@@ -1,4 +1,3 @@
-/** Typed client for the admin routes (real HTTP, like every other user of the sandbox). */
 import type {
 	DeliveryRecord,
 	FaultSpec,

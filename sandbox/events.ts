@@ -23,7 +23,7 @@ export class Events {
 		private readonly options: ResolvedOptions,
 	) {}
 
-	/** Records the event and starts its deliveries. `data` is the resource as the API returns it. */
+	/** `data` is the resource as the API returns it. */
 	emit(type: string, data: unknown): void {
 		const event: SandboxEvent = { id: prefixedId('evt'), type, created_at: nowIso(), data };
 		this.store.events.push(event);

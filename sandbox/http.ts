@@ -1,4 +1,3 @@
-/** Request-level concerns: authentication, headers, content types, path matching. */
 import type { IncomingHttpHeaders } from 'http';
 import { ApiError } from './errors';
 import { EXPIRED_KEY } from './types';
@@ -52,7 +51,6 @@ export function hostError(host: string | undefined, url: string): ApiError | und
 export const isJsonContentType = (ct: string | undefined): boolean =>
 	ct !== undefined && /^\s*application\/json\s*(;|$)/i.test(ct);
 
-/** Returns the working key, or the right 401 error. */
 export function authenticate(header: string | undefined, apiKey: string): string | ApiError {
 	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
 	if (!m) {

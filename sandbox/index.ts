@@ -1,7 +1,4 @@
-/**
- * The Business Finance API sandbox: a strict local implementation of the spec and contract.
- * `startSandbox(options)` starts it in-process (see sandbox/API.md).
- */
+// A strict local implementation of the spec and contract (sandbox/API.md).
 import { AdminClient } from './client';
 import { resetAll } from './admin';
 import { buildServer } from './server';

@@ -50,7 +50,6 @@ const unsupportedMediaType = () =>
 		'Send the request body as JSON with Content-Type: application/json',
 	);
 
-/** The API's error for what a hook, a route or Fastify itself threw. */
 function toApiError(err: FastifyError | ApiError): ApiError {
 	if (err instanceof ApiError) return err;
 	if (err.validation) return validationError(formatAjvError(err.validation[0]));

@@ -1,25 +1,18 @@
-/** Public types of the sandbox: options, resources as the API returns them, admin records. */
 import type * as S from './schemas';
 
 export type SeedKind = 'demo' | 'none';
 
 export interface SandboxOptions {
-	/** 0 = a free port (the CLI defaults to 4010). */
+	/** The CLI defaults to 4010; defaults of the others: resolveOptions in index.ts. */
 	port?: number;
 	host?: string;
-	/** The working API key (default `svc_sandbox_demo_key`). */
 	apiKey?: string;
-	/** Requests per window per key (default 100). */
 	rateLimit?: number;
-	/** Window length in seconds (default 60). */
 	rateWindowSeconds?: number;
-	/** Also send `Retry-After` on 429 (default false). */
 	retryAfter?: boolean;
-	/** Data to start with (default 'none' in-process; the CLI uses 'demo'). */
 	seed?: SeedKind;
-	/** Webhook redelivery backoff; its length bounds the retries (default [1000, 5000, 25000]). */
+	/** Its length bounds the retries. */
 	deliveryRetryDelaysMs?: number[];
-	/** Timeout of one delivery attempt (default 5000). */
 	deliveryTimeoutMs?: number;
 }
 

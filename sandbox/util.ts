@@ -1,4 +1,3 @@
-/** Small helpers: ids, clock, a seeded PRNG. */
 import { randomBytes, randomUUID } from 'crypto';
 
 export const uuid = (): string => randomUUID();
@@ -20,7 +19,6 @@ export function prng(seed: number): () => number {
 	};
 }
 
-/** A UUID v4 drawn from a PRNG (deterministic seeds). */
 export function seededUuid(rand: () => number): string {
 	const HEX = '0123456789abcdef';
 	const codes = new Array<number>(36);

@@ -62,10 +62,7 @@ const REQUIRED_BY_METHOD: Record<PaymentMethod, DetailField[][]> = {
 export const hasAnyDetail = (body: Details): boolean =>
 	DETAIL_FIELDS.some((f) => body[f] !== undefined);
 
-/**
- * Checks the bank or wallet details in `body` for `method`: fields that do not belong to the
- * method, and the format of each given field. With `complete`, also the vendor's required set.
- */
+/** With `complete`, also the vendor's required set. */
 export function checkPaymentDetails(method: PaymentMethod, body: Details, complete: boolean): void {
 	for (const field of DETAIL_FIELDS) {
 		if (body[field] !== undefined && !FIELDS_BY_METHOD[method].includes(field)) {
@@ -137,7 +134,6 @@ export function parsePagination(q: Record<string, string>): { page: number; limi
 	return { page: intParam('page', q.page, 1), limit: intParam('limit', q.limit, 50, 100) };
 }
 
-/** A decimal integer from 1 to `max`, or `fallback` when absent. */
 function intParam(name: string, raw: string | undefined, fallback: number, max?: number): number {
 	if (raw === undefined) return fallback;
 	const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;

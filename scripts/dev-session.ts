@@ -1,19 +1,12 @@
-/**
- * Where the running `npm run dev` is, for `npm run dev:run` (scripts/run-example.ts): written in
- * the dev folder once n8n answers, removed when Ctrl-C stops it. And the lines its banner gives
- * to paste into a second terminal (README.md, "Try it locally"; test/unit/try-it-locally.test.ts).
- */
+// Where the running `npm run dev` is, for `npm run dev:run` (scripts/run-example.ts).
 import * as fs from 'fs';
 import * as path from 'path';
 
 export const DEV_SESSION_FILE = 'dev-session.json';
-/** Example 06's MCP bearer token, made once per dev folder. */
 export const MCP_TOKEN_FILE = 'bf-mcp-token';
 
 export interface DevSession {
-	/** n8n's address, `http://127.0.0.1:<port>`. */
 	n8n: string;
-	/** n8n's major version (1 or 2). */
 	major: number;
 }
 
@@ -33,10 +26,7 @@ export function readDevSession(userFolder: string): DevSession | undefined {
 	}
 }
 
-/**
- * The banner's lines to paste: the variables README.md's commands use (the sandbox's address
- * without `/v1`, which they add), then one command per job that needs no editing first.
- */
+/** README.md's commands add `/v1` to $SANDBOX themselves. */
 export function pasteLines(sandboxUrl: string, mcpToken: string): string[] {
 	return [
 		`export SANDBOX=${sandboxUrl} MCP_TOKEN=${mcpToken}`,

@@ -1,13 +1,4 @@
-/**
- * `npm run dev` (README.md, "Try it"): provisions n8n if needed, builds and installs this package
- * into `.n8n-dev`, starts the sandbox with demo data in this process, imports the credentials and
- * the examples, starts n8n with an owner and prints where everything is. Changes under nodes/,
- * credentials/, icons/ or package.json rebuild, reinstall and restart n8n; Ctrl-C stops all.
- *
- * Environment: BF_DEV_N8N_PORT (5678, or a free port when taken), BF_DEV_SANDBOX_PORT (4010, or a
- * free port), BF_DEV_FOLDER (<repo>/.n8n-dev), BF_N8N_CACHE, BF_N8N_VERSION (the 1.x line wants
- * its own BF_DEV_FOLDER).
- */
+// `npm run dev` (README.md, "Try it"; variables in CONTRIBUTING.md): the 1.x line wants its own BF_DEV_FOLDER.
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -34,12 +25,10 @@ import { portOrFree } from './ports';
 import { GROUPS_FILE_VARIABLE, killRecordedGroups } from './leftover-groups';
 import { MCP_TOKEN_FILE, pasteLines, removeDevSession, writeDevSession } from './dev-session';
 
-/** Sources whose change rebuilds the package and restarts n8n (package.json too). */
 const WATCHED_DIRS = ['nodes', 'credentials', 'icons'];
 /** A burst of saves (an editor writing several files) makes one rebuild. */
 const RELOAD_DEBOUNCE_MS = 400;
 
-/** What a reload replaces: the n8n server, started again with the same runtime and options. */
 interface DevState {
 	runtime: Runtime;
 	options: N8nOptions;
@@ -64,15 +53,11 @@ async function startDevSandbox(): Promise<RunningSandbox> {
 	return sandbox;
 }
 
-/**
- * A secret made once per dev folder (example 06's MCP token, the approvers' password of 06b's
- * form), so a client set up with it keeps working.
- */
+/** Made once per dev folder, so a client set up with it keeps working across restarts. */
 function devSecret(userFolder: string, name: string): string {
 	return secretInUserFolder(userFolder, name, () => randomBytes(24).toString('hex'));
 }
 
-/** The login example 06b's approval form asks for (credential "Approvers (Basic Auth)"). */
 const APPROVER_USER = 'approver';
 
 interface DevSecrets {
@@ -80,10 +65,7 @@ interface DevSecrets {
 	approverPassword: string;
 }
 
-/**
- * The sandbox credential, example 06's bearer token, example 06b's approvers' login, and the
- * examples not imported before (editor edits survive restarts). Resolves with the secrets.
- */
+/** Examples already imported are skipped, so editor edits survive restarts. */
 async function importDevData(
 	runtime: Runtime,
 	options: N8nOptions,
@@ -172,7 +154,6 @@ async function rebuildAndRestart(state: DevState, changed: string[]): Promise<vo
 	say(`n8n is back at ${state.n8n.baseUrl}/ (reload the editor page)`);
 }
 
-/** Reloads once files stop changing, one reload after the other. */
 function reloader(state: DevState) {
 	let timer: NodeJS.Timeout | undefined;
 	let changed = new Set<string>();
@@ -214,7 +195,6 @@ function watchSources(onChange: (file: string) => void): fs.FSWatcher[] {
 	return watchers;
 }
 
-/** Ctrl-C (or SIGTERM) runs `stopAll` (the watchers, n8n and the sandbox once started), then exits. */
 function stopOnSignals(stopAll: () => Promise<void>): void {
 	let stopping = false;
 	const stop = async (signal: string) => {

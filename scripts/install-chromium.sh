@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Installs Chromium for the editor test (test/editor), only when none is there:
-#   bash scripts/install-chromium.sh
+# Installs Chromium for the editor test (test/editor), only when none is there.
 # The test drives the system's Chromium with playwright-core (Playwright's own browser downloads
 # are not reachable from these machines). On Debian and Ubuntu it comes from apt; elsewhere
 # install Chromium or Chrome yourself and set BF_CHROMIUM to its binary.

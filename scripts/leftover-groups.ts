@@ -1,11 +1,7 @@
-/**
- * A record of the process groups a test run started, kept in a file so that a later process (jest's
- * globalTeardown) can end what a crashed or killed run left behind. Each line: the group's id,
- * the leader's start time (so a reused process id is never killed) and a name.
- */
+// Lets a later process (jest's globalTeardown) end what a crashed run left behind. The leader's
+// start time is recorded so that a reused process id is never killed.
 import * as fs from 'fs';
 
-/** The file named by this variable receives a line for every group startGroup starts. */
 export const GROUPS_FILE_VARIABLE = 'BF_PROCESS_GROUPS_FILE';
 
 export function recordGroup(pid: number, name: string): void {
@@ -14,7 +10,6 @@ export function recordGroup(pid: number, name: string): void {
 	fs.appendFileSync(file, `${pid} ${startTime(pid) ?? '-'} ${name}\n`);
 }
 
-/** SIGKILLs every recorded group whose leader still runs; returns their names. */
 export function killRecordedGroups(file: string): string[] {
 	if (!fs.existsSync(file)) return [];
 	const killed: string[] = [];

@@ -1,11 +1,6 @@
-/** Waiting for an effect that another process brings about (n8n starting, an activation, a run). */
 import { setTimeout as sleep } from 'timers/promises';
 
-/**
- * Calls `check` until it returns a value other than undefined or false, every `intervalMs`, and
- * returns that value; after `timeoutMs` throws "timed out ... waiting for <what>". `what` may be a
- * function, to describe the last state seen.
- */
+/** `what` may be a function, to describe the last state seen. */
 export async function pollUntil<T>(
 	what: string | (() => string),
 	check: () => Promise<T | undefined | false>,

@@ -1,7 +1,5 @@
-/** Local TCP ports for the processes the dev scripts start (n8n, its task-runner broker, the sandbox). */
 import * as net from 'net';
 
-/** A port nothing listens on right now (the OS picks it). */
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = net.createServer();
@@ -15,7 +13,6 @@ export async function freePort(): Promise<number> {
 	});
 }
 
-/** `preferred` when it is free, else a free port; 0 means any free port. */
 export async function portOrFree(preferred: number): Promise<number> {
 	if (preferred === 0) return await freePort();
 	const free = await new Promise<boolean>((resolve) => {

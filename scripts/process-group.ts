@@ -1,8 +1,4 @@
-/**
- * Long-running child processes (n8n, Redis, PostgreSQL) that the dev scripts and the e2e suites
- * start: each in its own process group, so that stopping it also ends whatever it spawned (n8n's
- * task runner, PostgreSQL's backends), with its output kept in memory or in a log file.
- */
+// Each child gets its own process group, so stopping it also ends what it spawned (n8n's task runner, PostgreSQL's backends).
 import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import { recordGroup } from './leftover-groups';
@@ -15,37 +11,27 @@ const DEFAULT_STOP_GRACE_MS = 20_000;
 export interface StartGroupOptions {
 	env: NodeJS.ProcessEnv;
 	cwd: string;
-	/** Append the output to this file (GroupProcess.log reads it back); default: kept in memory. */
+	/** Default: output kept in memory. */
 	logFile?: string;
 	/** The process's umask (default: this process's); what it creates gets at most 0777 & ~umask. */
 	umask?: number;
-	/** Run as this user and group (only when this process is root). */
 	uid?: number;
 	gid?: number;
-	/** For the timeout's message: "redis on port 6379 to answer PING". */
 	readyFor: string;
-	/** Polled every `pollMs` until true; the process exiting first or `timeoutMs` passing fails. */
 	isReady: (proc: GroupProcess) => Promise<boolean>;
 	timeoutMs: number;
 	pollMs: number;
 }
 
 export interface GroupProcess {
-	/** What the process is, for messages ("n8n worker 1", "redis"). */
 	name: string;
 	child: ChildProcess;
-	/** Resolves with the exit code once the process has closed. */
 	exited: Promise<number | null>;
-	/** False once the process has closed. */
 	running(): boolean;
-	/** The output so far. */
 	log(): string;
 }
 
-/**
- * Spawns `command` as the leader of a new process group and resolves once it is ready; when it
- * exits first or is not ready in time, stops the group and throws with the end of its output.
- */
+/** On failure the group is stopped and the error carries the end of its output. */
 export async function startGroup(
 	name: string,
 	command: string,
@@ -79,11 +65,7 @@ export async function startGroup(
 	}
 }
 
-/**
- * Runs `spawnChild` under `umask` (when given): a child inherits the umask it was spawned with, and
- * spawn() has no option for it. Restored before returning, so nothing else of this process is
- * created under it.
- */
+/** A child inherits the umask it was spawned with, and spawn() has no option for it. */
 export function withUmask<T>(umask: number | undefined, spawnChild: () => T): T {
 	if (umask === undefined) return spawnChild();
 	const previous = process.umask(umask);
@@ -119,10 +101,7 @@ function trackProcess(name: string, child: ChildProcess, logFile?: string): Grou
 	return { name, child, exited, running: () => !closed, log };
 }
 
-/**
- * `signal` (default SIGTERM) to the process group, SIGKILL after a grace period. Resolves once
- * the leader has closed.
- */
+/** SIGKILL after the grace period. */
 export async function stopGroup(
 	proc: GroupProcess,
 	signal: NodeJS.Signals = 'SIGTERM',

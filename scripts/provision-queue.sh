@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
-# Provision what n8n's queue mode needs besides n8n itself, for `npm run test:e2e:queue` and the
-# queue-mode benchmark: a Redis server and a PostgreSQL that n8n supports (17).
-#   bash scripts/provision-queue.sh
-#
-# Idempotent; prints where things are at the end (and writes them to a marker file that
-# scripts/queue/installed.ts reads):
+# Provision Redis and a PostgreSQL that n8n supports (17) for queue mode. Idempotent; writes
+# their paths to the marker file scripts/queue/installed.ts reads.
 # - Redis: Debian's `redis-server` from PATH; installed with apt-get when absent (as root, or
 #   through `sudo -n`). Its package would start a system-wide Redis on port 6379 (a daemon this
 #   project did not ask for and would leave running), so service starts are refused during the

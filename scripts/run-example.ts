@@ -1,11 +1,5 @@
-/**
- * `npm run dev:run -- <example>` (README.md, "Try it locally"), in a second terminal while
- * `npm run dev` runs. An example with an MCP Server Trigger (06) is met as an MCP client meets it:
- * its tools listed, then `get_transactions` asked for the last 7 days. Any other starts now in that
- * n8n from its Schedule or Manual Trigger, as the editor's "Execute workflow" starts it (so 01d
- * runs without waiting for its hour; n8n's CLI cannot run the Data Table node), and each node's
- * item count is printed.
- */
+// `npm run dev:run -- <example>` (README.md, "Try it locally"). Runs inside the server, as the
+// editor's "Execute workflow" does, because n8n's CLI cannot run the Data Table node.
 import * as fs from 'fs';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +19,6 @@ function exampleNamed(prefix: string): { file: string; workflow: WorkflowJson } 
 	return found[0];
 }
 
-/** The date `days` before today, YYYY-MM-DD (UTC). */
 const daysAgo = (days: number) =>
 	new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 

@@ -32,22 +32,16 @@ export const params = (req: FastifyRequest): Record<string, string> =>
 
 export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
 
-/** Sends `{"data": <json>}` (the json already serialised). */
 export function sendData(reply: FastifyReply, status: number, json: string): FastifyReply {
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
-/** The item with that id, or 404 `No <what> with id <id>`. */
 export function findIn<T extends Ordered>(items: Collection<T>, id: string, what: string): T {
 	const item = items.get(id);
 	if (!item) throw notFound(`No ${what} with id ${id}`);
 	return item;
 }
 
-/**
- * After `item` was added or changed: emits each event type with the item as the API returns it,
- * and answers `{"data": item}` with `status`.
- */
 export function publish(
 	ctx: Ctx,
 	reply: FastifyReply,
@@ -60,7 +54,7 @@ export function publish(
 	return sendData(reply, status, json);
 }
 
-/** Page `page` of `all` as the answer `{"data": [...], "meta": {...}}`, in one Buffer. */
+/** In one Buffer. */
 export function pageBody<T>(all: readonly T[], { page, limit }: { page: number; limit: number }) {
 	const items = all.slice((page - 1) * limit, page * limit).map((item) => JSON.stringify(item));
 	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };
@@ -71,7 +65,7 @@ export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
 	return reply.code(200).type('application/json; charset=utf-8').send(body);
 }
 
-/** Sets `item.status` to `status` if `fromTable` allows it from the current status (409 if not). */
+/** 409 unless `fromTable` allows it from the current status. */
 export function moveTo<S extends string>(
 	item: { status: string },
 	status: S,

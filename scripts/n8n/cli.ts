@@ -1,4 +1,3 @@
-/** n8n's command line (`n8n import:workflow`, `n8n execute`, ...) run against a user folder. */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,16 +12,14 @@ const CLI_TIMEOUT_MS = 180_000;
 
 export interface CliResult {
 	code: number | null;
-	/** The signal that ended the CLI, when one did. */
 	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
 
 /**
- * Runs `n8n <args>`. Output goes to files, not pipes: n8n's CLI calls process.exit() right after
- * printing, and a large `--rawOutput` document written to a pipe is then lost (pipe writes are
- * asynchronous).
+ * Output goes to files, not pipes: n8n's CLI calls process.exit() right after printing, and a
+ * large `--rawOutput` document written to a pipe is then lost (pipe writes are asynchronous).
  */
 export async function runCli(
 	runtime: Runtime,
@@ -72,7 +69,6 @@ export async function runCli(
 	}
 }
 
-/** runCli that throws, with the output, when the command exits with a code other than 0. */
 export async function runCliOk(runtime: Runtime, options: N8nOptions, args: string[]) {
 	const result = await runCli(runtime, options, args);
 	if (result.code !== 0) {

@@ -1,8 +1,4 @@
-/**
- * This repository's build, installed into an n8n user folder the way n8n installs a community
- * package: `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-business-finance`, so the node types
- * are `n8n-nodes-business-finance.<nodeName>` as in a user's n8n.
- */
+// Installed where n8n puts a community package, so the node types are named as in a user's n8n.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -18,7 +14,6 @@ interface PackageJson {
 	[key: string]: unknown;
 }
 
-/** Runs `npm run build` in the repository; throws with its output when it fails. */
 export function build(): void {
 	const result = spawnSync('npm', ['run', 'build', '--silent'], {
 		cwd: REPO_ROOT,
@@ -30,12 +25,7 @@ export function build(): void {
 	}
 }
 
-/**
- * Installs the built package (what `npm pack` would ship: package.json and the `files` entries)
- * as a community package of the n8n whose user folder is `userFolder`. Returns its folder.
- * Every n8n the scripts start is set up through here first, so this is where its user folder is
- * made private (user-folder.ts) before n8n writes anything into it.
- */
+/** Every n8n the scripts start is set up through here first, so the user folder is made private before n8n writes into it. */
 export function installPackage(userFolder: string): string {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	assertBuilt(pkg);
@@ -58,7 +48,7 @@ function assertBuilt(pkg: PackageJson): void {
 	}
 }
 
-/** The `files` entries, without source maps (what the `!dist/...map` entry leaves out). */
+/** Source maps are what the `!dist/...map` entry leaves out. */
 function copyShippedFiles(pkg: PackageJson, target: string): void {
 	for (const entry of pkg.files) {
 		const src = path.join(REPO_ROOT, entry);

@@ -1,8 +1,4 @@
-/**
- * n8n's data tables through its internal REST API, as the editor's Data tables view uses it:
- * tables belong to a project (the owner's personal one here) and live in n8n's database. Same
- * routes in 2.40.7 and 1.123.81 (`/rest/projects/<projectId>/data-tables/...`).
- */
+// n8n's internal REST API for data tables, as the editor uses it; same routes in 2.40.7 and 1.123.81.
 import type { N8nServer } from './server';
 
 export type DataTableColumnType = 'string' | 'number' | 'boolean' | 'date';
@@ -14,7 +10,6 @@ export interface DataTable {
 	columns: Array<{ name: string; type: DataTableColumnType; index: number }>;
 }
 
-/** A row as n8n returns it: the table's columns plus n8n's own `id`, `createdAt`, `updatedAt`. */
 export type DataTableRow = Record<string, unknown> & {
 	id: number;
 	createdAt: string;
@@ -37,7 +32,6 @@ export async function findDataTable(n8n: N8nServer, name: string): Promise<DataT
 	return table && { ...table, projectId: project };
 }
 
-/** Creates a table in the owner's project with the columns in the order given. */
 export async function createDataTable(
 	n8n: N8nServer,
 	name: string,
@@ -48,7 +42,6 @@ export async function createDataTable(
 	return { ...created, projectId: project };
 }
 
-/** Every row of a table, by n8n's row `id`, read page by page. */
 export async function dataTableRows(n8n: N8nServer, table: DataTable): Promise<DataTableRow[]> {
 	const rows: DataTableRow[] = [];
 	for (;;) {

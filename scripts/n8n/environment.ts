@@ -1,17 +1,12 @@
-/**
- * The environment every n8n process gets (the server and each CLI command): one user folder, a
- * loopback-only instance with nothing sent off the machine, and community packages enabled.
- */
 import * as path from 'path';
 import type { Runtime } from './runtime';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 export interface N8nOptions {
-	/** `N8N_USER_FOLDER`: its `.n8n/` holds the database, settings and community packages. */
 	userFolder: string;
 	port: number;
-	/** Port of the task-runner broker (each n8n process, CLI included, opens one). */
+	/** Each n8n process, CLI included, opens a task-runner broker. */
 	brokerPort?: number;
 	logLevel?: LogLevel;
 	extraEnv?: Record<string, string>;
@@ -39,7 +34,6 @@ const PRIVATE_ENV: Record<string, string> = {
 	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 };
 
-/** No telemetry, banners or templates; unverified community packages allowed. */
 const QUIET_ENV: Record<string, string> = {
 	N8N_SECURE_COOKIE: 'false',
 	N8N_DIAGNOSTICS_ENABLED: 'false',

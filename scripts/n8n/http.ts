@@ -1,9 +1,4 @@
-/**
- * n8n's two HTTP APIs as the instance owner: the internal REST API (`/rest/...`, the editor's,
- * with the session cookie of a login) and the public API (`/api/v1/...`, with an API key the
- * owner creates). The owner is created on first use, so the editor needs no sign-up step; its
- * password is the user folder's own (user-folder.ts).
- */
+// The owner is created on first use, so the editor needs no sign-up step.
 import { devOwner, type DevOwner } from './user-folder';
 
 /**
@@ -15,30 +10,24 @@ const FORMER_SHARED_PASSWORD = 'BusinessFinance1!';
 interface HttpAnswer {
 	status: number;
 	headers: Headers;
-	/** The parsed JSON body (undefined when empty or not JSON). */
 	body: any;
 	text: string;
 }
 
-/** A client of one n8n instance, signed in as the owner on first use. */
 export class N8nApi {
-	/** `n8n-auth=...` (empty until a login or the owner setup). */
 	private cookie = '';
-	/** The public API key; calls made at once wait for one key instead of creating several. */
+	/** A promise, so calls made at once wait for one key instead of creating several. */
 	private apiKey?: Promise<string>;
 
 	constructor(
 		readonly baseUrl: string,
-		/** The n8n's `N8N_USER_FOLDER`, which keeps the owner's password. */
 		private readonly userFolder: string,
 	) {}
 
-	/** Who this client signs in as: the owner `npm run dev` prints and the editor test signs in as. */
 	owner(): DevOwner {
 		return devOwner(this.userFolder);
 	}
 
-	/** Internal REST (`/rest/...`) as the owner; returns the answer's `data`. */
 	async rest(method: string, urlPath: string, body?: unknown): Promise<any> {
 		if (!this.cookie) await this.login();
 		const fullPath = `/rest${urlPath}`;
@@ -47,7 +36,6 @@ export class N8nApi {
 		return answer.body?.data ?? answer.body;
 	}
 
-	/** Public REST API (`/api/v1/...`) with the owner's API key (created on first use). */
 	async api(method: string, urlPath: string, body?: unknown): Promise<any> {
 		this.apiKey ??= this.createApiKey().catch((error) => {
 			this.apiKey = undefined; // the next call tries again
@@ -59,10 +47,6 @@ export class N8nApi {
 		return failUnlessOk(answer, `${method} ${fullPath}`).body;
 	}
 
-	/**
-	 * Creates the owner when the instance has none (idempotent), then logs in; an owner that still
-	 * has the former shared password gets the user folder's own.
-	 */
 	async setupOwner(): Promise<void> {
 		const settings = await this.request('GET', '/rest/settings');
 		if (settings.body?.data?.userManagement?.showSetupOnFirstLoad !== false) {
@@ -77,7 +61,6 @@ export class N8nApi {
 		}
 	}
 
-	/** Signs in with the former shared password and, if it works, sets the folder's own. */
 	private async replaceFormerPassword(): Promise<boolean> {
 		const answer = await this.loginAnswer(FORMER_SHARED_PASSWORD);
 		if (answer.status >= 300) return false;
@@ -112,7 +95,7 @@ export class N8nApi {
 		if (auth) this.cookie = auth.split(';')[0];
 	}
 
-	/** A public API key with every scope the instance offers (2.x asks for scopes). */
+	/** 2.x asks for scopes. */
 	private async createApiKey(): Promise<string> {
 		const scopes: string[] | undefined = await this.rest('GET', '/api-keys/scopes').catch(
 			() => undefined,
@@ -129,9 +112,8 @@ export class N8nApi {
 	}
 
 	/**
-	 * One request. A GET whose kept-alive connection n8n reset is sent once more (fetch then opens
-	 * a new connection): n8n 1.123.81 was seen resetting one while a large run ended
-	 * (docs/benchmarks.md), and a GET changes nothing, so sending it again is safe.
+	 * A GET whose kept-alive connection n8n reset is sent once more: n8n 1.123.81 was seen resetting
+	 * one while a large run ended (docs/benchmarks.md), and a GET changes nothing.
 	 */
 	private async request(
 		method: string,

@@ -1,7 +1,3 @@
-/**
- * Credentials and workflows put into n8n's database with its CLI (`n8n import:credentials`,
- * `n8n import:workflow`), before or while the server runs; and the workflows in examples/.
- */
 import * as fs from 'fs';
 import * as path from 'path';
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
@@ -9,10 +5,9 @@ import { runCliOk } from './cli';
 import type { N8nOptions } from './environment';
 import { REPO_ROOT, type Runtime } from './runtime';
 
-/** Fixed id and name of the sandbox credential the examples and the dev environment use. */
+/** The examples refer to these. */
 export const SANDBOX_CREDENTIAL_ID = 'bfSandboxCred001';
 export const SANDBOX_CREDENTIAL_NAME = 'Business Finance sandbox';
-/** The bearer token credential example 06's MCP Server Trigger refers to (data: `{ token }`). */
 export const MCP_BEARER_CREDENTIAL = {
 	id: 'bfMcpBearerCred1',
 	name: 'MCP bearer token',
@@ -38,7 +33,6 @@ export interface SandboxCredential {
 	name?: string;
 }
 
-/** A credential of another type (for example the MCP Server Trigger's bearer token). */
 export interface OtherCredential {
 	id: string;
 	name: string;
@@ -57,7 +51,7 @@ export interface WorkflowJson {
 	[key: string]: any;
 }
 
-/** Imports credentials (from a temp file, removed afterwards: it holds the API key in clear). */
+/** The temp file holds the API key in clear: removed afterwards. */
 export async function importCredentials(
 	runtime: Runtime,
 	options: N8nOptions,
@@ -96,7 +90,6 @@ function credentialData(credential: SandboxCredential): Record<string, string> {
 	return data;
 }
 
-/** Imports workflows (each with its `id` set) in one CLI run. */
 export async function importWorkflows(
 	runtime: Runtime,
 	options: N8nOptions,
@@ -116,7 +109,6 @@ export async function importWorkflows(
 	}
 }
 
-/** Loads the workflows in examples/ (each file one workflow), by file name. */
 export function loadExamples(): Array<{ file: string; workflow: WorkflowJson }> {
 	const dir = path.join(REPO_ROOT, 'examples');
 	if (!fs.existsSync(dir)) return [];

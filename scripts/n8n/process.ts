@@ -1,8 +1,3 @@
-/**
- * An n8n process (`n8n start`; in queue mode also `n8n worker` and `n8n webhook`) in its own
- * process group (scripts/process-group.ts: stopping it also ends the task runner it spawns),
- * ready once its HTTP server answers.
- */
 import { freePort } from '../ports';
 import { startGroup, type GroupProcess } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
@@ -10,17 +5,13 @@ import type { Runtime } from './runtime';
 import { PRIVATE_UMASK } from './user-folder';
 
 export interface N8nCommand {
-	/** For messages: "n8n", "n8n worker 1". */
 	name: string;
 	args: string[];
-	/** Whether it is ready at `http://127.0.0.1:<options.port>`: isServing or isHealthy. */
 	isReady: (baseUrl: string) => Promise<boolean>;
-	/** Where its output goes (default: kept in memory). */
 	logFile?: string;
 	timeoutMs: number;
 }
 
-/** Spawns the n8n command and resolves once it is ready; throws with its log otherwise. */
 export async function startN8nProcess(
 	runtime: Runtime,
 	options: N8nOptions,
@@ -46,7 +37,7 @@ export async function isServing(baseUrl: string): Promise<boolean> {
 	return settings?.ok === true;
 }
 
-/** `/healthz` says ok and `/healthz/readiness` (database and Redis connected) does not refuse. */
+/** `/healthz/readiness` waits for the database and Redis (queue mode). */
 export async function isHealthy(baseUrl: string): Promise<boolean> {
 	try {
 		const health = await fetch(`${baseUrl}/healthz`);

@@ -1,8 +1,4 @@
-/**
- * Where a provisioned n8n lives: a cache folder outside the repository holding one folder per n8n
- * version (`n8n-<version>/`, with a `.provisioned` marker that scripts/provision-n8n.sh writes
- * last) and the Node >= 24 that runs it.
- */
+// scripts/provision-n8n.sh writes the `.provisioned` marker last, so its presence means complete.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -10,43 +6,32 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/**
- * The n8n versions we test, defined once in package.json's `config` (scripts/provision-n8n.sh
- * and .ci/run read them there too): `n8nVersion`, the default, and `n8nVersion1x`, the 1.x line.
- */
+/** Defined once in package.json's `config` (scripts/provision-n8n.sh and .ci/run read them there too). */
 const N8N_VERSIONS = (
 	JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
 		config: { n8nVersion: string; n8nVersion1x: string };
 	}
 ).config;
 
-/** The n8n version the scripts and the e2e suites run: `BF_N8N_VERSION`, else the default. */
 function selectedN8nVersion(): string {
 	return process.env.BF_N8N_VERSION || N8N_VERSIONS.n8nVersion;
 }
 
-/** One installed n8n and the Node that runs it. */
 export interface Runtime {
-	/** n8n's version, as `n8n --version` printed it when provisioned. */
 	version: string;
-	/** Its major version (1 or 2): where the two lines differ, see docs/n8n-notes.md. */
+	/** Where the two lines differ: docs/n8n-notes.md. */
 	major: number;
-	/** Node >= 24 that runs n8n. */
 	nodeBin: string;
-	/** The folder holding node_modules/n8n. */
 	n8nDir: string;
-	/** n8n's bin script (run with nodeBin). */
 	n8nScript: string;
 }
 
-/** The cache folder (BF_N8N_CACHE) that provisioning fills. */
 export function cacheDir(): string {
 	return (
 		process.env.BF_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance')
 	);
 }
 
-/** `KEY=value` lines of the provisioning marker. */
 export function readMarker(file: string): Record<string, string> {
 	const values: Record<string, string> = {};
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -56,7 +41,6 @@ export function readMarker(file: string): Record<string, string> {
 	return values;
 }
 
-/** The provisioned runtime of `version`, or null when it is not (or not completely) provisioned. */
 function findRuntime(version: string): Runtime | null {
 	const marker = path.join(cacheDir(), `n8n-${version}`, '.provisioned');
 	if (!fs.existsSync(marker)) return null;
@@ -67,7 +51,6 @@ function findRuntime(version: string): Runtime | null {
 	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
-/** Runs the provisioning script for `version` (instant when already done); returns the runtime. */
 export function ensureRuntime(version = selectedN8nVersion()): Runtime {
 	const found = findRuntime(version);
 	if (found) return found;
@@ -81,7 +64,6 @@ export function ensureRuntime(version = selectedN8nVersion()): Runtime {
 	return runtime;
 }
 
-/** The provisioned runtime of `version`; throws with what to run when there is none. */
 export function requireRuntime(version = selectedN8nVersion()): Runtime {
 	const runtime = findRuntime(version);
 	if (!runtime) {

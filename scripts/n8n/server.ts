@@ -1,9 +1,3 @@
-/**
- * A running n8n server with this package installed, as `npm run dev` and the e2e suites use it:
- * the process (process.ts), an owner session on its APIs (http.ts), and workflow runs: a manual
- * one with `n8n execute` or in the server, a trigger one by activating it; their executions read
- * back through the public API.
- */
 import { freePort } from '../ports';
 import { pollUntil } from '../poll';
 import { stopGroup, type GroupProcess } from '../process-group';
@@ -15,9 +9,7 @@ import type { Runtime } from './runtime';
 
 export interface StartOptions {
 	userFolder: string;
-	/** Where n8n's output goes (default: kept in memory). */
 	logFile?: string;
-	/** Default: a free port. */
 	port?: number;
 	logLevel?: LogLevel;
 	startTimeoutMs?: number;
@@ -25,22 +17,19 @@ export interface StartOptions {
 }
 
 export interface ExecuteResult extends CliResult {
-	/** Parsed JSON that `--rawOutput` printed, or the execution read back; null when neither. */
+	/** `--rawOutput`'s JSON, or the execution read back; null when neither. */
 	data: any;
 }
 
-/** The server's REST and public APIs as the owner are N8nApi's (http.ts). */
 export class N8nServer extends N8nApi {
 	private constructor(
 		readonly runtime: Runtime,
 		readonly options: N8nOptions,
-		/** The `n8n start` process (its group holds the task runner too). */
 		readonly process: GroupProcess,
 	) {
 		super(`http://127.0.0.1:${options.port}`, options.userFolder);
 	}
 
-	/** Starts `n8n start` and resolves once its REST API answers. */
 	static async start(runtime: Runtime, start: StartOptions): Promise<N8nServer> {
 		const { userFolder, logLevel, extraEnv } = start;
 		const options = { userFolder, port: start.port ?? (await freePort()), logLevel, extraEnv };
@@ -54,7 +43,6 @@ export class N8nServer extends N8nApi {
 		return new N8nServer(runtime, options, n8nProcess);
 	}
 
-	/** n8n's output so far. */
 	log(): string {
 		return this.process.log();
 	}
@@ -72,13 +60,12 @@ export class N8nServer extends N8nApi {
 		return await this.api('POST', `/workflows/${workflowId}/deactivate`);
 	}
 
-	/** The workflow's executions (up to 100; one page of the public API). */
+	/** Up to 100: one page of the public API. */
 	async executions(workflowId: string, includeData = true): Promise<any[]> {
 		const query = `workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=100`;
 		return (await this.api('GET', `/executions?${query}`))?.data ?? [];
 	}
 
-	/** Waits until the workflow has more than `count` finished executions; returns them all. */
 	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<any[]> {
 		let finished: any[] = [];
 		return await pollUntil(
@@ -93,10 +80,7 @@ export class N8nServer extends N8nApi {
 		);
 	}
 
-	/**
-	 * `n8n execute --id=<id> --rawOutput` (its start node a Manual Trigger). A failed run prints
-	 * only an error, so its execution is read back from the public API instead.
-	 */
+	/** A failed run prints only an error, so its execution is read back from the public API instead. */
 	async execute(workflowId: string): Promise<ExecuteResult> {
 		const known = new Set((await this.executions(workflowId, false)).map((e) => String(e.id)));
 		// The CLI prints the run data through its logger at level info: below that, nothing.
@@ -110,22 +94,18 @@ export class N8nServer extends N8nApi {
 		return result;
 	}
 
-	/** Runs a saved workflow in the server from `triggerName` (runInServer below). */
 	async runInServer(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any> {
 		return await runInServer(this, this.runtime.major, workflowId, triggerName, timeoutMs);
 	}
 
-	/** Polls `check` until it returns a value other than undefined/false. */
 	async waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
 		return await pollUntil(what, check, timeoutMs);
 	}
 }
 
 /**
- * Runs a saved workflow in the server from `triggerName`, as the editor's "Execute workflow"
- * does (a Schedule Trigger too), and resolves with the finished execution and its data. Needed
- * for nodes that use n8n's modules (the Data Table node), which `n8n execute` does not load. 2.x
- * takes only the trigger's name; 1.x takes the workflow too.
+ * As the editor's "Execute workflow" does: needed for the Data Table node, which `n8n execute`
+ * does not load. 2.x takes only the trigger's name; 1.x takes the workflow too.
  */
 export async function runInServer(
 	n8n: N8nApi,
@@ -152,7 +132,7 @@ export async function runInServer(
 	return await n8n.api('GET', `/executions/${executionId}?includeData=true`);
 }
 
-/** The JSON document `n8n execute --rawOutput` prints among log lines, pretty-printed. */
+/** `--rawOutput` prints the document pretty-printed among log lines. */
 function parseRawOutput(stdout: string): any {
 	const lines = stdout.split('\n');
 	for (let start = lines.indexOf('{'); start >= 0; start = lines.indexOf('{', start + 1)) {

@@ -1,9 +1,3 @@
-/**
- * A whole n8n queue-mode environment on loopback, as `npm run test:e2e:queue` and the queue-mode
- * benchmark use it: a private Redis and PostgreSQL 17, a load balancer, then n8n main, two workers
- * and two webhook processors. Everything lives in one folder (logs: `<name>.log`) and is stopped,
- * n8n before the services, also after a failed start.
- */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -25,9 +19,9 @@ import { startPostgres, type PostgresInstance } from './postgres';
 import { startRedis, type RedisInstance } from './redis';
 
 export interface QueueEnvironmentOptions {
-	/** Jobs each worker runs at once (default 1). */
+	/** Default 1. */
 	concurrency?: number;
-	/** The webhook processors' log level (default debug: they log each webhook they receive). */
+	/** Default debug: they log each webhook they receive. */
 	webhookLogLevel?: LogLevel;
 	/** Default: a new folder under the system's temporary folder, removed by stop(). */
 	dir?: string;
@@ -46,12 +40,10 @@ export class QueueEnvironment {
 	webhookProcessors: QueueProcess[] = [];
 	private redis!: RedisInstance;
 	private postgres!: PostgresInstance;
-	/** What stop() stops. */
 	private readonly parts: Part[] = [];
 
 	private constructor(
 		readonly dir: string,
-		/** The folder was made for this environment: stop() removes it. */
 		private readonly ownsDir: boolean,
 	) {}
 
@@ -72,7 +64,6 @@ export class QueueEnvironment {
 		}
 	}
 
-	/** Every process group of the environment, by name ("redis", "main", "worker-1", ...). */
 	processGroups(): Array<{ name: string; process: GroupProcess }> {
 		return [
 			{ name: 'redis', process: this.redis.process },
@@ -83,7 +74,6 @@ export class QueueEnvironment {
 		];
 	}
 
-	/** Options for n8n's CLI (`import:workflow`, ...) against this environment's database. */
 	cliOptions(): N8nOptions {
 		return {
 			userFolder: this.main.options.userFolder,
@@ -92,16 +82,12 @@ export class QueueEnvironment {
 		};
 	}
 
-	/** Everything's log so far, by process name ("main", "worker-1", "webhook-2", ...). */
 	log(name: string): string {
 		const file = path.join(this.dir, `${name}.log`);
 		return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 	}
 
-	/**
-	 * Stops n8n's processes at once, then the services they use; every stop is tried, errors
-	 * reported. A folder given by the caller stays (with the logs).
-	 */
+	/** A folder given by the caller stays, with the logs. */
 	async stop(): Promise<void> {
 		const parts = this.parts.splice(0);
 		const failures: string[] = [];
@@ -116,7 +102,6 @@ export class QueueEnvironment {
 		if (failures.length) throw new Error(`stopping the queue environment:\n${failures.join('\n')}`);
 	}
 
-	/** `starting`'s part, recorded for stop() as soon as it runs. */
 	private async record<T>(starting: Promise<T>, partOf: (started: T) => Part): Promise<T> {
 		const started = await starting;
 		this.parts.push(partOf(started));

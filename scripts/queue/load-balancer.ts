@@ -1,13 +1,6 @@
-/**
- * The load balancer in front of the webhook processors, as a queue-mode deployment has one: the
- * main process registers webhook URLs under its address (N8N_WEBHOOK_URL), and each request goes
- * to one processor, in turn by default.
- *
- * A test can replace the routing (`setPolicy`) to send a request to a chosen processor, and to
- * lose a processor's answer on the way back (the client then sees a 502, as when a balancer's
- * upstream connection breaks after the request was handled): that is how a service ends up
- * retrying a delivery that a processor has already accepted. Every request is recorded.
- */
+// A test can lose a processor's answer on the way back (a 502, as when a balancer's upstream
+// connection breaks after the request was handled): that is how a service ends up retrying a
+// delivery that a processor has already accepted.
 import * as http from 'http';
 
 export interface BalancedRequest {
@@ -18,33 +11,29 @@ export interface BalancedRequest {
 }
 
 export interface Route {
-	/** Index of the processor (in the order given to startLoadBalancer). */
 	target: number;
-	/** Forward the request, then answer the client 502 instead of the processor's answer. */
 	loseAnswer?: boolean;
 }
 
 export type RoutePolicy = (request: BalancedRequest, index: number) => Route | Promise<Route>;
 
 export interface RoutedRequest extends BalancedRequest, Route {
-	/** The processor's status (0 when it could not be reached). */
+	/** 0 when the processor could not be reached. */
 	upstreamStatus: number;
-	/** What the client got. */
 	status: number;
 }
 
 export interface LoadBalancer {
-	/** `http://127.0.0.1:<port>`, no trailing slash. */
+	/** No trailing slash. */
 	url: string;
 	routed: RoutedRequest[];
-	/** Replaces the routing; without a policy, requests go to the processors in turn. */
+	/** Without a policy, requests go to the processors in turn. */
 	setPolicy(policy?: RoutePolicy): void;
 	close(): Promise<void>;
 }
 
 const HOP_BY_HOP = ['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'];
 
-/** Listens on 127.0.0.1:`port` and spreads requests over `targets` (base URLs). */
 export async function startLoadBalancer(targets: string[], port: number): Promise<LoadBalancer> {
 	const routed: RoutedRequest[] = [];
 	let turn = 0;

@@ -1,10 +1,5 @@
-/**
- * The n8n processes of a queue-mode environment: `n8n start` (main), `n8n worker` and
- * `n8n webhook`, each with its own user folder holding this package as a community package (a
- * package is loaded by every process that runs or receives a workflow, not only by main), all
- * sharing the encryption key, the database and Redis. What each variable does is in
- * docs/queue-mode.md.
- */
+// Each process has its own user folder with this package: every process that runs or receives a
+// workflow loads it, not only main. The variables: docs/queue-mode.md.
 import * as path from 'path';
 import { installPackage, N8nServer, type Runtime } from '../n8n';
 import type { LogLevel } from '../n8n/environment';
@@ -12,26 +7,23 @@ import type { GroupProcess } from '../process-group';
 import { isHealthy, startN8nProcess } from '../n8n/process';
 import type { PostgresInstance } from './postgres';
 
-/** What every process of one environment shares. */
 export interface SharedSettings {
 	redisPort: number;
 	postgres: Pick<PostgresInstance, 'port' | 'database' | 'user'>;
 	encryptionKey: string;
-	/** Where webhook URLs point: the load balancer in front of the webhook processors. */
+	/** The load balancer in front of the webhook processors. */
 	webhookUrl: string;
 }
 
 export interface QueueProcess {
-	/** "worker-1", "webhook-2". */
 	name: string;
-	/** The port it serves on (a worker: its health server). */
+	/** A worker's: its health server. */
 	port: number;
 	process: GroupProcess;
 }
 
 const START_TIMEOUT_MS = 300_000;
 
-/** The variables every process gets on top of scripts/n8n/environment.ts's. */
 export function sharedEnv(settings: SharedSettings): Record<string, string> {
 	const { postgres } = settings;
 	return {
@@ -53,7 +45,6 @@ export function sharedEnv(settings: SharedSettings): Record<string, string> {
 	};
 }
 
-/** Main: the editor and APIs; activates triggers; hands every execution, manual too, to workers. */
 export async function startMain(
 	runtime: Runtime,
 	settings: SharedSettings,
@@ -77,10 +68,6 @@ export async function startMain(
 	});
 }
 
-/**
- * `n8n worker --concurrency=<n>` (ready once its health server reports database and Redis up) or
- * `n8n webhook` (serves production webhooks on its port and enqueues their executions).
- */
 export async function startQueueProcess(
 	runtime: Runtime,
 	settings: SharedSettings,

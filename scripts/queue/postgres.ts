@@ -1,8 +1,4 @@
-/**
- * A private PostgreSQL 17 for one queue-mode environment: a fresh cluster in a temporary folder,
- * loopback TCP only (no Unix socket), trust authentication, durability off (a test database is
- * thrown away), one database for n8n. Run as an unprivileged user when we are root.
- */
+// Durability off and trust authentication: a loopback-only test database that is thrown away.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,7 +17,6 @@ export interface PostgresInstance {
 	process: GroupProcess;
 }
 
-/** Creates a cluster in `dir/postgres-data`, starts it and resolves once it accepts connections. */
 export async function startPostgres(binDir: string, dir: string): Promise<PostgresInstance> {
 	const user = postgresUser();
 	const bin = user ? stageBinaries(binDir, dir) : binDir;
@@ -116,10 +111,8 @@ interface ServiceUser {
 }
 
 /**
- * The user PostgreSQL runs as. Its server refuses to run as root, so when these scripts run as
- * root (CI does) it runs as an unprivileged user: `nobody` by default (present on every Debian
- * and most Linux systems, so nothing is added to the machine), or BF_POSTGRES_USER. undefined:
- * run as the current user (it is not root).
+ * PostgreSQL refuses to run as root (CI is root): then `nobody` (present everywhere, so nothing is
+ * added to the machine) or BF_POSTGRES_USER. undefined: the current user.
  */
 function postgresUser(): ServiceUser | undefined {
 	if (process.getuid?.() !== 0) return undefined;

@@ -1,4 +1,3 @@
-/** A private Redis for one queue-mode environment: loopback, a free port, nothing saved to disk. */
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -10,7 +9,6 @@ export interface RedisInstance {
 	process: GroupProcess;
 }
 
-/** Starts redis-server in `dir` (its log in `dir/redis.log`); resolves once it answers PING. */
 export async function startRedis(redisServer: string, dir: string): Promise<RedisInstance> {
 	const port = await freePort();
 	const dataDir = path.join(dir, 'redis');
