@@ -1,17 +1,6 @@
 /**
- * The real node (WorkflowExecute, real HTTP, test/node/support.ts) against an in-process sandbox
- * that fails a share of the requests (500, 503, connection reset, a 200 whose body is not JSON;
- * drawn from a seeded PRNG, so every run sees the same faults, and the sandbox processes none of
- * the faulted requests) or rate-limits them:
- * - creates: a create that may have been processed is never retried, so exactly one POST per
- *   item, no duplicates on the service, and every failed item reported (Continue On Fail: an
- *   error item paired with its input item; without it: a clear error naming the item, and
- *   nothing sent after it);
- * - list all: every vendor exactly once, or a clear error: never a silently short list;
- * - the rate-limit wait budget ("Max Wait for Rate Limits"): a window beyond it (0 s or 2 s here)
- *   ends in a clear error at once, never a hang, and the node sends nothing into a closed window;
- *   the default waits for a near window and returns every item (waits on repeated 429s within a
- *   budget: test/unit/transport.deadline.test.ts).
+ * The real node against an in-process sandbox that fails a seeded share of the requests (the same
+ * faults every run; it processes none of the faulted requests) or rate-limits them.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -19,10 +8,7 @@ import type * as TransportModule from '../../nodes/BusinessFinance/transport';
 import type { FaultKind } from '../../sandbox/types';
 import { useEnv, VALID } from '../node/support';
 
-/**
- * The nodes' transport, made anew before each test: one per n8n process would carry one test's
- * rate limit into the next. The node imports it unchanged; only which transport answers is swapped.
- */
+// A new transport per test: one per n8n process would carry one test's rate limit into the next.
 jest.mock('../../nodes/BusinessFinance/transport', () => {
 	const actual = jest.requireActual<typeof TransportModule>(
 		'../../nodes/BusinessFinance/transport',
@@ -59,7 +45,6 @@ async function allVendors(): Promise<IDataObject[]> {
 	}
 }
 
-/** Vendor create parameters for item `$json.name` (a valid crypto vendor). */
 const vendorCreate = {
 	resource: 'vendor',
 	operation: 'create',
@@ -91,7 +76,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 			const res = await env.run(vendorCreate, { items: input, continueOnFail: true });
 
 			expect(res.error).toBeUndefined();
-			// One output item per input item, in order, paired with it.
 			expect(res.items).toHaveLength(M);
 			res.items.forEach((item, i) => expect(item.pairedItem).toEqual({ item: i }));
 			const failed = res.items.filter((i) => typeof i.json.error === 'string');
@@ -119,7 +103,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 				expect(posts.filter((r) => r.status === 201)).toHaveLength(created.length);
 			}
 
-			// The service holds exactly the vendors reported as created, once each: no duplicates.
 			const onService = await allVendors();
 			expect(onService).toHaveLength(created.length);
 			expect(new Set(onService.map((v) => v.id))).toEqual(new Set(created.map((i) => i.json.id)));
@@ -177,7 +160,6 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 			const log = await env.requests();
 			expect(log.every((r) => r.method === 'GET' && r.path === '/v1/vendors')).toBe(true);
 			const pages = log.map((r) => Number(r.query.page));
-			// Only pages 1..25 were asked for, with the API's largest page, and at most 4 times each.
 			expect(new Set(pages)).toEqual(new Set(Array.from({ length: PAGES }, (_, i) => i + 1)));
 			expect(log.every((r) => r.query.limit === '100')).toBe(true);
 			for (let p = 1; p <= PAGES; p++)

@@ -1,9 +1,4 @@
-/**
- * The public names (README, Operations), checked against the node's description:
- * saved workflows depend on them. Also the node-level facts n8n reads (type name, version, tool
- * use, credential test, list search) and that every parameter is shown for exactly the
- * operations that use it.
- */
+/** Saved workflows depend on these public names (README, Operations) and node-level facts. */
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
@@ -83,10 +78,7 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 /** The tool descriptions seen so far: each operation's differs from every other's. */
 const toolDescriptions: string[] = [];
 
-/**
- * The properties n8n shows for a resource/operation (displayOptions.show on resource/operation),
- * on the action node or, with `asTool`, on the tool n8n makes of it (`@tool`).
- */
+/** The properties n8n shows for a resource/operation, on the action node or its `@tool`. */
 function shown(resource: string, operation: string, asTool = false): INodeProperties[] {
 	return d.properties.filter((p) => {
 		const show = p.displayOptions?.show;
@@ -223,7 +215,6 @@ describe('bank and wallet details are shown only for the payment methods they ap
 	const collection = (resource: string) =>
 		shown(resource, 'create').find((p) => p.name === 'additionalFields')!
 			.options as INodeProperties[];
-	/** What the editor decides for an option of `additionalFields`, given the node's values. */
 	const visible = (resource: string, field: string, parameters: Record<string, unknown>) =>
 		NodeHelpers.displayParameterPath(
 			{ parameters } as never,

@@ -1,8 +1,3 @@
-/**
- * Output items through the real node over real HTTP: stable columns (against a scripted service
- * that leaves fields out and adds its own), Simplify on, and Vendor → Get for
- * an unknown id (sandbox) and a service without the route (scripted).
- */
 import type { INodeParameters } from 'n8n-workflow';
 import {
 	RESOURCE_FIELDS,

@@ -1,9 +1,4 @@
-/**
- * Every `#anchor` the package and its documents point at is a heading: the nodes' codex files
- * and the credential's documentation link (the repository's address, i.e. README.md), and the
- * links between README.md, CONTRIBUTING.md, docs/ and examples/README.md. Anchors are GitHub's;
- * `#readme` on the repository's address is GitHub's own, to the README as a whole.
- */
+/** `#readme` on the repository's address is GitHub's own anchor: the README as a whole. */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, normalize, relative } from 'path';
 

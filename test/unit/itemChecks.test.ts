@@ -1,8 +1,3 @@
-/**
- * The per-item checks of the operations that create or send, called as pure functions: an
- * item's parameters in, the request body or every problem out, without n8n and without sending.
- * (What the node does with them, one error per item and nothing sent, is in test/node.)
- */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 import { sendable, wasRefusedBeforeSending } from '../../nodes/BusinessFinance/actions/input';
 import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payables/create.operation';

@@ -1,7 +1,3 @@
-/**
- * Redaction (redact.ts): the key in every form a service may echo it in, never in an error (the
- * property on redact itself, then a service's echoes over real HTTP).
- */
 import fc from 'fast-check';
 import type { ServerResponse } from 'http';
 import { inspect } from 'util';

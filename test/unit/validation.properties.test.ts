@@ -1,8 +1,3 @@
-/**
- * The bank-detail checks against reference libraries (dev dependencies only: the node may not
- * ship runtime dependencies): `abavalidator` for ABA routing numbers, `ibantools` for IBANs and
- * SWIFT/BIC codes.
- */
 import { validate as abaValidate } from 'abavalidator';
 import fc from 'fast-check';
 import * as ibantools from 'ibantools';

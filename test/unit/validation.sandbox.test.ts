@@ -1,10 +1,6 @@
 /**
- * The node's checks (nodes/BusinessFinance/helpers/) against the sandbox's own
- * (sandbox/validation.ts): what the node lets through, the strict sandbox must accept, so a
- * request is never sent that cannot succeed for its bank or wallet details. Wallet addresses,
- * where both intend the same rule, must agree exactly. (ABA, IBAN and SWIFT on their own are
- * checked against reference libraries in validation.properties.test.ts; here they meet the
- * sandbox inside whole request bodies.)
+ * What the node lets through, the strict sandbox (sandbox/validation.ts) must accept: a request
+ * is never sent that cannot succeed for its bank or wallet details.
  */
 import fc from 'fast-check';
 
