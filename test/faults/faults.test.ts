@@ -1,7 +1,4 @@
-/**
- * The real node against an in-process sandbox that fails a seeded share of the requests (the same
- * faults every run; it processes none of the faulted requests) or rate-limits them.
- */
+// The sandbox's faults are seeded (the same every run); it processes none of the faulted requests.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type * as TransportModule from '../../nodes/BusinessFinance/transport';
@@ -35,7 +32,6 @@ beforeEach(async () => {
 	).renewTransport();
 });
 
-/** Every vendor on the service, read directly (not through the node). */
 async function allVendors(): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	for (let page = 1; ; page++) {
@@ -83,7 +79,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 			expect(failed.length).toBeGreaterThanOrEqual(1); // the seeded faults fired
 			for (const f of failed) {
 				expect(f.json.error).toMatch(message);
-				// The user is told the create may have gone through and was not repeated.
 				expect(`${f.json.error} ${f.json.description}`).toMatch(
 					/(may or may not have been processed|probably processed).*(check whether|before running it again)/,
 				);
@@ -191,13 +186,12 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 		expect(res.items).toHaveLength(0);
 		const log = await env.requests();
 		const ok = log.filter((r) => r.status === 200).map((r) => Number(r.query.page));
-		expect(ok.length).toBeGreaterThan(0); // it failed in the middle of the list...
+		expect(ok.length).toBeGreaterThan(0); // it failed in the middle of the list
 		const failedPage = Number(log[log.length - 1].query.page);
 		expect(failedPage).toBe(Math.max(...ok) + 1);
 		expect(log.filter((r) => Number(r.query.page) === failedPage).map((r) => r.status)).toEqual([
 			503, 503, 503, 503,
 		]);
-		// ...and asked for nothing after it
 		expect(Math.max(...log.map((r) => Number(r.query.page)))).toBe(failedPage);
 	}, 60_000);
 });

@@ -6,7 +6,6 @@ import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFina
 const node = new BusinessFinance();
 const d = node.description;
 const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
-/** Whether the editor shows `property` for these parameters of the node. */
 const displayed = (property: INodeProperties, parameters: object) =>
 	NodeHelpers.displayParameter(
 		parameters as never,
@@ -273,7 +272,6 @@ it('Event Types on a webhook endpoint update show the trigger’s labels, from o
 describe('optional fields and list options are sorted A–Z (both nodes)', () => {
 	const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 	const sorted = (names: string[]) => [...names].sort((a, b) => collator.compare(a, b));
-	/** Every list of display texts the user scans: collection fields and options of lists. */
 	function lists(props: INodeProperties[], path: string): Array<[string, string[]]> {
 		return props.flatMap((p): Array<[string, string[]]> => {
 			const here = `${path}${p.name}`;

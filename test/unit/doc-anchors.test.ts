@@ -6,7 +6,7 @@ const ROOT = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/business-finance/n8n-nodes-business-finance';
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
-export function anchorOf(heading: string): string {
+function anchorOf(heading: string): string {
 	const text = heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
 	return text
 		.trim()
@@ -16,7 +16,7 @@ export function anchorOf(heading: string): string {
 }
 
 /** The anchors of a Markdown file's headings (outside code blocks), repeated ones numbered. */
-export function anchorsIn(markdown: string): Set<string> {
+function anchorsIn(markdown: string): Set<string> {
 	const anchors = new Set<string>();
 	const seen = new Map<string, number>();
 	let inCode = false;

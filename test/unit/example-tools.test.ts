@@ -43,7 +43,6 @@ function describedInputs(description: string): string[] {
 	return entries.map((e) => /^\s*([\w-]+)/.exec(e)?.[1] ?? e.trim());
 }
 
-/** The keys the model fills, from every `$fromAI(...)` in the node's parameters. */
 function fromAiKeys(parameters: unknown): string[] {
 	const text = JSON.stringify(parameters);
 	const keys = [...text.matchAll(/\$fromAI\(\s*\\?['"`]([^'"`\\]*)/gi)].map((m) => m[1]);

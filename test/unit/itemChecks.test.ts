@@ -9,8 +9,7 @@ const fields = (checked: { ok: boolean; problems?: Array<{ field: string }> }) =
 	checked.ok ? [] : checked.problems!.map((p) => p.field);
 
 describe('receivable → create', () => {
-	// Send Immediately needs a customer email: asked for when missing, and not asked for again
-	// when given but invalid.
+	// Send Immediately needs a customer email: asked for once, whether missing or invalid.
 	it.each([
 		[
 			{ customerId: 'abc', sendImmediately: true },

@@ -93,7 +93,6 @@ export function useScriptedServer(): void {
 	});
 }
 
-/** A transport on the real clock, which tests can move forward (`later`). */
 export function transportWithShiftableClock(requestTimeoutMs?: number): {
 	t: Transport;
 	later: (ms: number) => void;

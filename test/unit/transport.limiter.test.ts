@@ -147,10 +147,8 @@ describe('queueing behind the first request on a key', () => {
 
 	const limitFive = (remaining: number) => limitOf(5, remaining, seconds(10_000));
 
-	/**
-	 * `a` and `b` on their way; the service counts both before it answers `a`. Taking `b` as
-	 * uncounted, `a2` gets what looks like the last slot.
-	 */
+	// The service counts `a` and `b` before it answers `a`; `b` taken as uncounted, `a2` gets
+	// what looks like the last slot.
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
 		const [a, b] = await fake.run(
@@ -235,12 +233,8 @@ describe('a service that counts concurrent requests in any order', () => {
 		countedAs?: number;
 	}
 
-	/**
-	 * Callers on one key against a service that counts each request at some moment while it is on
-	 * its way and reports the count as of counting or of answering: a random schedule of sends,
-	 * countings and answers (with `failures`, also requests that get no answer or one without the
-	 * count, counted or not), then every request left is counted and answered.
-	 */
+	// The service counts each request at some moment on its way, reporting the count as of counting
+	// or of answering; with `failures`, some requests get no answer or one without the count.
 	async function schedule(
 		limit: number,
 		callers: number,
@@ -292,7 +286,6 @@ describe('a service that counts concurrent requests in any order', () => {
 			else if (onTheirWay.length > 0) answer(step % onTheirWay.length);
 		}
 		while (onTheirWay.length > 0) answer(0);
-		// Now alone on the key: it sends while the limiter admits.
 		for (let sent = true; sent;) {
 			const before = onTheirWay.length;
 			await tryToSend();

@@ -1,7 +1,5 @@
-/**
- * Example 03's line runs here in bash, after the banner's `export` line (scripts/dev-session.ts);
- * the `npm run dev:run` lines need the dev n8n, so they are only checked against the banner.
- */
+// Example 03's line runs here in bash, after the banner's `export` line (scripts/dev-session.ts);
+// the `npm run dev:run` lines need the dev n8n, so they are only checked against the banner.
 import { execFile } from 'child_process';
 import { promisify } from 'util';
 import { readFileSync } from 'fs';
@@ -12,7 +10,6 @@ import { pasteLines } from '../../scripts/dev-session';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
-/** The lines of the bash blocks in the README's "Try it locally" section. */
 function tryItLines(): string[] {
 	const start = README.indexOf('### Try it locally');
 	const section = README.slice(start, README.indexOf('\n### ', start + 1));

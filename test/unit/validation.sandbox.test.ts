@@ -1,7 +1,5 @@
-/**
- * What the node lets through, the strict sandbox (sandbox/validation.ts) must accept: a request
- * is never sent that cannot succeed for its bank or wallet details.
- */
+// What the node lets through, the strict sandbox (sandbox/validation.ts) must accept: a request is
+// never sent that cannot succeed for its bank or wallet details.
 import fc from 'fast-check';
 
 import { WALLET_CHAINS, type PaymentMethod } from '../../nodes/BusinessFinance/helpers/constants';
@@ -10,7 +8,6 @@ import { prepareMethodDetails } from '../../nodes/BusinessFinance/helpers/paymen
 import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 import { checkPaymentDetails, isWalletAddress, type Details } from '../../sandbox/validation';
 
-/** Every detail field, and the ones that belong to each method, from the node's table. */
 const DETAIL_FIELDS = PAYMENT_DETAIL_FIELDS.map((f) => f.apiField);
 const fieldsOf = (method: PaymentMethod) =>
 	PAYMENT_DETAIL_FIELDS.filter((f) => f.methods.includes(method)).map((f) => f.apiField);
