@@ -1,4 +1,3 @@
-/** The Standard Webhooks specification's test vector throughout. */
 import {
 	readSignedMessage,
 	signatureMatches,

@@ -29,7 +29,6 @@ interface Timer {
 /** Where every FakeClock starts: a fixed epoch ms (2027-01-15). */
 export const NOW = 1_800_000_000_000;
 
-/** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 class FakeClock {
 	now = NOW;
 	private timers: Timer[] = [];
