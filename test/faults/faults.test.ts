@@ -1,28 +1,11 @@
-/**
- * The real node (WorkflowExecute, real HTTP, test/node/support.ts) against an in-process sandbox
- * that fails a share of the requests (500, 503, connection reset, a 200 whose body is not JSON;
- * drawn from a seeded PRNG, so every run sees the same faults, and the sandbox processes none of
- * the faulted requests) or rate-limits them:
- * - creates: a create that may have been processed is never retried, so exactly one POST per
- *   item, no duplicates on the service, and every failed item reported (Continue On Fail: an
- *   error item paired with its input item; without it: a clear error naming the item, and
- *   nothing sent after it);
- * - list all: every vendor exactly once, or a clear error: never a silently short list;
- * - the rate-limit wait budget ("Max Wait for Rate Limits"): a window beyond it (0 s or 2 s here)
- *   ends in a clear error at once, never a hang, and the node sends nothing into a closed window;
- *   the default waits for a near window and returns every item (waits on repeated 429s within a
- *   budget: test/unit/transport.deadline.test.ts).
- */
+// The sandbox's faults are seeded (the same every run); it processes none of the faulted requests.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type * as TransportModule from '../../nodes/BusinessFinance/transport';
 import type { FaultKind } from '../../sandbox/types';
 import { useEnv, VALID } from '../node/support';
 
-/**
- * The nodes' transport, made anew before each test: one per n8n process would carry one test's
- * rate limit into the next. The node imports it unchanged; only which transport answers is swapped.
- */
+// A new transport per test: one per n8n process would carry one test's rate limit into the next.
 jest.mock('../../nodes/BusinessFinance/transport', () => {
 	const actual = jest.requireActual<typeof TransportModule>(
 		'../../nodes/BusinessFinance/transport',
@@ -49,7 +32,6 @@ beforeEach(async () => {
 	).renewTransport();
 });
 
-/** Every vendor on the service, read directly (not through the node). */
 async function allVendors(): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	for (let page = 1; ; page++) {
@@ -59,7 +41,6 @@ async function allVendors(): Promise<IDataObject[]> {
 	}
 }
 
-/** Vendor create parameters for item `$json.name` (a valid crypto vendor). */
 const vendorCreate = {
 	resource: 'vendor',
 	operation: 'create',
@@ -91,7 +72,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 			const res = await env.run(vendorCreate, { items: input, continueOnFail: true });
 
 			expect(res.error).toBeUndefined();
-			// One output item per input item, in order, paired with it.
 			expect(res.items).toHaveLength(M);
 			res.items.forEach((item, i) => expect(item.pairedItem).toEqual({ item: i }));
 			const failed = res.items.filter((i) => typeof i.json.error === 'string');
@@ -99,7 +79,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 			expect(failed.length).toBeGreaterThanOrEqual(1); // the seeded faults fired
 			for (const f of failed) {
 				expect(f.json.error).toMatch(message);
-				// The user is told the create may have gone through and was not repeated.
 				expect(`${f.json.error} ${f.json.description}`).toMatch(
 					/(may or may not have been processed|probably processed).*(check whether|before running it again)/,
 				);
@@ -119,7 +98,6 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 				expect(posts.filter((r) => r.status === 201)).toHaveLength(created.length);
 			}
 
-			// The service holds exactly the vendors reported as created, once each: no duplicates.
 			const onService = await allVendors();
 			expect(onService).toHaveLength(created.length);
 			expect(new Set(onService.map((v) => v.id))).toEqual(new Set(created.map((i) => i.json.id)));
@@ -177,7 +155,6 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 			const log = await env.requests();
 			expect(log.every((r) => r.method === 'GET' && r.path === '/v1/vendors')).toBe(true);
 			const pages = log.map((r) => Number(r.query.page));
-			// Only pages 1..25 were asked for, with the API's largest page, and at most 4 times each.
 			expect(new Set(pages)).toEqual(new Set(Array.from({ length: PAGES }, (_, i) => i + 1)));
 			expect(log.every((r) => r.query.limit === '100')).toBe(true);
 			for (let p = 1; p <= PAGES; p++)
@@ -209,13 +186,12 @@ describe('list all 2,500 vendors (25 pages of 100) with page requests failing', 
 		expect(res.items).toHaveLength(0);
 		const log = await env.requests();
 		const ok = log.filter((r) => r.status === 200).map((r) => Number(r.query.page));
-		expect(ok.length).toBeGreaterThan(0); // it failed in the middle of the list...
+		expect(ok.length).toBeGreaterThan(0); // it failed in the middle of the list
 		const failedPage = Number(log[log.length - 1].query.page);
 		expect(failedPage).toBe(Math.max(...ok) + 1);
 		expect(log.filter((r) => Number(r.query.page) === failedPage).map((r) => r.status)).toEqual([
 			503, 503, 503, 503,
 		]);
-		// ...and asked for nothing after it
 		expect(Math.max(...log.map((r) => Number(r.query.page)))).toBe(failedPage);
 	}, 60_000);
 });

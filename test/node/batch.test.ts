@@ -1,7 +1,3 @@
-/**
- * Validate All Before Sending (options.validateAllBeforeSending) through the real node and the
- * sandbox: one invalid item means no request at all; off, the node behaves as before.
- */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 

@@ -1,9 +1,4 @@
-/**
- * The public names (README, Operations), checked against the node's description:
- * saved workflows depend on them. Also the node-level facts n8n reads (type name, version, tool
- * use, credential test, list search) and that every parameter is shown for exactly the
- * operations that use it.
- */
+/** Saved workflows depend on these public names (README, Operations) and node-level facts. */
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
@@ -11,7 +6,6 @@ import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFina
 const node = new BusinessFinance();
 const d = node.description;
 const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
-/** Whether the editor shows `property` for these parameters of the node. */
 const displayed = (property: INodeProperties, parameters: object) =>
 	NodeHelpers.displayParameter(
 		parameters as never,
@@ -83,10 +77,7 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 /** The tool descriptions seen so far: each operation's differs from every other's. */
 const toolDescriptions: string[] = [];
 
-/**
- * The properties n8n shows for a resource/operation (displayOptions.show on resource/operation),
- * on the action node or, with `asTool`, on the tool n8n makes of it (`@tool`).
- */
+/** The properties n8n shows for a resource/operation, on the action node or its `@tool`. */
 function shown(resource: string, operation: string, asTool = false): INodeProperties[] {
 	return d.properties.filter((p) => {
 		const show = p.displayOptions?.show;
@@ -223,7 +214,6 @@ describe('bank and wallet details are shown only for the payment methods they ap
 	const collection = (resource: string) =>
 		shown(resource, 'create').find((p) => p.name === 'additionalFields')!
 			.options as INodeProperties[];
-	/** What the editor decides for an option of `additionalFields`, given the node's values. */
 	const visible = (resource: string, field: string, parameters: Record<string, unknown>) =>
 		NodeHelpers.displayParameterPath(
 			{ parameters } as never,
@@ -282,7 +272,6 @@ it('Event Types on a webhook endpoint update show the trigger’s labels, from o
 describe('optional fields and list options are sorted A–Z (both nodes)', () => {
 	const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 	const sorted = (names: string[]) => [...names].sort((a, b) => collator.compare(a, b));
-	/** Every list of display texts the user scans: collection fields and options of lists. */
 	function lists(props: INodeProperties[], path: string): Array<[string, string[]]> {
 		return props.flatMap((p): Array<[string, string[]]> => {
 			const here = `${path}${p.name}`;

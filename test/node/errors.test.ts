@@ -1,7 +1,3 @@
-/**
- * Continue On Fail, the service’s 401 codes and secrecy of the API key, through the real engine
- * (Max Wait for Rate Limits: test/faults/faults.test.ts).
- */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,3 @@
-/**
- * Output items through the real node over real HTTP: stable columns (against a scripted service
- * that leaves fields out and adds its own), Simplify on, and Vendor → Get for
- * an unknown id (sandbox) and a service without the route (scripted).
- */
 import type { INodeParameters } from 'n8n-workflow';
 import {
 	RESOURCE_FIELDS,
@@ -76,9 +71,8 @@ beforeEach(() => {
 const runScripted = async (parameters: INodeParameters) =>
 	await env.run(parameters, { baseUrl: server.baseUrl });
 
-// [operation, parameters, the keys of each output item]: the documented fields in their order
-// (null where the service left them out, test/unit/resourceFields.test.ts), then its own; with
-// Simplify only the simplified fields. One operation per shared code path (actions/operations.ts).
+// [operation, parameters, the keys of each output item]: the documented fields in their order (null
+// if left out), then its own; with Simplify only the simplified fields. One per shared code path.
 const { vendor, transaction, receivable, webhookEndpoint } = RESOURCE_FIELDS;
 const vendorGet = { resource: 'vendor', operation: 'get', vendorId: byId(VENDOR_ID) };
 const vendorList = { resource: 'vendor', operation: 'getAll', returnAll: true };
@@ -134,7 +128,6 @@ describe('vendor → get', () => {
 		expect(res.error?.description).toMatch(/NOT_FOUND/);
 	});
 
-	// The answers that mean "no such route" in detail: test/unit/resourceFields.test.ts.
 	it('a service without the route (404 with an HTML page): says so and suggests Get Many with a search', async () => {
 		scripted = (method, path) =>
 			method === 'GET' && path.startsWith('/v1/vendors/')

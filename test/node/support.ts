@@ -1,8 +1,3 @@
-/**
- * Shared setup of the node tests: a sandbox started in-process (no seed data, a rate limit the
- * tests do not reach), the real credential type, and `run()` = the real node through
- * WorkflowExecute (test/helpers/n8n.ts). `requests()` reads what the sandbox received.
- */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
@@ -10,17 +5,15 @@ import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.nod
 import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
 
-/** A request as `METHOD /path status`, to compare the calls a run made. */
 const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
 
-/** What runNode (test/helpers/n8n.ts) takes besides the node, its parameters and credentials. */
 interface RunOptions extends Omit<Parameters<typeof runNode>[0], 'nodeType' | 'parameters'> {
 	/** Another key than the working one, or another service (a scripted server). */
 	apiKey?: string;
 	baseUrl?: string;
 }
 
-export type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
+type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 
 async function startEnv() {
 	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
@@ -29,7 +22,6 @@ async function startEnv() {
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
-	/** Runs the node with the working key, through WorkflowExecute. */
 	const run = async (parameters: INodeParameters, opts: RunOptions = {}) =>
 		await runNode({
 			...opts,
@@ -40,7 +32,6 @@ async function startEnv() {
 		});
 	/** `/v1` requests the sandbox received in this test, but for `api()` setup calls. */
 	const requests = async () => await sb.admin.getRequests();
-	/** Runs the node expecting success: its items, and the requests the sandbox received. */
 	const runOk = async (parameters: INodeParameters, opts?: RunOptions) => {
 		const res = await run(parameters, opts);
 		if (res.error) throw res.error;
@@ -50,10 +41,7 @@ async function startEnv() {
 		sb,
 		run,
 		runOk,
-		/**
-		 * Runs the node on one item expecting exactly one request, `call` (`METHOD /path status`),
-		 * with `body` unless it is undefined, and one output item, paired, holding at least `output`.
-		 */
+		/** Exactly one request `call` (`METHOD /path status`) and one paired item holding `output`. */
 		runOne: async (parameters: INodeParameters, call: string, body: unknown, output: object) => {
 			const { items, requests: sent } = await runOk(parameters);
 			expect(sent.map(route)).toEqual([call]);
@@ -92,11 +80,7 @@ async function startEnv() {
 	};
 }
 
-/**
- * The environment of a test file: started before its tests, emptied before each (no data, no
- * faults, no requests) and closed after them. Its fields are filled in `beforeAll`, so read them
- * inside tests and hooks only.
- */
+/** Emptied before each test; filled in `beforeAll`, so read it inside tests and hooks only. */
 export function useEnv(): NodeTestEnv {
 	const env = {} as NodeTestEnv;
 	beforeAll(async () => {

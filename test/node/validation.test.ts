@@ -1,9 +1,3 @@
-/**
- * The node wires every family of checks in (the rules in detail: test/unit/validation.test.ts
- * and itemChecks.test.ts): bad input fails with a NodeOperationError that names each field and
- * carries the item index, and the sandbox receives nothing. (With Continue On Fail an invalid
- * item becomes an error item paired to it: errors.test.ts and batch.test.ts.)
- */
 import type { INodeParameters } from 'n8n-workflow';
 import { byId, useEnv, VALID } from './support';
 

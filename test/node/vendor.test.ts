@@ -106,8 +106,6 @@ describe('vendor: update', () => {
 });
 
 describe('vendor: getAll', () => {
-	// Paging through the node: test/faults (every page, Return All), treasury-webhooks and
-	// errors.test (Limit); the page sizes: test/unit/transport.pagination.test.ts.
 	it('search filter is sent as `search` and narrows the list', async () => {
 		await env.api('POST', '/v1/vendors', {
 			name: 'Zeta Widgets',

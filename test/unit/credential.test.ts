@@ -1,7 +1,3 @@
-/**
- * The credential's shape (the public names saved workflows depend on). Its Test button, over real
- * HTTP through n8n-core's CredentialTestContext: transport.credential.test.ts.
- */
 import { existsSync } from 'fs';
 import { resolve } from 'path';
 

@@ -1,11 +1,4 @@
-/**
- * The n8n user folder that `npm run dev`, the e2e suites and the benchmarks give n8n
- * (scripts/n8n/user-folder.ts): a folder from before tightened to its user, with an owner password
- * of its own kept in a 0600 file; and a dev folder whose owner still has the password every dev
- * n8n once shared gets its own (scripts/n8n/http.ts). A new folder, and the settings file and
- * database n8n writes there under umask 077, are checked private in a real n8n by
- * test/e2e/n8n.e2e.test.ts ("secrets").
- */
+/** A new folder's privacy is checked in a real n8n: test/e2e/n8n.e2e.test.ts ("secrets"). */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

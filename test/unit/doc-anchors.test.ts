@@ -1,9 +1,4 @@
-/**
- * Every `#anchor` the package and its documents point at is a heading: the nodes' codex files
- * and the credential's documentation link (the repository's address, i.e. README.md), and the
- * links between README.md, CONTRIBUTING.md, docs/ and examples/README.md. Anchors are GitHub's;
- * `#readme` on the repository's address is GitHub's own, to the README as a whole.
- */
+/** `#readme` on the repository's address is GitHub's own anchor: the README as a whole. */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, normalize, relative } from 'path';
 
@@ -11,7 +6,7 @@ const ROOT = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/business-finance/n8n-nodes-business-finance';
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
-export function anchorOf(heading: string): string {
+function anchorOf(heading: string): string {
 	const text = heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
 	return text
 		.trim()
@@ -21,7 +16,7 @@ export function anchorOf(heading: string): string {
 }
 
 /** The anchors of a Markdown file's headings (outside code blocks), repeated ones numbered. */
-export function anchorsIn(markdown: string): Set<string> {
+function anchorsIn(markdown: string): Set<string> {
 	const anchors = new Set<string>();
 	const seen = new Map<string, number>();
 	let inCode = false;

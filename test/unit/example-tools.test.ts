@@ -1,8 +1,3 @@
-/**
- * What a model reads about each tool in the examples matches what it can send: every input a
- * tool's description names ("Inputs: key (…), key (…).") is a `$fromAI` key of the tool, and
- * every `$fromAI` key is named there. A tool without an "Inputs:" list must take no input.
- */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { defaultToolDescription } from '../helpers/scripted-model';
@@ -48,7 +43,6 @@ function describedInputs(description: string): string[] {
 	return entries.map((e) => /^\s*([\w-]+)/.exec(e)?.[1] ?? e.trim());
 }
 
-/** The keys the model fills, from every `$fromAI(...)` in the node's parameters. */
 function fromAiKeys(parameters: unknown): string[] {
 	const text = JSON.stringify(parameters);
 	const keys = [...text.matchAll(/\$fromAI\(\s*\\?['"`]([^'"`\\]*)/gi)].map((m) => m[1]);

@@ -1,8 +1,3 @@
-/**
- * The per-item checks of the operations that create or send, called as pure functions: an
- * item's parameters in, the request body or every problem out, without n8n and without sending.
- * (What the node does with them, one error per item and nothing sent, is in test/node.)
- */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 import { sendable, wasRefusedBeforeSending } from '../../nodes/BusinessFinance/actions/input';
 import { checkParameters as createPayable } from '../../nodes/BusinessFinance/actions/payables/create.operation';
@@ -14,8 +9,7 @@ const fields = (checked: { ok: boolean; problems?: Array<{ field: string }> }) =
 	checked.ok ? [] : checked.problems!.map((p) => p.field);
 
 describe('receivable → create', () => {
-	// Send Immediately needs a customer email: asked for when missing, and not asked for again
-	// when given but invalid.
+	// Send Immediately needs a customer email: asked for once, whether missing or invalid.
 	it.each([
 		[
 			{ customerId: 'abc', sendImmediately: true },

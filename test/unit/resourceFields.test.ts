@@ -1,8 +1,3 @@
-/**
- * Stable columns, the simplified view, event data for the trigger, and the rule that tells a
- * missing route from a missing record: pure functions, no HTTP (the node through real HTTP is in
- * test/node/output-shape.test.ts).
- */
 import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedRoutes';
 import {
 	eventItemJson,

@@ -1,7 +1,3 @@
-/**
- * Properties of our Standard Webhooks helper checked against the reference implementation, the
- * `standardwebhooks` library (dev dependency only: the node may not ship runtime dependencies).
- */
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 

@@ -1,8 +1,3 @@
-/**
- * What the signature code decides beyond the properties checked against the `standardwebhooks`
- * library (standardWebhooks.properties.test.ts): header forms, reasons, the window's bounds and
- * fail-closed inputs. The Standard Webhooks specification's test vector throughout.
- */
 import {
 	readSignedMessage,
 	signatureMatches,

@@ -1,9 +1,3 @@
-/**
- * Fakes for the transport unit tests: a fake clock (timers that fire only when the test advances
- * time), handed to `createTransport`, and a fake `this` whose httpRequestWithAuthentication is
- * scripted; `useFakeTransport` gives each test a new clock and transport. Real HTTP is in
- * transport-http.ts.
- */
 import type { IHttpRequestOptions, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createTransport } from '../../nodes/BusinessFinance/transport';
@@ -35,7 +29,6 @@ interface Timer {
 /** Where every FakeClock starts: a fixed epoch ms (2027-01-15). */
 export const NOW = 1_800_000_000_000;
 
-/** A virtual clock: `sleep` registers a timer; `run` advances time from timer to timer. */
 class FakeClock {
 	now = NOW;
 	private timers: Timer[] = [];
@@ -71,14 +64,14 @@ class FakeClock {
 	}
 
 	/** Run a promise to completion, advancing virtual time whenever everything is waiting on a timer. */
-	async run<T>(promise: Promise<T>, maxSteps = 100_000): Promise<T> {
+	async run<T>(promise: Promise<T>): Promise<T> {
 		let settled = false;
 		const done = promise.finally(() => (settled = true));
 		done.catch(() => undefined); // its failure is the caller's, below
 		for (let step = 0; !settled; step++) {
 			await flush();
 			if (settled) break;
-			if (step >= maxSteps) throw new Error('fake clock: too many steps');
+			if (step >= 100_000) throw new Error('fake clock: too many steps');
 			if (this.timers.length === 0)
 				throw new Error('deadlock: nothing to wait for and the promise has not settled');
 			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
@@ -111,7 +104,6 @@ type Responder = (
 	index: number,
 ) => ScriptedResponse | Promise<ScriptedResponse>;
 
-/** A fake `this` (an IExecuteFunctions-like object) with a scripted HTTP helper. */
 export function fakeContext(
 	fake: FakeClock,
 	responder: Responder,
@@ -192,10 +184,7 @@ export function networkError(code: string): Error {
 	});
 }
 
-/**
- * A fixed-window rate limiter like the sandbox's, on the fake clock: `limit` requests per
- * `windowMs`, counted on arrival, headers on every answer, 429 RATE_LIMITED past the limit.
- */
+/** A fixed-window rate limiter like the sandbox's (counted on arrival), on the fake clock. */
 export class FakeWindowServer {
 	private window?: { startMs: number; count: number };
 	rateLimited = 0;
@@ -208,7 +197,6 @@ export class FakeWindowServer {
 		readonly mode: 'aligned' | 'firstRequest' = 'aligned',
 	) {}
 
-	/** The answer to a request arriving now: a 200 with the headers, or a 429 past the limit. */
 	handle(): ScriptedResponse {
 		const now = this.fake.now;
 		let w = this.window;
@@ -243,7 +231,6 @@ export function freshClock(): void {
 	t = createTransport({ clock: fake.clock, limiters });
 }
 
-/** A new fake clock and transport (`fake`, `t`, `limiters`) before each test of the file. */
 export function useFakeTransport(): void {
 	beforeEach(freshClock);
 }
@@ -277,7 +264,6 @@ export function sequence(...responses: Array<ScriptedResponse | Error>) {
 	};
 }
 
-/** The rate-limit headers of an answer. */
 export const limitOf = (limit: number, remaining: number, reset?: string) => ({
 	'x-ratelimit-limit': String(limit),
 	'x-ratelimit-remaining': String(remaining),

@@ -1,8 +1,3 @@
-/**
- * Real HTTP for the transport tests: contexts whose httpRequestWithAuthentication is n8n-core's own
- * (its axios stack, the credential's `authenticate` applied, the execution's cancel signal handled
- * as in a running n8n), and scripted servers on 127.0.0.1 that answer as a test says.
- */
 import {
 	type ICredentialDataDecryptedObject,
 	type IHttpRequestOptions,
@@ -46,10 +41,7 @@ const workflow = new Workflow({
 	nodeTypes: makeNodeTypes({}),
 });
 
-/**
- * An execution context as n8n-core builds one: `getExecutionCancelSignal` gives the execution's
- * signal (abort `execution` to cancel), which n8n-core puts on every request it sends.
- */
+/** An execution context as n8n-core builds one (abort `execution` to cancel). */
 export function realContext(
 	credentials: ICredentialDataDecryptedObject,
 	execution = new AbortController(),
@@ -86,7 +78,7 @@ export const HTTP_KEY = 'svc_dummy+http/test=key_0123456789';
 export const okHeaders = () => limitOf(100, 99, String(Math.floor(Date.now() / 1000) + 60));
 export const LIST = { data: [], meta: { page: 1, limit: 100, total: 0, has_more: false } };
 
-/** The scripted server of the running test (`serve` starts it; it is closed after the test). */
+/** Closed after the test by useScriptedServer. */
 export let server: ScriptedServer;
 let running: ScriptedServer | undefined;
 
@@ -101,7 +93,6 @@ export function useScriptedServer(): void {
 	});
 }
 
-/** A transport on the real clock, which tests can move forward (`later`). */
 export function transportWithShiftableClock(requestTimeoutMs?: number): {
 	t: Transport;
 	later: (ms: number) => void;
@@ -124,7 +115,6 @@ export const creds = (over: Partial<ICredentialDataDecryptedObject> = {}) => ({
 	...over,
 });
 
-/** GET /v1/vendors through `t` as an execution of its own. */
 export const getVendors = (t: Transport, options?: ApiRequestOptions) =>
 	t.apiRequest.call(realContext(creds()), 'GET', '/v1/vendors', undefined, undefined, options);
 

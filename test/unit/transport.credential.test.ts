@@ -1,9 +1,3 @@
-/**
- * Which key and base URL may be used (credential.ts), checked before anything is sent; what is
- * sent, and that a redirect is never followed, over real HTTP through n8n-core's own
- * httpRequestWithAuthentication and, for the Test button (its answer to each kind of failure too),
- * its CredentialTestContext (the legacy `request` helper).
- */
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
 

@@ -1,8 +1,4 @@
-/**
- * A call's budget and deadline (deadline.ts): what is charged to it (waits, and attempts), what
- * fits, and that no sleep is longer than Node's timer limit; on a fake clock where exact charged
- * times are the point, over real HTTP where only real timers and sockets show it.
- */
+/** A fake clock where exact charged times matter; real HTTP where only real timers show it. */
 import {
 	apiError,
 	call,

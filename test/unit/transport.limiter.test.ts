@@ -1,8 +1,3 @@
-/**
- * The per-key rate limiter (limiter.ts), with the Deadline its callers wait on, on an injected
- * fake clock: what one answer can do to a key at most, that every wait is bounded, cancellable and
- * leaves nothing behind, and how long a 429 holds the key off.
- */
 import fc from 'fast-check';
 
 import { createTransport } from '../../nodes/BusinessFinance/transport';
@@ -38,11 +33,8 @@ beforeEach(() => {
 });
 
 const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms, cancel);
-/** A 429 asking to wait `ms` (Retry-After), answered now. */
 const retryAfter = (ms: number) => ({ 'retry-after': (ms / 1000).toFixed(3) });
 const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
-/** When an answer arrives: now. */
-const timing = () => fake.now;
 
 /** Acquire and release at once; how long the acquire waited (virtual ms). */
 async function pass(
@@ -51,17 +43,17 @@ async function pass(
 ): Promise<number> {
 	const started = fake.now;
 	const ticket = await fake.run(limiter.acquire(budget(waitBudgetMs)));
-	if (headers) ticket.answered(200, headers, timing());
+	if (headers) ticket.answered(200, headers, fake.now);
 	ticket.release();
 	return fake.now - started;
 }
 
 describe('what one answer can do to a key at most', () => {
 	it.each([
-		['a 429 asking for a day', () => limiter.rateLimited(retryAfter(86_400_000), timing())],
+		['a 429 asking for a day', () => limiter.rateLimited(retryAfter(86_400_000), fake.now)],
 		[
 			'"remaining 0" with a reset a day ahead',
-			() => limiter.record(limitOf(100, 0, seconds(86_400_000)), timing()),
+			() => limiter.record(limitOf(100, 0, seconds(86_400_000)), fake.now),
 		],
 	])('%s blocks the key for at most 62 s', async (_, answer) => {
 		answer();
@@ -117,8 +109,8 @@ describe('what one answer can do to a key at most', () => {
 				freshClock();
 				limiter = new KeyLimiter(fake.clock);
 				for (const e of events) {
-					if (e.kind === '429') limiter.rateLimited(retryAfter(e.ms), timing());
-					else limiter.record(e.headers as Record<string, string>, timing());
+					if (e.kind === '429') limiter.rateLimited(retryAfter(e.ms), fake.now);
+					else limiter.record(e.headers as Record<string, string>, fake.now);
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
 				const ticket = await fake.run(limiter.acquire(budget(0)));
@@ -132,7 +124,7 @@ describe('what one answer can do to a key at most', () => {
 describe('queueing behind the first request on a key', () => {
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
 		const first = await fake.run(limiter.acquire(budget(0)));
-		first.answered(200, {}, timing());
+		first.answered(200, {}, fake.now);
 		first.release();
 		const tickets = await fake.run(
 			Promise.all(Array.from({ length: 5 }, () => limiter.acquire(budget(0)))),
@@ -145,7 +137,7 @@ describe('queueing behind the first request on a key', () => {
 		const [a, b] = await fake.run(
 			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
 		);
-		a.answered(200, limitOf(5, 2, seconds(10_000)), timing());
+		a.answered(200, limitOf(5, 2, seconds(10_000)), fake.now);
 		a.release();
 		b.release(); // no answer (a connection reset, say): it may have been counted
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
@@ -155,16 +147,14 @@ describe('queueing behind the first request on a key', () => {
 
 	const limitFive = (remaining: number) => limitOf(5, remaining, seconds(10_000));
 
-	/**
-	 * `a` and `b` on their way; the service counts both before it answers `a`. Taking `b` as
-	 * uncounted, `a2` gets what looks like the last slot.
-	 */
+	// The service counts `a` and `b` before it answers `a`; `b` taken as uncounted, `a2` gets
+	// what looks like the last slot.
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
 		const [a, b] = await fake.run(
 			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
 		);
-		a.answered(200, limitFive(2), timing());
+		a.answered(200, limitFive(2), fake.now);
 		a.release();
 		const a2 = await fake.run(limiter.acquire(budget(0)));
 		return { b, a2 };
@@ -173,9 +163,9 @@ describe('queueing behind the first request on a key', () => {
 	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
 		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
-		b.answered(200, limitFive(2), timing()); // `b`'s answer: it was among the 3 already counted
+		b.answered(200, limitFive(2), fake.now); // `b`'s answer: it was among the 3 already counted
 		b.release();
-		a2.answered(200, limitFive(1), timing());
+		a2.answered(200, limitFive(1), fake.now);
 		a2.release();
 		// 4 requests counted, one left: it is admitted, and then nothing more.
 		await pass(0);
@@ -190,7 +180,7 @@ describe('queueing behind the first request on a key', () => {
 		expect(limiter.waiting).toBe(0);
 		const waiter = limiter.acquire(budget(1_000));
 		void fake.clock.sleep(300).then(() => {
-			b.answered(200, limitFive(2), timing()); // `b`'s answer: one slot is left after `a2`
+			b.answered(200, limitFive(2), fake.now); // `b`'s answer: one slot is left after `a2`
 			b.release();
 		});
 		(await fake.run(waiter)).release();
@@ -230,7 +220,7 @@ describe('queueing behind the first request on a key', () => {
 		const late = await fake.run(limiter.acquire(budget(0)));
 		fake.now += 11_000; // that window is over; the next one opens
 		await pass(0, limitFive(4));
-		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, timing());
+		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, fake.now);
 		late.release();
 		for (let i = 0; i < 4; i++) await pass(0);
 		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
@@ -243,12 +233,8 @@ describe('a service that counts concurrent requests in any order', () => {
 		countedAs?: number;
 	}
 
-	/**
-	 * Callers on one key against a service that counts each request at some moment while it is on
-	 * its way and reports the count as of counting or of answering: a random schedule of sends,
-	 * countings and answers (with `failures`, also requests that get no answer or one without the
-	 * count, counted or not), then every request left is counted and answered.
-	 */
+	// The service counts each request at some moment on its way, reporting the count as of counting
+	// or of answering; with `failures`, some requests get no answer or one without the count.
 	async function schedule(
 		limit: number,
 		callers: number,
@@ -279,14 +265,14 @@ describe('a service that counts concurrent requests in any order', () => {
 		const answer = (index: number) => {
 			const [r] = onTheirWay.splice(index, 1);
 			if (r.countedAs === undefined) countOne(r);
-			r.ticket.answered(200, said(asAnswered ? count : (r.countedAs as number)), timing());
+			r.ticket.answered(200, said(asAnswered ? count : (r.countedAs as number)), fake.now);
 			r.ticket.release();
 		};
 		const fail = (index: number, withoutCount: boolean) => {
 			const [r] = onTheirWay.splice(index, 1);
 			failed += 1;
 			// a gateway's answer without the count, or a timeout or a reset: counted or not
-			if (withoutCount) r.ticket.answered(200, {}, timing());
+			if (withoutCount) r.ticket.answered(200, {}, fake.now);
 			r.ticket.release();
 		};
 		for (const step of steps) {
@@ -300,7 +286,6 @@ describe('a service that counts concurrent requests in any order', () => {
 			else if (onTheirWay.length > 0) answer(step % onTheirWay.length);
 		}
 		while (onTheirWay.length > 0) answer(0);
-		// Now alone on the key: it sends while the limiter admits.
 		for (let sent = true; sent;) {
 			const before = onTheirWay.length;
 			await tryToSend();
@@ -366,10 +351,10 @@ describe('the wait after a 429, decided by the limiter alone', () => {
 
 	it('an answer other than a 429 ends the run of 429s', async () => {
 		fake.randomValue = 0.5;
-		limiter.rateLimited({}, timing());
+		limiter.rateLimited({}, fake.now);
 		fake.now += 10_000;
 		await pass(0, {}); // answered without a 429
-		expect(limiter.rateLimited({}, timing()) - fake.now).toBe(750);
+		expect(limiter.rateLimited({}, fake.now) - fake.now).toBe(750);
 	});
 
 	it('starts again at the first when a 429 names a later window (another worker took the one waited for)', () => {
@@ -435,7 +420,6 @@ describe('the rate-limit headers, read through a transport', () => {
 });
 
 describe('proactive waiting and per-key sharing', () => {
-	/** The server counts a request on arrival; its answer takes 3 ms on the way back. */
 	const countedOnArrival = (server: FakeWindowServer) => async () => {
 		const answer = server.handle();
 		await fake.clock.sleep(3);

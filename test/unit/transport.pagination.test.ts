@@ -1,7 +1,3 @@
-/**
- * Listing (pagination.ts) through a transport on a fake clock: pages of 100, filters, limits, and
- * a service that repeats pages, never stops, sends no list of objects or ends a list early.
- */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 

@@ -1,7 +1,3 @@
-/**
- * Redaction (redact.ts): the key in every form a service may echo it in, never in an error (the
- * property on redact itself, then a service's echoes over real HTTP).
- */
 import fc from 'fast-check';
 import type { ServerResponse } from 'http';
 import { inspect } from 'util';
@@ -113,8 +109,7 @@ describe('redaction', () => {
 	const apiAnswer = (status: number, code: string, message: string) => (res: ServerResponse) =>
 		answer(res, status, { error: { code, message } }, okHeaders());
 
-	// Each encoding, at each alignment, on redact() itself: the properties above. Through a
-	// transport: a service's message and a redirect's Location, which n8n-core's stack carries.
+	// Through a transport: a service's message and a redirect's Location, as n8n-core's stack carries.
 	it.each<[string, (header: string) => (res: ServerResponse) => void, RegExp]>([
 		[
 			// The cut falls 3 characters before the end of the encoded header: the rest of it would

@@ -1,9 +1,5 @@
-/**
- * README.md's "Try it locally" lines work as written. The line for example 03 runs here, in bash,
- * after the `export` line `npm run dev`'s banner prints (scripts/dev-session.ts), against a
- * sandbox with the demo data `npm run dev` starts. The `npm run dev:run` lines need the dev n8n,
- * so here they are checked to be the banner's own and to name examples that runner can start.
- */
+// Example 03's line runs here in bash, after the banner's `export` line (scripts/dev-session.ts);
+// the `npm run dev:run` lines need the dev n8n, so they are only checked against the banner.
 import { execFile } from 'child_process';
 import { promisify } from 'util';
 import { readFileSync } from 'fs';
@@ -14,7 +10,6 @@ import { pasteLines } from '../../scripts/dev-session';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
-/** The lines of the bash blocks in the README's "Try it locally" section. */
 function tryItLines(): string[] {
 	const start = README.indexOf('### Try it locally');
 	const section = README.slice(start, README.indexOf('\n### ', start + 1));

@@ -1,8 +1,3 @@
-/**
- * The bank-detail checks against reference libraries (dev dependencies only: the node may not
- * ship runtime dependencies): `abavalidator` for ABA routing numbers, `ibantools` for IBANs and
- * SWIFT/BIC codes.
- */
 import { validate as abaValidate } from 'abavalidator';
 import fc from 'fast-check';
 import * as ibantools from 'ibantools';
@@ -89,11 +84,8 @@ const validIbanArb = fc
 		bbanArb(parts).map((bban) => ibantools.composeIBAN({ countryCode: country, bban })!),
 	);
 
-/**
- * ibantools' verdict without its national check-digit tests (Belgium, France, Spain and others
- * check account-level digits inside the BBAN); our check stops at the IBAN standard (length,
- * structure, MOD 97-10), as docs/api-decisions.md says.
- */
+// Without ibantools' national check-digit tests (Belgium, France, Spain, ...): ours stops at the
+// IBAN standard (length, structure, MOD 97-10), as docs/api-decisions.md says.
 function ibantoolsVerdict(text: string): boolean {
 	const iban = ibantools.electronicFormatIBAN(text) ?? '';
 	if (iban === '') return false;

@@ -1,11 +1,5 @@
-/**
- * The node's checks (nodes/BusinessFinance/helpers/) against the sandbox's own
- * (sandbox/validation.ts): what the node lets through, the strict sandbox must accept, so a
- * request is never sent that cannot succeed for its bank or wallet details. Wallet addresses,
- * where both intend the same rule, must agree exactly. (ABA, IBAN and SWIFT on their own are
- * checked against reference libraries in validation.properties.test.ts; here they meet the
- * sandbox inside whole request bodies.)
- */
+// What the node lets through, the strict sandbox (sandbox/validation.ts) must accept: a request is
+// never sent that cannot succeed for its bank or wallet details.
 import fc from 'fast-check';
 
 import { WALLET_CHAINS, type PaymentMethod } from '../../nodes/BusinessFinance/helpers/constants';
@@ -14,7 +8,6 @@ import { prepareMethodDetails } from '../../nodes/BusinessFinance/helpers/paymen
 import { isValidWalletAddress } from '../../nodes/BusinessFinance/helpers/wallets';
 import { checkPaymentDetails, isWalletAddress, type Details } from '../../sandbox/validation';
 
-/** Every detail field, and the ones that belong to each method, from the node's table. */
 const DETAIL_FIELDS = PAYMENT_DETAIL_FIELDS.map((f) => f.apiField);
 const fieldsOf = (method: PaymentMethod) =>
 	PAYMENT_DETAIL_FIELDS.filter((f) => f.methods.includes(method)).map((f) => f.apiField);

@@ -82,7 +82,6 @@ describe('emails', () => {
 });
 
 describe('dates', () => {
-	// Every real date, as YYYY-MM-DD and as an ISO date-time in UTC: validation.properties.test.ts.
 	it('cuts date-times with offsets or other separators to the date as written', () => {
 		const cases: Array<[string, string]> = [
 			[' 2026-03-01 ', '2026-03-01'],
@@ -143,7 +142,6 @@ describe('dates', () => {
 		expect(normaliseDate(null).ok).toBe(false);
 	});
 
-	// A JS Date is taken in UTC: test/unit/validation.properties.test.ts.
 	it('takes Luxon DateTimes in their own zone, and refuses invalid dates', () => {
 		expect(normaliseDate(new Date('invalid')).ok).toBe(false);
 		const berlin = DateTime.fromISO('2026-03-01T00:30:00', { zone: 'Europe/Berlin' });
@@ -179,8 +177,7 @@ describe('amounts', () => {
 		expect(validateAmount('-0.01', payable).ok).toBe(false);
 	});
 
-	// Every whole number of cents up to one trillion is accepted, and a third decimal refused, in
-	// validation.properties.test.ts: here, what the refusals say.
+	// What is accepted: validation.properties.test.ts; here, what the refusals say.
 	it('says when an amount is above one trillion or has more than two decimals', () => {
 		expect(validateAmount(1_000_000_000_000.01, receivable)).toMatchObject({
 			ok: false,
@@ -227,8 +224,7 @@ describe('amounts', () => {
 
 describe('wallet addresses', () => {
 	const evm = '0x52908400098527886E0F7030069857D2E4169EE7';
-	// Other lengths, alphabets and mixed case: the sandbox oracle's generated addresses
-	// (validation.sandbox); here what its generator does not reach.
+	// Here what the sandbox oracle's generator (validation.sandbox.test.ts) does not reach.
 	it.each([
 		['ethereum', evm, true],
 		['base', evm.toLowerCase(), true],
@@ -255,14 +251,11 @@ describe('wallet addresses', () => {
 	});
 });
 
-/** The problems with a method and its details, as vendor and payable create find them. */
 type MethodDetails = Record<string, unknown>;
-type MethodDetailsOptions = Parameters<typeof prepareMethodDetails>[2];
-
 const validateMethodDetails = (
 	method: unknown,
 	details: MethodDetails,
-	options?: MethodDetailsOptions,
+	options?: Parameters<typeof prepareMethodDetails>[2],
 ) => prepareMethodDetails(method, details, options).problems;
 /** Details in the form they are sent (no method: every detail applies). */
 const normaliseMethodDetails = (details: MethodDetails) =>
@@ -433,8 +426,7 @@ describe('payment method details', () => {
 	});
 });
 
-// IBAN, SWIFT, trimming and bech32 case: the sandbox and reference-library properties
-// (validation.sandbox / validation.properties). Here what they do not reach.
+// Here what the sandbox and reference-library properties do not reach.
 it('sends names given as numbers as text, drops empty values, keeps an IBAN that normalises to nothing (to refuse it) and a mixed-case bc1 address as it came', () => {
 	const wire = { account_number: '000123456789', account_name: 42, bank_name: ' ', iban: ' - ' };
 	expect(prepareMethodDetails('wire', wire)).toEqual({
