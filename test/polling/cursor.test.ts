@@ -78,11 +78,12 @@ const CASES: Case[] = [
 		steps: [
 			{ add: [tx('b', 1_000)], expect: ['b'] },
 			{
-				add: [tx('c', 1_001)],
+				// the guessed page (5) now holds only new items: it no longer starts before the cursor
+				add: many('c', 60, (i) => 1_001 + i),
 				during: (index) => {
-					if (index === 0) list.transactions.splice(0, 300);
+					if (index === 0) list.transactions.splice(0, 100);
 				},
-				expect: ['c'],
+				expect: many('c', 60, (i) => 1_001 + i).map((t) => t.id),
 			},
 		],
 	},
