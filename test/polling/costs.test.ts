@@ -25,7 +25,7 @@ async function measured(trigger: PollHarness) {
 it.each([
 	['New Treasury Transaction', 'treasury.transaction.created', 'transactions'],
 	['New Vendor', 'vendor.created', 'vendors'],
-] as const)('%s, 10,000 items: nothing new ≤ 2 requests, 250 new ≤ 5', async (_, event, name) => {
+] as const)('%s, 10k items: idle ≤ 2 requests, 250 new ≤ 5, moved ≤ 10', async (_, event, name) => {
 	list.add(name, ...items('a', 10_000, 0));
 	const trigger = new PollHarness({ event }, credentialsFor(list.baseUrl));
 	await trigger.activate();
@@ -33,14 +33,19 @@ it.each([
 	list.add(name, ...items('b', 250, 20_000));
 	const busy = await measured(trigger);
 	const idleAgain = await measured(trigger);
+	// 10,000 inserted before the cursor (backdated): the guessed page ends before it, so halves
+	list.add(name, ...items('z', 10_000, 10_000));
+	const moved = await measured(trigger);
 	console.log(
-		`${event}: nothing new ${idle.requests}, 250 new ${busy.requests}, then ${idleAgain.requests}`,
+		`${event}: nothing new ${idle.requests}, 250 new ${busy.requests}, then ${idleAgain.requests}, moved ${moved.requests}`,
 	);
 	expect(idle).toEqual({ requests: expect.any(Number), emitted: 0 });
 	expect(idle.requests).toBeLessThanOrEqual(2);
 	expect(busy.emitted).toBe(250);
 	expect(busy.requests).toBeLessThanOrEqual(5);
 	expect(idleAgain.requests).toBeLessThanOrEqual(2);
+	expect(moved).toEqual({ requests: expect.any(Number), emitted: 0 });
+	expect(moved.requests).toBeLessThanOrEqual(10);
 });
 
 it('static data after 100,000 items (20 of them at one created_at): ≤ 2 KB', async () => {

@@ -53,11 +53,13 @@ const CASES: Case[] = [
 		steps: [
 			{
 				add: many('e', 20, () => 500),
-				// after page 1 is read: one more at 500 with a low id (on page 1), then a later one
+				// after page 1 of the first and of the second pass was read: one more at 500 with a low
+				// id (on page 1), which shifts e0009 (then e0008) onto page 2: read twice
 				during: (index) => {
-					if (index === 0) list.add('transactions', tx('e0000a', 500), tx('g', 600));
+					if (index === 1) list.add('transactions', tx('e0000a', 500), tx('g', 600));
+					if (index === 3) list.add('transactions', tx('e0000b', 500));
 				},
-				expect: [...many('e', 20, () => 500).map((t) => t.id), 'e0000a', 'g'].sort(),
+				expect: [...many('e', 20, () => 500).map((t) => t.id), 'e0000a', 'e0000b', 'g'].sort(),
 			},
 			{ expect: [] },
 		],
@@ -76,11 +78,12 @@ const CASES: Case[] = [
 		steps: [
 			{ add: [tx('b', 1_000)], expect: ['b'] },
 			{
-				add: [tx('c', 1_001)],
+				// the guessed page (5) now holds only new items: it no longer starts before the cursor
+				add: many('c', 60, (i) => 1_001 + i),
 				during: (index) => {
-					if (index === 0) list.transactions.splice(0, 300);
+					if (index === 0) list.transactions.splice(0, 100);
 				},
-				expect: ['c'],
+				expect: many('c', 60, (i) => 1_001 + i).map((t) => t.id),
 			},
 		],
 	},

@@ -159,15 +159,16 @@ describe('over real HTTP', () => {
 		expect(server.hits).toHaveLength(0);
 	});
 
-	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it)', async () => {
+	it('an empty body is sent as {} (not as a JSON Content-Type with nothing after it), JSON asked for', async () => {
 		const received: string[] = [];
 		await serve(async (req, res) => {
-			received.push(String(req.headers['content-type']), String(await bodyOf(req)));
+			const { accept, 'content-type': type } = req.headers;
+			received.push(String(accept), String(type), String(await bodyOf(req)));
 			answer(res, 200, { data: { id: 'r1' } }, okHeaders());
 		});
 		const { t } = transportWithShiftableClock();
 		await t.apiRequest.call(realContext(creds()), 'PATCH', '/v1/receivables/r1', {});
-		expect(received).toEqual(['application/json', '{}']);
+		expect(received).toEqual(['application/json', 'application/json', '{}']);
 	});
 
 	it('an unreachable host: a clear message (for a POST, that nothing was created), and from the Test button', async () => {

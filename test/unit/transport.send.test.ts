@@ -199,6 +199,14 @@ describe('retries through a transport', () => {
 			/did not answer in time/,
 		],
 		[
+			'a dropped connection known only by its message (a wrapped error)',
+			() => {
+				throw new Error('socket hang up');
+			},
+			'Could not reach the Business Finance service (ECONNRESET)',
+			/was closed before the service answered/,
+		],
+		[
 			'a 2xx body that is never JSON',
 			() => ({ statusCode: 200, headers: {}, body: '<html>login</html>' }),
 			'The service answered HTTP 200 with a body that is not valid JSON',
