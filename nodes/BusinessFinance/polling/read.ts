@@ -57,9 +57,7 @@ const lastPageOf = (page: Page): number =>
  */
 export async function locate(reader: ListReader, position: Position, guess: number): Promise<Page> {
 	const older = (item: IDataObject | undefined) =>
-		item !== undefined &&
-		position.at !== '' &&
-		compareStamps(reader.stampOf(item), position.at) < 0;
+		item !== undefined && compareStamps(reader.stampOf(item), position.at) < 0;
 	let best: Page | undefined;
 	let lo = 1;
 	let hi = Number.POSITIVE_INFINITY;
@@ -67,8 +65,8 @@ export async function locate(reader: ListReader, position: Position, guess: numb
 	for (;;) {
 		const page = await getPage(reader, number);
 		hi = Math.min(hi, lastPageOf(page));
-		if (page.items.length === 0 && number > 1) hi = Math.min(hi, number - 1);
-		else if (number === 1 || older(page.items[0])) {
+		// an empty page past the first is beyond the list: searched below it, like a newer page
+		if (number === 1 || older(page.items[0])) {
 			best = page;
 			const last = page.items[page.items.length - 1];
 			if (!page.hasMore || !older(last)) return page;
