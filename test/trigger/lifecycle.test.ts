@@ -41,7 +41,6 @@ async function getEndpoint(id: string): Promise<{ status: number; data?: IDataOb
 	return { status: res.status, data: res.body?.data };
 }
 
-/** The settings activation changes and deactivation puts back, as the service has them now. */
 const settingsNow = async (id: unknown) =>
 	endpointSettings((await getEndpoint(id as string)).data!);
 
@@ -190,7 +189,6 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 describe('a service without the assumed routes, or failing after creating an endpoint', () => {
 	afterEach(closeAll);
 
-	/** The sandbox behind a proxy that answers `status` to the next `method` requests on `path`. */
 	async function serviceAnswering(method: string, path: RegExp, status: number) {
 		const proxy = await faultyProxy(h.sb.baseUrl);
 		proxy.faults.push({ method, path, status, count: 10 });
