@@ -30,10 +30,7 @@ import { eventBody } from '../trigger/support';
 import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/service';
 
 const TAG = Date.now().toString(36);
-/**
- * The shared-key listing: 10,000 vendors, pages of 100, 50 requests per 5-second window (long
- * enough that waiting for the whole-second X-RateLimit-Reset is a small part of each window).
- */
+/** 5 s windows: waiting for the whole-second X-RateLimit-Reset is a small part of each. */
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 50, windowSeconds: 5 };
 const COPIES = exampleCopies('bfQueueExmpl', '5f4b2a10-0003-4c1a-9e01-0000000000q3');
 

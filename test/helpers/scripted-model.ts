@@ -104,14 +104,13 @@ function completion(request: ModelRequest, reply: Reply) {
 	};
 }
 
-/** A message's text, whether its content is a string or a list of text parts. */
 function textOf(message: ChatMessage): string {
 	if (typeof message.content === 'string') return message.content;
 	if (!Array.isArray(message.content)) return '';
 	return message.content.map((part: any) => part?.text ?? '').join('');
 }
 
-/** What the model was told by each tool call in a request: the call, and the tool message's text. */
+/** What the model was told by each tool call in a request. */
 export function toolResults(
 	request: ModelRequest,
 ): Array<{ name: string; arguments: any; result: string }> {
@@ -132,10 +131,7 @@ export function toolResults(
 		}));
 }
 
-/**
- * What n8n tells a model about an operation's tool when the node has no description of its own:
- * the default of the node's `toolDescription` parameter shown for that resource and operation.
- */
+/** What n8n tells a model about an operation's tool when the node has no description. */
 export function defaultToolDescription(resource: string, operation: string): string {
 	const field = new BusinessFinance().description.properties.find(
 		({ name, displayOptions }) =>
