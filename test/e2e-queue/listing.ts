@@ -42,7 +42,6 @@ export async function runTwoListings(
 	};
 }
 
-/** Requests, 429s and timing of the two listings, from the sandbox's log and n8n's run data. */
 function listingFigures(
 	executions: any[],
 	requests: Array<{ path: string; status: number }>,

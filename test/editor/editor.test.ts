@@ -54,7 +54,6 @@ function example(file: string): WorkflowJson & { id: string } {
 const VENDORS_EXAMPLE = example('01-sync-vendors-to-spreadsheet.json');
 const TRIGGER_EXAMPLE = example('03-notify-when-receivable-paid.json');
 const DATA_TABLE_EXAMPLE = example('01d-sync-vendors-to-data-table.json');
-/** Example 01d's table. */
 const TABLE = nodeNamed(DATA_TABLE_EXAMPLE, TABLE_NODE).parameters;
 const nodeOfType = (workflow: WorkflowJson, type: string): string => {
 	const node = workflow.nodes.find((n) => n.type === type);
