@@ -1,8 +1,4 @@
-/**
- * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
- * over real HTTP (and, behind a proxy, a service without the routes the API does not promise:
- * creating an endpoint and handing out its secret).
- */
+/** The proxy plays a service without the routes the API does not promise (create, secret). */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
