@@ -8,7 +8,6 @@ import type { QueueEnvironment } from '../../scripts/queue';
 
 const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
-/** Names of the processes whose log says `message` about this execution ("Enqueued", ...). */
 export function processesThatLogged(
 	env: QueueEnvironment,
 	executionId: string,

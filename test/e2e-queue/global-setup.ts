@@ -1,8 +1,4 @@
-/**
- * Before the queue-mode suite: a folder for this run (the environment's files and the record of
- * every process group it starts, see scripts/leftover-groups.ts), Redis and PostgreSQL installed
- * when missing, n8n provisioned, the package built.
- */
+/** The run's folder also records every process group it starts (scripts/leftover-groups.ts). */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

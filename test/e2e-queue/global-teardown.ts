@@ -1,7 +1,6 @@
 /**
- * After the queue-mode suite: the tests' afterAll stops the environment; whatever still runs from
- * the groups recorded for this run (a failed start, a crashed test) is killed here, and the run's
- * folder removed (kept with BF_E2E_KEEP=1, to read the processes' logs).
+ * Kills what a failed start or a crashed test left running from this run's recorded groups; the
+ * run's folder is kept with BF_E2E_KEEP=1, to read the processes' logs.
  */
 import * as fs from 'fs';
 import { GROUPS_FILE_VARIABLE, killRecordedGroups } from '../../scripts/leftover-groups';

@@ -1,9 +1,4 @@
-/**
- * End-to-end tests in n8n's queue mode: n8n 2.40.7 (provisioned by `npm run provision`) as main +
- * 2 workers + 2 webhook processors with Redis and PostgreSQL 17 (installed when missing by
- * scripts/provision-queue.sh), against the in-process sandbox. One environment for the run.
- * `npm run test:e2e:queue` = `jest --config test/e2e-queue/jest.config.js --runInBand`.
- */
+/** `npm run test:e2e:queue`: --runInBand, one queue-mode environment for the run. */
 const path = require('path');
 
 module.exports = {

@@ -1,8 +1,4 @@
-/**
- * Which TCP addresses a set of process groups listens on: every process of each group (from
- * /proc, Linux) and the listening sockets `ss` (iproute2) names them as owners of. Needs the
- * right to see the processes' sockets (the same user, or root).
- */
+/** Linux only (/proc, `ss`); needs the right to see the processes' sockets (same user or root). */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 

@@ -1,8 +1,6 @@
 /**
- * The shared-key listing in queue mode, used by the suite (correctness) and by `npm run bench`
- * (figures over several runs): two executions of the listing workflow started at once, so that
- * the two workers (concurrency 1) each run one; their requests from the sandbox's log, their
- * times from n8n's run data, which worker ran each from the workers' logs.
+ * Used by the suite and by `npm run bench`: two listings started at once, so that the two workers
+ * (concurrency 1) each run one.
  */
 import type { RunningSandbox } from '../../sandbox';
 import type { QueueEnvironment } from '../../scripts/queue';
@@ -11,22 +9,19 @@ import { workerThatRan } from './evidence';
 import { LISTING_WORKFLOW_ID } from './workflows';
 
 export interface ListingLimit {
-	/** Requests per window. */
-	limit: number;
+	limit: number; // requests per window
 	windowSeconds: number;
 }
 
 interface TwoListings {
 	executions: any[];
-	/** The worker that ran each execution. */
 	workers: string[];
-	/** The vendors each execution returned. */
 	vendors: any[][];
 	requests: Array<{ method: string; path: string; status: number }>;
 	figures: ReturnType<typeof listingFigures>;
 }
 
-/** Starts a fresh window (the sandbox's counters reset), then both listings at once. */
+/** Starts a fresh window (the sandbox's counters reset) first. */
 export async function runTwoListings(
 	env: QueueEnvironment,
 	sandbox: Pick<RunningSandbox, 'admin'>,
@@ -47,7 +42,6 @@ export async function runTwoListings(
 	};
 }
 
-/** Requests, 429s and timing of the two listings, from the sandbox's log and n8n's run data. */
 function listingFigures(
 	executions: any[],
 	requests: Array<{ path: string; status: number }>,

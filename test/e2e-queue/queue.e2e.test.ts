@@ -1,11 +1,7 @@
 /**
- * End to end in n8n's queue mode (scripts/queue): n8n 2.40.7 as main + 2 workers (concurrency 1) +
- * 2 webhook processors behind a load balancer, Redis, PostgreSQL 17, this package installed as a
- * community package in every process, against two in-process sandboxes (demo data; and 10,000
- * vendors behind a short rate window for the shared-key listing).
- *
- * Where an execution ran is shown from n8n's own records: its execution records (public API) and
- * the processes' logs (evidence.ts). One environment for the file (about a minute to start).
+ * n8n 2.40.7 in queue mode (scripts/queue): main + 2 workers (concurrency 1) + 2 webhook
+ * processors behind a load balancer. Where an execution ran is shown from n8n's own records
+ * (evidence.ts). One environment for the file: it takes about a minute to start.
  */
 import * as path from 'path';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
@@ -34,10 +30,7 @@ import { eventBody } from '../trigger/support';
 import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/service';
 
 const TAG = Date.now().toString(36);
-/**
- * The shared-key listing: 10,000 vendors, pages of 100, 50 requests per 5-second window (long
- * enough that waiting for the whole-second X-RateLimit-Reset is a small part of each window).
- */
+/** 5 s windows: waiting for the whole-second X-RateLimit-Reset is a small part of each. */
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 50, windowSeconds: 5 };
 const COPIES = exampleCopies('bfQueueExmpl', '5f4b2a10-0003-4c1a-9e01-0000000000q3');
 
@@ -50,10 +43,8 @@ const steps = triggerSteps(
 	() => sandbox,
 	() => env.main,
 );
-/** The sandbox's API with its key (never throws on a status). */
 const { v1, createEndpoint } = steps;
 
-/** Starts the sandboxes, with the endpoints the workflows use; returns the shared workflows. */
 async function startSandboxes(): Promise<WorkflowJson[]> {
 	[sandbox, listingSandbox] = await Promise.all([
 		// Redelivery soon after a failed attempt; a long attempt timeout, since a retry of a delivery

@@ -1,4 +1,4 @@
-/** The folder global-setup.ts makes for one run of the queue suite (named by this variable). */
+/** Set by global-setup.ts for one run of the queue suite. */
 export const RUN_DIR_VARIABLE = 'BF_QUEUE_RUN_DIR';
 
 export function runDir(): string {

@@ -1,7 +1,4 @@
-/**
- * The workflow only the queue suite (and bench/queue-listing.ts) imports: a vendor listing on the
- * rate-limited sandbox. The resource workflows and examples come from test/e2e/workflows.ts.
- */
+/** Only the queue suite and bench/queue-listing.ts use it; the rest: test/e2e/workflows.ts. */
 import { action, chain, manual } from '../e2e/workflows';
 import type { WorkflowJson } from '../../scripts/n8n';
 

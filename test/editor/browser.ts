@@ -1,14 +1,9 @@
-/**
- * Headless Chromium for the editor test: the system's Chromium (Debian's `chromium` package,
- * installed by scripts/install-chromium.sh) driven by playwright-core, with a fresh profile, kept
- * off the network except for loopback, and every console error and uncaught page error recorded.
- */
+/** The system's Chromium (scripts/install-chromium.sh), a fresh profile, loopback only. */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-/** Where Chromium is looked for when BF_CHROMIUM does not say. */
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 const CHROMIUM_FLAGS = [
@@ -22,7 +17,6 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
-/** One console error or uncaught exception in the page. */
 export interface BrowserProblem {
 	kind: 'console' | 'pageerror';
 	text: string;
@@ -33,7 +27,6 @@ export interface BrowserProblem {
 
 export interface EditorBrowser {
 	page: Page;
-	/** Every problem since the browser started, in order. */
 	problems: BrowserProblem[];
 	close(): Promise<void>;
 }

@@ -1,8 +1,4 @@
-/**
- * The steps in n8n's editor that the test takes more than once, or that read a whole table or
- * list; the test finds the rest by the same stable hooks (data-test-id, label[for=<parameter>]),
- * which work on n8n 2.40.7 and 1.123.81.
- */
+/** Only stable hooks (data-test-id, label[for=<parameter>]): they work on 2.40.7 and 1.123.81. */
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
@@ -82,7 +78,6 @@ export class EditorPage {
 		);
 	}
 
-	/** The output table's column headers and rows (the first page). */
 	async outputTable(): Promise<{ columns: string[]; rows: string[][] }> {
 		const table = this.panel.locator(`${byTestId('output-panel')} table`).first();
 		await table.waitFor();
@@ -99,10 +94,7 @@ export class EditorPage {
 		return { columns, rows };
 	}
 
-	/**
-	 * The grid's column headers and rows as shown (the grid renders only the columns in view, and
-	 * one page of rows); cells by header, rows in the grid's order.
-	 */
+	/** As shown: the grid renders only the columns in view, and one page of rows. */
 	async dataTableGrid(): Promise<{ columns: string[]; rows: Array<Record<string, string>> }> {
 		const grid = this.page.locator(byTestId('data-table-grid'));
 		return await grid.evaluate((element) => {
@@ -135,7 +127,6 @@ export class EditorPage {
 		});
 	}
 
-	/** The credential dialog, opened from the panel's credential field. */
 	get credentialDialog(): Locator {
 		return this.page.locator(byTestId('editCredential-modal'));
 	}
@@ -172,10 +163,7 @@ export class EditorPage {
 		await this.credentialDialog.locator(byTestId('credential-save-button')).click();
 	}
 
-	/**
-	 * Saves a screenshot as `<name>.png`: of `target` (an element), of the panel's parameters
-	 * column ('parameters'), or of the page. Toasts are left out.
-	 */
+	/** Of `target`, of the panel's parameters column, or of the page; toasts left out. */
 	async screenshot(name: string, target?: Locator | 'parameters'): Promise<void> {
 		if (!this.screenshotDir) return;
 		fs.mkdirSync(this.screenshotDir, { recursive: true });
@@ -190,7 +178,6 @@ export class EditorPage {
 		else await (target ?? this.page).screenshot(options);
 	}
 
-	/** The middle column of the node panel: its tabs and parameters. */
 	private async parametersColumn() {
 		const panel = await this.panel.boundingBox();
 		const parameters = await this.panel.locator(byTestId('node-parameters')).boundingBox();

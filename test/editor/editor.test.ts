@@ -1,12 +1,7 @@
 /**
- * The nodes as a person meets them in n8n's editor, in headless Chromium, against a real n8n with
- * this package installed and the sandbox behind its credential: sign in, open an imported example,
- * run a node and read its output table, add a node and go through every resource, search vendors
- * in the picker, test the credential (right key, then a wrong one), open the trigger's panel. The
- * browser console must hold no error besides n8n's own known ones (n8n-own-errors.ts).
- *
- * Screenshots of each step go to docs/images/editor-*.png on n8n 2.x (the README shows them) and
- * to a temporary folder on 1.x; BF_SCREENSHOT_DIR sends them elsewhere.
+ * In headless Chromium against a real n8n with this package installed. The browser console must
+ * hold no error besides n8n's own known ones (n8n-own-errors.ts). Screenshots go to
+ * docs/images/editor-*.png on n8n 2.x (the README shows them), or to BF_SCREENSHOT_DIR.
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -59,7 +54,6 @@ function example(file: string): WorkflowJson & { id: string } {
 const VENDORS_EXAMPLE = example('01-sync-vendors-to-spreadsheet.json');
 const TRIGGER_EXAMPLE = example('03-notify-when-receivable-paid.json');
 const DATA_TABLE_EXAMPLE = example('01d-sync-vendors-to-data-table.json');
-/** Example 01d's table: its name and columns. */
 const TABLE = nodeNamed(DATA_TABLE_EXAMPLE, TABLE_NODE).parameters;
 const nodeOfType = (workflow: WorkflowJson, type: string): string => {
 	const node = workflow.nodes.find((n) => n.type === type);
@@ -255,7 +249,7 @@ it('leaves no browser console error besides n8n’s own known ones', () => {
 	expect(unknownProblems(browser.problems.filter((p) => !probe.includes(p)))).toEqual([]);
 });
 
-/** Picks resource and operation in the open panel by the names the editor shows. */
+/** By the names the editor shows. */
 async function pickOperation(resource: string, operation: string) {
 	for (const [name, value] of [
 		['resource', resource],
@@ -275,7 +269,6 @@ async function pickOperation(resource: string, operation: string) {
 	}
 }
 
-/** The open panel shows `expected`'s parameters after `before`, with their labels and hints, and its notices. */
 async function expectPanel(
 	before: string[],
 	expected: { parameters: string[]; notices?: string[] },

@@ -1,8 +1,6 @@
 /**
- * What the node panels should show, by parameter *name* (the public names of the node interface,
- * which saved workflows depend on). Labels, hints and notice texts are not repeated here: the test
- * reads them from the nodes' descriptions, so display-text changes need no edit. When a change
- * shows or hides a parameter, or adds or removes a notice, update the lists below.
+ * By parameter *name* (public: saved workflows depend on them). Labels, hints and notice texts
+ * are read from the nodes' descriptions, so display-text changes need no edit here.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
@@ -11,9 +9,7 @@ import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFina
 export interface PanelExpectation {
 	resource: string;
 	operation: string;
-	/** Every parameter the panel shows by default after resource and operation, in order. */
-	parameters: string[];
-	/** The notices it shows (type 'notice' parameters), by name. */
+	parameters: string[]; // shown by default after resource and operation, in order
 	notices?: string[];
 }
 
@@ -47,7 +43,6 @@ export const ACTION_PANELS: PanelExpectation[] = [
 	},
 ];
 
-/** The trigger's panel. */
 export const TRIGGER_PANEL: { parameters: string[]; notices: string[] } = {
 	parameters: ['webhookEndpointId', 'events', 'options'],
 	notices: [],
@@ -63,7 +58,6 @@ function showsFor(property: INodeProperties, resource?: string, operation?: stri
 	return allows('resource', resource) && allows('operation', operation);
 }
 
-/** The action node's parameter `name` as defined for this resource and operation. */
 export function actionProperty(name: string, resource: string, operation: string): INodeProperties {
 	const found = actionProperties.find((p) => p.name === name && showsFor(p, resource, operation));
 	if (!found) throw new Error(`no parameter ${name} for ${resource} / ${operation}`);
@@ -76,7 +70,6 @@ export function triggerProperty(name: string): INodeProperties {
 	return found;
 }
 
-/** The text the editor shows for an option value of an options parameter. */
 export function optionName(property: INodeProperties, value: string): string {
 	const option = (property.options as INodePropertyOptions[] | undefined)?.find(
 		(o) => o.value === value,

@@ -1,7 +1,4 @@
-/**
- * The editor test: n8n's editor in headless Chromium against the real n8n the e2e suites start.
- * `npm run test:editor` (needs `npm run provision` and Chromium: scripts/install-chromium.sh).
- */
+/** `npm run test:editor` needs `npm run provision` and scripts/install-chromium.sh. */
 const path = require('path');
 
 module.exports = {

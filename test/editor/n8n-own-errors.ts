@@ -53,7 +53,6 @@ const KNOWN: KnownError[] = [
 	},
 ];
 
-/** The problems that are not n8n's own known ones: the test fails on these. */
 export function unknownProblems(problems: BrowserProblem[]): BrowserProblem[] {
 	return problems.filter((problem) => !KNOWN.some((known) => known.matches(problem)));
 }

@@ -1,35 +1,19 @@
-/**
- * A tiny HTTP client for tests, on Node's global `fetch`. It never throws on a status code: every
- * answer comes back as `{status, headers, text, body}` (body = parsed JSON, or undefined when the
- * text is empty or not JSON). Network errors (connection reset, refused) do throw.
- *
- * Generic on purpose: anything that talks to a loopback HTTP server in tests may reuse it.
- */
-
+/** Never throws on a status code (tests assert error answers); network errors do throw. */
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 interface HttpRequestOptions {
-	/** Query string values; undefined/null entries are left out. */
-	query?: Query;
-	/** A JSON body: serialized and sent with `Content-Type: application/json`. */
+	query?: Query; // undefined/null entries are left out
 	body?: unknown;
-	/** A raw body sent as is (no Content-Type is added unless given in `headers`). */
-	rawBody?: string | Buffer;
-	/** Extra headers (win over the defaults). */
+	rawBody?: string | Buffer; // sent as is, no Content-Type added
 	headers?: Record<string, string>;
-	/** Bearer key for this request; `null` sends no Authorization header at all. */
-	apiKey?: string | null;
+	apiKey?: string | null; // null: no Authorization header at all
 }
 
 export interface HttpResponse<T = any> {
 	status: number;
-	/** Header names lower-cased. */
-	headers: Record<string, string>;
+	headers: Record<string, string>; // names lower-cased
 	text: string;
-	/** Parsed JSON, or undefined when the body is empty or not JSON. */
-	body: T;
-	/** Wall-clock duration of the request in ms. */
-	durationMs: number;
+	body: T; // undefined when the body is empty or not JSON
 }
 
 function buildUrl(baseUrl: string, path: string, query?: Query): string {
@@ -64,14 +48,12 @@ export function createHttpClient(
 		for (const [key, value] of Object.entries(options.headers ?? {})) {
 			headers[key.toLowerCase()] = value;
 		}
-		const started = Date.now();
 		const res = await fetch(buildUrl(baseUrl, path, options.query), {
 			method,
 			headers,
 			body: body as any,
 		});
 		const text = await res.text();
-		const durationMs = Date.now() - started;
 		let parsed: any;
 		if (text.length > 0) {
 			try {
@@ -84,7 +66,7 @@ export function createHttpClient(
 		res.headers.forEach((value, key) => {
 			outHeaders[key.toLowerCase()] = value;
 		});
-		return { status: res.status, headers: outHeaders, text, body: parsed as T, durationMs };
+		return { status: res.status, headers: outHeaders, text, body: parsed as T };
 	}
 	const withBody =
 		(method: string) =>

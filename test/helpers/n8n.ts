@@ -1,18 +1,8 @@
 /**
- * In-process n8n harness: runs a real node through n8n-core's `WorkflowExecute` (the engine n8n
- * uses) with real credential resolution and real HTTP; nothing of the node under test is stubbed.
- * In place of n8n's server it brings a node-type registry (with `harness.items`, a start node that
- * emits the given items), a credentials helper over fixed test data that applies `authenticate`
- * as n8n's CredentialsHelper does, and the `additionalData` the engine reads.
- *
- * - `runNode`: `items → node`; `res.items` (first output), `res.error` (the node's error, or the
- *   WorkflowHasIssuesError n8n throws before running), `res.serialised` (the whole run as JSON:
- *   assert that secrets never appear in it).
- * - `runListSearch`: a resource-locator list search through n8n-core's LoadOptionsContext.
- *
- * Errors in the run data are serialised objects: compare `error.name`, not `instanceof`. The
- * transport keeps rate-limit state per API key for the whole jest file: use a distinct key for
- * tests that change the sandbox's rate limit.
+ * Runs a real node through n8n-core's `WorkflowExecute` with real credential resolution and real
+ * HTTP; only n8n's server is replaced. Errors in the run data are serialised objects: compare
+ * `error.name`, not `instanceof`. The transport keeps rate-limit state per API key for the whole
+ * jest file: use a distinct key for tests that change the sandbox's rate limit.
  */
 import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
@@ -43,10 +33,7 @@ import {
 
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 
-/**
- * The logger n8n-core's contexts hand a node as `this.logger` (spy on it to see what a node
- * logs). n8n-core has its own copies of @n8n/di and @n8n/backend-common: resolved from there.
- */
+/** The node's `this.logger`; n8n-core has its own copies of @n8n/di and @n8n/backend-common. */
 export function n8nLogger(): { warn(message: string): void } {
 	const fromCore = (name: string) => require(require.resolve(name, { paths: [coreDir] }));
 	const { Container } = fromCore('@n8n/di');
@@ -78,7 +65,6 @@ class HarnessItemsNode implements INodeType {
 	}
 }
 
-/** A node-type registry for the given node types, keyed by `description.name`. */
 export function makeNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): INodeTypes {
 	const byName = (name: string) => {
 		const t = types[name];
@@ -130,7 +116,6 @@ async function applyAuthenticate(
 	return requestOptions;
 }
 
-/** Credentials helper over a fixed map `credential type name → decrypted data`. */
 export class TestCredentialsHelper implements ICredentialsHelper {
 	constructor(
 		private readonly data: Record<string, ICredentialDataDecryptedObject>,
@@ -190,10 +175,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 	}
 }
 
-/**
- * The `additionalData` the engine and the node contexts read, n8n's URLs under `baseUrl`; what
- * n8n's server does beyond it throws.
- */
+/** n8n's URLs under `baseUrl`; what n8n's server does beyond them throws. */
 export function makeAdditionalData(
 	credentialsHelper: ICredentialsHelper,
 	baseUrl = 'http://127.0.0.1',
@@ -227,11 +209,7 @@ export function makeAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/**
- * A trigger of this package alone in an active workflow, with its credential, as the trigger
- * harnesses run it (test/trigger/support.ts, test/polling/support.ts): `load` builds the Workflow
- * n8n builds for a run, on a copy of the static data as saved.
- */
+/** A trigger alone in an active workflow; `load` builds a run's Workflow on saved static data. */
 export function activeTrigger(
 	nodeType: INodeType,
 	node: Pick<INode, 'id' | 'name' | 'parameters'> & Partial<INode>,
@@ -261,12 +239,10 @@ export function activeTrigger(
 
 interface HarnessOptions {
 	nodeType: INodeType | IVersionedNodeType;
-	/** Decrypted credential data by credential type name; attached to the node as well. */
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	credentialTypes?: ICredentialType[];
 }
 
-/** The node under test as a saved workflow holds it, its workflow, and the credentials helper. */
 function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject[]) {
 	const desc = opts.nodeType.description;
 	const version =
@@ -317,26 +293,19 @@ function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject
 }
 
 interface RunNodeOptions extends HarnessOptions {
-	/** Its parameters exactly as a saved workflow holds them. */
 	parameters: INodeParameters;
-	/** JSON of the input items (default: one empty item). */
 	items?: IDataObject[];
-	/** The node setting "On Error: Continue" (n8n's `continueOnFail`). */
 	continueOnFail?: boolean;
-	/** The node's "On Error" setting; overrides `continueOnFail` (e.g. 'continueErrorOutput'). */
-	onError?: INode['onError'];
+	onError?: INode['onError']; // overrides continueOnFail
 }
 
 export interface RunNodeResult {
-	serialised: string;
-	/** The node's first output, and all its outputs. */
-	items: INodeExecutionData[];
+	serialised: string; // the whole run: assert that secrets never appear in it
+	items: INodeExecutionData[]; // the first output
 	outputs: INodeExecutionData[][];
-	/** The error the node failed with, or the one n8n threw before any node ran. */
-	error?: ExecutionBaseError;
+	error?: ExecutionBaseError; // the node's, or the one n8n threw before any node ran
 }
 
-/** Runs `items → node` with WorkflowExecute and returns the node's output items or its error. */
 export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	const onError = opts.onError ?? (opts.continueOnFail ? 'continueRegularOutput' : undefined);
 	const { workflow, nodes, connections, credentialsHelper } = harness(
@@ -377,17 +346,12 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 
 interface RunListSearchOptions extends HarnessOptions {
 	nodeType: INodeType;
-	/** Name of the method under `methods.listSearch`. */
-	method: string;
+	method: string; // under methods.listSearch
 	filter?: string;
 	paginationToken?: string;
 }
 
-/**
- * Calls a list-search method of the `vendorId` locator as the editor does (n8n's
- * DynamicNodeParametersService): through n8n-core's `LoadOptionsContext`, so `this.getCredentials`
- * and `this.helpers.httpRequestWithAuthentication` are the real ones.
- */
+/** As the editor calls it (n8n's DynamicNodeParametersService): through LoadOptionsContext. */
 export async function runListSearch(opts: RunListSearchOptions): Promise<INodeListSearchResult> {
 	const method = opts.nodeType.methods?.listSearch?.[opts.method];
 	if (!method) throw new Error(`harness: no listSearch method ${opts.method}`);

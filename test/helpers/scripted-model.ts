@@ -1,11 +1,8 @@
 /**
- * A scripted chat model for tests: an OpenAI-compatible Chat Completions server on 127.0.0.1
- * that plays a script instead of thinking. Each model turn is one step: tool calls, or a final
- * answer; a step may be a function of the request, to act on what the previous tool results said. The turn is read from the ids of the tool calls the request replays
- * (`call_<turn>_<index>`, kept by a client even when it splits one turn's calls into several
- * assistant messages, as n8n's AI Agent does), so a retried request gets the same step again.
- * Every request is recorded, with the messages and the tools offered, for the test's assertions.
- * No network beyond loopback.
+ * An OpenAI-compatible Chat Completions server on 127.0.0.1 that plays a script. The turn is read
+ * from the ids of the tool calls the request replays (`call_<turn>_<index>`, kept even when a
+ * client splits one turn's calls into several assistant messages, as n8n's AI Agent does), so a
+ * retried request gets the same step again.
  */
 import type { ServerResponse } from 'http';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
@@ -14,7 +11,6 @@ import { answer, bodyOf, scriptedServer } from './scripted-server';
 export type Reply =
 	{ toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { answer: string };
 
-/** A Chat Completions message as the client sent it. */
 export interface ChatMessage {
 	role: string;
 	content?: unknown;
@@ -26,18 +22,14 @@ export interface ModelRequest {
 	turn: number;
 	model: string;
 	messages: ChatMessage[];
-	/** The tools the client offered: name, description and JSON schema of their arguments. */
 	tools: Array<{ name: string; description?: string; parameters?: any }>;
-	/** The whole request body. */
 	body: any;
 }
 
 export type Step = Reply | ((request: ModelRequest) => Reply);
 
 export interface ScriptedModel {
-	/** The base URL an OpenAI client takes, `http://127.0.0.1:<port>/v1`. */
-	baseUrl: string;
-	/** Every Chat Completions request, in order. */
+	baseUrl: string; // what an OpenAI client takes: http://127.0.0.1:<port>/v1
 	requests: ModelRequest[];
 	close(): Promise<void>;
 }
@@ -112,14 +104,13 @@ function completion(request: ModelRequest, reply: Reply) {
 	};
 }
 
-/** A message's text, whether its content is a string or a list of text parts. */
 function textOf(message: ChatMessage): string {
 	if (typeof message.content === 'string') return message.content;
 	if (!Array.isArray(message.content)) return '';
 	return message.content.map((part: any) => part?.text ?? '').join('');
 }
 
-/** What the model was told by each tool call in a request: the call, and the tool message's text. */
+/** What the model was told by each tool call in a request. */
 export function toolResults(
 	request: ModelRequest,
 ): Array<{ name: string; arguments: any; result: string }> {
@@ -140,10 +131,7 @@ export function toolResults(
 		}));
 }
 
-/**
- * What n8n tells a model about an operation's tool when the node has no description of its own:
- * the default of the node's `toolDescription` parameter shown for that resource and operation.
- */
+/** What n8n tells a model about an operation's tool when the node has no description. */
 export function defaultToolDescription(resource: string, operation: string): string {
 	const field = new BusinessFinance().description.properties.find(
 		({ name, displayOptions }) =>

@@ -1,8 +1,4 @@
-/**
- * One scripted HTTP server for tests: a loopback server that answers with the test's handler,
- * records each request and ends unfinished answers on close. The transport's, the node's, the
- * trigger's and the e2e tests' stand-ins for a service (or a receiver) are built on it.
- */
+/** The one base of every stand-in service or receiver in the tests. */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
@@ -49,7 +45,6 @@ export async function scriptedServer(
 	};
 }
 
-/** Sends a JSON answer with the given status and headers. */
 export function answer(
 	res: http.ServerResponse,
 	status: number,
@@ -60,7 +55,6 @@ export function answer(
 	res.end(JSON.stringify(body));
 }
 
-/** The whole body of a request. */
 export async function bodyOf(req: http.IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -1,8 +1,6 @@
 /**
- * A tiny SMTP server for tests: n8n's Send Email node (and its review tool) delivers to it on
- * 127.0.0.1 instead of a mail provider. It speaks just enough SMTP for a client without TLS or
- * login (EHLO, MAIL, RCPT, DATA, QUIT, RSET, NOOP), keeps each message, and reads the links of
- * its HTML body, so a test can open them as the recipient would. No network beyond loopback.
+ * Where n8n's Send Email node delivers in tests: just enough SMTP for a client without TLS or
+ * login; a message's links are read so a test can open them as the recipient would.
  */
 import * as net from 'net';
 import type { AddressInfo } from 'net';

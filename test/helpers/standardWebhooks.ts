@@ -33,14 +33,12 @@ export function signWebhook(
 	return `v1,${hmac.update(rawBody).digest('base64')}`;
 }
 
-/** The three headers of a delivery, under `webhook-*` names. */
 export const webhookHeaders = (id: string, timestamp: number | string, signature: string) => ({
 	'webhook-id': id,
 	'webhook-timestamp': String(timestamp),
 	'webhook-signature': signature,
 });
 
-/** The three headers of a delivery signed with `secret`, under `webhook-*` names. */
 export function signedHeaders(
 	secret: string,
 	body: string,

@@ -1,8 +1,4 @@
-/**
- * What a poll costs and keeps (issue 36's targets), measured at the scripted service: requests
- * per poll with 10,000 items and nothing or 250 new, and the static data n8n saves after
- * 100,000 items.
- */
+/** Issue 36's targets, measured at the scripted service. */
 import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
 const list = useScriptedList();
@@ -15,7 +11,6 @@ const items = (prefix: string, count: number, from: number): ListItem[] =>
 		type: 'deposit',
 	}));
 
-/** Requests of one poll, and what it emitted. */
 async function measured(trigger: PollHarness) {
 	const before = list.requests.length;
 	const emitted = await trigger.poll();

@@ -1,12 +1,7 @@
 /**
- * Test support for the polling trigger: the REAL n8n-core PollContext over a real Workflow, HTTP
- * through n8n-core's own request path, and a scripted list service whose list the test controls
- * item by item (timestamps, ids, inserts while a poll pages, failing pages).
- *
- * Static data as n8n keeps it for an active workflow (docs/trigger.md, "Polling trigger"): one
- * Workflow object for the activation, its static data saved to the database when a poll emits
- * (and at activation); `restart()` rebuilds the Workflow from what was saved, as n8n does after
- * a restart.
+ * The REAL n8n-core PollContext over a real Workflow, against a list service the test scripts
+ * item by item. Static data as n8n keeps it (docs/trigger.md, "Polling trigger"): one Workflow
+ * per activation, saved when a poll emits and at activation.
  */
 import type * as http from 'http';
 
@@ -28,10 +23,8 @@ let counter = 0;
 
 export class PollHarness {
 	readonly nodeType = new BusinessFinancePollingTrigger();
-	/** The node (tests may change its parameters), its credentials helper, its Workflow's loader. */
 	private readonly active: ReturnType<typeof activeTrigger>;
-	/** The workflow's static data as n8n's database holds it. */
-	saved: IDataObject = {};
+	saved: IDataObject = {}; // as n8n's database holds it
 	private workflow: Workflow;
 
 	constructor(
@@ -89,10 +82,7 @@ export class PollHarness {
 		);
 	}
 
-	/**
-	 * One poll of the active workflow: its items (`[]` for null); static data saved when it
-	 * emitted, as n8n's __emit does; an error is thrown as n8n's poll executor receives it.
-	 */
+	/** Static data saved only when it emitted, as n8n's __emit does. */
 	async poll(): Promise<IDataObject[]> {
 		const result = await this.nodeType.poll.call(this.context('trigger', this.workflow));
 		if (result === null) return [];
@@ -116,18 +106,15 @@ export class PollHarness {
 		return result === null ? [] : result[0].map((item: INodeExecutionData) => item.json);
 	}
 
-	/** The node's static data in memory (what the next poll reads). */
 	state(): IDataObject {
 		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
 	}
 
-	/** Size in bytes of the static data n8n saves for the workflow. */
 	savedBytes(): number {
 		return Buffer.byteLength(JSON.stringify(this.saved));
 	}
 }
 
-/** An element of the scripted list. */
 export interface ListItem {
 	id: string;
 	created_at: string;
@@ -136,14 +123,11 @@ export interface ListItem {
 	[key: string]: unknown;
 }
 
-/** `index`: its position in `requests`. */
-type Request = { path: string; query: URLSearchParams; index: number };
+type Request = { path: string; query: URLSearchParams; index: number }; // index in `requests`
 
 /**
- * A service with one transactions list and one vendors list, ordered by (created_at, id) as
- * the contract says, with `meta.total`, `from`/`type` for transactions. `onRequest` runs before
- * each answer (insert items while a poll pages); a number it returns is sent as that status,
- * `{ body }` as a 200 with that body.
+ * Ordered by (created_at, id) as the contract says. `onRequest` runs before each answer (to
+ * insert items while a poll pages); a number it returns is sent as that status, `{ body }` as 200.
  */
 class ScriptedList {
 	transactions: ListItem[] = [];
@@ -195,7 +179,7 @@ class ScriptedList {
 	}
 }
 
-/** The calling file's scripted list: started once, emptied (lists, hook, request log) before each test. */
+/** Started once per file, emptied before each test. */
 export function useScriptedList(): ScriptedList {
 	const list = new ScriptedList();
 	beforeAll(async () => void (await list.start()));

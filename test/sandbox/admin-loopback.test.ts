@@ -1,10 +1,8 @@
 /**
  * The sandbox answers only requests addressed to a loopback host (a web page rebinding its own
  * name to 127.0.0.1 still sends that name as Host), and its admin routes only loopback clients,
- * whatever spelling of the path reaches them. The requests are written byte for byte over a real
- * TCP connection (HTTP clients set Host themselves and normalise percent-encoded paths and
- * absolute-form request lines away); the admin tests send them from this machine's own
- * non-loopback address, the sandbox listening on every interface.
+ * whatever spelling of the path reaches them. Written byte for byte over TCP: HTTP clients set
+ * Host themselves and normalise percent-encoded paths and absolute-form request lines away.
  */
 import * as net from 'net';
 import * as os from 'os';
@@ -14,7 +12,6 @@ import { achVendor, useHarness } from './support';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-/** An address of this machine that is not loopback (IPv4 first), or undefined. */
 function externalAddress(): string | undefined {
 	const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
 	const external = all.filter((a) => !a.internal && !a.address.startsWith('fe80'));

@@ -1,8 +1,4 @@
-/**
- * `npm run sandbox` (sandbox/cli.ts): flags from issue 2 (--port, --host, --api-key, --rate-limit,
- * --rate-window, --retry-after, --seed), prints the base URL and the key, stops on Ctrl-C (SIGINT).
- * Started as the npm script does (ts-node, transpile only), on port 0.
- */
+/** `npm run sandbox` (flags from issue 2), started as the npm script does, on port 0. */
 import * as path from 'path';
 
 import { startGroup, stopGroup } from '../../scripts/process-group';

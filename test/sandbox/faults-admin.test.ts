@@ -1,8 +1,6 @@
 /**
- * What the other suites do not show of the faults (a 401 does not consume one; the faulted
- * request counts in the rate limit) and the admin routes (reset, the demo seed, removing a
- * vendor, the request log masking any key, bad bodies). A custom `apiKey` is covered through
- * the CLI's --api-key in cli.test.ts.
+ * What the other suites do not show of the faults and the admin routes. A custom `apiKey` is
+ * covered through the CLI's --api-key in cli.test.ts.
  */
 import type { HttpResponse } from '../helpers/http';
 import { achVendor, expectError, expectRateHeaders, useHarness } from './support';

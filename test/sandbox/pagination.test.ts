@@ -1,7 +1,4 @@
-/**
- * Pagination (docs/api-decisions.md): the meta of each page (default limit, exact multiple, last
- * partial page, past the end), list order, and the bounds of page and limit on both lists.
- */
+/** As docs/api-decisions.md says. */
 import { expectPageMeta, expectValidationError, useHarness } from './support';
 
 const h = useHarness();

@@ -1,7 +1,6 @@
 /**
- * Transport-level errors (docs/api-decisions.md): INVALID_JSON, NOT_FOUND (route), METHOD_NOT_ALLOWED,
- * PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, and the error body shape. None of them may change
- * state; the body is checked before the resource exists (sandbox/API.md, order of checks).
+ * Transport-level errors (docs/api-decisions.md). None of them may change state; the body is
+ * checked before the resource exists (sandbox/API.md, order of checks).
  */
 import { achVendor, expectError, expectValidationError, vendorTotal, useHarness } from './support';
 
@@ -10,7 +9,6 @@ const h = useHarness({}, { resetEach: true });
 const ID = '00000000-0000-4000-8000-000000000000';
 const UNKNOWN_VENDOR = `/v1/vendors/${ID}`;
 
-/** Sends `body` as written, with that content type. */
 const send = (method: string, path: string, body: string, contentType = 'application/json') =>
 	h.api.request(method, path, { rawBody: body, headers: { 'content-type': contentType } });
 

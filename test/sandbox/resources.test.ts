@@ -1,8 +1,6 @@
 /**
- * What the node's own tests cannot show of the routes: each resource as documented (exactly its
- * fields, USD, a UUID id; vendors with last4 only), search by email, and the refusals of
- * docs/api-decisions.md the node's checks keep it from ever sending (400 naming the field, 404,
- * 409, unknown query parameters). The node against each route: test/node and the e2e suites.
+ * What the node's own tests cannot show of the routes, e.g. the refusals of docs/api-decisions.md
+ * the node's checks keep it from ever sending. The node against each route: test/node, test/e2e.
  */
 import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
 import {

@@ -1,7 +1,6 @@
 /**
- * Shared pieces of the sandbox's HTTP-level suite, written from docs/api-decisions.md and
- * sandbox/API.md. Admin calls go through `sb.admin` (sandbox/client.ts, real HTTP), the client
- * every other suite uses; tests that pin an admin route's own answer call it with `raw`.
+ * Written from docs/api-decisions.md and sandbox/API.md. Admin calls go through `sb.admin`
+ * (sandbox/client.ts), as in every other suite; tests that pin an admin route's answer use `raw`.
  */
 import { randomUUID } from 'crypto';
 
@@ -10,18 +9,13 @@ import { createHttpClient, type HttpClient, type HttpResponse } from '../helpers
 
 export interface Harness {
 	sb: RunningSandbox;
-	/** /v1 client with the working key. */
 	api: HttpClient;
-	/** Same server, no Authorization header (admin routes; auth tests pass their own key). */
-	raw: HttpClient;
+	raw: HttpClient; // no Authorization header (auth tests pass their own key)
 	admin: RunningSandbox['admin'];
 	close(): Promise<void>;
 }
 
-/**
- * One harness for the calling test file: started before its tests and closed after them; with
- * `resetEach`, emptied (`admin.reset('none')`: data, logs, faults, rate counters) before each.
- */
+/** One sandbox per test file; `resetEach` empties data, logs, faults and rate counters. */
 export function useHarness(options: SandboxOptions = {}, { resetEach = false } = {}): Harness {
 	const h = {} as Harness;
 	beforeAll(async () => {
@@ -36,7 +30,6 @@ export function useHarness(options: SandboxOptions = {}, { resetEach = false } =
 	return h;
 }
 
-/** The X-RateLimit-* headers, each checked to be an integer. */
 export function expectRateHeaders(res: HttpResponse) {
 	const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) => {
 		expect(res.headers[`x-ratelimit-${name}`]).toMatch(/^\d+$/);
@@ -45,14 +38,12 @@ export function expectRateHeaders(res: HttpResponse) {
 	return { limit, remaining, reset };
 }
 
-/** The vendor count the API reports (`meta.total`). */
 export async function vendorTotal(h: Harness): Promise<number> {
 	const res = await h.api.get('/v1/vendors');
 	expect(res.status).toBe(200);
 	return res.body.meta.total;
 }
 
-/** ISO 8601 UTC date-time. */
 export function expectDateTime(value: unknown): void {
 	expect(value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 	expect(Number.isNaN(Date.parse(value as string))).toBe(false);
@@ -63,13 +54,11 @@ export function expectError(res: HttpResponse, status: number, code: string): vo
 	expect(res.body.error.message).toEqual(expect.stringMatching(/./));
 }
 
-/** 400 VALIDATION_ERROR whose message names the field. */
 export function expectValidationError(res: HttpResponse, field: string): void {
 	expectError(res, 400, 'VALIDATION_ERROR');
 	expect(res.body.error.message).toContain(field);
 }
 
-/** Exactly the documented fields: every one present (null when unset), nothing else. */
 export function expectOnlyFields(obj: Record<string, unknown>, fields: readonly string[]): void {
 	expect(Object.keys(obj).sort()).toEqual([...fields].sort());
 }

@@ -1,9 +1,6 @@
 /**
  * Webhook endpoints (GET/PATCH of the spec, assumed POST/DELETE/secret) and what the trigger
- * relies on in a delivery: the event shape, the Standard Webhooks headers and a signature checked
- * with the `standardwebhooks` library, filter_types and disabled endpoints,
- * redelivery (same webhook-id, bounded) and the delivery log. How the trigger handles real
- * deliveries is tested in test/trigger/attack.test.ts and test/trigger/webhook.test.ts.
+ * relies on in a delivery; the trigger's side: test/trigger/attack.test.ts and webhook.test.ts.
  */
 import type { IncomingHttpHeaders } from 'http';
 import { Webhook } from 'standardwebhooks';
@@ -32,7 +29,6 @@ interface Receiver {
 	close(): Promise<void>;
 }
 
-/** A loopback receiver (test/helpers/scripted-server.ts) that records every delivery. */
 async function startReceiver(): Promise<Receiver> {
 	const received: Receiver['received'] = [];
 	const server = await scriptedServer((req, res, index) => {
@@ -82,7 +78,6 @@ async function deliveriesTo(endpointId: string, on: Harness = h): Promise<Delive
 	return (await on.admin.getDeliveries()).filter((d) => d.endpoint_id === endpointId);
 }
 
-/** Waits for `count` deliveries to reach `rx`; resolves to all it received. */
 const arrivals = (count: number, rx: Receiver = receiver) =>
 	pollUntil(
 		`${count} deliveries`,
@@ -91,7 +86,6 @@ const arrivals = (count: number, rx: Receiver = receiver) =>
 		20,
 	);
 
-/** Waits for `count` attempts to `endpointId` in the delivery log; resolves to them. */
 const logged = (endpointId: string, count: number, on: Harness = h) =>
 	pollUntil(
 		`${count} attempts in the delivery log`,

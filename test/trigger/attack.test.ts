@@ -1,8 +1,6 @@
 /**
- * The trigger under attack: everything an attacker who knows the webhook URL can send, against a
- * trigger activated for real on the sandbox (endpoint created through the API, its secret fetched
- * from the service), webhook() served over HTTP in n8n-core's WebhookContext on the static data as
- * saved (test/trigger/support.ts). The cost of each attack is counted in the sandbox's request log.
+ * Everything an attacker who knows the webhook URL can send, against a trigger activated for real
+ * on the sandbox; the cost of each attack is counted in the sandbox's request log.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -41,7 +39,6 @@ const secretFetches = async (endpointId: string) =>
 		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${endpointId}/secret`,
 	).length;
 
-/** A trigger activated on the sandbox, with its endpoint's secret and another in the credential. */
 type Active = Awaited<ReturnType<typeof activeTrigger>>;
 async function activeTrigger(options: IDataObject = {}) {
 	const credentialSecret = newSecret();
@@ -74,7 +71,6 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		await a.t.deactivate();
 	});
 
-	/** The captured headers, those named in `svix` under their svix-* names. */
 	const renamed = (svix: string[]) =>
 		Object.fromEntries(
 			['id', 'timestamp', 'signature'].map((f) => [

@@ -24,7 +24,6 @@ function freshMemory(): Memory {
 	return memory as Memory;
 }
 
-/** A trigger as receive.ts describes it, with a logger to spy on. */
 function triggerLog(nodeName = 'Business Finance Trigger', workflowId = 'wf-1') {
 	return { nodeName, workflowId, logger: { warn: jest.fn<void, [string]>() } };
 }

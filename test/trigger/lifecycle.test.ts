@@ -1,8 +1,4 @@
-/**
- * checkExists / create / delete of the trigger in n8n-core's HookContext, against the sandbox
- * over real HTTP (and, behind a proxy, a service without the routes the API does not promise:
- * creating an endpoint and handing out its secret).
- */
+/** The proxy plays a service without the routes the API does not promise (create, secret). */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -41,7 +37,6 @@ async function getEndpoint(id: string): Promise<{ status: number; data?: IDataOb
 	return { status: res.status, data: res.body?.data };
 }
 
-/** The settings activation changes and deactivation puts back, as the service has them now. */
 const settingsNow = async (id: unknown) =>
 	endpointSettings((await getEndpoint(id as string)).data!);
 
@@ -190,7 +185,6 @@ describe('an endpoint created by the trigger (webhookEndpointId empty)', () => {
 describe('a service without the assumed routes, or failing after creating an endpoint', () => {
 	afterEach(closeAll);
 
-	/** The sandbox behind a proxy that answers `status` to the next `method` requests on `path`. */
 	async function serviceAnswering(method: string, path: RegExp, status: number) {
 		const proxy = await faultyProxy(h.sb.baseUrl);
 		proxy.faults.push({ method, path, status, count: 10 });

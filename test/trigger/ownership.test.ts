@@ -1,8 +1,4 @@
-/**
- * An endpoint the user owns ("Webhook Endpoint ID" given) is never lost, and no delivery can
- * decide an activation: through n8n-core's real hook and webhook contexts (support.ts), against a
- * service that applies a change and then answers 503, or answers slowly.
- */
+/** Against a service that applies a change and then answers 503, or answers slowly. */
 import type { IDataObject } from 'n8n-workflow';
 
 import {

@@ -1,16 +1,8 @@
 /**
- * Test support for the trigger: the REAL n8n-core contexts (HookContext for checkExists/create/
- * delete, WebhookContext for webhook()) over a real Workflow, HTTP through n8n-core's own request
- * path. Nothing of the trigger is stubbed.
- *
- * `serve()` plays n8n's webhook server: the raw body in `req.rawBody` (a Buffer, as n8n 2.x),
- * Express's `status().json()`, and n8n 2.x's answers (`workflowData`: "Workflow was started" once
- * the run has started, 500 when it could not start; a throw: 500).
- *
- * Static data as n8n handles it: every activation, deactivation and webhook request runs on a new
- * Workflow built from the saved copy and writes it back only when the run changed it (n8n's
- * saveStaticData). A test listener ("Listen for test event") has static data of its own that
- * starts empty and is never saved.
+ * The REAL n8n-core contexts (HookContext, WebhookContext) over a real Workflow; nothing of the
+ * trigger is stubbed. Static data as n8n handles it: each activation, deactivation and webhook
+ * request runs on a Workflow built from the saved copy, written back only when changed (n8n's
+ * saveStaticData); a test listener's static data starts empty and is never saved.
  */
 import { randomBytes } from 'crypto';
 
@@ -34,16 +26,13 @@ import { activeTrigger, makeAdditionalData } from '../helpers/n8n';
 import { signedHeaders } from '../helpers/standardWebhooks';
 import { pollUntil } from '../../scripts/poll';
 
-/** Servers the helpers here started (proxies, served triggers): `closeAll` ends them. */
 const running: Array<{ close(): Promise<void> }> = [];
 export const closeAll = async () => {
 	await Promise.all(running.splice(0).map((r) => r.close()));
 };
 
-/** Options of a trigger beyond its parameters and credential. */
 interface HarnessOptions {
-	/** The node's static data as n8n saved it (what an earlier activation left). */
-	staticData?: IDataObject;
+	staticData?: IDataObject; // as an earlier activation left it
 	nodeName?: string;
 }
 
@@ -51,20 +40,14 @@ let counter = 0;
 
 export class TriggerHarness {
 	nodeType = new BusinessFinanceTrigger();
-	/** The node (tests may change its parameters), its credentials helper, its Workflow's loader. */
 	private readonly active: ReturnType<typeof activeTrigger>;
 	/** Base of the production webhook URLs: serve()'s, to receive what the service sends. */
 	webhookBaseUrl = 'http://127.0.0.1:5678/webhook';
 	readonly workflowId: string;
-	/** The workflow's static data as n8n's database holds it. */
-	private persisted: IDataObject = {};
-	/**
-	 * The static data of a running test listener, as n8n's test-webhook registration keeps it:
-	 * apart from the database's (it starts empty, and is never saved there).
-	 */
+	private persisted: IDataObject = {}; // as n8n's database holds it
+	/** A test listener's static data: kept with n8n's test-webhook registration, never saved. */
 	private testRegistration: IDataObject | undefined;
 
-	/** `parameters` over the defaults: an endpoint created by the trigger, every event. */
 	constructor(
 		parameters: IDataObject,
 		credentials: ICredentialDataDecryptedObject,
@@ -88,10 +71,7 @@ export class TriggerHarness {
 		return this.active.node;
 	}
 
-	/**
-	 * A Workflow as n8n builds one for each activation, deactivation and webhook request: from the
-	 * static data as last saved (so concurrent runs do not see each other's changes).
-	 */
+	/** From the static data as last saved, so concurrent runs do not see each other's changes. */
 	private loadWorkflow(mode: WorkflowExecuteMode = 'webhook'): Workflow {
 		const saved = mode === 'manual' ? (this.testRegistration ?? {}) : this.persisted;
 		return this.active.load(this.workflowId, saved, this.nodeType);
@@ -114,7 +94,6 @@ export class TriggerHarness {
 		});
 	}
 
-	/** A JSON copy of the node's static data as saved (what the next run will see). */
 	staticData(): IDataObject {
 		return JSON.parse(JSON.stringify(this.persisted[`node:${this.node.name}`] ?? {}));
 	}
@@ -140,9 +119,8 @@ export class TriggerHarness {
 	}
 
 	/**
-	 * A HookContext as n8n 2.40 builds it. Activation: mode 'manual' for a test webhook
-	 * ("Listen for test event"), else 'webhook'. Deactivation (see deactivate()): mode 'internal'
-	 * and activation 'update' for both, the test one told apart only by `webhookData.isTest`.
+	 * As n8n 2.40 builds it: activation in mode 'manual' for a test listener, else 'webhook';
+	 * deactivation 'internal'/'update' for both, told apart only by `webhookData.isTest`.
 	 */
 	private hookContext(
 		workflow: Workflow,
@@ -160,18 +138,14 @@ export class TriggerHarness {
 		);
 	}
 
-	/** The production webhook URL of the trigger (what activation registers). */
 	webhookUrl(mode: WorkflowExecuteMode = 'webhook'): string {
 		return this.hookContext(this.loadWorkflow(), mode).getNodeWebhookUrl('default')!;
 	}
 
 	/**
-	 * What n8n does on activation: checkExists, then create when it answered false, on one Workflow;
-	 * the static data is saved only when both succeed. A test listener ("Listen for test event", as
-	 * n8n 2.40's TestWebhooks) runs in mode 'manual' on empty static data, kept with the
-	 * registration. On failure n8n removes the webhooks again, then reports the error: production
-	 * on the static data as saved (`clearWebhooks`), a listener on this same Workflow
-	 * (`deactivateWebhooks`).
+	 * As n8n 2.40: checkExists, then create, on one Workflow; saved only when both succeed. On
+	 * failure n8n removes the webhooks before reporting: production on the static data as saved
+	 * (`clearWebhooks`), a test listener on this same Workflow (TestWebhooks' `deactivateWebhooks`).
 	 */
 	async activate(mode: WorkflowExecuteMode = 'webhook'): Promise<{ existed: boolean }> {
 		const test = mode === 'manual';
@@ -203,11 +177,7 @@ export class TriggerHarness {
 		return answer;
 	}
 
-	/**
-	 * What n8n 2.40 does on deactivation: `deleteWebhook(workflow, webhook, 'internal', 'update')`
-	 * for the active workflow and for a test webhook alike (`mode` only says which one this is),
-	 * on the static data as saved, which is saved again afterwards.
-	 */
+	/** As n8n 2.40: `deleteWebhook(..., 'internal', 'update')` for production and test alike. */
 	async deactivate(mode: WorkflowExecuteMode = 'webhook'): Promise<boolean> {
 		const test = mode === 'manual';
 		const workflow = this.loadWorkflow(mode);
@@ -219,11 +189,12 @@ export class TriggerHarness {
 		return deleted;
 	}
 
-	/** Serves webhook() over HTTP as n8n's webhook server would (see the file comment). */
+	/**
+	 * Plays n8n 2.x's webhook server: the raw body in `req.rawBody`, Express's `status().json()`,
+	 * "Workflow was started" once the run has started, 500 when it could not start or webhook() threw.
+	 */
 	async serve() {
-		/** The workflow data of every delivery that started an execution, in order. */
 		const executions: INodeExecutionData[][][] = [];
-		/** Every request as it arrived: headers and raw body (to replay a genuine delivery). */
 		const received: Array<{ headers: Record<string, string>; body: string }> = [];
 		const counts = { staticDataWrites: 0, hungUp: 0 };
 		const server = await scriptedServer((req, res) => {
@@ -269,20 +240,16 @@ export class TriggerHarness {
 			})();
 		});
 		const served = {
-			/**
-			 * n8n's WorkflowRunner.run() for a delivery that returned workflowData: the answer waits
-			 * for it, and a throw (n8n could not start the run) is answered 500. Tests replace it.
-			 */
+			/** n8n's WorkflowRunner.run(); tests replace it (a throw: n8n could not start the run). */
 			startRun: async (): Promise<void> => undefined,
-			/** Base URL to use as `webhookBaseUrl` (http://127.0.0.1:PORT/webhook). */
 			baseUrl: `${server.baseUrl}/webhook`,
 			executions,
 			received,
-			/** How many requests changed the static data (n8n saves it after such a request). */
 			/** Requests whose sender closed the connection before it was answered. */
 			get hungUp() {
 				return counts.hungUp;
 			},
+			/** Requests that changed the static data (n8n saves it after each). */
 			get staticDataWrites() {
 				return counts.staticDataWrites;
 			},
@@ -323,17 +290,15 @@ export function signedDelivery(secret: string, signing: Signing = {}) {
 	return { body, headers: signedHeaders(secret, body, { id, ts }) };
 }
 
-/** Sends a delivery signed with `secret` (see signedDelivery). */
 export const deliverSigned = (url: string, secret: string, signing?: Signing) => {
 	const { body, headers } = signedDelivery(secret, signing);
 	return deliver(url, body, headers);
 };
 
 /**
- * What the proxy does to the next `count` requests with this method whose path matches: held
- * `delayMs`, then answered `status` (with `body`, else an error in the API's shape) without
- * reaching the sandbox, or, with `applied`, after the sandbox did the work (a gateway timing out
- * in front of a backend that applied the change).
+ * For the next `count` matching requests: held `delayMs`, then answered `status` without reaching
+ * the sandbox, or with `applied` after the sandbox did the work (a gateway timing out in front of
+ * a backend that applied the change).
  */
 interface ProxyFault {
 	method: string;
@@ -346,9 +311,8 @@ interface ProxyFault {
 }
 
 /**
- * The sandbox behind a proxy, for what its own faults cannot do: a route the real service may
- * lack (creating an endpoint, handing out its secret: sandbox/routes/webhooks.ts), a change
- * applied but answered with an error, a rotated secret. Logs every request.
+ * For what the sandbox's own faults cannot do: a route the real service may lack
+ * (sandbox/routes/webhooks.ts), a change applied but answered with an error, a rotated secret.
  */
 export async function faultyProxy(sandboxUrl: string) {
 	const faults: ProxyFault[] = [];
@@ -382,7 +346,6 @@ export async function faultyProxy(sandboxUrl: string) {
 /** The calling file's sandbox (useHarness: no data, a limit not reached), redelivering quickly. */
 export const useTriggerSandbox = () => useHarness({ deliveryRetryDelaysMs: [50, 100] });
 
-/** Polls `probe` until it returns a value (not undefined); fails after 10 s. */
 export const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
 	pollUntil(what, async () => await probe(), 10_000, 20);
 
@@ -406,10 +369,7 @@ export const eventBody = (type = 'payable.paid', data: IDataObject = { id: 'p1',
 	});
 
 const realNow = Date.now.bind(Date);
-/**
- * Moves n8n's clock (`Date.now`, which the trigger reads once per delivery) `ms` further ahead, as
- * if that much time had passed; `jest.restoreAllMocks()` puts it back.
- */
+/** The trigger reads `Date.now` once per delivery; `jest.restoreAllMocks()` puts it back. */
 export function advanceClock(ms: number): void {
 	const offsetMs = Date.now() - realNow() + ms;
 	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
@@ -429,10 +389,7 @@ export async function servedTrigger(
 	return { t, served };
 }
 
-/**
- * A trigger served over HTTP that verifies with the credential's Webhook Signing Secret (none
- * when `secret` is ''), as activation leaves it when the service hands out no secret.
- */
+/** Verifies with the credential's secret (none when ''), as when the service hands out none. */
 export async function credentialTrigger(
 	options: IDataObject = {},
 	{

@@ -78,7 +78,6 @@ describe('the counting: one warning per trigger per interval', () => {
 });
 
 describe('real deliveries to the trigger (n8n-core WebhookContext, n8n’s logger)', () => {
-	/** The trigger's verification warnings n8n's logger got. */
 	const warningsOf = (spy: jest.SpyInstance, nodeName: string): string[] =>
 		spy.mock.calls
 			.map(([message]) => String(message))

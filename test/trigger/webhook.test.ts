@@ -1,8 +1,6 @@
 /**
- * The trigger's webhook() handler, served over real HTTP in n8n-core's WebhookContext: Standard
- * Webhooks verification over the raw body, event filter, duplicates and output modes. The secret
- * here is the credential's; the endpoint's secret is covered in attack.test.ts, which also covers
- * forged, unsigned and "Allow Unsigned" deliveries.
+ * The secret here is the credential's; the endpoint's secret, forged, unsigned and "Allow
+ * Unsigned" deliveries: attack.test.ts.
  */
 import {
 	closeAll,
