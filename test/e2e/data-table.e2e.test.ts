@@ -8,7 +8,6 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	dataTableRows,
 	findDataTable,
-	loadExamples,
 	type DataTable,
 	type DataTableRow,
 	type N8nServer,
@@ -135,51 +134,6 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-describe('example 01d as imported', () => {
-	const workflow = loadExamples().find((e) => e.file === SYNC)!.workflow;
-
-	it('a table with one typed column per vendor field, created once', () => {
-		const create = nodeNamed(workflow, TABLE_NODE).parameters;
-		expect(create).toMatchObject({
-			resource: 'table',
-			operation: 'create',
-			tableName: TABLE_NAME,
-			options: { createIfNotExists: true },
-		});
-		const columns: Array<{ name: string; type: string }> = create.columns.column;
-		expect(columns.map((c) => fieldOf(c.name))).toEqual([...RESOURCE_FIELDS.vendor]);
-		// The API's date-times are dates; every other vendor field is text.
-		const types = RESOURCE_FIELDS.vendor.map((f) => (f.endsWith('_at') ? 'date' : 'string'));
-		expect(columns.map((c) => c.type)).toEqual(types);
-	});
-
-	it('the row nodes name the table without an expression; new rows go in one bulk insert, columns mapped automatically; updates and deletes match on vendor_id', () => {
-		for (const name of [NODES.rows, NODES.insert, NODES.update, NODES.delete]) {
-			// n8n's Data table node takes its bulk path only for a table chosen without an expression.
-			expect(nodeNamed(workflow, name).parameters.dataTableId).toEqual({
-				__rl: true,
-				mode: 'name',
-				value: TABLE_NAME,
-			});
-		}
-		const insert = nodeNamed(workflow, NODES.insert).parameters;
-		expect(insert).toMatchObject({
-			operation: 'insert',
-			columns: { mappingMode: 'autoMapInputData' },
-			options: { optimizeBulk: true },
-		});
-		const update = nodeNamed(workflow, NODES.update).parameters;
-		expect(update.columns.mappingMode).toBe('autoMapInputData');
-		for (const name of [NODES.update, NODES.delete]) {
-			expect(nodeNamed(workflow, name).parameters.filters.conditions).toEqual([
-				{ keyName: 'vendor_id', condition: 'eq', keyValue: '={{ $json.vendor_id }}' },
-			]);
-		}
-		// Deleting rows is the user's choice (examples/README.md).
-		expect(nodeNamed(workflow, NODES.delete).disabled).toBe(true);
-	});
-});
-
 describe('vendors into an n8n data table', () => {
 	it('2.x: the first run creates the table, typed, and inserts every vendor at once; 1.x: the example stops at its table node, so the table is made by hand', async () => {
 		expect(await findDataTable(n8n, TABLE_NAME)).toBeUndefined();
@@ -200,7 +154,21 @@ describe('vendors into an n8n data table', () => {
 		expect(output(first, NODES.update)).toEqual([]);
 		const made = await table();
 		const columns = [...made.columns].sort((a, b) => a.index - b.index);
-		expect(columns.map(({ name, type }) => ({ name, type }))).toEqual(TABLE_COLUMNS);
+		// One column per vendor field: the API's date-times are dates, every other field is text.
+		expect(columns.map(({ name, type }) => ({ name: fieldOf(name), type }))).toEqual(
+			RESOURCE_FIELDS.vendor.map((name) => ({
+				name,
+				type: name.endsWith('_at') ? 'date' : 'string',
+			})),
+		);
+		// n8n's Data table node takes its bulk path only for a table chosen without an expression.
+		for (const name of [NODES.rows, NODES.insert, NODES.update, NODES.delete]) {
+			expect(nodeNamed(EXAMPLE, name).parameters.dataTableId).toEqual({
+				__rl: true,
+				mode: 'name',
+				value: TABLE_NAME,
+			});
+		}
 	});
 
 	it('a second run finds one row per vendor, with the vendor’s values, and writes nothing', async () => {
@@ -235,7 +203,9 @@ describe('vendors into an n8n data table', () => {
 		expect(await rowsByVendor()).toEqual(after);
 	});
 
-	it('with "Delete their rows" enabled: the rows of two vendors the service no longer lists go, every other row as it was', async () => {
+	it('with "Delete their rows" enabled (disabled as shipped): the rows of two vendors the service no longer lists go, every other row as it was', async () => {
+		// Deleting rows is the user's choice (examples/README.md).
+		expect(nodeNamed(EXAMPLE, NODES.delete).disabled).toBe(true);
 		const before = await rowsByVendor();
 		const gone = [...before.keys()].slice(0, 2).sort();
 		for (const vendor of gone) await sandbox.admin.removeVendor(vendor);
