@@ -17,7 +17,8 @@ const many = (prefix: string, count: number, ms: (i: number) => number) =>
 	Array.from({ length: count }, (_, i) => tx(`${prefix}${String(i).padStart(4, '0')}`, ms(i)));
 const NEW = many('n', 150, (i) => 10 + i);
 const NEW_IDS = NEW.map((item) => item.id);
-const activated = async (parameters: IDataObject = {}) => {
+const activated = async (before: ListItem[], parameters: IDataObject = {}) => {
+	list.add('transactions', ...before);
 	const trigger = new PollHarness(parameters, credentialsFor(list.baseUrl));
 	expect(await trigger.activate()).toEqual([]);
 	return trigger;
@@ -112,8 +113,7 @@ const CASES: Case[] = [
 ];
 
 it.each(CASES)('$name', async ({ before, steps, parameters = {} }) => {
-	list.add('transactions', ...before);
-	const trigger = await activated(parameters);
+	const trigger = await activated(before, parameters);
 	for (const step of steps) {
 		list.add('transactions', ...(step.add ?? []));
 		const start = list.requests.length;
@@ -133,8 +133,7 @@ it.each([
 ])(
 	'%s half-way: the pages before it are emitted, then the rest',
 	async (_, status, requests) => {
-		list.add('transactions', tx('a', 0));
-		const trigger = await activated();
+		const trigger = await activated([tx('a', 0)]);
 		list.add('transactions', ...NEW);
 		const start = list.requests.length;
 		list.onRequest = ({ index, query }) =>
@@ -172,8 +171,7 @@ it.each([
 	],
 	['no list in "data"', { data: { id: 'x' } }, /without a list in "data"/],
 ])('an answer with %s is refused with that reason, the cursor unmoved', async (_, body, reason) => {
-	list.add('transactions', tx('a', 0));
-	const trigger = await activated();
+	const trigger = await activated([tx('a', 0)]);
 	const before = trigger.state();
 	list.onRequest = () => ({ body: { ...body, meta: { total: 2, has_more: false } } });
 	await expect(trigger.poll()).rejects.toThrow(reason);
@@ -184,8 +182,7 @@ it.each([
 });
 
 it('a restart between polls: only what a poll emitted was saved, nothing skipped or repeated', async () => {
-	list.add('transactions', tx('a', 0));
-	const trigger = await activated();
+	const trigger = await activated([tx('a', 0)]);
 	list.add('transactions', tx('b', 1));
 	expect(ids(await trigger.poll())).toEqual(['b']);
 	expect(ids(await trigger.poll())).toEqual([]); // changes nothing worth saving
@@ -195,8 +192,7 @@ it('a restart between polls: only what a poll emitted was saved, nothing skipped
 });
 
 it('Fetch Test Event: the newest item as an event, the cursor untouched', async () => {
-	list.add('transactions', tx('a', 0), tx('b', 1));
-	const trigger = await activated();
+	const trigger = await activated([tx('a', 0), tx('b', 1)]);
 	const before = trigger.state();
 	const [event] = await trigger.fetchTestEvent();
 	expect(event).toEqual({
@@ -209,15 +205,14 @@ it('Fetch Test Event: the newest item as an event, the cursor untouched', async 
 });
 
 it('Output Data Only: the transaction alone', async () => {
-	const trigger = await activated({ options: { output: 'data' } });
+	const trigger = await activated([], { options: { output: 'data' } });
 	list.add('transactions', tx('a', 0));
 	const [item] = await trigger.poll();
 	expect(item).toMatchObject({ id: 'a', created_at: stamp(0) });
 });
 
 it('changing Trigger On starts afresh: the activation of the new choice emits nothing', async () => {
-	list.add('transactions', tx('a', 0));
-	const trigger = await activated();
+	const trigger = await activated([tx('a', 0)]);
 	trigger.node.parameters.transactionType = 'deposit';
 	expect(await trigger.poll()).toEqual([]);
 	list.add('transactions', tx('b', 1));
@@ -231,7 +226,7 @@ it('Vendor Changed: each change once, in updated_at order; new vendors are not c
 		updated_at: stamp(updated),
 	});
 	list.add('vendors', vendor('a', 0), vendor('b', 1, 5));
-	const trigger = await activated({ event: 'vendor.updated' });
+	const trigger = await activated([], { event: 'vendor.updated' });
 	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 7), vendor('c', 2)];
 	const events = await trigger.poll();
 	expect(events.map((e) => e.id)).toEqual([
