@@ -1,9 +1,5 @@
-/**
- * The polling trigger's cursor against a scripted list (real HTTP through n8n-core's PollContext):
- * every case of docs/trigger.md's "Polling trigger" guarantees, as a table. Each case starts from
- * an activation (which emits nothing), then alternates changes to the list and polls; the ids
- * emitted by each poll are compared with what the case expects.
- */
+// docs/trigger.md "Polling trigger" guarantees over real HTTP (n8n-core's PollContext). A step
+// expecting ['!'] expects the poll to fail.
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
@@ -19,6 +15,14 @@ const tx = (id: string, ms: number, type = 'deposit'): ListItem => ({
 const ids = (items: IDataObject[]) => items.map((item) => (item.data as IDataObject).id);
 const many = (prefix: string, count: number, ms: (i: number) => number) =>
 	Array.from({ length: count }, (_, i) => tx(`${prefix}${String(i).padStart(4, '0')}`, ms(i)));
+const NEW = many('n', 150, (i) => 10 + i);
+const NEW_IDS = NEW.map((item) => item.id);
+const activated = async (before: ListItem[], parameters: IDataObject = {}) => {
+	list.add('transactions', ...before);
+	const trigger = new PollHarness(parameters, credentialsFor(list.baseUrl));
+	expect(await trigger.activate()).toEqual([]);
+	return trigger;
+};
 
 type Step = { add?: ListItem[]; during?: (index: number) => number | void; expect: string[] };
 interface Case {
@@ -109,9 +113,7 @@ const CASES: Case[] = [
 ];
 
 it.each(CASES)('$name', async ({ before, steps, parameters = {} }) => {
-	list.add('transactions', ...before);
-	const trigger = new PollHarness(parameters, credentialsFor(list.baseUrl));
-	expect(await trigger.activate()).toEqual([]);
+	const trigger = await activated(before, parameters);
 	for (const step of steps) {
 		list.add('transactions', ...(step.add ?? []));
 		const start = list.requests.length;
@@ -131,22 +133,16 @@ it.each([
 ])(
 	'%s half-way: the pages before it are emitted, then the rest',
 	async (_, status, requests) => {
-		list.add('transactions', tx('a', 0));
-		const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
-		await trigger.activate();
-		list.add('transactions', ...many('n', 150, (i) => 10 + i));
+		const trigger = await activated([tx('a', 0)]);
+		list.add('transactions', ...NEW);
 		const start = list.requests.length;
 		list.onRequest = ({ index, query }) =>
 			index > start && query.get('page') === '2' ? status : undefined;
 		// page 1 holds 'a' and the first 99
-		expect(ids(await trigger.poll())).toEqual(many('n', 99, (i) => 10 + i).map((t) => t.id));
+		expect(ids(await trigger.poll())).toEqual(NEW_IDS.slice(0, 99));
 		expect(list.requests.length - start).toBe(requests);
 		list.onRequest = undefined;
-		expect(ids(await trigger.poll())).toEqual(
-			many('n', 150, (i) => 10 + i)
-				.slice(99)
-				.map((t) => t.id),
-		);
+		expect(ids(await trigger.poll())).toEqual(NEW_IDS.slice(99));
 	},
 	30_000,
 );
@@ -155,21 +151,16 @@ it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', a
 	list.add('transactions', tx('a', 0));
 	const trigger = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429'), 2_000);
 	await trigger.activate();
-	list.add('transactions', ...many('n', 150, (i) => 10 + i));
+	list.add('transactions', ...NEW);
 	const start = list.requests.length;
 	list.onRequest = ({ index }) => (index === start + 1 ? 429 : undefined);
-	const first = ids(await trigger.poll());
-	expect(first).toEqual(many('n', 99, (i) => 10 + i).map((t) => t.id));
+	expect(ids(await trigger.poll())).toEqual(NEW_IDS.slice(0, 99));
 	list.onRequest = undefined;
 	// the limiter holds the key until the window the 429 named ends: a new budget after it
 	const later = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429b'));
 	later.saved = trigger.saved;
 	later.restart();
-	expect(ids(await later.poll())).toEqual(
-		many('n', 150, (i) => 10 + i)
-			.slice(99)
-			.map((t) => t.id),
-	);
+	expect(ids(await later.poll())).toEqual(NEW_IDS.slice(99));
 });
 
 it.each([
@@ -180,9 +171,7 @@ it.each([
 	],
 	['no list in "data"', { data: { id: 'x' } }, /without a list in "data"/],
 ])('an answer with %s is refused with that reason, the cursor unmoved', async (_, body, reason) => {
-	list.add('transactions', tx('a', 0));
-	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
-	await trigger.activate();
+	const trigger = await activated([tx('a', 0)]);
 	const before = trigger.state();
 	list.onRequest = () => ({ body: { ...body, meta: { total: 2, has_more: false } } });
 	await expect(trigger.poll()).rejects.toThrow(reason);
@@ -193,9 +182,7 @@ it.each([
 });
 
 it('a restart between polls: only what a poll emitted was saved, nothing skipped or repeated', async () => {
-	list.add('transactions', tx('a', 0));
-	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
-	await trigger.activate();
+	const trigger = await activated([tx('a', 0)]);
 	list.add('transactions', tx('b', 1));
 	expect(ids(await trigger.poll())).toEqual(['b']);
 	expect(ids(await trigger.poll())).toEqual([]); // changes nothing worth saving
@@ -205,9 +192,7 @@ it('a restart between polls: only what a poll emitted was saved, nothing skipped
 });
 
 it('Fetch Test Event: the newest item as an event, the cursor untouched', async () => {
-	list.add('transactions', tx('a', 0), tx('b', 1));
-	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
-	await trigger.activate();
+	const trigger = await activated([tx('a', 0), tx('b', 1)]);
 	const before = trigger.state();
 	const [event] = await trigger.fetchTestEvent();
 	expect(event).toEqual({
@@ -220,17 +205,14 @@ it('Fetch Test Event: the newest item as an event, the cursor untouched', async 
 });
 
 it('Output Data Only: the transaction alone', async () => {
-	const trigger = new PollHarness({ options: { output: 'data' } }, credentialsFor(list.baseUrl));
-	await trigger.activate();
+	const trigger = await activated([], { options: { output: 'data' } });
 	list.add('transactions', tx('a', 0));
 	const [item] = await trigger.poll();
 	expect(item).toMatchObject({ id: 'a', created_at: stamp(0) });
 });
 
 it('changing Trigger On starts afresh: the activation of the new choice emits nothing', async () => {
-	list.add('transactions', tx('a', 0));
-	const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
-	await trigger.activate();
+	const trigger = await activated([tx('a', 0)]);
 	trigger.node.parameters.transactionType = 'deposit';
 	expect(await trigger.poll()).toEqual([]);
 	list.add('transactions', tx('b', 1));
@@ -244,8 +226,7 @@ it('Vendor Changed: each change once, in updated_at order; new vendors are not c
 		updated_at: stamp(updated),
 	});
 	list.add('vendors', vendor('a', 0), vendor('b', 1, 5));
-	const trigger = new PollHarness({ event: 'vendor.updated' }, credentialsFor(list.baseUrl));
-	expect(await trigger.activate()).toEqual([]);
+	const trigger = await activated([], { event: 'vendor.updated' });
 	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 7), vendor('c', 2)];
 	const events = await trigger.poll();
 	expect(events.map((e) => e.id)).toEqual([

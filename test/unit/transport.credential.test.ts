@@ -101,8 +101,8 @@ describe('refusals before sending', () => {
 });
 
 describe('over real HTTP', () => {
-	/** Like the service: only the exact key is accepted. */
-	const strictServer = async () =>
+	it('the Test button lists one vendor, and it and the requests send exactly the same key', async () => {
+		// like the service: only the exact key is accepted
 		await serve((req, res) =>
 			req.headers.authorization === `Bearer ${HTTP_KEY}`
 				? answer(res, 200, LIST, okHeaders())
@@ -113,8 +113,6 @@ describe('over real HTTP', () => {
 						okHeaders(),
 					),
 		);
-	it('the Test button lists one vendor, and it and the requests send exactly the same key', async () => {
-		await strictServer();
 		const { t } = transportWithShiftableClock();
 		await expect(testCredential(creds())).resolves.toEqual({
 			status: 'OK',

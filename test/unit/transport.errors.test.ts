@@ -1,7 +1,4 @@
-/**
- * What users see (errors.ts): every answer of the service, and what is not one, as a NodeApiError
- * with the code, the service's message and what to do, never carrying the key.
- */
+// errors.ts: every answer of the service, and what is not one, as a NodeApiError users can act on.
 import { inspect } from 'util';
 import { NodeApiError } from 'n8n-workflow';
 

@@ -33,6 +33,7 @@ beforeEach(() => {
 });
 
 const budget = (ms: number, cancel?: AbortSignal) => new Deadline(fake.clock, ms, cancel);
+const acquireNow = () => limiter.acquire(budget(0)); // on a budget of no wait
 const retryAfter = (ms: number) => ({ 'retry-after': (ms / 1000).toFixed(3) });
 const seconds = (fromNowMs: number) => String(Math.ceil((fake.now + fromNowMs) / 1000));
 
@@ -113,7 +114,7 @@ describe('what one answer can do to a key at most', () => {
 					else limiter.record(e.headers as Record<string, string>, fake.now);
 				}
 				fake.now += MAX_KEY_BLOCK_MS;
-				const ticket = await fake.run(limiter.acquire(budget(0)));
+				const ticket = await fake.run(acquireNow());
 				ticket.release();
 			}),
 			{ numRuns: 300 },
@@ -123,26 +124,22 @@ describe('what one answer can do to a key at most', () => {
 
 describe('queueing behind the first request on a key', () => {
 	it('without rate-limit headers nothing is tracked and nobody queues', async () => {
-		const first = await fake.run(limiter.acquire(budget(0)));
+		const first = await fake.run(acquireNow());
 		first.answered(200, {}, fake.now);
 		first.release();
-		const tickets = await fake.run(
-			Promise.all(Array.from({ length: 5 }, () => limiter.acquire(budget(0)))),
-		);
+		const tickets = await fake.run(Promise.all(Array.from({ length: 5 }, acquireNow)));
 		expect(tickets).toHaveLength(5);
 	});
 
 	it('counts the requests still in flight: an answer says what remained when it was counted', async () => {
 		await pass(0, limitOf(5, 3, seconds(10_000)));
-		const [a, b] = await fake.run(
-			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
-		);
+		const [a, b] = await fake.run(Promise.all([acquireNow(), acquireNow()]));
 		a.answered(200, limitOf(5, 2, seconds(10_000)), fake.now);
 		a.release();
 		b.release(); // no answer (a connection reset, say): it may have been counted
 		// 2 remained when `a` was counted, and `b` was on its way: one is left.
 		await pass(0);
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const limitFive = (remaining: number) => limitOf(5, remaining, seconds(10_000));
@@ -151,25 +148,23 @@ describe('queueing behind the first request on a key', () => {
 	// what looks like the last slot.
 	async function bCountedBeforeAWasAnswered() {
 		await pass(0, limitFive(4));
-		const [a, b] = await fake.run(
-			Promise.all([limiter.acquire(budget(0)), limiter.acquire(budget(0))]),
-		);
+		const [a, b] = await fake.run(Promise.all([acquireNow(), acquireNow()]));
 		a.answered(200, limitFive(2), fake.now);
 		a.release();
-		const a2 = await fake.run(limiter.acquire(budget(0)));
+		const a2 = await fake.run(acquireNow());
 		return { b, a2 };
 	}
 
 	it('a request the service counted before another request was answered gives its slot back once answered', async () => {
 		const { b, a2 } = await bCountedBeforeAWasAnswered();
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 		b.answered(200, limitFive(2), fake.now); // `b`'s answer: it was among the 3 already counted
 		b.release();
 		a2.answered(200, limitFive(1), fake.now);
 		a2.release();
 		// 4 requests counted, one left: it is admitted, and then nothing more.
 		await pass(0);
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a caller whose budget ends before the window (in 10 s) fails at its budget, unless an answer gives a slot back first', async () => {
@@ -192,7 +187,7 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, limitFive(4));
 		await pass(0, {}); // counted by the service, perhaps: the gateway does not say
 		for (let i = 0; i < 3; i++) await pass(0);
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	const fromNow = (remaining: number, seconds: number) => limitOf(5, remaining, String(seconds));
@@ -201,29 +196,29 @@ describe('queueing behind the first request on a key', () => {
 		await pass(0, fromNow(4, 60));
 		fake.now += 500;
 		await pass(0, fromNow(0, 59)); // 500 ms earlier than the first answer's, same window
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a reset sent as seconds from now, a little later on a later answer, is still the same window', async () => {
 		await pass(0, fromNow(4, 60));
-		(await fake.run(limiter.acquire(budget(0)))).release(); // no answer: it may be counted yet
+		(await fake.run(acquireNow())).release(); // no answer: it may be counted yet
 		fake.now += 500;
 		await pass(0, fromNow(3, 60)); // 500 ms later than the first answer's; the other not counted
 		// 3 remained, less the one that got no answer, less nothing on its way: 2.
 		for (let i = 0; i < 2; i++) await pass(0);
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 
 	it('a late answer from an earlier window says nothing about the current one', async () => {
 		const earlierReset = seconds(10_000);
 		await pass(0, limitFive(4));
-		const late = await fake.run(limiter.acquire(budget(0)));
+		const late = await fake.run(acquireNow());
 		fake.now += 11_000; // that window is over; the next one opens
 		await pass(0, limitFive(4));
 		late.answered(200, { ...limitFive(0), 'x-ratelimit-reset': earlierReset }, fake.now);
 		late.release();
 		for (let i = 0; i < 4; i++) await pass(0);
-		await expect(fake.run(limiter.acquire(budget(0)))).rejects.toBeInstanceOf(OverBudgetError);
+		await expect(fake.run(acquireNow())).rejects.toBeInstanceOf(OverBudgetError);
 	});
 });
 
@@ -252,7 +247,7 @@ describe('a service that counts concurrent requests in any order', () => {
 		const onTheirWay: InFlight[] = [];
 		const tryToSend = async () => {
 			try {
-				onTheirWay.push({ ticket: await fake.run(limiter.acquire(budget(0))) });
+				onTheirWay.push({ ticket: await fake.run(acquireNow()) });
 			} catch (error) {
 				expect(error).toBeInstanceOf(OverBudgetError);
 			}

@@ -1,8 +1,5 @@
-/**
- * One call (send.ts): the request it builds, its retry decision (a 429 is not its to decide: the
- * limiter's, transport.limiter.test.ts), its retries, paths and attempt deadline through a transport on a fake clock and, where only real HTTP shows it, against
- * a scripted server.
- */
+// send.ts on a fake clock, and on a scripted server where only real HTTP shows it. A 429 is the
+// limiter's to decide (transport.limiter.test.ts).
 import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 
