@@ -20,20 +20,15 @@ import { schedDuring } from './sched';
 import { minimumRequests } from './floor';
 import { PAGE, type Settings } from './settings';
 
-export function queuePrerequisites():
-	{ runtime: Runtime; programs: QueueServicePrograms } | { missing: string } {
-	try {
-		return { runtime: requireRuntime(), programs: requireQueueServices() };
-	} catch (error) {
-		return { missing: (error as Error).message };
-	}
-}
-
 export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
 	const q = s.queue;
 	if (!q.enabled) return { runs: [], skipped: 'BENCH_QUEUE=0' };
-	const prerequisites = queuePrerequisites();
-	if ('missing' in prerequisites) return { runs: [], skipped: prerequisites.missing };
+	let prerequisites: [Runtime, QueueServicePrograms];
+	try {
+		prerequisites = [requireRuntime(), requireQueueServices()];
+	} catch (error) {
+		return { runs: [], skipped: (error as Error).message };
+	}
 	const sb = await startSandboxProcess([
 		...['--seed', 'none', '--api-key', 'svc_bench_queue_listing'],
 		...['--rate-limit', String(s.limit), '--rate-window', String(s.windowS)],
@@ -42,7 +37,7 @@ export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipp
 	try {
 		await sb.admin.seedVendors(q.n);
 		build();
-		env = await QueueEnvironment.start(prerequisites.runtime, prerequisites.programs);
+		env = await QueueEnvironment.start(...prerequisites);
 		await importListing(env, sb);
 		const rows: Row[] = [];
 		for (let round = 0; round <= s.repeat; round++) rows.push(await queueRun(env, sb, s));

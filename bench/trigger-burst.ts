@@ -9,13 +9,10 @@ import {
 	installPackage,
 	N8nServer,
 	requireRuntime,
-	type N8nOptions,
 	type Runtime,
 	type WorkflowJson,
 } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
-import type { GroupProcess } from '../scripts/process-group';
-import { QueueEnvironment } from '../scripts/queue';
 import { chain, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
 import { createHttpClient } from '../test/helpers/http';
@@ -31,15 +28,14 @@ import {
 	type Side,
 	type SideResult,
 } from './burst';
-import { queuePrerequisites } from './queue-listing';
 import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
 interface Configuration {
-	name: 'defaults' | 'fair' | 'recommended' | 'queue mode';
+	name: 'defaults' | 'fair' | 'recommended';
 	meaning: string;
 	env: Record<string, string>;
-	target?: number;
+	target: number;
 }
 
 interface Setup {
@@ -49,7 +45,6 @@ interface Setup {
 	configuration: Configuration;
 }
 type Measure = (target: BurstTarget) => Promise<Record<Side, SideResult>>;
-type Measured = Record<Side, SideResult> | { skipped: string };
 
 const CONFIGURATIONS: Configuration[] = [
 	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
@@ -65,13 +60,11 @@ const CONFIGURATIONS: Configuration[] = [
 		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 		target: 1.05,
 	},
-	{ name: 'queue mode', meaning: '2 webhook processors, 2 workers, defaults', env: {} },
 ];
 
-type ConfigurationResult = Partial<Record<Side, SideResult>> & {
+type ConfigurationResult = Record<Side, SideResult> & {
 	configuration: Configuration;
-	timeRatio?: number;
-	skipped?: string;
+	timeRatio: number;
 };
 
 function readBurstSettings(): BurstSettings & { configs: string[] } {
@@ -95,15 +88,11 @@ export async function runTriggerBurst(): Promise<Outcome> {
 		for (const configuration of CONFIGURATIONS.filter((c) => s.configs.includes(c.name))) {
 			const endpoint = await createEndpoint(sb);
 			const setup: Setup = { sb, collector, endpointId: endpoint.id, configuration };
-			const tag = `${configuration.name.replace(/\s+/g, '_')}_${Date.now().toString(36)}`;
-			const inN8n = configuration.name === 'queue mode' ? inQueueMode : inSingleN8n;
-			const measured = await inN8n(runtime, setup, (target) =>
+			const tag = `${configuration.name}_${Date.now().toString(36)}`;
+			const measured = await inSingleN8n(runtime, setup, (target) =>
 				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
 			);
-			const timeRatio =
-				'skipped' in measured
-					? undefined
-					: round3(measured.trigger.totalMs / measured.webhook.totalMs);
+			const timeRatio = round3(measured.trigger.totalMs / measured.webhook.totalMs);
 			results.push({ configuration, ...measured, timeRatio });
 		}
 	} finally {
@@ -136,10 +125,9 @@ function sideCells(r: ConfigurationResult, side: SideResult): string[] {
 		String(side.cpuMsPerDelivery),
 		(side.runQueueMs / 1000).toFixed(1),
 		min === max ? String(min) : `${min}-${max}`,
-		...(trigger
-			? [side.secretFetches, r.timeRatio, r.configuration.target ?? 'reported']
-			: ['', '', '']
-		).map(String),
+		...(trigger ? [side.secretFetches, r.timeRatio, r.configuration.target] : ['', '', '']).map(
+			String,
+		),
 	];
 }
 
@@ -149,69 +137,45 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 	);
 	const head = ['configuration', 'side', 'total s', 'answer p50 / p90 ms', 'CPU ms / delivery'];
 	head.push('run-queue s', 'runs per event', 'secret fetches', 'time ratio', 'target');
-	const rows = results.flatMap((r) =>
-		r.trigger && r.webhook
-			? [sideCells(r, r.trigger), sideCells(r, r.webhook)]
-			: [[r.configuration.name, `left out: ${r.skipped}`, ...Array(8).fill('')]],
-	);
+	const rows = results.flatMap((r) => [sideCells(r, r.trigger), sideCells(r, r.webhook)]);
 	printMarkdownTable(head, rows);
 }
 
-async function inSingleN8n(runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
+const TRIGGER_WORKFLOW_ID = 'bfBenchBurstTrig';
+const WEBHOOK_WORKFLOW_ID = 'bfBenchBurstHook';
+
+async function inSingleN8n(
+	runtime: Runtime,
+	setup: Setup,
+	measure: Measure,
+): Promise<Record<Side, SideResult>> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
 	let n8n: N8nServer | undefined;
 	try {
 		installPackage(userFolder);
-		await importBoth(runtime, { userFolder, port: 0 }, setup);
+		const { apiKey, baseUrl } = setup.sb;
+		await importCredentials(runtime, { userFolder, port: 0 }, [{ apiKey, baseUrl }]);
+		await importWorkflows(runtime, { userFolder, port: 0 }, burstWorkflows(setup));
 		n8n = await N8nServer.start(runtime, {
 			userFolder,
 			logLevel: 'warn',
 			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
 		});
-		return await activateAndMeasure(n8n, setup, n8n.baseUrl, [n8n.process], measure);
+		await n8n.setupOwner();
+		await n8n.activate(TRIGGER_WORKFLOW_ID);
+		await n8n.activate(WEBHOOK_WORKFLOW_ID);
+		await untilBothServe(setup, n8n.baseUrl);
+		const group = n8n.process.child.pid!;
+		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
-async function inQueueMode(_runtime: Runtime, setup: Setup, measure: Measure): Promise<Measured> {
-	const prerequisites = queuePrerequisites();
-	if ('missing' in prerequisites) return { skipped: prerequisites.missing };
-	const env = await QueueEnvironment.start(prerequisites.runtime, prerequisites.programs, {
-		concurrency: 10,
-		webhookLogLevel: 'info',
-	});
-	try {
-		await importBoth(env.main.runtime, env.cliOptions(), setup);
-		const busy = [...env.webhookProcessors, ...env.workers].map((p) => p.process);
-		return await activateAndMeasure(env.main, setup, env.loadBalancer.url, busy, measure);
-	} finally {
-		await env.stop();
-	}
-}
-
-const TRIGGER_WORKFLOW_ID = 'bfBenchBurstTrig';
-const WEBHOOK_WORKFLOW_ID = 'bfBenchBurstHook';
-
-async function importBoth(runtime: Runtime, cli: N8nOptions, setup: Setup): Promise<void> {
-	const { apiKey, baseUrl } = setup.sb;
-	await importCredentials(runtime, cli, [{ apiKey, baseUrl }]);
-	await importWorkflows(runtime, cli, burstWorkflows(setup));
-}
-
-async function activateAndMeasure(
-	server: N8nServer,
-	setup: Setup,
-	webhookBaseUrl: string,
-	busy: GroupProcess[],
-	measure: Measure,
-): Promise<Measured> {
-	await server.setupOwner();
-	await server.activate(TRIGGER_WORKFLOW_ID);
-	await server.activate(WEBHOOK_WORKFLOW_ID);
+async function untilBothServe(setup: Setup, n8nUrl: string): Promise<void> {
 	const api = createHttpClient(`${setup.sb.baseUrl}/v1`, { apiKey: setup.sb.apiKey });
-	const triggerUrl = urlOf('trigger', webhookBaseUrl);
+	const triggerUrl = urlOf('trigger', n8nUrl);
 	await pollUntil(
 		'the endpoint to point at n8n',
 		async () =>
@@ -221,12 +185,9 @@ async function activateAndMeasure(
 	await pollUntil(
 		'the Webhook node to answer',
 		async () =>
-			(await fetch(urlOf('webhook', webhookBaseUrl), { method: 'POST', body: '{}' })).status ===
-			200,
+			(await fetch(urlOf('webhook', n8nUrl), { method: 'POST', body: '{}' })).status === 200,
 		60_000,
 	);
-	const groups = busy.map((p) => p.child.pid!);
-	return await measure({ baseUrl: webhookBaseUrl, pids: () => [...processesOf(groups).keys()] });
 }
 
 function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {

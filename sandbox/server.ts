@@ -71,6 +71,15 @@ function parseJson(text: string): unknown {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const ROUTE_MODULES = [
+	receivableRoutes,
+	payableRoutes,
+	vendorRoutes,
+	treasuryRoutes,
+	webhookRoutes,
+	adminRoutes,
+];
+
 export function buildServer(options: ResolvedOptions): { app: FastifyInstance; ctx: AdminCtx } {
 	const store = new Store();
 	const events = new Events(store, options);
@@ -78,44 +87,23 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 	const rate = new RateLimiter(options.rateLimit, options.rateWindowSeconds, options.retryAfter);
 	const ctx: AdminCtx = { store, events, options, faults, rate };
 	const logEntries = new WeakMap<FastifyRequest, RequestRecord>();
-	const routes = new RouteTable();
-
 	const app = Fastify({
 		bodyLimit: BODY_LIMIT,
 		exposeHeadRoutes: false,
-		ajv: {
-			customOptions: {
-				coerceTypes: false,
-				removeAdditional: false,
-				useDefaults: false,
-			},
-		},
+		ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
 	});
-
 	// Every body is read as text here and parsed in preValidation, so that authentication and
 	// routing (401, 404, 405) come before 415 and INVALID_JSON.
 	app.removeAllContentTypeParsers();
-	app.addContentTypeParser(
-		'*',
-		{ parseAs: 'string', bodyLimit: BODY_LIMIT },
-		(_req, text, done) => {
-			done(null, new RawBody(text as string));
-		},
+	app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) =>
+		done(null, new RawBody(text as string)),
 	);
-
-	const setRateHeaders = (reply: FastifyReply, r: RateResult) => {
-		reply.header('x-ratelimit-limit', r.limit);
-		reply.header('x-ratelimit-remaining', r.remaining);
-		reply.header('x-ratelimit-reset', r.reset);
-	};
-
 	// The first hook, so a request for another host changes nothing: no admin route, no
 	// request-log entry, no rate-limit count (hostError says why). Throwing ends the hooks.
 	app.addHook('onRequest', async (req) => {
 		const misdirected = hostError(req.headers.host, req.url);
 		if (misdirected) throw misdirected;
 	});
-
 	app.addHook('onRequest', async (req, reply) => {
 		const path = pathOf(req.url);
 		// Admin or not is decided on the route Fastify matched (it decodes the path and accepts an
@@ -135,77 +123,85 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		};
 		store.requests.push(entry);
 		logEntries.set(req, entry);
-
-		const key = authenticate(req.headers.authorization, options.apiKey);
-		if (key instanceof ApiError) {
-			setRateHeaders(reply, rate.hit(`addr:${req.socket.remoteAddress ?? ''}`));
-			return sendError(reply, key);
-		}
-		const r = rate.hit(`key:${key}`);
-		setRateHeaders(reply, r);
-		if (r.exceeded) {
-			if (rate.retryAfter) reply.header('retry-after', r.retryAfter);
-			throw new ApiError(429, 'RATE_LIMITED', 'Too many requests, please slow down');
-		}
-
-		const fault = faults.decide(req.method, path);
-		if (!fault) return;
-		if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-		switch (fault.terminal) {
-			case 'status500':
-				throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
-			case 'status503':
-				throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service unavailable (injected fault)');
-			case 'malformed':
-				reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
-				return reply;
-			case 'reset': // logged with status 0, as the entry starts
-				reply.hijack();
-				req.raw.socket.destroy();
-				return reply;
-			default:
-				return;
-		}
+		return authenticateAndLimit(ctx, req, reply) ?? (await injectFault(faults, req, reply, path));
 	});
-
-	app.addHook('preValidation', async (req) => {
-		if (!(req.body instanceof RawBody)) return;
-		const { text } = req.body;
-		req.body = undefined;
-		if (req.is404 || req.method === 'GET' || req.method === 'DELETE' || text.length === 0) return;
-		const entry = logEntries.get(req);
-		if (entry) entry.body = text;
-		if (!isJsonContentType(req.headers['content-type'])) throw unsupportedMediaType();
-		req.body = parseJson(text);
-		if (entry) entry.body = req.body;
-	});
-
+	app.addHook('preValidation', async (req) => parseBody(req, logEntries.get(req)));
 	app.addHook('onResponse', async (req, reply) => {
 		const entry = logEntries.get(req);
 		if (entry) entry.status = reply.statusCode;
 	});
-
-	app.setNotFoundHandler((req, reply) => {
-		const path = pathOf(req.url);
-		const allowed = routes.allowed(path);
-		if (allowed.length > 0) {
-			reply.header('allow', allowed.join(', '));
-			return sendError(
-				reply,
-				new ApiError(
-					405,
-					'METHOD_NOT_ALLOWED',
-					`${req.method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
-				),
-			);
-		}
-		return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
-	});
-
 	app.setErrorHandler((err: FastifyError | ApiError, req, reply) =>
 		sendError(reply, toApiError(err)),
 	);
+	addRoutes(app, ctx);
+	return { app, ctx };
+}
 
+function setRateHeaders(reply: FastifyReply, r: RateResult): void {
+	reply.header('x-ratelimit-limit', r.limit);
+	reply.header('x-ratelimit-remaining', r.remaining);
+	reply.header('x-ratelimit-reset', r.reset);
+}
+
+/** The reply when the key is wrong (sent here, counted on the address); throws past the limit. */
+function authenticateAndLimit(
+	{ options, rate }: AdminCtx,
+	req: FastifyRequest,
+	reply: FastifyReply,
+): FastifyReply | undefined {
+	const key = authenticate(req.headers.authorization, options.apiKey);
+	if (key instanceof ApiError) {
+		setRateHeaders(reply, rate.hit(`addr:${req.socket.remoteAddress ?? ''}`));
+		return sendError(reply, key);
+	}
+	const r = rate.hit(`key:${key}`);
+	setRateHeaders(reply, r);
+	if (r.exceeded) {
+		if (rate.retryAfter) reply.header('retry-after', r.retryAfter);
+		throw new ApiError(429, 'RATE_LIMITED', 'Too many requests, please slow down');
+	}
+	return undefined;
+}
+
+async function injectFault(
+	faults: Faults,
+	req: FastifyRequest,
+	reply: FastifyReply,
+	path: string,
+): Promise<FastifyReply | undefined> {
+	const fault = faults.decide(req.method, path);
+	if (!fault) return undefined;
+	if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+	switch (fault.terminal) {
+		case 'status500':
+			throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
+		case 'status503':
+			throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service unavailable (injected fault)');
+		case 'malformed':
+			return reply.code(200).type('application/json').send('{"data": {"id": "malformed-inj');
+		case 'reset': // logged with status 0, as the entry starts
+			reply.hijack();
+			req.raw.socket.destroy();
+			return reply;
+		default:
+			return undefined;
+	}
+}
+
+async function parseBody(req: FastifyRequest, entry: RequestRecord | undefined): Promise<void> {
+	if (!(req.body instanceof RawBody)) return;
+	const { text } = req.body;
+	req.body = undefined;
+	if (req.is404 || req.method === 'GET' || req.method === 'DELETE' || text.length === 0) return;
+	if (entry) entry.body = text;
+	if (!isJsonContentType(req.headers['content-type'])) throw unsupportedMediaType();
+	req.body = parseJson(text);
+	if (entry) entry.body = req.body;
+}
+
+/** Every route, with its query check; a path with other methods answers 405 and `Allow`. */
+function addRoutes(app: FastifyInstance, ctx: AdminCtx): void {
+	const routes = new RouteTable();
 	const define: Define = (method, path, body, handler) => {
 		routes.add(method, path);
 		const params = QUERY_PARAMS[`${method} ${path}`] ?? [];
@@ -213,12 +209,14 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		const preHandler = async (req: FastifyRequest) => checkQuery(req.query as Query, params);
 		app.route({ method, url: path, schema, preHandler, handler });
 	};
-	receivableRoutes(define, ctx);
-	payableRoutes(define, ctx);
-	vendorRoutes(define, ctx);
-	treasuryRoutes(define, ctx);
-	webhookRoutes(define, ctx);
-	adminRoutes(define, ctx);
-
-	return { app, ctx };
+	for (const addModule of ROUTE_MODULES) addModule(define, ctx);
+	app.setNotFoundHandler((req, reply) => {
+		const path = pathOf(req.url);
+		const allowed = routes.allowed(path).join(', ');
+		if (!allowed)
+			return sendError(reply, new ApiError(404, 'NOT_FOUND', `No route ${req.method} ${path}`));
+		reply.header('allow', allowed);
+		const message = `${req.method} is not allowed on ${path} (allowed: ${allowed})`;
+		return sendError(reply, new ApiError(405, 'METHOD_NOT_ALLOWED', message));
+	});
 }

@@ -94,10 +94,6 @@ export class N8nServer extends N8nApi {
 		return result;
 	}
 
-	async runInServer(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any> {
-		return await runInServer(this, this.runtime.major, workflowId, triggerName, timeoutMs);
-	}
-
 	async waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
 		return await pollUntil(what, check, timeoutMs);
 	}

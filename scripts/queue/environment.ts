@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { N8nServer, Runtime } from '../n8n';
-import type { LogLevel, N8nOptions } from '../n8n/environment';
+import type { N8nOptions } from '../n8n/environment';
 import { freePort } from '../ports';
 import { stopGroup, type GroupProcess } from '../process-group';
 import type { QueueServicePrograms } from './installed';
@@ -17,15 +17,6 @@ import {
 } from './n8n-processes';
 import { startPostgres, type PostgresInstance } from './postgres';
 import { startRedis, type RedisInstance } from './redis';
-
-export interface QueueEnvironmentOptions {
-	/** Default 1. */
-	concurrency?: number;
-	/** Default debug: they log each webhook they receive. */
-	webhookLogLevel?: LogLevel;
-	/** Default: a new folder under the system's temporary folder, removed by stop(). */
-	dir?: string;
-}
 
 const PROCESSES_PER_ROLE = 2;
 
@@ -50,13 +41,14 @@ export class QueueEnvironment {
 	static async start(
 		runtime: Runtime,
 		programs: QueueServicePrograms,
-		options: QueueEnvironmentOptions = {},
+		/** Default: a new folder under the system's temporary folder, removed by stop(). */
+		options: { dir?: string } = {},
 	): Promise<QueueEnvironment> {
 		const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bf-queue-'));
 		fs.mkdirSync(dir, { recursive: true });
 		const env = new QueueEnvironment(dir, options.dir === undefined);
 		try {
-			await env.startParts(runtime, programs, options);
+			await env.startParts(runtime, programs);
 			return env;
 		} catch (error) {
 			await env.stop();
@@ -108,11 +100,7 @@ export class QueueEnvironment {
 		return started;
 	}
 
-	private async startParts(
-		runtime: Runtime,
-		programs: QueueServicePrograms,
-		options: QueueEnvironmentOptions,
-	): Promise<void> {
+	private async startParts(runtime: Runtime, programs: QueueServicePrograms): Promise<void> {
 		const ports = new Set<number>();
 		while (ports.size < 2 + 2 * PROCESSES_PER_ROLE) ports.add(await freePort());
 		const [balancerPort, mainPort, ...rest] = [...ports];
@@ -148,13 +136,7 @@ export class QueueEnvironment {
 		this.main = await this.record(main, (m) => ({ name: 'main', stop: () => m.stop() }));
 		const start = (role: 'worker' | 'webhook', port: number, i: number) =>
 			this.record(
-				startQueueProcess(runtime, this.settings, this.dir, {
-					role,
-					index: i + 1,
-					port,
-					concurrency: options.concurrency ?? 1,
-					logLevel: role === 'worker' ? 'info' : (options.webhookLogLevel ?? 'debug'),
-				}),
+				startQueueProcess(runtime, this.settings, this.dir, { role, index: i + 1, port }),
 				(p) => ({ name: p.name, stop: () => stopGroup(p.process) }),
 			);
 		const processes = [

@@ -1,8 +1,7 @@
 // Each process has its own user folder with this package: every process that runs or receives a
 // workflow loads it, not only main. The variables: docs/queue-mode.md.
 import * as path from 'path';
-import { installPackage, N8nServer, type Runtime } from '../n8n';
-import type { LogLevel } from '../n8n/environment';
+import { installPackage, N8nServer, type N8nOptions, type Runtime } from '../n8n';
 import type { GroupProcess } from '../process-group';
 import { isHealthy, startN8nProcess } from '../n8n/process';
 import type { PostgresInstance } from './postgres';
@@ -72,22 +71,17 @@ export async function startQueueProcess(
 	runtime: Runtime,
 	settings: SharedSettings,
 	dir: string,
-	spec: {
-		role: 'worker' | 'webhook';
-		index: number;
-		port: number;
-		logLevel: LogLevel;
-		concurrency?: number;
-	},
+	spec: { role: 'worker' | 'webhook'; index: number; port: number },
 ): Promise<QueueProcess> {
 	const name = `${spec.role}-${spec.index}`;
 	const worker = spec.role === 'worker';
 	const userFolder = path.join(dir, name);
 	installPackage(userFolder);
-	const options = {
+	const options: N8nOptions = {
 		userFolder,
 		port: spec.port,
-		logLevel: spec.logLevel,
+		// Webhook processors at debug: they log each webhook they receive.
+		logLevel: worker ? 'info' : 'debug',
 		extraEnv: {
 			...sharedEnv(settings),
 			...(worker && {
@@ -99,7 +93,7 @@ export async function startQueueProcess(
 	};
 	const n8nProcess = await startN8nProcess(runtime, options, {
 		name: `n8n ${spec.role} ${spec.index}`,
-		args: worker ? ['worker', `--concurrency=${spec.concurrency}`] : ['webhook'],
+		args: worker ? ['worker', '--concurrency=1'] : ['webhook'],
 		isReady: isHealthy,
 		logFile: path.join(dir, `${name}.log`),
 		timeoutMs: START_TIMEOUT_MS,

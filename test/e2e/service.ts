@@ -1,6 +1,6 @@
 /** The service's side of test/e2e and test/e2e-queue, and what an execution put out. */
 import type { RunningSandbox } from '../../sandbox';
-import type { N8nServer } from '../../scripts/n8n';
+import { runInServer, type N8nServer } from '../../scripts/n8n';
 import { createHttpClient } from '../helpers/http';
 import { signedHeaders } from '../helpers/standardWebhooks';
 import { newSecret, nowSeconds } from '../trigger/support';
@@ -55,7 +55,7 @@ export async function runManually(n8n: N8nServer, workflowId: string, timeoutMs?
 	const { nodes } = await n8n.api('GET', `/workflows/${workflowId}`);
 	const start = nodes.find((n: any) => n.type === 'n8n-nodes-base.manualTrigger');
 	if (!start) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
-	return await n8n.runInServer(workflowId, start.name, timeoutMs);
+	return await runInServer(n8n, n8n.runtime.major, workflowId, start.name, timeoutMs);
 }
 
 /** The items a node put out in an execution (first output, all its runs); [] when it did not run. */
