@@ -9,7 +9,7 @@ export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
 const MAX_PAGES_PER_POLL = 100;
 
-export interface Page {
+interface Page {
 	number: number;
 	items: IDataObject[];
 	/** `meta.total`, when the service sent one. */
