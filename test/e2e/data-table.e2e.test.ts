@@ -3,7 +3,7 @@
  * output. The Data Table node needs n8n's data-table module, which `n8n execute` (a CLI process)
  * does not load: the workflows run in the server. 1.x: see importWithTableMadeByHand.
  */
-import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	dataTableRows,
@@ -156,7 +156,7 @@ describe('vendors into an n8n data table', () => {
 		const columns = [...made.columns].sort((a, b) => a.index - b.index);
 		// One column per vendor field: the API's date-times are dates, every other field is text.
 		expect(columns.map(({ name, type }) => ({ name: fieldOf(name), type }))).toEqual(
-			RESOURCE_FIELDS.vendor.map((name) => ({
+			DOCUMENTED_FIELDS.vendor.map((name) => ({
 				name,
 				type: name.endsWith('_at') ? 'date' : 'string',
 			})),

@@ -3,7 +3,7 @@
  * test/node's job; here each chain must run to its end in a real n8n (a node that puts out nothing
  * stops it), with later nodes finding earlier results through expressions.
  */
-import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import { output } from './service';
 import { IDS, type exampleCopies } from './workflows';
 
@@ -92,7 +92,7 @@ function example01(run: Execution): void {
 function example01b(run: Execution): void {
 	const vendors = output(run, 'Get all vendors');
 	expect(vendors.length).toBeGreaterThan(5);
-	for (const vendor of vendors) expect(Object.keys(vendor)).toEqual([...RESOURCE_FIELDS.vendor]);
+	for (const vendor of vendors) expect(Object.keys(vendor)).toEqual([...DOCUMENTED_FIELDS.vendor]);
 }
 
 /**

@@ -1,8 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
-import {
-	RESOURCE_FIELDS,
-	SIMPLIFIED_FIELDS,
-} from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { SIMPLIFIED_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { byId, UNKNOWN_UUID, useEnv, VALID } from './support';
 
@@ -73,7 +71,7 @@ const runScripted = async (parameters: INodeParameters) =>
 
 // [operation, parameters, the keys of each output item]: the documented fields in their order (null
 // if left out), then its own; with Simplify only the simplified fields. One per shared code path.
-const { vendor, transaction, receivable, webhookEndpoint } = RESOURCE_FIELDS;
+const { vendor, transaction, receivable, webhookEndpoint } = DOCUMENTED_FIELDS;
 const vendorGet = { resource: 'vendor', operation: 'get', vendorId: byId(VENDOR_ID) };
 const vendorList = { resource: 'vendor', operation: 'getAll', returnAll: true };
 it.each([

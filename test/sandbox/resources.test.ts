@@ -2,7 +2,7 @@
  * What the node's own tests cannot show of the routes, e.g. the refusals of docs/api-decisions.md
  * the node's checks keep it from ever sending. The node against each route: test/node, test/e2e.
  */
-import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import {
 	achVendor,
 	expectDateTime,
@@ -20,21 +20,21 @@ const payable = { invoice_number: 'BILL-1', amount: 980.25 };
 
 test('each resource with exactly its documented fields; a vendor by id; a payable takes its vendor’s name', async () => {
 	const v = (await h.api.post('/v1/vendors', achVendor())).body.data;
-	expectOnlyFields(v, RESOURCE_FIELDS.vendor); // last4 only: no full numbers, swift_code or iban
+	expectOnlyFields(v, DOCUMENTED_FIELDS.vendor); // last4 only: no full numbers, swift_code or iban
 	expect(v).toMatchObject({ account_number_last4: '6789', routing_number_last4: '0021' });
 	expect((await h.api.get(`/v1/vendors/${v.id}`)).body.data).toEqual(v); // the assumed GET by id
 	const r = (await h.api.post('/v1/receivables', receivableBody({ notes: undefined }))).body.data;
-	expectOnlyFields(r, RESOURCE_FIELDS.receivable);
+	expectOnlyFields(r, DOCUMENTED_FIELDS.receivable);
 	expect(r).toMatchObject({ status: 'draft', currency: 'USD', notes: null, sent_at: null });
 	expect(r.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 	expectDateTime((await h.api.post(`/v1/receivables/${r.id}/send`)).body.data.sent_at);
 	const ofVendor = { vendor_id: v.id, account_number: '000987654321', routing_number: '011000015' };
 	const p = (await h.api.post('/v1/payables', { ...payable, ...ofVendor })).body.data;
-	expectOnlyFields(p, RESOURCE_FIELDS.payable); // so no bank details either
+	expectOnlyFields(p, DOCUMENTED_FIELDS.payable); // so no bank details either
 	expect(p).toMatchObject({ status: 'pending_review', vendor_name: v.name, currency: 'USD' });
 	await h.admin.addTransactions([{ type: 'deposit', amount: 10, currency: 'USD' }]);
 	const [t] = (await h.api.get('/v1/treasury/transactions')).body.data;
-	expectOnlyFields(t, RESOURCE_FIELDS.transaction);
+	expectOnlyFields(t, DOCUMENTED_FIELDS.transaction);
 });
 
 test('vendor search matches the email too, in any case', async () => {

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'http';
 import { Webhook } from 'standardwebhooks';
 
-import { RESOURCE_FIELDS } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import type { DeliveryRecord } from '../../sandbox';
 import { pollUntil } from '../../scripts/poll';
 import { bodyOf, scriptedServer } from '../helpers/scripted-server';
@@ -103,7 +103,7 @@ describe('webhook endpoints', () => {
 		const created = await h.api.post('/v1/webhooks', { url: receiver.url });
 		expect(created.status).toBe(201);
 		const ep = created.body.data;
-		expectOnlyFields(ep, RESOURCE_FIELDS.webhookEndpoint);
+		expectOnlyFields(ep, DOCUMENTED_FIELDS.webhookEndpoint);
 		expect(ep).toMatchObject({ url: receiver.url, description: '', filter_types: [] });
 		expect(ep).toMatchObject({ id: expect.stringMatching(/^ep_/), disabled: false });
 		expectDateTime(ep.created_at);

@@ -2,31 +2,21 @@ import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedR
 import {
 	eventItemJson,
 	forAgent,
-	RESOURCE_FIELDS,
 	SIMPLIFIED_FIELDS,
 	simplified,
 	withStableColumns,
 } from '../../nodes/BusinessFinance/helpers/resourceFields';
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 
 describe('withStableColumns', () => {
-	it('the fields of each resource are the API document’s, in its order', () => {
-		const fields = (names: string) => names.split(' ');
-		expect(RESOURCE_FIELDS).toEqual({
-			receivable: fields(
-				'id invoice_number customer_id customer_name customer_email amount currency due_date status notes sent_at paid_at created_at updated_at',
-			),
-			payable: fields(
-				'id invoice_number vendor_id vendor_name amount currency due_date status notes payment_method created_at updated_at',
-			),
-			vendor: fields(
-				'id name email payment_method bank_name account_name account_number_last4 routing_number_last4 wallet_address wallet_chain created_at updated_at',
-			),
-			transaction: fields(
-				'id type amount currency network status reference created_at completed_at',
-			),
-			webhookEndpoint: fields('id url description filter_types disabled created_at updated_at'),
-		});
-	});
+	it.each(Object.keys(DOCUMENTED_FIELDS) as Array<keyof typeof DOCUMENTED_FIELDS>)(
+		'%s: the API document’s fields, in its order, null where left out',
+		(resource) => {
+			const out = withStableColumns(resource, {}) as Record<string, unknown>;
+			expect(Object.keys(out)).toEqual(DOCUMENTED_FIELDS[resource]);
+			expect(Object.values(out).every((value) => value === null)).toBe(true);
+		},
+	);
 
 	it('documented fields first in their order, null where left out, extra fields after, unchanged', () => {
 		const out = withStableColumns('vendor', {
@@ -36,7 +26,7 @@ describe('withStableColumns', () => {
 			payment_method: 'ach',
 			email: undefined,
 		});
-		expect(Object.keys(out)).toEqual([...RESOURCE_FIELDS.vendor, 'risk_score']);
+		expect(Object.keys(out)).toEqual([...DOCUMENTED_FIELDS.vendor, 'risk_score']);
 		expect(out).toMatchObject({ id: 'v1', name: 'Acme', email: null, wallet_address: null });
 		expect((out as { risk_score: unknown }).risk_score).toEqual({ level: 'low' });
 	});
@@ -66,7 +56,7 @@ describe('simplified', () => {
 		(resource) => {
 			const fields = SIMPLIFIED_FIELDS[resource];
 			expect(fields.length).toBeLessThanOrEqual(10);
-			const documented = RESOURCE_FIELDS[resource];
+			const documented = DOCUMENTED_FIELDS[resource];
 			expect(fields.every((f) => documented.includes(f))).toBe(true);
 			const out = simplified(resource, { id: 'x', extra: 1 });
 			expect(Object.keys(out)).toEqual([...fields]);
@@ -83,7 +73,7 @@ describe('eventItemJson (the triggers’ data output)', () => {
 		['treasury.transaction.completed', 'transaction'],
 	] as const)('%s → %s columns', (type, resource) => {
 		const out = eventItemJson('data', { type, data: { id: 'x', custom: 1 } });
-		expect(Object.keys(out)).toEqual([...RESOURCE_FIELDS[resource], 'custom']);
+		expect(Object.keys(out)).toEqual([...DOCUMENTED_FIELDS[resource], 'custom']);
 	});
 
 	it('data of an unknown event type passes unchanged', () => {

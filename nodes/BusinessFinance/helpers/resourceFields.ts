@@ -10,7 +10,7 @@ export type ResourceName = 'receivable' | 'payable' | 'vendor' | 'transaction' |
 const fields = (names: string): readonly string[] => names.split(' ');
 
 /** Every documented field of each resource, in the documented order. */
-export const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
+const RESOURCE_FIELDS: Record<ResourceName, readonly string[]> = {
 	receivable: fields(
 		'id invoice_number customer_id customer_name customer_email amount currency due_date status notes sent_at paid_at created_at updated_at',
 	),
