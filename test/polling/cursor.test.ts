@@ -147,6 +147,31 @@ it.each([
 	30_000,
 );
 
+it.each([
+	['three passes at most: the one inserted in the third is the next poll’s', 0, 2, 'e0000c'],
+	[
+		'a later pass failing: the first pass’s items are emitted, the insert next poll',
+		400,
+		0,
+		'e0000a',
+	],
+])('items inserted behind the reading in every pass, %s', async (_, failPass2, extra, next) => {
+	const trigger = await activated(many('a', 90, (i) => i));
+	const first = many('e', 12, () => 500); // e0000–e0009 end page 1, e0010–e0011 on page 2
+	list.add('transactions', ...first);
+	const late = ['e0000a', 'e0000b', 'e0000c', 'e0000d'];
+	let pageOneRequests = 0;
+	// each page 2 asked for gets one more at 500 behind page 1's end: every pass reads one twice
+	list.onRequest = ({ query }) => {
+		if (query.get('page') === '1' && ++pageOneRequests === 2 && failPass2) return failPass2;
+		if (query.get('page') === '2') list.add('transactions', tx(late.shift()!, 500));
+	};
+	const emitted = [...first.map((t) => t.id), ...late.slice(0, extra)].sort();
+	expect(ids(await trigger.poll())).toEqual(emitted);
+	list.onRequest = undefined;
+	expect(ids(await trigger.poll())).toEqual([next]);
+});
+
 it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', async () => {
 	list.add('transactions', tx('a', 0));
 	const trigger = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429'), 2_000);
