@@ -6,6 +6,7 @@ interface Hit {
 	method: string;
 	url: string;
 	authorization?: string;
+	accept?: string;
 }
 
 export interface ScriptedServer {
@@ -27,6 +28,7 @@ export async function scriptedServer(
 			method: req.method ?? '',
 			url: req.url ?? '',
 			authorization: req.headers.authorization,
+			accept: req.headers.accept,
 		});
 		pending.add(res);
 		res.on('close', () => pending.delete(res));

@@ -101,7 +101,7 @@ describe('refusals before sending', () => {
 });
 
 describe('over real HTTP', () => {
-	it('the Test button lists one vendor, and it and the requests send exactly the same key', async () => {
+	it('the Test button lists one vendor, and it and the requests send exactly the same key, asking for JSON', async () => {
 		// like the service: only the exact key is accepted
 		await serve((req, res) =>
 			req.headers.authorization === `Bearer ${HTTP_KEY}`
@@ -119,9 +119,9 @@ describe('over real HTTP', () => {
 			message: expect.stringMatching(/successful/),
 		});
 		await getVendors(t);
-		expect(server.hits.map((h) => [h.method, h.url, h.authorization])).toEqual([
-			['GET', '/v1/vendors?limit=1', `Bearer ${HTTP_KEY}`],
-			['GET', '/v1/vendors', `Bearer ${HTTP_KEY}`],
+		expect(server.hits.map((h) => [h.method, h.url, h.authorization, h.accept])).toEqual([
+			['GET', '/v1/vendors?limit=1', `Bearer ${HTTP_KEY}`, 'application/json'],
+			['GET', '/v1/vendors', `Bearer ${HTTP_KEY}`, 'application/json'],
 		]);
 	});
 
