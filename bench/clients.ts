@@ -1,7 +1,6 @@
 import * as http from 'http';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { BusinessFinanceApi } from '../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
 import type { RunningSandbox } from '../sandbox';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
@@ -13,7 +12,6 @@ const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 export const nodeType = new BusinessFinance();
 export const baselineType = new BenchBaseline();
 export type NodeType = typeof nodeType | typeof baselineType;
-const credentialType = new BusinessFinanceApi();
 
 export const listParams: INodeParameters = {
 	resource: 'vendor',
@@ -53,7 +51,6 @@ export async function runTheNode(
 		items,
 		continueOnFail: true,
 		credentials: { businessFinanceApi: { apiKey: sb.apiKey, baseUrl: sb.baseUrl } },
-		credentialTypes: [credentialType],
 	});
 	return { ms: performance.now() - started, res };
 }

@@ -27,7 +27,6 @@ import {
 	type IRequestOptionsSimplified,
 	type IRun,
 	type IConnections,
-	type IVersionedNodeType,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
@@ -65,20 +64,14 @@ class HarnessItemsNode implements INodeType {
 	}
 }
 
-export function makeNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): INodeTypes {
+/** The node types a workflow can hold; every one of this package's is unversioned. */
+export function makeNodeTypes(types: Record<string, INodeType>): INodeTypes {
 	const byName = (name: string) => {
 		const t = types[name];
 		if (!t) throw new Error(`harness: unknown node type ${name}`);
 		return t;
 	};
-	return {
-		getByName: byName,
-		getByNameAndVersion: (name, version) => {
-			const t = byName(name);
-			return 'nodeVersions' in t ? t.getNodeType(version) : t;
-		},
-		getKnownTypes: () => ({}),
-	};
+	return { getByName: byName, getByNameAndVersion: byName, getKnownTypes: () => ({}) };
 }
 
 /** Applies a credential type's `authenticate` the way n8n's CredentialsHelper does. */
@@ -116,15 +109,16 @@ async function applyAuthenticate(
 	return requestOptions;
 }
 
+/** n8n's credential resolution for this package's one credential type (it extends none). */
 export class TestCredentialsHelper implements ICredentialsHelper {
-	constructor(
-		private readonly data: Record<string, ICredentialDataDecryptedObject>,
-		private readonly types: Record<string, ICredentialType>,
-	) {}
+	private readonly types: Record<string, ICredentialType> = {
+		businessFinanceApi: new BusinessFinanceApi(),
+	};
 
-	getParentTypes(name: string): string[] {
-		const ext = this.types[name]?.extends ?? [];
-		return [...ext, ...ext.flatMap((n) => this.getParentTypes(n))];
+	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {}
+
+	getParentTypes(): string[] {
+		return [];
 	}
 	isCredentialUsableByNode(): boolean {
 		return true;
@@ -219,10 +213,7 @@ export function activeTrigger(
 	const account = { id: 'cred-1', name: 'Business Finance account' };
 	const full: INode = { type, typeVersion: 1, position: [0, 0], ...node };
 	full.credentials = { businessFinanceApi: account };
-	const credentialsHelper = new TestCredentialsHelper(
-		{ businessFinanceApi: credentials },
-		{ businessFinanceApi: new BusinessFinanceApi() },
-	);
+	const credentialsHelper = new TestCredentialsHelper({ businessFinanceApi: credentials });
 	const load = (id: string, staticData: IDataObject, current = nodeType) =>
 		new Workflow({
 			id,
@@ -238,17 +229,12 @@ export function activeTrigger(
 }
 
 interface HarnessOptions {
-	nodeType: INodeType | IVersionedNodeType;
+	nodeType: INodeType;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
-	credentialTypes?: ICredentialType[];
 }
 
 function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject[]) {
 	const desc = opts.nodeType.description;
-	const version =
-		'nodeVersions' in opts.nodeType
-			? opts.nodeType.currentVersion
-			: opts.nodeType.description.version;
 	const credentials: INode['credentials'] = {};
 	for (const name of Object.keys(opts.credentials ?? {})) {
 		credentials[name] = { id: `cred-${name}`, name: `Test ${name}` };
@@ -257,7 +243,7 @@ function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject
 		id: 'node',
 		name: 'Node',
 		type: desc.name,
-		typeVersion: Array.isArray(version) ? Math.max(...version) : version,
+		typeVersion: Math.max(...[desc.version].flat()),
 		position: [200, 0],
 		parameters: {},
 		credentials,
@@ -287,8 +273,7 @@ function harness(opts: HarnessOptions, node: Partial<INode>, items?: IDataObject
 		}),
 		settings: { executionOrder: 'v1' },
 	});
-	const types = Object.fromEntries((opts.credentialTypes ?? []).map((t) => [t.name, t]));
-	const credentialsHelper = new TestCredentialsHelper(opts.credentials ?? {}, types);
+	const credentialsHelper = new TestCredentialsHelper(opts.credentials ?? {});
 	return { workflow, nodes, connections, node: nodeUnderTest, credentialsHelper };
 }
 
@@ -345,7 +330,6 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 }
 
 interface RunListSearchOptions extends HarnessOptions {
-	nodeType: INodeType;
 	method: string; // under methods.listSearch
 	filter?: string;
 	paginationToken?: string;

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { startSandbox, type RequestRecord } from '../../sandbox';
 import { runListSearch, runNode } from '../helpers/n8n';
@@ -18,7 +17,6 @@ type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 async function startEnv() {
 	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
 	const nodeType = new BusinessFinance();
-	const credentialType = new BusinessFinanceApi();
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
@@ -28,7 +26,6 @@ async function startEnv() {
 			nodeType,
 			parameters,
 			credentials: creds(opts.apiKey, opts.baseUrl),
-			credentialTypes: [credentialType],
 		});
 	/** `/v1` requests the sandbox received in this test, but for `api()` setup calls. */
 	const requests = async () => await sb.admin.getRequests();
@@ -57,7 +54,6 @@ async function startEnv() {
 				filter,
 				paginationToken,
 				credentials: creds(),
-				credentialTypes: [credentialType],
 			}),
 		requests,
 		/** Calls the API directly (setup only), with the working key; `requests()` will not show it. */

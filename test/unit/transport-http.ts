@@ -4,7 +4,6 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { CREDENTIAL_NAME } from '../../nodes/BusinessFinance/helpers/constants';
 import { type ApiRequestOptions, createTransport } from '../../nodes/BusinessFinance/transport';
 import { businessFinanceApiTest } from '../../nodes/BusinessFinance/transport/credential';
@@ -31,7 +30,6 @@ export const testCredential = async (data: ICredentialDataDecryptedObject) =>
 		data,
 	});
 
-const credentialTypes = { [CREDENTIAL_NAME]: new BusinessFinanceApi() };
 // Where n8n's expression engine resolves the credential's `authenticate` (`={{$credentials...}}`).
 const workflow = new Workflow({
 	id: 'wf',
@@ -48,7 +46,7 @@ export function realContext(
 ) {
 	const additionalData = {
 		// applies the credential's own `authenticate` as n8n does (test/helpers/n8n.ts)
-		credentialsHelper: new TestCredentialsHelper({}, credentialTypes),
+		credentialsHelper: new TestCredentialsHelper({}),
 	};
 	const ctx: any = {
 		getNode: () => NODE,
