@@ -26,7 +26,7 @@ export class BoundedMap<K, V> {
 		this.entries.set(key, value);
 		if (this.entries.size <= this.max) return undefined;
 		// A map never swept keeps no walk: a live iterator holds the Map's old tables after a rehash
-		// (about 38 MB after 450,000 deliveries, measured), so it reads the first entry.
+		// (38 MB after 450,000 deliveries: commit 2c461e0's message), so it reads the first entry.
 		const first = () => this.entries.entries().next().value as [K, V];
 		const oldest = this.walk ? (this.oldest() as [K, V]) : first();
 		this.delete(oldest[0]);
