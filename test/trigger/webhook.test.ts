@@ -44,14 +44,6 @@ describe('webhook(): verification', () => {
 		expect(served.executions).toHaveLength(1);
 	});
 
-	it('answers 400 to a correctly signed body that is not an event object', async () => {
-		const { served, url, secret } = await credentialTrigger();
-		for (const body of ['not json', '[1,2]']) {
-			expect((await deliverSigned(url, secret, { body })).status).toBe(400);
-		}
-		expect(served.executions).toHaveLength(0);
-	});
-
 	it('never echoes the secret in its answers', async () => {
 		const { url, secret } = await credentialTrigger();
 		const answers = [
