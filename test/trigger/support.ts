@@ -86,12 +86,8 @@ export class TriggerHarness {
 
 	/** n8n restarts: the node's modules load afresh, so only what n8n saved (static data) is left. */
 	restart(): void {
-		jest.isolateModules(() => {
-			const fresh = require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node') as {
-				BusinessFinanceTrigger: typeof BusinessFinanceTrigger;
-			};
-			this.nodeType = new fresh.BusinessFinanceTrigger();
-		});
+		const fresh = () => require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node');
+		jest.isolateModules(() => (this.nodeType = new (fresh().BusinessFinanceTrigger)()));
 	}
 
 	staticData(): IDataObject {
