@@ -103,7 +103,7 @@ type Responder = (
 export function fakeContext(
 	fake: FakeClock,
 	responder: Responder,
-	credentials: Record<string, unknown> = { apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' },
+	credentials: Record<string, unknown> = {}, // over a working key and base URL
 	calls: RecordedCall[] = [],
 	cancelSignal?: AbortSignal,
 ) {
@@ -111,7 +111,7 @@ export function fakeContext(
 		calls,
 		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
-		getCredentials: async () => ({ ...credentials }),
+		getCredentials: async () => ({ apiKey: KEY, baseUrl: 'http://127.0.0.1:4010', ...credentials }),
 		logger: quietLogger,
 		helpers: {
 			httpRequestWithAuthentication: async function (
