@@ -10,17 +10,9 @@ jest.mock('../../nodes/BusinessFinance/transport', () => {
 	const actual = jest.requireActual<typeof TransportModule>(
 		'../../nodes/BusinessFinance/transport',
 	);
-	let current = actual.createTransport();
-	return {
-		...actual,
-		apiRequest(this: never, ...args: Parameters<typeof current.apiRequest>) {
-			return current.apiRequest.apply(this, args);
-		},
-		apiRequestAllItems(this: never, ...args: Parameters<typeof current.apiRequestAllItems>) {
-			return current.apiRequestAllItems.apply(this, args);
-		},
-		renewTransport: () => (current = actual.createTransport()),
-	};
+	const mocked = { ...actual, renewTransport: () => undefined };
+	mocked.renewTransport = () => void Object.assign(mocked, actual.createTransport());
+	return mocked;
 });
 
 const env = useEnv();

@@ -2,7 +2,7 @@
 // expecting ['!'] expects the poll to fail.
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
+import { type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
 const list = useScriptedList();
 
@@ -19,7 +19,7 @@ const NEW = many('n', 150, (i) => 10 + i);
 const NEW_IDS = NEW.map((item) => item.id);
 const activated = async (before: ListItem[], parameters: IDataObject = {}) => {
 	list.add('transactions', ...before);
-	const trigger = new PollHarness(parameters, credentialsFor(list.baseUrl));
+	const trigger = new PollHarness(parameters, list.baseUrl);
 	expect(await trigger.activate()).toEqual([]);
 	return trigger;
 };
@@ -176,7 +176,7 @@ it.each([
 
 it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', async () => {
 	list.add('transactions', tx('a', 0));
-	const trigger = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429'), 2_000);
+	const trigger = new PollHarness({}, list.baseUrl, 'svc_polling_429', 2_000);
 	await trigger.activate();
 	list.add('transactions', ...NEW);
 	const start = list.requests.length;
@@ -184,7 +184,7 @@ it('a spent rate-limit budget half-way: emitted up to it, the rest next poll', a
 	expect(ids(await trigger.poll())).toEqual(NEW_IDS.slice(0, 99));
 	list.onRequest = undefined;
 	// the limiter holds the key until the window the 429 named ends: a new budget after it
-	const later = new PollHarness({}, credentialsFor(list.baseUrl, 'svc_polling_429b'));
+	const later = new PollHarness({}, list.baseUrl, 'svc_polling_429b');
 	later.saved = trigger.saved;
 	later.restart();
 	expect(ids(await later.poll())).toEqual(NEW_IDS.slice(99));

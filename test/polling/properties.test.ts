@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, type ListItem, PollHarness, stamp, useScriptedList } from './support';
+import { type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
 const list = useScriptedList();
 
@@ -37,7 +37,7 @@ it('every item exactly once, in order, over 100 polls', async () => {
 					return { id: `${id}-${serial++}`, created_at: stamp(clock), type: 'deposit' };
 				});
 			list.add('transactions', { id: 'first', created_at: stamp(clock++), type: 'deposit' });
-			const trigger = new PollHarness({}, credentialsFor(list.baseUrl));
+			const trigger = new PollHarness({}, list.baseUrl);
 			await trigger.activate();
 			const added: string[] = [];
 			const emitted: IDataObject[] = [];

@@ -8,7 +8,6 @@ import type * as http from 'http';
 import { PollContext } from 'n8n-core';
 import {
 	Workflow,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
@@ -29,7 +28,8 @@ export class PollHarness {
 
 	constructor(
 		parameters: IDataObject,
-		credentials: ICredentialDataDecryptedObject,
+		baseUrl: string,
+		apiKey = 'svc_polling_test', // one per test that blocks it (a 429): the limiter is per key
 		private readonly budgetMs = 30_000,
 	) {
 		const id = `poll${++counter}`;
@@ -38,7 +38,7 @@ export class PollHarness {
 			name: 'Business Finance Polling Trigger',
 			parameters: { event: 'treasury.transaction.created', options: {}, ...parameters },
 		};
-		this.active = activeTrigger(this.nodeType, node, credentials);
+		this.active = activeTrigger(this.nodeType, node, { apiKey, baseUrl });
 		this.workflow = this.active.load(id, this.saved);
 	}
 
@@ -109,10 +109,6 @@ export class PollHarness {
 	state(): IDataObject {
 		return JSON.parse(JSON.stringify(this.workflow.staticData[`node:${this.node.name}`] ?? {}));
 	}
-
-	savedBytes(): number {
-		return Buffer.byteLength(JSON.stringify(this.saved));
-	}
 }
 
 export interface ListItem {
@@ -136,24 +132,15 @@ class ScriptedList {
 	requests: Request[] = [];
 	server!: ScriptedServer;
 
-	async start(): Promise<this> {
-		this.server = await scriptedServer((req, res) => this.handle(req, res));
-		return this;
-	}
-
 	get baseUrl(): string {
 		return this.server.baseUrl;
-	}
-
-	async close(): Promise<void> {
-		await this.server?.close();
 	}
 
 	add(list: 'transactions' | 'vendors', ...items: ListItem[]): void {
 		this[list] = this[list].concat(items).sort(byCreated);
 	}
 
-	private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+	handle(req: http.IncomingMessage, res: http.ServerResponse): void {
 		const url = new URL(req.url ?? '/', 'http://x');
 		const request = { path: url.pathname, query: url.searchParams, index: this.requests.length };
 		this.requests.push(request);
@@ -182,14 +169,13 @@ class ScriptedList {
 /** Started once per file, emptied before each test. */
 export function useScriptedList(): ScriptedList {
 	const list = new ScriptedList();
-	beforeAll(async () => void (await list.start()));
-	afterAll(async () => await list.close());
-	beforeEach(() => {
-		list.transactions = [];
-		list.vendors = [];
-		list.onRequest = undefined;
-		list.requests = [];
+	beforeAll(async () => {
+		list.server = await scriptedServer((req, res) => list.handle(req, res));
 	});
+	afterAll(async () => await list.server.close());
+	beforeEach(() =>
+		Object.assign(list, { transactions: [], vendors: [], onRequest: undefined, requests: [] }),
+	);
 	return list;
 }
 
@@ -199,12 +185,3 @@ const byCreated = (a: ListItem, b: ListItem): number =>
 
 /** An ISO timestamp `ms` after a fixed start (distinct timestamps unless a test repeats them). */
 export const stamp = (ms: number): string => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
-
-/** A key per test that blocks it (a 429): the transport's limiter is per key and per process. */
-export const credentialsFor = (
-	baseUrl: string,
-	apiKey = 'svc_polling_test',
-): ICredentialDataDecryptedObject => ({
-	apiKey,
-	baseUrl,
-});

@@ -51,12 +51,19 @@ async function activeTrigger(options: IDataObject = {}) {
 	return { t, served, url: t.webhookUrl(), endpointId, secret, credentialSecret };
 }
 
+/** A trigger active for the calling describe block, deactivated after it. */
+function useActiveTrigger(options: IDataObject = {}): Active {
+	const a = {} as Active;
+	beforeAll(async () => void Object.assign(a, await activeTrigger(options)));
+	afterAll(async () => await a.t.deactivate());
+	return a;
+}
+
 describe('replays: one execution per delivery, whatever header names carry it', () => {
-	let a: Active;
+	const a = useActiveTrigger();
 	let captured: { headers: Record<string, string>; body: string };
 
 	beforeAll(async () => {
-		a = await activeTrigger();
 		// A genuine delivery, sent and signed by the sandbox, captured as it arrived.
 		const made = await h.api.post('/v1/receivables', {
 			invoice_number: 'INV-REPLAY-1',
@@ -65,10 +72,6 @@ describe('replays: one execution per delivery, whatever header names carry it', 
 		const [[{ json: event }]] = await until('the genuine delivery', () => a.served.executions[0]);
 		expect(event).toMatchObject({ type: 'receivable.created', data: { id: made.body.data.id } });
 		captured = a.served.received[0];
-	});
-
-	afterAll(async () => {
-		await a.t.deactivate();
 	});
 
 	const renamed = (svix: string[]) =>
@@ -132,13 +135,7 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 });
 
 describe('floods: nothing unproven costs an API call', () => {
-	let a: Active;
-	beforeAll(async () => {
-		a = await activeTrigger();
-	});
-	afterAll(async () => {
-		await a.t.deactivate();
-	});
+	const a = useActiveTrigger();
 	beforeEach(async () => {
 		await h.admin.clearRequests();
 	});
@@ -208,14 +205,8 @@ describe('floods: nothing unproven costs an API call', () => {
 });
 
 describe('the secret route failing under a burst', () => {
-	let a: Active;
-	beforeAll(async () => {
-		a = await activeTrigger();
-	});
-	afterAll(async () => {
-		await h.admin.clearFaults();
-		await a.t.deactivate();
-	});
+	afterAll(async () => await h.admin.clearFaults()); // left by a test that failed
+	const a = useActiveTrigger();
 
 	/** 20 signed with the credential's secret, 20 with the endpoint's, 20 forged; in one burst. */
 	async function mixedBurst() {
@@ -365,13 +356,7 @@ describe('a delivery while n8n is still activating', () => {
 });
 
 describe('Allow Unsigned Deliveries', () => {
-	let a: Active;
-	beforeAll(async () => {
-		a = await activeTrigger({ allowUnsigned: true });
-	});
-	afterAll(async () => {
-		await a.t.deactivate();
-	});
+	const a = useActiveTrigger({ allowUnsigned: true });
 
 	it.each([['webhook-signature'], ['svix-signature']])(
 		'a wrong %s is refused; none at all passes',

@@ -17,11 +17,9 @@ type Memory = typeof duplicates;
 
 /** A module of its own, as a restarted n8n has: the bounds below fill the memory. */
 function freshMemory(): Memory {
-	let memory: Memory | undefined;
-	jest.isolateModules(() => {
-		memory = require('../../nodes/BusinessFinance/trigger/duplicates') as Memory;
-	});
-	return memory as Memory;
+	let memory!: Memory;
+	jest.isolateModules(() => (memory = require('../../nodes/BusinessFinance/trigger/duplicates')));
+	return memory;
 }
 
 function triggerLog(nodeName = 'Business Finance Trigger', workflowId = 'wf-1') {

@@ -86,12 +86,8 @@ export class TriggerHarness {
 
 	/** n8n restarts: the node's modules load afresh, so only what n8n saved (static data) is left. */
 	restart(): void {
-		jest.isolateModules(() => {
-			const fresh = require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node') as {
-				BusinessFinanceTrigger: typeof BusinessFinanceTrigger;
-			};
-			this.nodeType = new fresh.BusinessFinanceTrigger();
-		});
+		const fresh = () => require('../../nodes/BusinessFinance/BusinessFinanceTrigger.node');
+		jest.isolateModules(() => (this.nodeType = new (fresh().BusinessFinanceTrigger)()));
 	}
 
 	staticData(): IDataObject {
@@ -196,10 +192,9 @@ export class TriggerHarness {
 	async serve() {
 		const executions: INodeExecutionData[][][] = [];
 		const received: Array<{ headers: Record<string, string>; body: string }> = [];
-		const counts = { staticDataWrites: 0, hungUp: 0 };
 		const server = await scriptedServer((req, res) => {
 			void (async () => {
-				res.once('close', () => (counts.hungUp += res.writableFinished ? 0 : 1));
+				res.once('close', () => (served.hungUp += res.writableFinished ? 0 : 1));
 				const rawBody = await bodyOf(req);
 				received.push({
 					headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
@@ -236,7 +231,7 @@ export class TriggerHarness {
 				} catch (error) {
 					send(500, { message: (error as Error).message });
 				}
-				if (this.saveIfChanged(workflow)) counts.staticDataWrites++;
+				if (this.saveIfChanged(workflow)) served.staticDataWrites++;
 			})();
 		});
 		const served = {
@@ -246,13 +241,9 @@ export class TriggerHarness {
 			executions,
 			received,
 			/** Requests whose sender closed the connection before it was answered. */
-			get hungUp() {
-				return counts.hungUp;
-			},
+			hungUp: 0,
 			/** Requests that changed the static data (n8n saves it after each). */
-			get staticDataWrites() {
-				return counts.staticDataWrites;
-			},
+			staticDataWrites: 0,
 			close: () => server.close(),
 		};
 		return served;
@@ -295,27 +286,16 @@ export const deliverSigned = (url: string, secret: string, signing?: Signing) =>
 	return deliver(url, body, headers);
 };
 
-/**
- * For the next `count` matching requests: held `delayMs`, then answered `status` without reaching
- * the sandbox, or with `applied` after the sandbox did the work (a gateway timing out in front of
- * a backend that applied the change).
- */
-interface ProxyFault {
-	method: string;
-	path: RegExp;
-	count: number;
-	delayMs?: number;
-	status?: number;
-	body?: unknown;
-	applied?: boolean;
-}
-
-/**
- * For what the sandbox's own faults cannot do: a route the real service may lack
- * (sandbox/routes/webhooks.ts), a change applied but answered with an error, a rotated secret.
- */
 export async function faultyProxy(sandboxUrl: string) {
-	const faults: ProxyFault[] = [];
+	const faults: Array<{
+		method: string;
+		path: RegExp;
+		count: number;
+		delayMs?: number;
+		status?: number;
+		body?: unknown;
+		applied?: boolean;
+	}> = [];
 	const requests: Array<{ method: string; path: string }> = [];
 	const server = await scriptedServer((req, res) => {
 		void (async () => {

@@ -2,6 +2,7 @@
  * The secret here is the credential's; the endpoint's secret, forged, unsigned and "Allow
  * Unsigned" deliveries: attack.test.ts.
  */
+import { DOCUMENTED_FIELDS } from '../helpers/documented-fields';
 import {
 	closeAll,
 	credentialTrigger,
@@ -43,14 +44,6 @@ describe('webhook(): verification', () => {
 		expect(served.executions).toHaveLength(1);
 	});
 
-	it('answers 400 to a correctly signed body that is not an event object', async () => {
-		const { served, url, secret } = await credentialTrigger();
-		for (const body of ['not json', '[1,2]']) {
-			expect((await deliverSigned(url, secret, { body })).status).toBe(400);
-		}
-		expect(served.executions).toHaveLength(0);
-	});
-
 	it('never echoes the secret in its answers', async () => {
 		const { url, secret } = await credentialTrigger();
 		const answers = [
@@ -68,21 +61,7 @@ describe('webhook(): output', () => {
 		const body = eventBody('vendor.created', { name: 'Acme', id: 'v1', tier: 'gold' });
 		expect((await deliverSigned(url, secret, { body })).status).toBe(200);
 		const json = served.executions[0][0][0].json;
-		expect(Object.keys(json)).toEqual([
-			'id',
-			'name',
-			'email',
-			'payment_method',
-			'bank_name',
-			'account_name',
-			'account_number_last4',
-			'routing_number_last4',
-			'wallet_address',
-			'wallet_chain',
-			'created_at',
-			'updated_at',
-			'tier',
-		]);
+		expect(Object.keys(json)).toEqual([...DOCUMENTED_FIELDS.vendor, 'tier']);
 		expect(json).toMatchObject({ id: 'v1', name: 'Acme', email: null, tier: 'gold' });
 	});
 

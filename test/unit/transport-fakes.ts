@@ -1,10 +1,10 @@
 import type { IHttpRequestOptions, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { createTransport } from '../../nodes/BusinessFinance/transport';
-
-export type Transport = ReturnType<typeof createTransport>;
 import type { Clock } from '../../nodes/BusinessFinance/transport/deadline';
 import type { Limiters } from '../../nodes/BusinessFinance/transport/limiter';
+
+export type Transport = ReturnType<typeof createTransport>;
 
 export const NODE: INode = {
 	id: 'node-1',
@@ -37,26 +37,25 @@ class FakeClock {
 
 	readonly clock: Clock = {
 		now: () => this.now,
-		sleep: async (ms, signal) => await this.sleep(ms, signal),
 		random: () => this.randomValue,
+		sleep: async (ms, signal) => {
+			if (signal?.aborted) throw signal.reason;
+			await new Promise<void>((resolve, reject) => {
+				const at = this.now + Math.max(0, ms);
+				const timer: Timer = { at, seq: this.seq++, resolve: () => {} };
+				const onAbort = () => {
+					this.timers = this.timers.filter((t) => t !== timer);
+					reject(signal!.reason);
+				};
+				timer.resolve = () => {
+					signal?.removeEventListener('abort', onAbort);
+					resolve();
+				};
+				signal?.addEventListener('abort', onAbort, { once: true });
+				this.timers.push(timer);
+			});
+		},
 	};
-
-	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-		if (signal?.aborted) throw signal.reason;
-		await new Promise<void>((resolve, reject) => {
-			const timer: Timer = { at: this.now + Math.max(0, ms), seq: this.seq++, resolve: () => {} };
-			const onAbort = () => {
-				this.timers = this.timers.filter((t) => t !== timer);
-				reject(signal!.reason);
-			};
-			timer.resolve = () => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve();
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-			this.timers.push(timer);
-		});
-	}
 
 	/** Timers still pending (a finished call must leave none behind). */
 	get pendingTimers(): number {
@@ -69,7 +68,8 @@ class FakeClock {
 		const done = promise.finally(() => (settled = true));
 		done.catch(() => undefined); // its failure is the caller's, below
 		for (let step = 0; !settled; step++) {
-			await flush();
+			// let every promise that can go on do so before time moves
+			for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 			if (settled) break;
 			if (step >= 100_000) throw new Error('fake clock: too many steps');
 			if (this.timers.length === 0)
@@ -81,10 +81,6 @@ class FakeClock {
 		}
 		return await done;
 	}
-}
-
-async function flush(): Promise<void> {
-	for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 export interface ScriptedResponse {
@@ -107,7 +103,7 @@ type Responder = (
 export function fakeContext(
 	fake: FakeClock,
 	responder: Responder,
-	credentials: Record<string, unknown> = { apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' },
+	credentials: Record<string, unknown> = {}, // over a working key and base URL
 	calls: RecordedCall[] = [],
 	cancelSignal?: AbortSignal,
 ) {
@@ -115,7 +111,7 @@ export function fakeContext(
 		calls,
 		getExecutionCancelSignal: () => cancelSignal,
 		getNode: () => NODE,
-		getCredentials: async () => ({ ...credentials }),
+		getCredentials: async () => ({ apiKey: KEY, baseUrl: 'http://127.0.0.1:4010', ...credentials }),
 		logger: quietLogger,
 		helpers: {
 			httpRequestWithAuthentication: async function (
@@ -206,11 +202,8 @@ export class FakeWindowServer {
 			w = this.window = { startMs, count: 0 };
 		}
 		w.count += 1;
-		const headers = {
-			'x-ratelimit-limit': String(this.limit),
-			'x-ratelimit-remaining': String(Math.max(0, this.limit - w.count)),
-			'x-ratelimit-reset': String(Math.ceil((w.startMs + this.windowMs) / 1000)),
-		};
+		const reset = String(Math.ceil((w.startMs + this.windowMs) / 1000));
+		const headers = limitOf(this.limit, Math.max(0, this.limit - w.count), reset);
 		if (w.count > this.limit) {
 			this.rateLimited += 1;
 			return apiError(429, 'RATE_LIMITED', 'Too many requests, please slow down', headers);
@@ -231,9 +224,7 @@ export function freshClock(): void {
 	t = createTransport({ clock: fake.clock, limiters });
 }
 
-export function useFakeTransport(): void {
-	beforeEach(freshClock);
-}
+export const useFakeTransport = () => beforeEach(freshClock);
 
 export const ok = () => json(200, { data: { id: 'x' } });
 

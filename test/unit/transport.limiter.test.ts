@@ -429,12 +429,7 @@ describe('proactive waiting and per-key sharing', () => {
 		const responder = () => json(200, { data: 1 }, headers(0, reset));
 		const [a, b] = [1, 2].map(() => fakeContext(fake, responder, undefined, calls));
 		const otherKey = 'svc_dummy_another_key_987654321';
-		const other = fakeContext(
-			fake,
-			responder,
-			{ apiKey: otherKey, baseUrl: 'http://127.0.0.1:4010' },
-			calls,
-		);
+		const other = fakeContext(fake, responder, { apiKey: otherKey }, calls);
 		await call(a, 'GET', '/v1/vendors');
 		await call(other, 'GET', '/v1/vendors');
 		expect(fake.now).toBeLessThan(reset); // the other key did not wait

@@ -227,13 +227,8 @@ describe('retries through a transport', () => {
 describe('the attempt and its deadline', () => {
 	it('a request on its way is abandoned when the execution is cancelled', async () => {
 		const execution = new AbortController();
-		const ctx = fakeContext(
-			fake,
-			() => new Promise<never>(() => undefined),
-			undefined,
-			[],
-			execution.signal,
-		);
+		const hangs = () => new Promise<never>(() => undefined);
+		const ctx = fakeContext(fake, hangs, {}, [], execution.signal);
 		void fake.clock.sleep(2_000).then(() => execution.abort());
 		const error = await failure(
 			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })),
