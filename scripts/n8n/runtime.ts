@@ -6,15 +6,10 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** Defined once in package.json's `config` (scripts/provision-n8n.sh and .ci/run read them there too). */
-const N8N_VERSIONS = (
-	JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-		config: { n8nVersion: string; n8nVersion1x: string };
-	}
-).config;
-
+/** Defined once in package.json's `config` (scripts/provision-n8n.sh and .ci/run read it there too). */
 function selectedN8nVersion(): string {
-	return process.env.BF_N8N_VERSION || N8N_VERSIONS.n8nVersion;
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	return process.env.BF_N8N_VERSION || (pkg.config.n8nVersion as string);
 }
 
 export interface Runtime {
@@ -51,7 +46,8 @@ function findRuntime(version: string): Runtime | null {
 	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
-export function ensureRuntime(version = selectedN8nVersion()): Runtime {
+export function ensureRuntime(): Runtime {
+	const version = selectedN8nVersion();
 	const found = findRuntime(version);
 	if (found) return found;
 	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
@@ -64,7 +60,8 @@ export function ensureRuntime(version = selectedN8nVersion()): Runtime {
 	return runtime;
 }
 
-export function requireRuntime(version = selectedN8nVersion()): Runtime {
+export function requireRuntime(): Runtime {
+	const version = selectedN8nVersion();
 	const runtime = findRuntime(version);
 	if (!runtime) {
 		throw new Error(
