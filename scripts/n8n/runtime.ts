@@ -46,15 +46,21 @@ function findRuntime(version: string): Runtime | null {
 	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
+/** Output goes to the terminal: a first install takes minutes. */
+export function provision(script: string, ...args: string[]): void {
+	const command = ['bash', `scripts/${script}`, ...args];
+	const result = spawnSync(command[0], command.slice(1), {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
+	if (result.status !== 0) throw new Error(`${command.join(' ')} failed (exit ${result.status})`);
+}
+
 export function ensureRuntime(): Runtime {
 	const version = selectedN8nVersion();
 	const found = findRuntime(version);
 	if (found) return found;
-	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
-	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
-	if (result.status !== 0) {
-		throw new Error(`scripts/provision-n8n.sh ${version} failed (exit ${result.status})`);
-	}
+	provision('provision-n8n.sh', version);
 	const runtime = findRuntime(version);
 	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
 	return runtime;
