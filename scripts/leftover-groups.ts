@@ -27,12 +27,17 @@ export function killRecordedGroups(file: string): string[] {
 	return killed;
 }
 
-/** Field 22 of /proc/<pid>/stat (clock ticks since boot); undefined when the process is gone. */
-function startTime(pid: number): string | undefined {
+/** Field 22 of /proc/<pid>/stat: clock ticks since boot. */
+const startTime = (pid: number) => statFieldsAfterName(pid)?.[19];
+
+/**
+ * /proc/<pid>/stat from field 3 on (the command name, field 2, is in parentheses and may hold
+ * spaces); undefined when the process is gone.
+ */
+export function statFieldsAfterName(pid: number | string): string[] | undefined {
 	try {
 		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		// The command name (field 2) is in parentheses and may hold spaces: count after it.
-		return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+		return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 	} catch {
 		return undefined;
 	}

@@ -31,9 +31,7 @@ node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo
 
 NODE_BIN=""
 NODE_HEADERS=""
-if [ -n "${BF_NODE24:-}" ] && [ -x "${BF_NODE24}" ] && [ "$(node_major "$BF_NODE24")" -ge "$NODE_MAJOR" ]; then
-	NODE_BIN="$BF_NODE24"
-elif command -v node >/dev/null 2>&1 && [ "$(node_major node)" -ge "$NODE_MAJOR" ]; then
+if command -v node >/dev/null 2>&1 && [ "$(node_major node)" -ge "$NODE_MAJOR" ]; then
 	NODE_BIN="$(command -v node)"
 	log "reusing $NODE_BIN ($(node --version)) from PATH"
 fi

@@ -2,7 +2,6 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { freePort } from '../ports';
 import { withUmask } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
 import type { Runtime } from './runtime';
@@ -26,8 +25,7 @@ export async function runCli(
 	options: N8nOptions,
 	args: string[],
 ): Promise<CliResult> {
-	const brokerPort = await freePort();
-	const env = n8nEnv(runtime, { ...options, brokerPort, logLevel: options.logLevel ?? 'warn' });
+	const env = await n8nEnv(runtime, { ...options, logLevel: options.logLevel ?? 'warn' });
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-n8n-cli-'));
 	const outFile = path.join(dir, 'stdout');
 	const errFile = path.join(dir, 'stderr');

@@ -26,7 +26,7 @@ export function build(): void {
 }
 
 /** Every n8n the scripts start is set up through here first, so the user folder is made private before n8n writes into it. */
-export function installPackage(userFolder: string): string {
+export function installPackage(userFolder: string): void {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	assertBuilt(pkg);
 	const nodesDir = path.join(privateUserFolder(userFolder), '.n8n', 'nodes');
@@ -37,7 +37,6 @@ export function installPackage(userFolder: string): string {
 	fs.writeFileSync(path.join(target, 'package.json'), JSON.stringify(shipped, null, 2));
 	copyShippedFiles(pkg, target);
 	recordInstalled(nodesDir, pkg.version);
-	return target;
 }
 
 function assertBuilt(pkg: PackageJson): void {

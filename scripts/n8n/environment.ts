@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { freePort } from '../ports';
 import type { Runtime } from './runtime';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -6,8 +7,6 @@ export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export interface N8nOptions {
 	userFolder: string;
 	port: number;
-	/** Each n8n process, CLI included, opens a task-runner broker. */
-	brokerPort?: number;
 	logLevel?: LogLevel;
 	extraEnv?: Record<string, string>;
 }
@@ -50,7 +49,8 @@ const QUIET_ENV: Record<string, string> = {
 	N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '500',
 };
 
-export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv {
+/** Each n8n process, CLI included, opens a task-runner broker: on a port of its own. */
+export async function n8nEnv(runtime: Runtime, options: N8nOptions): Promise<NodeJS.ProcessEnv> {
 	const base = `http://127.0.0.1:${options.port}`;
 	return withoutRepositorySettings({
 		...process.env,
@@ -63,7 +63,7 @@ export function n8nEnv(runtime: Runtime, options: N8nOptions): NodeJS.ProcessEnv
 		N8N_EDITOR_BASE_URL: `${base}/`,
 		N8N_WEBHOOK_URL: `${base}/`,
 		N8N_LOG_LEVEL: options.logLevel ?? 'info',
-		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort ?? 0),
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...QUIET_ENV,
 		...OFFLINE_ENV,
 		...options.extraEnv,

@@ -121,32 +121,26 @@ export class N8nApi {
 		body?: unknown,
 		headers: Record<string, string> = {},
 	): Promise<HttpAnswer> {
+		const send = async (): Promise<HttpAnswer> => {
+			const res = await fetch(`${this.baseUrl}${urlPath}`, {
+				method,
+				headers: {
+					'browser-id': 'bf-dev-scripts',
+					...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+					...headers,
+				},
+				body: body !== undefined ? JSON.stringify(body) : undefined,
+			});
+			const text = await res.text();
+			return { status: res.status, headers: res.headers, body: parseJson(text), text };
+		};
 		try {
-			return await this.send(method, urlPath, body, headers);
+			return await send();
 		} catch (error) {
 			const reset = (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
 			if (method !== 'GET' || !reset) throw error;
-			return await this.send(method, urlPath, body, headers);
+			return await send();
 		}
-	}
-
-	private async send(
-		method: string,
-		urlPath: string,
-		body: unknown,
-		headers: Record<string, string>,
-	): Promise<HttpAnswer> {
-		const res = await fetch(`${this.baseUrl}${urlPath}`, {
-			method,
-			headers: {
-				'browser-id': 'bf-dev-scripts',
-				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-				...headers,
-			},
-			body: body !== undefined ? JSON.stringify(body) : undefined,
-		});
-		const text = await res.text();
-		return { status: res.status, headers: res.headers, body: parseJson(text), text };
 	}
 }
 

@@ -76,7 +76,7 @@ function writeCredentialFile(
 		name: credential.name ?? SANDBOX_CREDENTIAL_NAME,
 		...('type' in credential
 			? { type: credential.type, data: credential.data }
-			: { type: CREDENTIAL_TYPE, data: credentialData(credential) }),
+			: { type: CREDENTIAL_TYPE, data: sandboxCredentialData(credential) }),
 		createdAt: now,
 		updatedAt: now,
 	}));
@@ -84,10 +84,8 @@ function writeCredentialFile(
 	return file;
 }
 
-function credentialData(credential: SandboxCredential): Record<string, string> {
-	const data: Record<string, string> = { apiKey: credential.apiKey, baseUrl: credential.baseUrl };
-	if (credential.webhookSigningSecret) data.webhookSigningSecret = credential.webhookSigningSecret;
-	return data;
+function sandboxCredentialData({ apiKey, baseUrl, webhookSigningSecret }: SandboxCredential) {
+	return { apiKey, baseUrl, ...(webhookSigningSecret ? { webhookSigningSecret } : {}) };
 }
 
 export async function importWorkflows(
@@ -111,7 +109,6 @@ export async function importWorkflows(
 
 export function loadExamples(): Array<{ file: string; workflow: WorkflowJson }> {
 	const dir = path.join(REPO_ROOT, 'examples');
-	if (!fs.existsSync(dir)) return [];
 	return fs
 		.readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))

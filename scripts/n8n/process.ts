@@ -1,4 +1,3 @@
-import { freePort } from '../ports';
 import { startGroup, type GroupProcess } from '../process-group';
 import { n8nEnv, type N8nOptions } from './environment';
 import type { Runtime } from './runtime';
@@ -19,7 +18,7 @@ export async function startN8nProcess(
 ): Promise<GroupProcess> {
 	const baseUrl = `http://127.0.0.1:${options.port}`;
 	return await startGroup(command.name, runtime.nodeBin, [runtime.n8nScript, ...command.args], {
-		env: n8nEnv(runtime, { ...options, brokerPort: await freePort() }),
+		env: await n8nEnv(runtime, options),
 		cwd: options.userFolder,
 		umask: PRIVATE_UMASK,
 		logFile: command.logFile,

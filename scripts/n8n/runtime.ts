@@ -6,15 +6,10 @@ import * as path from 'path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** Defined once in package.json's `config` (scripts/provision-n8n.sh and .ci/run read them there too). */
-const N8N_VERSIONS = (
-	JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-		config: { n8nVersion: string; n8nVersion1x: string };
-	}
-).config;
-
+/** Defined once in package.json's `config` (scripts/provision-n8n.sh and .ci/run read it there too). */
 function selectedN8nVersion(): string {
-	return process.env.BF_N8N_VERSION || N8N_VERSIONS.n8nVersion;
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	return process.env.BF_N8N_VERSION || (pkg.config.n8nVersion as string);
 }
 
 export interface Runtime {
@@ -51,20 +46,28 @@ function findRuntime(version: string): Runtime | null {
 	return { version, major: Number(version.split('.')[0]), nodeBin, n8nDir, n8nScript };
 }
 
-export function ensureRuntime(version = selectedN8nVersion()): Runtime {
+/** Output goes to the terminal: a first install takes minutes. */
+export function provision(script: string, ...args: string[]): void {
+	const command = ['bash', `scripts/${script}`, ...args];
+	const result = spawnSync(command[0], command.slice(1), {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
+	if (result.status !== 0) throw new Error(`${command.join(' ')} failed (exit ${result.status})`);
+}
+
+export function ensureRuntime(): Runtime {
+	const version = selectedN8nVersion();
 	const found = findRuntime(version);
 	if (found) return found;
-	const script = path.join(REPO_ROOT, 'scripts', 'provision-n8n.sh');
-	const result = spawnSync('bash', [script, version], { stdio: 'inherit' });
-	if (result.status !== 0) {
-		throw new Error(`scripts/provision-n8n.sh ${version} failed (exit ${result.status})`);
-	}
+	provision('provision-n8n.sh', version);
 	const runtime = findRuntime(version);
 	if (!runtime) throw new Error('provisioning finished but left no usable n8n; see its output');
 	return runtime;
 }
 
-export function requireRuntime(version = selectedN8nVersion()): Runtime {
+export function requireRuntime(): Runtime {
+	const version = selectedN8nVersion();
 	const runtime = findRuntime(version);
 	if (!runtime) {
 		throw new Error(

@@ -2,18 +2,16 @@ import { freePort } from '../ports';
 import { pollUntil } from '../poll';
 import { stopGroup, type GroupProcess } from '../process-group';
 import { runCli, type CliResult } from './cli';
-import type { LogLevel, N8nOptions } from './environment';
+import type { N8nOptions } from './environment';
 import { N8nApi } from './http';
 import { isServing, startN8nProcess } from './process';
 import type { Runtime } from './runtime';
 
-export interface StartOptions {
-	userFolder: string;
-	logFile?: string;
+export interface StartOptions extends Omit<N8nOptions, 'port'> {
+	/** Default: a free one. */
 	port?: number;
-	logLevel?: LogLevel;
+	logFile?: string;
 	startTimeoutMs?: number;
-	extraEnv?: Record<string, string>;
 }
 
 export interface ExecuteResult extends CliResult {
@@ -31,14 +29,14 @@ export class N8nServer extends N8nApi {
 	}
 
 	static async start(runtime: Runtime, start: StartOptions): Promise<N8nServer> {
-		const { userFolder, logLevel, extraEnv } = start;
-		const options = { userFolder, port: start.port ?? (await freePort()), logLevel, extraEnv };
+		const { logFile, startTimeoutMs = 180_000, ...rest } = start;
+		const options = { ...rest, port: start.port ?? (await freePort()) };
 		const n8nProcess = await startN8nProcess(runtime, options, {
 			name: 'n8n',
 			args: ['start'],
 			isReady: isServing,
-			logFile: start.logFile,
-			timeoutMs: start.startTimeoutMs ?? 180_000,
+			logFile,
+			timeoutMs: startTimeoutMs,
 		});
 		return new N8nServer(runtime, options, n8nProcess);
 	}

@@ -74,11 +74,6 @@ export class QueueEnvironment {
 		};
 	}
 
-	log(name: string): string {
-		const file = path.join(this.dir, `${name}.log`);
-		return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-	}
-
 	/** A folder given by the caller stays, with the logs. */
 	async stop(): Promise<void> {
 		const parts = this.parts.splice(0);

@@ -1,7 +1,6 @@
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { cacheDir, readMarker, REPO_ROOT } from '../n8n/runtime';
+import { cacheDir, provision, readMarker } from '../n8n/runtime';
 
 export interface QueueServicePrograms {
 	redisServer: string;
@@ -9,11 +8,7 @@ export interface QueueServicePrograms {
 }
 
 export function ensureQueueServices(): QueueServicePrograms {
-	const script = path.join(REPO_ROOT, 'scripts', 'provision-queue.sh');
-	const result = spawnSync('bash', [script], { stdio: ['ignore', 'inherit', 'inherit'] });
-	if (result.status !== 0) {
-		throw new Error(`scripts/provision-queue.sh failed (exit ${result.status})`);
-	}
+	provision('provision-queue.sh');
 	return requireQueueServices();
 }
 

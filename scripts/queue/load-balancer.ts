@@ -1,25 +1,16 @@
-// A test can lose a processor's answer on the way back (a 502, as when a balancer's upstream
-// connection breaks after the request was handled): that is how a service ends up retrying a
-// delivery that a processor has already accepted.
+// Round-robin over the webhook processors, recording where each request went.
 import * as http from 'http';
 
-export interface BalancedRequest {
+interface BalancedRequest {
 	method: string;
 	path: string;
 	headers: Record<string, string>;
 	body: string;
 }
 
-export interface Route {
+export interface RoutedRequest extends BalancedRequest {
 	target: number;
-	loseAnswer?: boolean;
-}
-
-export type RoutePolicy = (request: BalancedRequest, index: number) => Route | Promise<Route>;
-
-export interface RoutedRequest extends BalancedRequest, Route {
-	/** 0 when the processor could not be reached. */
-	upstreamStatus: number;
+	/** 502 when the processor could not be reached. */
 	status: number;
 }
 
@@ -27,8 +18,6 @@ export interface LoadBalancer {
 	/** No trailing slash. */
 	url: string;
 	routed: RoutedRequest[];
-	/** Without a policy, requests go to the processors in turn. */
-	setPolicy(policy?: RoutePolicy): void;
 	close(): Promise<void>;
 }
 
@@ -37,17 +26,15 @@ const HOP_BY_HOP = ['host', 'connection', 'content-length', 'transfer-encoding',
 export async function startLoadBalancer(targets: string[], port: number): Promise<LoadBalancer> {
 	const routed: RoutedRequest[] = [];
 	let turn = 0;
-	const roundRobin: RoutePolicy = () => ({ target: turn++ % targets.length });
-	let policy = roundRobin;
 	const server = http.createServer((req, res) => {
 		void readRequest(req)
 			.then(async (request) => {
-				const route = await policy(request, routed.length);
-				const upstream = await forward(targets[route.target], request);
-				const status = route.loseAnswer || upstream.status === 0 ? 502 : upstream.status;
-				routed.push({ ...request, ...route, upstreamStatus: upstream.status, status });
-				res.writeHead(status, status === upstream.status ? upstream.headers : {});
-				res.end(status === upstream.status ? upstream.body : 'bad gateway');
+				const target = turn++ % targets.length;
+				const upstream = await forward(targets[target], request);
+				const status = upstream.status || 502;
+				routed.push({ ...request, target, status });
+				res.writeHead(status, upstream.headers);
+				res.end(upstream.status ? upstream.body : 'bad gateway');
 			})
 			.catch((error: Error) => {
 				res.writeHead(500);
@@ -61,9 +48,6 @@ export async function startLoadBalancer(targets: string[], port: number): Promis
 	return {
 		url: `http://127.0.0.1:${port}`,
 		routed,
-		setPolicy: (next) => {
-			policy = next ?? roundRobin;
-		},
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

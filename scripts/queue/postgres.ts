@@ -9,6 +9,7 @@ const START_TIMEOUT_MS = 60_000;
 const DATABASE = 'n8n';
 const SUPERUSER = 'postgres';
 const READY_LINE = 'database system is ready to accept connections';
+const INITDB_FLAGS = ['--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'];
 
 export interface PostgresInstance {
 	port: number;
@@ -25,17 +26,7 @@ export async function startPostgres(binDir: string, dir: string): Promise<Postgr
 	if (user) fs.chownSync(dataDir, user.uid, user.gid);
 	const run = (program: string, args: string[], input?: string) =>
 		runAs(user, path.join(bin, program), args, { cwd: dir, input });
-	run('initdb', [
-		'-D',
-		dataDir,
-		'-U',
-		SUPERUSER,
-		'--auth=trust',
-		'-E',
-		'UTF8',
-		'--no-locale',
-		'--no-sync',
-	]);
+	run('initdb', ['-D', dataDir, '-U', SUPERUSER, ...INITDB_FLAGS]);
 	// Single-user mode needs no server (and so no port) to create the database.
 	run('postgres', ['--single', '-D', dataDir, SUPERUSER], `CREATE DATABASE ${DATABASE};\n`);
 	const port = await freePort();

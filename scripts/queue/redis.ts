@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as net from 'net';
 import * as path from 'path';
 import { freePort } from '../ports';
 import { startGroup, type GroupProcess } from '../process-group';
@@ -22,28 +21,11 @@ export async function startRedis(redisServer: string, dir: string): Promise<Redi
 		env: { PATH: process.env.PATH ?? '' },
 		cwd: dataDir,
 		logFile: path.join(dir, 'redis.log'),
-		readyFor: `redis on port ${port} to answer PING`,
-		isReady: () => answersPing(port),
+		readyFor: `redis on port ${port} to accept connections`,
+		// Logged once it listens (Redis 7.0; 7.2 adds " tcp").
+		isReady: async (proc) => proc.log().includes('Ready to accept connections'),
 		timeoutMs: 30_000,
 		pollMs: 100,
 	});
 	return { port, process: proc };
-}
-
-async function answersPing(port: number): Promise<boolean> {
-	return await new Promise((resolve) => {
-		const socket = net.connect(port, '127.0.0.1');
-		let answer = '';
-		const done = (ok: boolean) => {
-			socket.destroy();
-			resolve(ok);
-		};
-		socket.setTimeout(1000, () => done(false));
-		socket.on('error', () => done(false));
-		socket.on('connect', () => socket.write('PING\r\n'));
-		socket.on('data', (chunk) => {
-			answer += chunk.toString();
-			if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
-		});
-	});
 }

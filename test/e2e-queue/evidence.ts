@@ -15,7 +15,8 @@ export function processesThatLogged(
 ): string[] {
 	const line = new RegExp(`${message} ${executionId} \\(job \\d+\\)`);
 	// n8n colours its debug-level lines with ANSI escape sequences.
-	return logNames(env).filter((name) => line.test(env.log(name).replace(COLOUR, '')));
+	const logged = env.processGroups().filter((g) => line.test(g.process.log().replace(COLOUR, '')));
+	return logged.map((group) => group.name);
 }
 
 /** The worker that ran the execution, from the workers' logs; throws unless exactly one did. */
@@ -25,8 +26,4 @@ export function workerThatRan(env: QueueEnvironment, executionId: string): strin
 		throw new Error(`execution ${executionId} was started by [${ran.join(', ')}], not one worker`);
 	}
 	return ran[0];
-}
-
-export function logNames(env: QueueEnvironment): string[] {
-	return env.processGroups().map((group) => group.name);
 }

@@ -1,6 +1,7 @@
 /** Linux only (/proc, `ss`); needs the right to see the processes' sockets (same user or root). */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import { statFieldsAfterName } from '../../scripts/leftover-groups';
 
 interface Listener {
 	address: string;
@@ -27,14 +28,8 @@ export function processesOf(groupIds: number[]): Map<number, number> {
 	const found = new Map<number, number>();
 	for (const name of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(name)) continue;
-		try {
-			const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-			// Field 5 is the group; the command name (field 2) may hold spaces: count after it.
-			const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-			if (wanted.has(group)) found.set(Number(name), group);
-		} catch {
-			// the process ended meanwhile
-		}
+		const group = Number(statFieldsAfterName(name)?.[2]); // field 5
+		if (wanted.has(group)) found.set(Number(name), group);
 	}
 	return found;
 }

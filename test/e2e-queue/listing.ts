@@ -13,20 +13,12 @@ export interface ListingLimit {
 	windowSeconds: number;
 }
 
-interface TwoListings {
-	executions: any[];
-	workers: string[];
-	vendors: any[][];
-	requests: Array<{ method: string; path: string; status: number }>;
-	figures: ReturnType<typeof listingFigures>;
-}
-
 /** Starts a fresh window (the sandbox's counters reset) first. */
 export async function runTwoListings(
 	env: QueueEnvironment,
 	sandbox: Pick<RunningSandbox, 'admin'>,
 	rate: ListingLimit,
-): Promise<TwoListings> {
+) {
 	await sandbox.admin.clearRequests();
 	await sandbox.admin.setRateLimit({ limit: rate.limit, windowSeconds: rate.windowSeconds });
 	const executions = await Promise.all(

@@ -21,7 +21,7 @@ import {
 	exampleCopies,
 	sharedWorkflows,
 } from '../e2e/workflows';
-import { logNames, processesThatLogged, workerThatRan } from './evidence';
+import { processesThatLogged, workerThatRan } from './evidence';
 import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
@@ -107,8 +107,8 @@ describe('the queue-mode environment', () => {
 		expect(found.map((l) => l.port)).toEqual(expect.arrayContaining(ports));
 		const loopback = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 		expect(found.filter((l) => !loopback.test(l.address))).toEqual([]);
-		expect(env.log('postgres')).toMatch(/starting PostgreSQL 17\./);
-		expect(env.log('main')).not.toMatch(
+		expect(groups[1].process.log()).toMatch(/starting PostgreSQL 17\./);
+		expect(env.main.log()).not.toMatch(
 			/Postgres \d+ is (not supported|outside the supported range)/,
 		);
 	});
@@ -268,8 +268,8 @@ describe('secrets', () => {
 			const secret = (await v1('GET', `/webhooks/${id}/secret`)).body.data.secret as string;
 			secrets.push(secret, secret.slice('whsec_'.length));
 		}
-		for (const name of logNames(env)) {
-			const log = env.log(name);
+		for (const { name, process: group } of env.processGroups()) {
+			const log = group.log();
 			expect(log.length).toBeGreaterThan(0);
 			for (const secret of secrets)
 				expect({ name, leaks: log.includes(secret) }).toEqual({ name, leaks: false });
