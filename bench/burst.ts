@@ -122,11 +122,16 @@ interface Round {
 
 const RUNS_DEADLINE_MS = 120_000;
 
+export interface BurstSetup {
+	sb: SandboxProcess;
+	collector: Collector;
+	/** One per n8n: the trigger adopts it. */
+	endpoint: { id: string; secret: string };
+}
+
 export async function measureBurst(
 	target: BurstTarget,
-	sb: SandboxProcess,
-	collector: Collector,
-	endpoint: { id: string; secret: string },
+	{ sb, collector, endpoint }: BurstSetup,
 	s: BurstSettings & { tag: string },
 ): Promise<Record<Side, SideResult>> {
 	const sides: Side[] = ['trigger', 'webhook'];

@@ -1,18 +1,17 @@
 import * as http from 'http';
 import axios from 'axios';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { BusinessFinanceApi } from '../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
+import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
 import type { RunningSandbox } from '../sandbox';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
-import { PAGE } from './settings';
 
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export const nodeType = new BusinessFinance();
 export const baselineType = new BenchBaseline();
-export type NodeType = typeof nodeType | typeof baselineType;
 const credentialType = new BusinessFinanceApi();
 
 export const listParams: INodeParameters = {
@@ -44,7 +43,7 @@ export async function runTheNode(
 	sb: RunningSandbox,
 	parameters: INodeParameters,
 	items: IDataObject[],
-	type: NodeType = nodeType,
+	type: INodeType = nodeType,
 ): Promise<{ ms: number; res: RunNodeResult }> {
 	const started = performance.now();
 	const res = await runNode({
@@ -83,7 +82,7 @@ export async function plainList(
 	let ids = 0;
 	let requests = 0;
 	for (let page = 1; ; page++) {
-		const r = await client.get('/v1/vendors', { params: { page, limit: PAGE } });
+		const r = await client.get('/v1/vendors', { params: { page, limit: API_MAX_PAGE_SIZE } });
 		requests++;
 		if (r.status !== 200) throw new Error(`plain loop: GET page ${page} answered ${r.status}`);
 		ids += r.data.data.length;

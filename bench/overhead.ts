@@ -1,5 +1,5 @@
 // Scenario 3 (docs/benchmarks.md, "Overhead"); its per-request times are also the other floors' t.
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import type { RunningSandbox } from '../sandbox';
 import {
 	baselineCreateParams,
@@ -13,28 +13,21 @@ import {
 	plainCreate,
 	plainList,
 	runTheNode,
-	type NodeType,
 } from './clients';
+import { minimumRequests } from './floor';
 import { median, type PerRequestMs } from './report';
-import { listRequests, UNLIMITED, type Settings } from './settings';
+import { UNLIMITED, type Settings } from './settings';
 
 const LIST_SAMPLES = ['plainList', 'baseList', 'nodeList'] as const;
 const CREATE_SAMPLES = ['plainCreate', 'baseCreate', 'nodeCreate'] as const;
 type SampleName = (typeof LIST_SAMPLES)[number] | (typeof CREATE_SAMPLES)[number];
 type Samples = Record<SampleName, number[]>;
-type Client = () => Promise<{ ms: number; correct: boolean }>;
-
-export interface OverheadResult {
-	overhead: ReturnType<typeof summarise>;
-	getMs: PerRequestMs;
-	postMs: PerRequestMs;
-}
 
 /**
  * Best of the rounds: the least disturbed by other load. Rotated order, so no client always comes
  * right after the seeding or the others' garbage. Expects the N vendors seeded; leaves them seeded.
  */
-export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<OverheadResult> {
+export async function measureOverhead(sb: RunningSandbox, s: Settings) {
 	const run = clients(sb, s);
 	const samples = Object.fromEntries(
 		[...LIST_SAMPLES, ...CREATE_SAMPLES].map((name) => [name, [] as number[]]),
@@ -57,7 +50,7 @@ export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<
 		}
 		await sb.admin.seedVendors(s.n);
 	}
-	const requests = listRequests(s);
+	const requests = minimumRequests(s.n);
 	return {
 		overhead: summarise(samples, s, correct),
 		getMs: perRequest(samples.nodeList, samples.plainList, requests),
@@ -65,10 +58,12 @@ export async function measureOverhead(sb: RunningSandbox, s: Settings): Promise<
 	};
 }
 
+type Client = () => Promise<{ ms: number; correct: boolean }>;
+
 function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
-	const requests = listRequests(s);
+	const requests = minimumRequests(s.n);
 	const node = async (
-		type: NodeType,
+		type: INodeType,
 		parameters: INodeParameters,
 		items: IDataObject[],
 		expected: number,
@@ -118,7 +113,7 @@ function perRequest(node: number[], plain: number[], requests: number): PerReque
 }
 
 function summarise(samples: Samples, s: Settings, correct: boolean) {
-	const requests = listRequests(s);
+	const requests = minimumRequests(s.n);
 	const overhead = {
 		statistic: `best of ${s.repeat} rounds after a warm-up round`,
 		listThroughputRatio: ratio(samples.plainList, samples.nodeList),
@@ -146,7 +141,7 @@ function summarise(samples: Samples, s: Settings, correct: boolean) {
 	return overhead;
 }
 
-export function printOverhead(overhead: OverheadResult['overhead']): void {
+export function printOverhead(overhead: ReturnType<typeof summarise>): void {
 	const ms = overhead.msPerRequest;
 	console.log(
 		`\nOverhead, rate limit off (${overhead.statistic}): throughput of the node / plain keep-alive loop: ` +

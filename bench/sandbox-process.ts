@@ -2,6 +2,7 @@
 import * as path from 'path';
 import { startGroup, stopGroup } from '../scripts/process-group';
 import { AdminClient, EXPIRED_KEY, REVOKED_KEY, type RunningSandbox } from '../sandbox';
+import { createHttpClient } from '../test/helpers/http';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbox/cli.js');
@@ -9,6 +10,7 @@ const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbo
 export interface SandboxProcess extends RunningSandbox {
 	/** For its CPU time. */
 	pid: number;
+	api: ReturnType<typeof createHttpClient>;
 }
 
 function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
@@ -17,8 +19,10 @@ function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
 	return url && key ? { baseUrl: url[1], apiKey: key[1] } : undefined;
 }
 
+/** Empty: each scenario seeds what it lists. */
 export async function startSandboxProcess(flags: string[]): Promise<SandboxProcess> {
-	const proc = await startGroup('sandbox', process.execPath, [CLI, '--port', '0', ...flags], {
+	const args = [CLI, '--port', '0', '--seed', 'none', ...flags];
+	const proc = await startGroup('sandbox', process.execPath, args, {
 		env: process.env,
 		cwd: ROOT,
 		readyFor: `the sandbox (${CLI}) to print its address`,
@@ -33,6 +37,7 @@ export async function startSandboxProcess(flags: string[]): Promise<SandboxProce
 		apiKey,
 		keys: { valid: apiKey, expired: EXPIRED_KEY, revoked: REVOKED_KEY },
 		admin: new AdminClient(baseUrl),
+		api: createHttpClient(`${baseUrl}/v1`, { apiKey }),
 		pid: proc.child.pid!,
 		close: () => stopGroup(proc, 'SIGTERM', 5_000),
 	};
