@@ -29,17 +29,8 @@ import {
 import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-interface Configuration {
-	name: 'defaults' | 'fair' | 'recommended';
-	meaning: string;
-	env: Record<string, string>;
-	target: number;
-}
-
-type Setup = BurstSetup & { configuration: Configuration };
-
-const CONFIGURATIONS: Configuration[] = [
-	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
+const CONFIGURATIONS = [
+	{ name: 'defaults', meaning: "n8n's defaults", env: {} as Record<string, string>, target: 1.5 },
 	{
 		name: 'fair',
 		meaning: 'the Webhook node acquires an isolate too',
@@ -54,6 +45,8 @@ const CONFIGURATIONS: Configuration[] = [
 	},
 ];
 
+type Configuration = (typeof CONFIGURATIONS)[number];
+type Setup = BurstSetup & { configuration: Configuration };
 type ConfigurationResult = Record<Side, SideResult> & {
 	configuration: Configuration;
 	timeRatio: number;
