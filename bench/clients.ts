@@ -4,9 +4,9 @@ import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { BusinessFinanceApi } from '../credentials/BusinessFinanceApi.credentials';
 import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
 import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
-import type { RunningSandbox } from '../sandbox';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
+import type { SandboxProcess } from './sandbox-process';
 
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
@@ -40,7 +40,7 @@ export const createItems = (m: number): IDataObject[] =>
 	Array.from({ length: m }, (_, i) => ({ name: `Bench vendor ${i + 1}` }));
 
 export async function runTheNode(
-	sb: RunningSandbox,
+	sb: SandboxProcess,
 	parameters: INodeParameters,
 	items: IDataObject[],
 	type: INodeType = nodeType,
@@ -64,7 +64,7 @@ export const errorItems = (res: RunNodeResult): number =>
 export const distinctIds = (res: RunNodeResult): number =>
 	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
 
-function plainClient(sb: RunningSandbox) {
+function plainClient(sb: SandboxProcess) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	return axios.create({
 		baseURL: sb.baseUrl,
@@ -75,7 +75,7 @@ function plainClient(sb: RunningSandbox) {
 }
 
 export async function plainList(
-	sb: RunningSandbox,
+	sb: SandboxProcess,
 ): Promise<{ ms: number; ids: number; requests: number }> {
 	const client = plainClient(sb);
 	const started = performance.now();
@@ -91,7 +91,7 @@ export async function plainList(
 	return { ms: performance.now() - started, ids, requests };
 }
 
-export async function plainCreate(sb: RunningSandbox, m: number): Promise<number> {
+export async function plainCreate(sb: SandboxProcess, m: number): Promise<number> {
 	const client = plainClient(sb);
 	const started = performance.now();
 	for (const item of createItems(m)) {

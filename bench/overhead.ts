@@ -1,6 +1,5 @@
 // Scenario 3 (docs/benchmarks.md, "Overhead"); its per-request times are also the other floors' t.
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
-import type { RunningSandbox } from '../sandbox';
 import {
 	baselineCreateParams,
 	baselineListParams,
@@ -15,7 +14,8 @@ import {
 	runTheNode,
 } from './clients';
 import { minimumRequests } from './floor';
-import { median, type PerRequestMs } from './report';
+import { percentile, type PerRequestMs } from './report';
+import type { SandboxProcess } from './sandbox-process';
 import { UNLIMITED, type Settings } from './settings';
 
 const LIST_SAMPLES = ['plainList', 'baseList', 'nodeList'] as const;
@@ -27,7 +27,7 @@ type Samples = Record<SampleName, number[]>;
  * Best of the rounds: the least disturbed by other load. Rotated order, so no client always comes
  * right after the seeding or the others' garbage. Expects the N vendors seeded; leaves them seeded.
  */
-export async function measureOverhead(sb: RunningSandbox, s: Settings) {
+export async function measureOverhead(sb: SandboxProcess, s: Settings) {
 	const run = clients(sb, s);
 	const samples = Object.fromEntries(
 		[...LIST_SAMPLES, ...CREATE_SAMPLES].map((name) => [name, [] as number[]]),
@@ -60,7 +60,7 @@ export async function measureOverhead(sb: RunningSandbox, s: Settings) {
 
 type Client = () => Promise<{ ms: number; correct: boolean }>;
 
-function clients(sb: RunningSandbox, s: Settings): Record<SampleName, Client> {
+function clients(sb: SandboxProcess, s: Settings): Record<SampleName, Client> {
 	const requests = minimumRequests(s.n);
 	const node = async (
 		type: INodeType,
@@ -95,7 +95,7 @@ function rotate<T>(list: readonly T[], shift: number): T[] {
  * 1 s windows: what the transport knows of a window ends with it, so the rate-limited runs after
  * these rounds start on a key it knows nothing of.
  */
-async function freshLimits(sb: RunningSandbox): Promise<void> {
+async function freshLimits(sb: SandboxProcess): Promise<void> {
 	await sb.admin.setRateLimit({ limit: UNLIMITED, windowSeconds: 1, retryAfter: false });
 	await sb.admin.clearRequests();
 }
@@ -105,11 +105,12 @@ const ratio = (a: number[], b: number[]) => Math.round((best(a) / best(b)) * 100
 const msEach = (values: number[], n: number) => Math.round((best(values) / n) * 100) / 100;
 
 /**
- * The median, since the rate-limited scenarios are reported by their median run too (the best round
- * would compare a typical run with the least disturbed moment of the machine).
+ * The median (the lower one of an even count, as coldAndMedianWarm picks the warm run), since the
+ * rate-limited scenarios are reported by their median run too (the best round would compare a
+ * typical run with the least disturbed moment of the machine).
  */
 function perRequest(node: number[], plain: number[], requests: number): PerRequestMs {
-	return { node: median(node) / requests, plain: median(plain) / requests };
+	return { node: percentile(node, 50) / requests, plain: percentile(plain, 50) / requests };
 }
 
 function summarise(samples: Samples, s: Settings, correct: boolean) {

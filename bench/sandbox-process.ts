@@ -1,17 +1,17 @@
 // The bench npm scripts build the emitted JS first (package.json).
 import * as path from 'path';
 import { startGroup, stopGroup } from '../scripts/process-group';
-import { AdminClient, EXPIRED_KEY, REVOKED_KEY, type RunningSandbox } from '../sandbox';
+import { AdminClient, type RunningSandbox } from '../sandbox';
 import { createHttpClient } from '../test/helpers/http';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbox/cli.js');
 
-export interface SandboxProcess extends RunningSandbox {
-	/** For its CPU time. */
+/** `pid` for its CPU time. */
+export type SandboxProcess = Pick<RunningSandbox, 'baseUrl' | 'apiKey' | 'admin' | 'close'> & {
 	pid: number;
 	api: ReturnType<typeof createHttpClient>;
-}
+};
 
 function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
 	const url = /listening on (http:\/\/\S+)/.exec(log);
@@ -33,9 +33,7 @@ export async function startSandboxProcess(flags: string[]): Promise<SandboxProce
 	const { baseUrl, apiKey } = printed(proc.log())!;
 	return {
 		baseUrl,
-		port: Number(new URL(baseUrl).port),
 		apiKey,
-		keys: { valid: apiKey, expired: EXPIRED_KEY, revoked: REVOKED_KEY },
 		admin: new AdminClient(baseUrl),
 		api: createHttpClient(`${baseUrl}/v1`, { apiKey }),
 		pid: proc.child.pid!,
