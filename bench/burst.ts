@@ -8,21 +8,10 @@ import { percentile } from './report';
 import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 
-interface Delivery {
-	id: string;
-	body: string;
-	headers: Record<string, string>;
-}
+export type Collector = Awaited<ReturnType<typeof startCollector>>;
 
-export interface Collector {
-	url: string;
-	/** Date.now() of each run of `source:id`, first run first. */
-	runs: Map<string, number[]>;
-	close(): Promise<void>;
-}
-
-export async function startCollector(): Promise<Collector> {
-	const runs = new Map<string, number[]>();
+export async function startCollector() {
+	const runs = new Map<string, number[]>(); // Date.now() of each run of `source:id`, in order
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -45,7 +34,9 @@ export async function startCollector(): Promise<Collector> {
 	};
 }
 
-function signedDeliveries(secret: string, prefix: string, count: number): Delivery[] {
+type Delivery = ReturnType<typeof signedDeliveries>[number];
+
+function signedDeliveries(secret: string, prefix: string, count: number) {
 	const ts = Math.floor(Date.now() / 1000);
 	return Array.from({ length: count }, (_, i) => {
 		const id = `evt_${prefix}_${i}`;
@@ -94,11 +85,6 @@ export interface BurstSettings {
 	concurrency: number;
 }
 
-export interface BurstTarget {
-	baseUrl: string;
-	pids(): number[];
-}
-
 export type Side = 'trigger' | 'webhook';
 
 export type SideResult = ReturnType<typeof summarise> & { secretFetches?: number };
@@ -122,17 +108,34 @@ interface Round {
 
 const RUNS_DEADLINE_MS = 120_000;
 
+export interface BurstSetup {
+	sb: SandboxProcess;
+	collector: Collector;
+	/** One per n8n: the trigger adopts it. */
+	endpoint: { id: string; secret: string };
+}
+
+/** n8n's `pids` for their CPU time. */
 export async function measureBurst(
-	target: BurstTarget,
-	sb: SandboxProcess,
-	collector: Collector,
-	endpoint: { id: string; secret: string },
+	target: { baseUrl: string; pids: () => number[] },
+	{ sb, collector, endpoint }: BurstSetup,
 	s: BurstSettings & { tag: string },
 ): Promise<Record<Side, SideResult>> {
 	const sides: Side[] = ['trigger', 'webhook'];
-	const round = async (side: Side, name: string, size: number) => {
+	const round = async (side: Side, name: string, size: number): Promise<Round> => {
 		const deliveries = signedDeliveries(endpoint.secret, `${s.tag}_${name}`, size);
-		return await runRound(target, collector, side, deliveries, s.concurrency);
+		const ids = deliveries.map((d) => d.id);
+		const started = Date.now();
+		const { result: answers, sched } = await schedDuring(target.pids(), async () => {
+			const answered = await send(urlOf(side, target.baseUrl), deliveries, s.concurrency);
+			const deadline = Date.now() + RUNS_DEADLINE_MS;
+			while (!ids.every((id) => collector.runs.has(`${side}:${id}`)) && Date.now() < deadline) {
+				await sleep(10);
+			}
+			return answered;
+		});
+		const ranAt = ids.map((id) => collector.runs.get(`${side}:${id}`)?.[0] ?? Date.now());
+		return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
 	};
 	await sb.admin.clearRequests(); // the secret fetches from here on, the warm-up's included
 	for (const side of sides) await round(side, `warm_${side}`, s.concurrency);
@@ -150,27 +153,6 @@ export async function measureBurst(
 		trigger: { ...summarise('trigger', rounds.trigger, collector), secretFetches },
 		webhook: summarise('webhook', rounds.webhook, collector),
 	};
-}
-
-async function runRound(
-	target: BurstTarget,
-	collector: Collector,
-	side: Side,
-	deliveries: Delivery[],
-	concurrency: number,
-): Promise<Round> {
-	const ids = deliveries.map((d) => d.id);
-	const started = Date.now();
-	const { result: answers, sched } = await schedDuring(target.pids(), async () => {
-		const answered = await send(urlOf(side, target.baseUrl), deliveries, concurrency);
-		const deadline = Date.now() + RUNS_DEADLINE_MS;
-		while (!ids.every((id) => collector.runs.has(`${side}:${id}`)) && Date.now() < deadline) {
-			await sleep(10);
-		}
-		return answered;
-	});
-	const ranAt = ids.map((id) => collector.runs.get(`${side}:${id}`)?.[0] ?? Date.now());
-	return { ids, answers, wallMs: Math.max(...ranAt) - started, ...sched };
 }
 
 function summarise(side: Side, rounds: Round[], collector: Collector) {

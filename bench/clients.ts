@@ -1,17 +1,16 @@
 import * as http from 'http';
 import axios from 'axios';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { BusinessFinance } from '../nodes/BusinessFinance/BusinessFinance.node';
-import type { RunningSandbox } from '../sandbox';
+import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
 import { runNode, type RunNodeResult } from '../test/helpers/n8n';
 import { BenchBaseline } from './baseline-node';
-import { PAGE } from './settings';
+import type { SandboxProcess } from './sandbox-process';
 
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export const nodeType = new BusinessFinance();
 export const baselineType = new BenchBaseline();
-export type NodeType = typeof nodeType | typeof baselineType;
 
 export const listParams: INodeParameters = {
 	resource: 'vendor',
@@ -39,10 +38,10 @@ export const createItems = (m: number): IDataObject[] =>
 	Array.from({ length: m }, (_, i) => ({ name: `Bench vendor ${i + 1}` }));
 
 export async function runTheNode(
-	sb: RunningSandbox,
+	sb: SandboxProcess,
 	parameters: INodeParameters,
 	items: IDataObject[],
-	type: NodeType = nodeType,
+	type: INodeType = nodeType,
 ): Promise<{ ms: number; res: RunNodeResult }> {
 	const started = performance.now();
 	const res = await runNode({
@@ -62,7 +61,7 @@ export const errorItems = (res: RunNodeResult): number =>
 export const distinctIds = (res: RunNodeResult): number =>
 	new Set(res.items.map((i) => (i.json as IDataObject).id)).size;
 
-function plainClient(sb: RunningSandbox) {
+function plainClient(sb: SandboxProcess) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 	return axios.create({
 		baseURL: sb.baseUrl,
@@ -73,14 +72,14 @@ function plainClient(sb: RunningSandbox) {
 }
 
 export async function plainList(
-	sb: RunningSandbox,
+	sb: SandboxProcess,
 ): Promise<{ ms: number; ids: number; requests: number }> {
 	const client = plainClient(sb);
 	const started = performance.now();
 	let ids = 0;
 	let requests = 0;
 	for (let page = 1; ; page++) {
-		const r = await client.get('/v1/vendors', { params: { page, limit: PAGE } });
+		const r = await client.get('/v1/vendors', { params: { page, limit: API_MAX_PAGE_SIZE } });
 		requests++;
 		if (r.status !== 200) throw new Error(`plain loop: GET page ${page} answered ${r.status}`);
 		ids += r.data.data.length;
@@ -89,7 +88,7 @@ export async function plainList(
 	return { ms: performance.now() - started, ids, requests };
 }
 
-export async function plainCreate(sb: RunningSandbox, m: number): Promise<number> {
+export async function plainCreate(sb: SandboxProcess, m: number): Promise<number> {
 	const client = plainClient(sb);
 	const started = performance.now();
 	for (const item of createItems(m)) {

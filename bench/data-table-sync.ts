@@ -9,7 +9,6 @@ import {
 } from '../test/e2e/environment';
 import { runManually, output } from '../test/e2e/service';
 import { exampleCopy, nodeNamed } from '../test/e2e/workflows';
-import { createHttpClient } from '../test/helpers/http';
 import { printMarkdownTable, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { UNLIMITED } from './settings';
@@ -33,7 +32,6 @@ interface Bench {
 	lastStart: number;
 	sb: SandboxProcess;
 	env: PackageInN8n;
-	n8n: N8nServer;
 }
 
 const sizes = () =>
@@ -53,7 +51,7 @@ function exampleFor(n: number): WorkflowJson & { id: string } {
 }
 
 async function workflowOfThisLine(bench: Bench, copy: WorkflowJson & { id: string }) {
-	if (bench.n8n.runtime.major >= 2) return copy.id;
+	if (bench.env.runtime.major >= 2) return copy.id;
 	const [byHand] = await importWithTableMadeByHand(bench.env, [[copy, `${copy.id}1x`]]);
 	return byHand.id;
 }
@@ -65,12 +63,11 @@ async function tableRows(n8n: N8nServer, name: string): Promise<number> {
 
 async function changeVendors(sb: SandboxProcess): Promise<void> {
 	await sb.admin.setRateLimit({ limit: UNLIMITED });
-	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
 	for (let page = 1; ; page++) {
-		const { body } = await api.request('GET', `/vendors?limit=100&page=${page}`);
+		const { body } = await sb.api.request('GET', `/vendors?limit=100&page=${page}`);
 		const [vendor] = body.data;
 		if (!vendor) break;
-		await api.request('PATCH', `/vendors/${vendor.id}`, {
+		await sb.api.request('PATCH', `/vendors/${vendor.id}`, {
 			body: { name: `${vendor.name} (changed)` },
 		});
 	}
@@ -82,23 +79,23 @@ async function changeVendors(sb: SandboxProcess): Promise<void> {
  * only resets the sandbox's counters.
  */
 async function syncRun(bench: Bench, workflowId: string, table: string, n: number, step: Step) {
-	const rowsBefore = await tableRows(bench.n8n, table);
+	const rowsBefore = await tableRows(bench.env.n8n, table);
 	await sleep(Math.max(0, bench.lastStart + SPEC_RATE.windowSeconds * 1000 + 500 - Date.now()));
 	await bench.sb.admin.setRateLimit(SPEC_RATE);
 	bench.lastStart = Date.now();
-	const execution = await runManually(bench.n8n, workflowId, 1_800_000);
+	const execution = await runManually(bench.env.n8n, workflowId, 1_800_000);
 	const error = execution.data?.resultData?.error;
 	if (error) throw new Error(`the sync failed in ${error.node?.name}: ${error.message}`);
 	const wallS = (Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt)) / 1000;
 	const runs = execution.data.resultData.runData[LISTING] ?? [];
 	const listingS = runs.reduce((sum: number, r: any) => sum + r.executionTime, 0) / 1000;
-	const rows = await tableRows(bench.n8n, table);
+	const rows = await tableRows(bench.env.n8n, table);
 	const vendors = n + (step === 'first' ? 0 : ADDED);
 	const expected = { first: [n, 0], changed: [ADDED, n / 100], unchanged: [0, 0] }[step];
 	// The bulk insert puts out one item whatever it inserted: the table's growth is the count.
 	const written = [rows - rowsBefore, output(execution, UPDATE).length];
 	const beyondListingS = Math.round((wallS - listingS) * 1000) / 1000;
-	const graded = n === 10_000 && bench.n8n.runtime.major >= 2;
+	const graded = n === 10_000 && bench.env.runtime.major >= 2;
 	const run = {
 		vendors: n,
 		step: STEPS[step],
@@ -129,7 +126,7 @@ async function syncSize(bench: Bench, copy: WorkflowJson & { id: string }, n: nu
 
 export async function runDataTableSync(): Promise<Outcome> {
 	const copies = sizes().map((n) => [n, exampleFor(n)] as const);
-	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', '100']);
+	const sb = await startSandboxProcess(['--rate-limit', '100']);
 	let env: PackageInN8n | undefined;
 	const runs: SyncRun[] = [];
 	try {
@@ -137,7 +134,7 @@ export async function runDataTableSync(): Promise<Outcome> {
 			credentials: [{ apiKey: sb.apiKey, baseUrl: sb.baseUrl }],
 			workflows: copies.map(([, copy]) => copy),
 		});
-		const bench = { sb, env, n8n: env.n8n, lastStart: 0 };
+		const bench = { sb, env, lastStart: 0 };
 		for (const [n, copy] of copies) runs.push(...(await syncSize(bench, copy, n)));
 		report(env, runs);
 		const file = `data-table-sync-n8n${env.runtime.major}.json`;

@@ -1,3 +1,5 @@
+import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
+
 // docs/benchmarks.md, "The floor". Simulated rather than the closed form, which only holds while
 // a full window's work fits in it (limit × perRequestMs ≤ windowMs).
 export function windowsNeeded(requests: number, limit: number): number {
@@ -25,7 +27,7 @@ export function floorMs(
 	return t;
 }
 
-/** At least one request, even for 0 items. */
-export function minimumRequests(items: number, pageSize: number): number {
-	return Math.max(1, Math.ceil(items / pageSize));
+/** Pages of a listing: at least one request, even for 0 items. */
+export function minimumRequests(items: number): number {
+	return Math.max(1, Math.ceil(items / API_MAX_PAGE_SIZE));
 }

@@ -18,7 +18,7 @@ import { toRow, type Row } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 import { minimumRequests } from './floor';
-import { PAGE, type Settings } from './settings';
+import type { Settings } from './settings';
 
 export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipped?: string }> {
 	const q = s.queue;
@@ -30,7 +30,7 @@ export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipp
 		return { runs: [], skipped: (error as Error).message };
 	}
 	const sb = await startSandboxProcess([
-		...['--seed', 'none', '--api-key', 'svc_bench_queue_listing'],
+		...['--api-key', 'svc_bench_queue_listing'],
 		...['--rate-limit', String(s.limit), '--rate-window', String(s.windowS)],
 	]);
 	let env: QueueEnvironment | undefined;
@@ -38,7 +38,10 @@ export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipp
 		await sb.admin.seedVendors(q.n);
 		build();
 		env = await QueueEnvironment.start(...prerequisites);
-		await importListing(env, sb);
+		await env.main.setupOwner();
+		const credential = { ...LISTING_CREDENTIAL, apiKey: sb.apiKey, baseUrl: sb.baseUrl };
+		await importCredentials(env.main.runtime, env.cliOptions(), [credential]);
+		await importWorkflows(env.main.runtime, env.cliOptions(), [listingWorkflow()]);
 		const rows: Row[] = [];
 		for (let round = 0; round <= s.repeat; round++) rows.push(await queueRun(env, sb, s));
 		return { runs: rows };
@@ -46,14 +49,6 @@ export async function runQueueListing(s: Settings): Promise<{ runs: Row[]; skipp
 		await env?.stop();
 		await sb.close();
 	}
-}
-
-async function importListing(env: QueueEnvironment, sb: SandboxProcess): Promise<void> {
-	await env.main.setupOwner();
-	const cli = env.cliOptions();
-	const credential = { ...LISTING_CREDENTIAL, apiKey: sb.apiKey, baseUrl: sb.baseUrl };
-	await importCredentials(env.main.runtime, cli, [credential]);
-	await importWorkflows(env.main.runtime, cli, [listingWorkflow()]);
 }
 
 async function queueRun(env: QueueEnvironment, sb: SandboxProcess, s: Settings): Promise<Row> {
@@ -72,7 +67,7 @@ async function queueRun(env: QueueEnvironment, sb: SandboxProcess, s: Settings):
 			scenario: `queue mode: 2 workers × list ${q.n} at once`,
 			wallMs: figures.spanMs,
 			requests: requests.filter((r) => r.path === '/v1/vendors'),
-			minimum: 2 * minimumRequests(q.n, PAGE),
+			minimum: 2 * minimumRequests(q.n),
 			perRequestMs: { node: 0, plain: 0 },
 			failedItems: failed,
 			outputItems: vendors.reduce((sum, v) => sum + v.length, 0),

@@ -1,5 +1,6 @@
 // The limits scenario of `npm run bench` (docs/benchmarks.md).
 import { setTimeout as sleep } from 'timers/promises';
+import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
 import {
 	createItems,
 	createParams,
@@ -8,6 +9,7 @@ import {
 	listParams,
 	runTheNode,
 } from './clients';
+import { minimumRequests } from './floor';
 import { measureOverhead, printOverhead } from './overhead';
 import { runQueueListing } from './queue-listing';
 import {
@@ -21,7 +23,7 @@ import {
 } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
-import { listRequests, PAGE, readSettings, type Settings } from './settings';
+import { readSettings, type Settings } from './settings';
 import { sleptDuring } from './transport-hooks';
 
 interface Bench {
@@ -29,58 +31,56 @@ interface Bench {
 	s: Settings;
 	getMs: PerRequestMs;
 	postMs: PerRequestMs;
-	pointMs?: number;
+	pointMs: number;
 }
-
-type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
 
 export async function runLimits(): Promise<Outcome> {
 	const s = readSettings();
-	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', String(s.limit)]);
-	let runs: RateLimitedRuns;
-	let measured: Awaited<ReturnType<typeof measureOverhead>>;
-	try {
-		await sb.admin.seedVendors(s.n);
-		measured = await measureOverhead(sb, s);
-		runs = await runRateLimited({ sb, s, getMs: measured.getMs, postMs: measured.postMs });
-	} finally {
-		await sb.close();
-	}
+	const sb = await startSandboxProcess(['--rate-limit', String(s.limit)]);
+	const { overhead, runs } = await inTheBenchProcess(sb, s).finally(() => sb.close());
 	const queue = await runQueueListing(s);
 	const everyRun = { ...runs, queueMode: queue.runs };
 	const rows = Object.values(everyRun)
 		.filter((r) => r.length)
 		.flatMap(coldAndMedianWarm);
 	printTable(rows, s);
-	printOverhead(measured.overhead);
+	printOverhead(overhead);
 	if (queue.skipped) console.log(`\nqueue-mode scenario left out: ${queue.skipped}`);
-	const { overhead } = measured;
 	const allTargetsMet = rows.every((r) => r.ok) && overhead.ok;
 	const { out, ...chosen } = s;
-	const settings = { ...chosen, pageSize: PAGE, sandbox: 'in its own process (npm run sandbox)' };
+	const settings = {
+		...chosen,
+		pageSize: API_MAX_PAGE_SIZE,
+		sandbox: 'in its own process (npm run sandbox)',
+	};
 	return { file: out, record: { settings, scenarios: rows, everyRun, overhead, allTargetsMet } };
 }
 
-async function runRateLimited(bench: Bench): Promise<RateLimitedRuns> {
-	const { sb, s } = bench;
+type RateLimitedRuns = Record<'list' | 'twoListsAtOnce' | 'create', Row[]>;
+
+/** Scenarios 1–4: the node runs in the bench's process. */
+async function inTheBenchProcess(sb: SandboxProcess, s: Settings) {
+	await sb.admin.seedVendors(s.n);
+	const { overhead, getMs, postMs } = await measureOverhead(sb, s);
 	await sb.admin.setRateLimit({ limit: s.limit, windowSeconds: s.windowS, retryAfter: false });
 	const runs: RateLimitedRuns = { list: [], twoListsAtOnce: [], create: [] };
 	for (let round = 0; round <= s.repeat; round++) {
 		await sb.admin.reset('none');
 		await sb.admin.seedVendors(s.n);
-		const at = { ...bench, pointMs: Math.floor(((round + 0.5) / (s.repeat + 1)) * 1000) };
-		runs.list.push(await listAll(at));
-		runs.twoListsAtOnce.push(await twoListsAtOnce(at));
-		runs.create.push(await createAll(at));
+		const pointMs = Math.floor(((round + 0.5) / (s.repeat + 1)) * 1000);
+		const bench = { sb, s, getMs, postMs, pointMs };
+		runs.list.push(await listAll(bench, 1));
+		runs.twoListsAtOnce.push(await listAll(bench, 2));
+		runs.create.push(await createAll(bench));
 	}
-	return runs;
+	return { overhead, runs };
 }
 
 /**
  * The reset comes in whole seconds, so where in a second a window opens decides what waiting for
  * it costs (0–1 s); a real run starts anywhere, while the bench's fixed cadence would not.
  */
-function untilPointOfSecond(pointMs = 0): number {
+function untilPointOfSecond(pointMs: number): number {
 	return (pointMs - (Date.now() % 1000) + 1000) % 1000;
 }
 
@@ -99,53 +99,34 @@ async function measureRun(
 	await sleep(s.windowS * 1000 + 250);
 	await sleep(untilPointOfSecond(pointMs));
 	await sb.admin.clearRequests();
-	let wallMs = 0;
-	const timed = async () => {
-		const started = performance.now();
-		const result = await work();
-		wallMs = performance.now() - started;
-		return result;
-	};
-	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(timed));
-	const runs = result.result;
+	const { result, sched } = await schedDuring([process.pid, sb.pid], () => sleptDuring(work));
+	const { result: runs, wallMs, sleptMs: waitedMs } = result;
 	const requests = await sb.admin.getRequests();
 	const failedItems = runs.reduce((sum, run) => sum + errorItems(run.res), 0);
 	const outputItems = runs.reduce((sum, run) => sum + run.res.items.length, 0);
-	const measured = { wallMs, requests, waitedMs: result.sleptMs, sched, failedItems, outputItems };
+	const measured = { wallMs, requests, waitedMs, sched, failedItems, outputItems };
 	return toRow({ ...(await judge(runs)), ...measured }, s);
 }
 
 const eachOnce = (runs: Timed[], count: number) =>
 	runs.every(({ res }) => res.items.length === count && distinctIds(res) === count);
 
-/** Scenario 1. */
-async function listAll(bench: Bench): Promise<Row> {
-	const { sb, s } = bench;
-	const list = async () => [await runTheNode(sb, listParams, [{}])];
-	return await measureRun(bench, list, async (runs) => ({
-		scenario: `list ${s.n} vendors`,
-		minimum: listRequests(s),
-		perRequestMs: bench.getMs,
-		correct: eachOnce(runs, s.n),
-		oneStream: true,
-	}));
-}
-
-/** Scenario 4. */
-async function twoListsAtOnce(bench: Bench): Promise<Row> {
+/** Scenario 1 (one execution) and 4 (two at once on one key). */
+async function listAll(bench: Bench, executions: 1 | 2): Promise<Row> {
 	const { sb, s } = bench;
 	const list = () => runTheNode(sb, listParams, [{}]);
-	return await measureRun(
-		bench,
-		() => Promise.all([list(), list()]),
-		async (runs) => ({
-			scenario: `2 × list ${s.n} at once`,
-			minimum: 2 * listRequests(s),
-			perRequestMs: bench.getMs,
-			correct: eachOnce(runs, s.n),
-			notes: `each finished after ${runs.map((r) => Math.round(r.ms)).join(' ms and ')} ms`,
-		}),
-	);
+	const work = () => Promise.all(Array.from({ length: executions }, list));
+	return await measureRun(bench, work, async (runs) => ({
+		scenario: executions === 1 ? `list ${s.n} vendors` : `2 × list ${s.n} at once`,
+		minimum: executions * minimumRequests(s.n),
+		perRequestMs: bench.getMs,
+		correct: eachOnce(runs, s.n),
+		oneStream: executions === 1,
+		notes:
+			executions === 2
+				? `each finished after ${runs.map((r) => Math.round(r.ms)).join(' ms and ')} ms`
+				: undefined,
+	}));
 }
 
 /** Scenario 2. */

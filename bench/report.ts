@@ -126,9 +126,6 @@ export function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 }
 
-/** The lower median for an even count, as coldAndMedianWarm picks the warm run. */
-export const median = (values: number[]) => percentile(values, 50);
-
 export function machine(): IDataObject {
 	const commit = spawnSync('git', ['rev-parse', '--short=7', 'HEAD'], {
 		cwd: path.join(__dirname, '..'),

@@ -1,15 +1,17 @@
 // The bench npm scripts build the emitted JS first (package.json).
 import * as path from 'path';
 import { startGroup, stopGroup } from '../scripts/process-group';
-import { AdminClient, EXPIRED_KEY, REVOKED_KEY, type RunningSandbox } from '../sandbox';
+import { AdminClient, type RunningSandbox } from '../sandbox';
+import { createHttpClient } from '../test/helpers/http';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules/.cache/business-finance-sandbox/sandbox/cli.js');
 
-export interface SandboxProcess extends RunningSandbox {
-	/** For its CPU time. */
+/** `pid` for its CPU time. */
+export type SandboxProcess = Pick<RunningSandbox, 'baseUrl' | 'apiKey' | 'admin' | 'close'> & {
 	pid: number;
-}
+	api: ReturnType<typeof createHttpClient>;
+};
 
 function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
 	const url = /listening on (http:\/\/\S+)/.exec(log);
@@ -17,8 +19,10 @@ function printed(log: string): { baseUrl: string; apiKey: string } | undefined {
 	return url && key ? { baseUrl: url[1], apiKey: key[1] } : undefined;
 }
 
+/** Empty: each scenario seeds what it lists. */
 export async function startSandboxProcess(flags: string[]): Promise<SandboxProcess> {
-	const proc = await startGroup('sandbox', process.execPath, [CLI, '--port', '0', ...flags], {
+	const args = [CLI, '--port', '0', '--seed', 'none', ...flags];
+	const proc = await startGroup('sandbox', process.execPath, args, {
 		env: process.env,
 		cwd: ROOT,
 		readyFor: `the sandbox (${CLI}) to print its address`,
@@ -29,10 +33,9 @@ export async function startSandboxProcess(flags: string[]): Promise<SandboxProce
 	const { baseUrl, apiKey } = printed(proc.log())!;
 	return {
 		baseUrl,
-		port: Number(new URL(baseUrl).port),
 		apiKey,
-		keys: { valid: apiKey, expired: EXPIRED_KEY, revoked: REVOKED_KEY },
 		admin: new AdminClient(baseUrl),
+		api: createHttpClient(`${baseUrl}/v1`, { apiKey }),
 		pid: proc.child.pid!,
 		close: () => stopGroup(proc, 'SIGTERM', 5_000),
 	};

@@ -3,13 +3,6 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import * as os from 'os';
 
-export interface SchedDelta {
-	cpuMs: number;
-	runQueueMs: number;
-	/** At the end of the run. */
-	load1m: number;
-}
-
 /** ns, per "pid/tid". */
 function sample(pids: number[]): Map<string, [number, number]> {
 	const threads = new Map<string, [number, number]>();
@@ -28,10 +21,9 @@ function sample(pids: number[]): Map<string, [number, number]> {
 	return threads;
 }
 
-export async function schedDuring<T>(
-	pids: number[],
-	work: () => Promise<T>,
-): Promise<{ result: T; sched: SchedDelta }> {
+export type SchedDelta = Awaited<ReturnType<typeof schedDuring>>['sched'];
+
+export async function schedDuring<T>(pids: number[], work: () => Promise<T>) {
 	const before = sample(pids);
 	const result = await work();
 	let cpuNs = 0;
@@ -47,7 +39,7 @@ export async function schedDuring<T>(
 	const sched = {
 		cpuMs: Math.round(cpuNs / 1e6),
 		runQueueMs: Math.round(waitNs / 1e6),
-		load1m: Math.round(os.loadavg()[0] * 100) / 100,
+		load1m: Math.round(os.loadavg()[0] * 100) / 100, // at the end of the run
 	};
 	return { result, sched };
 }

@@ -1,23 +1,10 @@
 import * as path from 'path';
-import { API_MAX_PAGE_SIZE } from '../nodes/BusinessFinance/helpers/constants';
-import { minimumRequests } from './floor';
 
-export interface Settings {
-	n: number;
-	m: number;
-	limit: number;
-	windowS: number;
-	repeat: number;
-	out: string;
-	queue: { enabled: boolean; n: number };
-}
-
-export const PAGE = API_MAX_PAGE_SIZE;
 export const UNLIMITED = 1_000_000_000;
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-export function readSettings(): Settings {
+export function readSettings() {
 	return {
 		n: env('BENCH_N', 15_000),
 		m: env('BENCH_M', 150),
@@ -29,6 +16,4 @@ export function readSettings(): Settings {
 	};
 }
 
-export function listRequests(settings: Settings): number {
-	return minimumRequests(settings.n, PAGE);
-}
+export type Settings = ReturnType<typeof readSettings>;

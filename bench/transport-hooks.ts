@@ -10,10 +10,10 @@ systemClock.sleep = async (ms, signal) => {
 	sleptMs += performance.now() - startedMs;
 };
 
-export async function sleptDuring<T>(
-	work: () => Promise<T>,
-): Promise<{ result: T; sleptMs: number }> {
+/** The wall time of `work` and the part of it the transport slept. */
+export async function sleptDuring<T>(work: () => Promise<T>) {
 	const mark = sleptMs;
+	const started = performance.now();
 	const result = await work();
-	return { result, sleptMs: Math.round(sleptMs - mark) };
+	return { result, wallMs: performance.now() - started, sleptMs: Math.round(sleptMs - mark) };
 }

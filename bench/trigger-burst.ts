@@ -15,7 +15,6 @@ import {
 import { pollUntil } from '../scripts/poll';
 import { chain, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
-import { createHttpClient } from '../test/helpers/http';
 import {
 	measureBurst,
 	startCollector,
@@ -23,31 +22,15 @@ import {
 	urlOf,
 	WEBHOOK_NODE_PATH,
 	type BurstSettings,
-	type BurstTarget,
-	type Collector,
+	type BurstSetup,
 	type Side,
 	type SideResult,
 } from './burst';
 import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-interface Configuration {
-	name: 'defaults' | 'fair' | 'recommended';
-	meaning: string;
-	env: Record<string, string>;
-	target: number;
-}
-
-interface Setup {
-	sb: SandboxProcess;
-	collector: Collector;
-	endpointId: string;
-	configuration: Configuration;
-}
-type Measure = (target: BurstTarget) => Promise<Record<Side, SideResult>>;
-
-const CONFIGURATIONS: Configuration[] = [
-	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
+const CONFIGURATIONS = [
+	{ name: 'defaults', meaning: "n8n's defaults", env: {} as Record<string, string>, target: 1.5 },
 	{
 		name: 'fair',
 		meaning: 'the Webhook node acquires an isolate too',
@@ -62,6 +45,8 @@ const CONFIGURATIONS: Configuration[] = [
 	},
 ];
 
+type Configuration = (typeof CONFIGURATIONS)[number];
+type Setup = BurstSetup & { configuration: Configuration };
 type ConfigurationResult = Record<Side, SideResult> & {
 	configuration: Configuration;
 	timeRatio: number;
@@ -81,17 +66,14 @@ export async function runTriggerBurst(): Promise<Outcome> {
 	const s = readBurstSettings();
 	const runtime = requireRuntime();
 	build();
-	const sb = await startSandboxProcess(['--seed', 'none', '--rate-limit', '1000000']);
+	const sb = await startSandboxProcess(['--rate-limit', '1000000']);
 	const collector = await startCollector();
 	const results: ConfigurationResult[] = [];
 	try {
 		for (const configuration of CONFIGURATIONS.filter((c) => s.configs.includes(c.name))) {
-			const endpoint = await createEndpoint(sb);
-			const setup: Setup = { sb, collector, endpointId: endpoint.id, configuration };
+			const setup = { sb, collector, endpoint: await createEndpoint(sb), configuration };
 			const tag = `${configuration.name}_${Date.now().toString(36)}`;
-			const measured = await inSingleN8n(runtime, setup, (target) =>
-				measureBurst(target, sb, collector, endpoint, { ...s, tag }),
-			);
+			const measured = await inSingleN8n(runtime, setup, { ...s, tag });
 			const timeRatio = round3(measured.trigger.totalMs / measured.webhook.totalMs);
 			results.push({ configuration, ...measured, timeRatio });
 		}
@@ -100,18 +82,29 @@ export async function runTriggerBurst(): Promise<Outcome> {
 		await sb.close();
 	}
 	report(results, s);
-	return { file: 'trigger-burst.json', record: { settings: s, results } };
+	const record = { settings: s, results: [...results, ...unmeasured(results)] };
+	return { file: 'trigger-burst.json', record };
 }
 
-/** One per n8n: the trigger adopts it. */
-async function createEndpoint(sb: SandboxProcess): Promise<{ id: string; secret: string }> {
-	const api = createHttpClient(`${sb.baseUrl}/v1`, { apiKey: sb.apiKey });
-	const created = await api.request('POST', '/webhooks', {
+/** A run of some configurations keeps the others' rows (queue mode's: commit 7f26f44). */
+function unmeasured(measured: ConfigurationResult[]): object[] {
+	const file = path.join(__dirname, 'results', 'trigger-burst.json');
+	if (!fs.existsSync(file)) return [];
+	const before = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const ran = (r: ConfigurationResult) =>
+		measured.some((m) => m.configuration.name === r.configuration.name);
+	return before.results
+		.filter((r: ConfigurationResult) => !ran(r))
+		.map((r: object) => ({ measuredOn: before.machine.date, ...r }));
+}
+
+async function createEndpoint(sb: SandboxProcess): Promise<BurstSetup['endpoint']> {
+	const created = await sb.api.request('POST', '/webhooks', {
 		body: { url: 'http://127.0.0.1:9/before-the-bench', filter_types: [], disabled: false },
 	});
 	if (created.status !== 201) throw new Error(`creating an endpoint: ${created.text}`);
 	const { id } = created.body.data;
-	return { id, secret: (await api.request('GET', `/webhooks/${id}/secret`)).body.data.secret };
+	return { id, secret: (await sb.api.request('GET', `/webhooks/${id}/secret`)).body.data.secret };
 }
 
 function sideCells(r: ConfigurationResult, side: SideResult): string[] {
@@ -147,7 +140,7 @@ const WEBHOOK_WORKFLOW_ID = 'bfBenchBurstHook';
 async function inSingleN8n(
 	runtime: Runtime,
 	setup: Setup,
-	measure: Measure,
+	s: Parameters<typeof measureBurst>[2],
 ): Promise<Record<Side, SideResult>> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
 	let n8n: N8nServer | undefined;
@@ -166,7 +159,8 @@ async function inSingleN8n(
 		await n8n.activate(WEBHOOK_WORKFLOW_ID);
 		await untilBothServe(setup, n8n.baseUrl);
 		const group = n8n.process.child.pid!;
-		return await measure({ baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] });
+		const target = { baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] };
+		return await measureBurst(target, setup, s);
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
@@ -174,12 +168,11 @@ async function inSingleN8n(
 }
 
 async function untilBothServe(setup: Setup, n8nUrl: string): Promise<void> {
-	const api = createHttpClient(`${setup.sb.baseUrl}/v1`, { apiKey: setup.sb.apiKey });
 	const triggerUrl = urlOf('trigger', n8nUrl);
+	const endpoint = `/webhooks/${setup.endpoint.id}`;
 	await pollUntil(
 		'the endpoint to point at n8n',
-		async () =>
-			(await api.request('GET', `/webhooks/${setup.endpointId}`)).body?.data?.url === triggerUrl,
+		async () => (await setup.sb.api.request('GET', endpoint)).body?.data?.url === triggerUrl,
 		60_000,
 	);
 	await pollUntil(
@@ -190,7 +183,7 @@ async function untilBothServe(setup: Setup, n8nUrl: string): Promise<void> {
 	);
 }
 
-function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
+function burstWorkflows({ collector, endpoint }: Setup): WorkflowJson[] {
 	const reportRun = (source: Side, id: string) =>
 		node(
 			'Report the run',
@@ -218,7 +211,7 @@ function burstWorkflows({ collector, endpointId }: Setup): WorkflowJson[] {
 	return [
 		chain(TRIGGER_WORKFLOW_ID, 'bench: trigger burst', [
 			trigger('On receivable paid', TRIGGER_WEBHOOK_ID, {
-				webhookEndpointId: endpointId,
+				webhookEndpointId: endpoint.id,
 				events: ['receivable.paid'],
 			}),
 			reportRun('trigger', '={{ $json.id }}'),
