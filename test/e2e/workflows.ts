@@ -73,11 +73,14 @@ export const IDS = {
 	pollingChanged: 'bfE2ePollingChg1',
 };
 
-/** The action node doing `what` ('resource.operation') with its other `parameters`. */
-function step(name: string, what: string, parameters: object = {}, extra: Node = {}): Node {
+/** A node's parameters for `what` ('resource.operation'), with its other `parameters`. */
+export function operation(what: string, parameters: object = {}): Record<string, unknown> {
 	const [resource, operation] = what.split('.');
-	return action(name, { resource, operation, ...parameters }, extra);
+	return { resource, operation, ...parameters };
 }
+
+const step = (name: string, what: string, parameters: object = {}, extra: Node = {}) =>
+	action(name, operation(what, parameters), extra);
 
 const createdReceivable = "={{ $('Create receivable').item.json.id }}";
 
