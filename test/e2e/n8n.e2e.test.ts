@@ -18,6 +18,7 @@ import {
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
 	exampleCopy,
+	nodeNamed,
 	pollTimes,
 	pollingWorkflow,
 	sharedWorkflows,
@@ -38,11 +39,8 @@ const EXAMPLE01B_SHEETS = exampleCopy(
 const EXAMPLE02_FIXED = (() => {
 	const copy = exampleCopy('02-create-and-send-receivables.json', 'bfE2eExample02Ok', {});
 	copy.name = `${copy.name} (invalid rows deleted)`;
-	const rows = copy.nodes.find((n: any) => n.name === 'Incoming rows')!;
-	rows.parameters.jsCode = rows.parameters.jsCode
-		.split('\n')
-		.filter((line: string) => !/-[23]`/.test(line))
-		.join('\n');
+	const rows = nodeNamed(copy, 'Incoming rows');
+	rows.parameters.jsCode = rows.parameters.jsCode.replace(/^.*-[23]`.*\n/gm, '');
 	return copy;
 })();
 let environment: PackageInN8n;
@@ -415,7 +413,8 @@ describe('the polling trigger in a real n8n', () => {
 		}
 		return items;
 	}
-	function expectEvents(items: any[], type: string, ids: string[]) {
+	function expectEvents(items: any[], type: string, records: Array<{ id: string }>) {
+		const ids = records.map((record) => record.id);
 		expect(items.map((i) => i.data.id)).toEqual(ids);
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
@@ -473,18 +472,10 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(...seeded.map((v) => v.id));
 
 		const items = await pollByReactivation();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
 		// the whole transaction, as the list gives it
 		expect(items[TX_NODE][3].data).toMatchObject({ reference: `E2E-poll-A4-${TAG}`, amount: 13 });
-		expectEvents(
-			items[VENDOR_NODE],
-			'vendor.created',
-			seeded.map((v) => v.id),
-		);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', seeded);
 	});
 
 	it('a poll after that: transactions at the cursor’s own created_at (whatever their ids) and later, vendors created through the API; nothing emitted before comes again', async () => {
@@ -498,27 +489,15 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(...listOrder(vendors).map((v) => v.id));
 
 		const items = await pollByReactivation();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
-		expectEvents(
-			items[VENDOR_NODE],
-			'vendor.created',
-			listOrder(vendors).map((v) => v.id),
-		);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', listOrder(vendors));
 	});
 
 	it('a poll that fails half-way (a later page answers 500 past the retries): what came before the failure is emitted, the next poll emits the rest once', async () => {
 		const base = nextStamp();
 		lastStamp = base + 249;
-		const added = listOrder(
-			await addTransactions(
-				'H',
-				Array.from({ length: 250 }, (_, i) => base + i),
-			),
-		);
+		const stamps = Array.from({ length: 250 }, (_, i) => base + i);
+		const added = listOrder(await addTransactions('H', stamps));
 		expected[TX_NODE].push(...added.map((t) => t.id));
 		await sandbox.admin.clearRequests();
 		// the poll's first two pages are held 2 s each; while the second is held, its third page
@@ -555,11 +534,7 @@ describe('the polling trigger in a real n8n', () => {
 		);
 
 		const rest = (await pollByReactivation(WORKFLOW, [TX_NODE], 150_000))[TX_NODE];
-		expectEvents(
-			rest,
-			'treasury.transaction.created',
-			added.slice(first.length).map((t) => t.id),
-		);
+		expectEvents(rest, 'treasury.transaction.created', added.slice(first.length));
 	}, 400_000);
 
 	it('a poll on n8n’s schedule (Poll Times: one second of every minute) emits what was added after the activation, once; every item of every poll exactly once, in order; the static data stays small', async () => {
@@ -575,13 +550,9 @@ describe('the polling trigger in a real n8n', () => {
 				node.parameters.pollTimes = pollTimes(`${seconds[node.name]} * * * * *`);
 		}
 		const { name, nodes, connections, settings, staticData: kept } = workflow;
-		await n8n.api('PUT', `/workflows/${WORKFLOW}`, {
-			name,
-			nodes,
-			connections,
-			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
-			staticData: kept,
-		});
+		const executionOrder = settings?.executionOrder ?? 'v1';
+		const edited = { name, nodes, connections, settings: { executionOrder }, staticData: kept };
+		await n8n.api('PUT', `/workflows/${WORKFLOW}`, edited);
 		const count = await executionCount(WORKFLOW);
 		await activate();
 		expect(await executionCount(WORKFLOW)).toBe(count);
@@ -591,12 +562,8 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(vendor.id);
 		const items = await newItems(count, [TX_NODE, VENDOR_NODE], 90_000);
 		await deactivate();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
-		expectEvents(items[VENDOR_NODE], 'vendor.created', [vendor.id]);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', [vendor]);
 
 		for (const node of [TX_NODE, VENDOR_NODE]) {
 			const all = (await executionsOf(node)).flatMap((e) => output(e, node).map((i) => i.data.id));
@@ -645,7 +612,7 @@ describe('the polling trigger in a real n8n', () => {
 		await deactivate(EXAMPLE);
 		// a poll on its own schedule may have come first: every execution counts
 		const all = (await executionsOf(node, EXAMPLE)).flatMap((e) => output(e, node));
-		expectEvents(all, 'treasury.transaction.created', [added.id]);
+		expectEvents(all, 'treasury.transaction.created', [added]);
 		expect(all[0].data).toMatchObject({ reference: `E2E-poll-05-1-${TAG}` });
 	});
 });
@@ -666,11 +633,8 @@ describe('secrets', () => {
 		const n8nFolder = path.join(environment.userFolder, '.n8n');
 		const database = fs.readdirSync(n8nFolder).filter((f) => f.startsWith('database.sqlite'));
 		expect(database).toContain('database.sqlite');
-		const files = [
-			environment.userFolder,
-			n8nFolder,
-			...['config', ...database].map((f) => path.join(n8nFolder, f)),
-		];
+		const inside = ['config', ...database].map((f) => path.join(n8nFolder, f));
+		const files = [environment.userFolder, n8nFolder, ...inside];
 		const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 		for (const file of files)
 			expect({ file, mode: mode(file) }).toEqual({ file, mode: expect.stringMatching(/^[67]00$/) });
