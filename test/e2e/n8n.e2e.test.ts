@@ -153,11 +153,8 @@ describe('examples/', () => {
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
 		const added = await addCryptoVendor(v1, `E2E 01c ${TAG}`);
 		const third = await executeOk(COPIES.example01c.id);
-		expect(
-			output(third.data, dedupe)
-				.map((v) => v.id)
-				.sort(),
-		).toEqual([someone.id, added.id].sort());
+		const passedOn = output(third.data, dedupe).map((v) => v.id);
+		expect(passedOn.sort()).toEqual([someone.id, added.id].sort());
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
@@ -185,13 +182,6 @@ describe('the trigger in a real n8n', () => {
 	const webhookUrl = () => `${n8n.baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 	const randomId = (prefix: string) => `${prefix}_e2e_${crypto.randomBytes(6).toString('hex')}`;
 	const paidEvent = (id = randomId('rcv')) => eventBody('receivable.paid', { id, status: 'paid' });
-	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
-	const verificationWarnings = () => {
-		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
-		const warning = (line: string) =>
-			line.includes(trigger) && line.includes('failed signature verification');
-		return n8n.log().split('\n').filter(warning);
-	};
 	/** Pays a new receivable on the sandbox: its event runs `workflowId`. */
 	async function paidReceivableRuns(workflowId: string, trigger: string, before: number) {
 		const created = await v1('POST', '/receivables', {
@@ -241,9 +231,13 @@ describe('the trigger in a real n8n', () => {
 		expect((await post(webhookUrl(), body)).status).toBe(401);
 		await sleep(3000);
 		expect(await executionCount(IDS.triggerExisting)).toBe(before);
-		// n8n's log says why, once for both: the first failure names its cause.
+		// n8n's log says why, once for both: the first failure names its cause
+		// (trigger/verificationWarnings.ts).
+		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
+		const warning = (line: string) =>
+			line.includes(trigger) && line.includes('failed signature verification');
 		const said = await n8n.waitFor('the verification warning in n8n’s log', async () => {
-			const lines = verificationWarnings();
+			const lines = n8n.log().split('\n').filter(warning);
 			return lines.length > 0 && lines;
 		});
 		expect(said).toHaveLength(1);

@@ -25,29 +25,17 @@ export const manual = () => node('Start', 'n8n-nodes-base.manualTrigger');
 
 export function action(
 	name: string,
-	parameters: Record<string, unknown>,
+	parameters: object,
 	extra: Node = {},
 	credential = SANDBOX_CREDENTIAL,
 ): Node {
-	return node(name, ACTION, parameters, {
-		credentials: { businessFinanceApi: credential },
-		...extra,
-	});
+	const credentials = { businessFinanceApi: credential };
+	return node(name, ACTION, parameters, { credentials, ...extra });
 }
 
-export function trigger(
-	name: string,
-	webhookId: string,
-	parameters: Record<string, unknown>,
-	typeVersion = 2,
-): Node {
-	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
-	return node(
-		name,
-		TRIGGER,
-		{ options: {}, ...parameters },
-		{ typeVersion, webhookId, credentials },
-	);
+export function trigger(name: string, webhookId: string, parameters: object, typeVersion = 2) {
+	const extra = { typeVersion, webhookId, credentials: { businessFinanceApi: SANDBOX_CREDENTIAL } };
+	return node(name, TRIGGER, { options: {}, ...parameters }, extra);
 }
 
 export function chain(id: string, name: string, nodes: Node[]): WorkflowJson {
