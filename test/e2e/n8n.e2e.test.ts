@@ -425,11 +425,8 @@ describe('the polling trigger in a real n8n', () => {
 	}
 	async function activateWithCursor(id: string, node: string) {
 		await activate(id);
-		await n8n.waitFor(
-			`the cursor of ${node} in static data`,
-			async () => cursorOf(await staticData(id), node),
-			60_000,
-		);
+		const cursor = async () => cursorOf(await staticData(id), node);
+		await n8n.waitFor(`the cursor of ${node} in static data`, cursor, 60_000);
 	}
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
@@ -444,11 +441,8 @@ describe('the polling trigger in a real n8n', () => {
 			},
 			60_000,
 		);
-		expect(cursorOf(data, TX_NODE).position).toEqual({
-			at: newest.created_at,
-			floor: newest.id,
-			ids: [],
-		});
+		const { position } = cursorOf(data, TX_NODE);
+		expect(position).toEqual({ at: newest.created_at, floor: newest.id, ids: [] });
 		const lastVendor = vendors[vendors.length - 1];
 		expect(cursorOf(data, VENDOR_NODE).position).toMatchObject({ at: lastVendor.created_at });
 		expect(await executionCount(WORKFLOW)).toBe(0);
@@ -521,11 +515,8 @@ describe('the polling trigger in a real n8n', () => {
 		expect(first.length).toBeLessThan(250);
 		expect(first).toEqual(added.slice(0, first.length).map((t) => t.id));
 		// not a failed execution: the poll returned what it had, and says so in n8n's log
-		expect(n8n.log()).toMatch(
-			new RegExp(
-				`a page failed \\([\\s\\S]*?\\); emitting the ${first.length} new items before it`,
-			),
-		);
+		const said = `a page failed \\([\\s\\S]*?\\); emitting the ${first.length} new items before it`;
+		expect(n8n.log()).toMatch(new RegExp(said));
 
 		const rest = (await pollByReactivation(WORKFLOW, [TX_NODE], 150_000))[TX_NODE];
 		expectEvents(rest, 'treasury.transaction.created', added.slice(first.length));

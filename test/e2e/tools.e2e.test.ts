@@ -217,7 +217,6 @@ async function callOk(name: string, args: Record<string, unknown>): Promise<any>
 	return answer.json[0];
 }
 
-const APPROVAL_FILE = '06b-create-payable-after-approval.json';
 const example = (file: string): WorkflowJson =>
 	loadExamples().find((e) => e.file === file)!.workflow;
 
@@ -485,7 +484,7 @@ describe('over MCP', () => {
 				res.end('ok');
 			});
 		});
-		approval = example(APPROVAL_FILE);
+		approval = example('06b-create-payable-after-approval.json');
 		nodeNamed(approval, 'Ask for approval').parameters.url = `${receiver.baseUrl}/slack`;
 		const n8n = environment.n8n;
 		// 06b with its table, which has the columns its nodes write.
