@@ -162,12 +162,9 @@ describe('vendors into an n8n data table', () => {
 			})),
 		);
 		// n8n's Data table node takes its bulk path only for a table chosen without an expression.
+		const byName = { __rl: true, mode: 'name', value: TABLE_NAME };
 		for (const name of [NODES.rows, NODES.insert, NODES.update, NODES.delete]) {
-			expect(nodeNamed(EXAMPLE, name).parameters.dataTableId).toEqual({
-				__rl: true,
-				mode: 'name',
-				value: TABLE_NAME,
-			});
+			expect(nodeNamed(EXAMPLE, name).parameters.dataTableId).toEqual(byName);
 		}
 	});
 
@@ -210,11 +207,8 @@ describe('vendors into an n8n data table', () => {
 		const gone = [...before.keys()].slice(0, 2).sort();
 		for (const vendor of gone) await sandbox.admin.removeVendor(vendor);
 		const execution = await run(deleting);
-		expect(
-			output(execution, NODES.gone)
-				.map((row) => row.vendor_id)
-				.sort(),
-		).toEqual(gone);
+		const found = output(execution, NODES.gone).map((row) => row.vendor_id);
+		expect(found.sort()).toEqual(gone);
 		const after = await expectTableToMirrorService();
 		expect(after).toEqual(new Map([...before].filter(([vendor]) => !gone.includes(vendor))));
 	});

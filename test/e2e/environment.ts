@@ -10,6 +10,7 @@ import {
 	importWorkflows,
 	installPackage,
 	requireRuntime,
+	type DataTable,
 	type Runtime,
 	type OtherCredential,
 	type SandboxCredential,
@@ -78,7 +79,6 @@ export async function importWithTableMadeByHand<W extends WorkflowJson>(
 	const { tableName, columns } = workflows[0][0].nodes.find(
 		(n) => n.name === TABLE_NODE,
 	)!.parameters;
-	const table = await createDataTable(environment.n8n, tableName, columns.column);
 	const copies = workflows.map(([workflow, id]) => {
 		const copy = JSON.parse(JSON.stringify(workflow));
 		copy.id = id;
@@ -89,12 +89,24 @@ export async function importWithTableMadeByHand<W extends WorkflowJson>(
 		for (const from of Object.values(copy.connections) as any[]) {
 			for (const link of from.main[0]) if (link.node === TABLE_NODE) link.node = next;
 		}
-		for (const node of copy.nodes) {
-			if (node.parameters.dataTableId) node.parameters.dataTableId = rl(table.id);
-		}
 		return copy;
 	});
-	const cli = { userFolder: environment.userFolder, port: 0 };
-	await importWorkflows(environment.runtime, cli, copies);
+	await importWithTable(environment, tableName, columns.column, copies);
 	return copies;
+}
+
+/** Creates a data table, then imports `workflows` with each Data table node picking it by id. */
+export async function importWithTable(
+	environment: PackageInN8n,
+	name: string,
+	columns: Parameters<typeof createDataTable>[2],
+	workflows: WorkflowJson[],
+): Promise<DataTable> {
+	const table = await createDataTable(environment.n8n, name, columns);
+	for (const node of workflows.flatMap((workflow) => workflow.nodes)) {
+		if (node.parameters.dataTableId) node.parameters.dataTableId = rl(table.id);
+	}
+	const cli = { userFolder: environment.userFolder, port: 0 };
+	await importWorkflows(environment.runtime, cli, workflows);
+	return table;
 }

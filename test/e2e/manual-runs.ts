@@ -26,25 +26,17 @@ export function manualRuns(
 	tag: string,
 	copies: ReturnType<typeof exampleCopies>,
 ): Record<string, ManualRun> {
-	return {
-		receivables: { workflowId: IDS.receivables, check: (run) => receivables(run, tag) },
-		'vendors and payables': {
-			workflowId: IDS.vendorsPayables,
-			check: (run) => vendorsAndPayables(run, tag),
-		},
-		treasury: { workflowId: IDS.treasury, check: treasury },
-		'webhook endpoints': { workflowId: IDS.webhookEndpoint, check: webhookEndpoint },
-		'example 01 (vendors to xlsx and csv)': { workflowId: 'bfExample01Vendr', check: example01 },
-		'example 01b (manual start, Google Sheets node disabled)': {
-			workflowId: copies.example01b.id,
-			check: example01b,
-		},
-		'example 02 (receivables from rows)': { workflowId: 'bfExample02Recvb', check: example02 },
-		'example 04 (last month’s treasury to csv)': {
-			workflowId: 'bfExample04Trsry',
-			check: example04,
-		},
-	};
+	const runs: Array<[string, string, ManualRun['check']]> = [
+		['receivables', IDS.receivables, (run) => receivables(run, tag)],
+		['vendors and payables', IDS.vendorsPayables, (run) => vendorsAndPayables(run, tag)],
+		['treasury', IDS.treasury, treasury],
+		['webhook endpoints', IDS.webhookEndpoint, webhookEndpoint],
+		['example 01 (vendors to xlsx and csv)', 'bfExample01Vendr', example01],
+		['example 01b (manual start, Google Sheets node disabled)', copies.example01b.id, example01b],
+		['example 02 (receivables from rows)', 'bfExample02Recvb', example02],
+		['example 04 (last month’s treasury to csv)', 'bfExample04Trsry', example04],
+	];
+	return Object.fromEntries(runs.map(([name, workflowId, check]) => [name, { workflowId, check }]));
 }
 
 function receivables(run: Execution, tag: string): void {

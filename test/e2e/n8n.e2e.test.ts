@@ -18,6 +18,7 @@ import {
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
 	exampleCopy,
+	nodeNamed,
 	pollTimes,
 	pollingWorkflow,
 	sharedWorkflows,
@@ -38,11 +39,8 @@ const EXAMPLE01B_SHEETS = exampleCopy(
 const EXAMPLE02_FIXED = (() => {
 	const copy = exampleCopy('02-create-and-send-receivables.json', 'bfE2eExample02Ok', {});
 	copy.name = `${copy.name} (invalid rows deleted)`;
-	const rows = copy.nodes.find((n: any) => n.name === 'Incoming rows')!;
-	rows.parameters.jsCode = rows.parameters.jsCode
-		.split('\n')
-		.filter((line: string) => !/-[23]`/.test(line))
-		.join('\n');
+	const rows = nodeNamed(copy, 'Incoming rows');
+	rows.parameters.jsCode = rows.parameters.jsCode.replace(/^.*-[23]`.*\n/gm, '');
 	return copy;
 })();
 let environment: PackageInN8n;
@@ -155,11 +153,8 @@ describe('examples/', () => {
 		await v1('PATCH', `/vendors/${someone.id}`, { name: `${someone.name} (renamed ${TAG})` });
 		const added = await addCryptoVendor(v1, `E2E 01c ${TAG}`);
 		const third = await executeOk(COPIES.example01c.id);
-		expect(
-			output(third.data, dedupe)
-				.map((v) => v.id)
-				.sort(),
-		).toEqual([someone.id, added.id].sort());
+		const passedOn = output(third.data, dedupe).map((v) => v.id);
+		expect(passedOn.sort()).toEqual([someone.id, added.id].sort());
 	});
 
 	it('02 with its invalid rows deleted: the rows are created and sent, the one without an email fails at send', async () => {
@@ -187,13 +182,6 @@ describe('the trigger in a real n8n', () => {
 	const webhookUrl = () => `${n8n.baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 	const randomId = (prefix: string) => `${prefix}_e2e_${crypto.randomBytes(6).toString('hex')}`;
 	const paidEvent = (id = randomId('rcv')) => eventBody('receivable.paid', { id, status: 'paid' });
-	/** The trigger's verification warnings in n8n's log so far (trigger/verificationWarnings.ts). */
-	const verificationWarnings = () => {
-		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
-		const warning = (line: string) =>
-			line.includes(trigger) && line.includes('failed signature verification');
-		return n8n.log().split('\n').filter(warning);
-	};
 	/** Pays a new receivable on the sandbox: its event runs `workflowId`. */
 	async function paidReceivableRuns(workflowId: string, trigger: string, before: number) {
 		const created = await v1('POST', '/receivables', {
@@ -243,9 +231,13 @@ describe('the trigger in a real n8n', () => {
 		expect((await post(webhookUrl(), body)).status).toBe(401);
 		await sleep(3000);
 		expect(await executionCount(IDS.triggerExisting)).toBe(before);
-		// n8n's log says why, once for both: the first failure names its cause.
+		// n8n's log says why, once for both: the first failure names its cause
+		// (trigger/verificationWarnings.ts).
+		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
+		const warning = (line: string) =>
+			line.includes(trigger) && line.includes('failed signature verification');
 		const said = await n8n.waitFor('the verification warning in n8n’s log', async () => {
-			const lines = verificationWarnings();
+			const lines = n8n.log().split('\n').filter(warning);
 			return lines.length > 0 && lines;
 		});
 		expect(said).toHaveLength(1);
@@ -415,7 +407,8 @@ describe('the polling trigger in a real n8n', () => {
 		}
 		return items;
 	}
-	function expectEvents(items: any[], type: string, ids: string[]) {
+	function expectEvents(items: any[], type: string, records: Array<{ id: string }>) {
+		const ids = records.map((record) => record.id);
 		expect(items.map((i) => i.data.id)).toEqual(ids);
 		expect(items.map((i) => i.type)).toEqual(ids.map(() => type));
 		expect(items.map((i) => i.id)).toEqual(ids.map((id) => `${type}:${id}`));
@@ -432,11 +425,8 @@ describe('the polling trigger in a real n8n', () => {
 	}
 	async function activateWithCursor(id: string, node: string) {
 		await activate(id);
-		await n8n.waitFor(
-			`the cursor of ${node} in static data`,
-			async () => cursorOf(await staticData(id), node),
-			60_000,
-		);
+		const cursor = async () => cursorOf(await staticData(id), node);
+		await n8n.waitFor(`the cursor of ${node} in static data`, cursor, 60_000);
 	}
 
 	it('activation polls once: each cursor at the newest item, nothing emitted', async () => {
@@ -451,11 +441,8 @@ describe('the polling trigger in a real n8n', () => {
 			},
 			60_000,
 		);
-		expect(cursorOf(data, TX_NODE).position).toEqual({
-			at: newest.created_at,
-			floor: newest.id,
-			ids: [],
-		});
+		const { position } = cursorOf(data, TX_NODE);
+		expect(position).toEqual({ at: newest.created_at, floor: newest.id, ids: [] });
 		const lastVendor = vendors[vendors.length - 1];
 		expect(cursorOf(data, VENDOR_NODE).position).toMatchObject({ at: lastVendor.created_at });
 		expect(await executionCount(WORKFLOW)).toBe(0);
@@ -473,18 +460,10 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(...seeded.map((v) => v.id));
 
 		const items = await pollByReactivation();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
 		// the whole transaction, as the list gives it
 		expect(items[TX_NODE][3].data).toMatchObject({ reference: `E2E-poll-A4-${TAG}`, amount: 13 });
-		expectEvents(
-			items[VENDOR_NODE],
-			'vendor.created',
-			seeded.map((v) => v.id),
-		);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', seeded);
 	});
 
 	it('a poll after that: transactions at the cursor’s own created_at (whatever their ids) and later, vendors created through the API; nothing emitted before comes again', async () => {
@@ -498,27 +477,15 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(...listOrder(vendors).map((v) => v.id));
 
 		const items = await pollByReactivation();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
-		expectEvents(
-			items[VENDOR_NODE],
-			'vendor.created',
-			listOrder(vendors).map((v) => v.id),
-		);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', listOrder(vendors));
 	});
 
 	it('a poll that fails half-way (a later page answers 500 past the retries): what came before the failure is emitted, the next poll emits the rest once', async () => {
 		const base = nextStamp();
 		lastStamp = base + 249;
-		const added = listOrder(
-			await addTransactions(
-				'H',
-				Array.from({ length: 250 }, (_, i) => base + i),
-			),
-		);
+		const stamps = Array.from({ length: 250 }, (_, i) => base + i);
+		const added = listOrder(await addTransactions('H', stamps));
 		expected[TX_NODE].push(...added.map((t) => t.id));
 		await sandbox.admin.clearRequests();
 		// the poll's first two pages are held 2 s each; while the second is held, its third page
@@ -548,18 +515,11 @@ describe('the polling trigger in a real n8n', () => {
 		expect(first.length).toBeLessThan(250);
 		expect(first).toEqual(added.slice(0, first.length).map((t) => t.id));
 		// not a failed execution: the poll returned what it had, and says so in n8n's log
-		expect(n8n.log()).toMatch(
-			new RegExp(
-				`a page failed \\([\\s\\S]*?\\); emitting the ${first.length} new items before it`,
-			),
-		);
+		const said = `a page failed \\([\\s\\S]*?\\); emitting the ${first.length} new items before it`;
+		expect(n8n.log()).toMatch(new RegExp(said));
 
 		const rest = (await pollByReactivation(WORKFLOW, [TX_NODE], 150_000))[TX_NODE];
-		expectEvents(
-			rest,
-			'treasury.transaction.created',
-			added.slice(first.length).map((t) => t.id),
-		);
+		expectEvents(rest, 'treasury.transaction.created', added.slice(first.length));
 	}, 400_000);
 
 	it('a poll on n8n’s schedule (Poll Times: one second of every minute) emits what was added after the activation, once; every item of every poll exactly once, in order; the static data stays small', async () => {
@@ -575,13 +535,9 @@ describe('the polling trigger in a real n8n', () => {
 				node.parameters.pollTimes = pollTimes(`${seconds[node.name]} * * * * *`);
 		}
 		const { name, nodes, connections, settings, staticData: kept } = workflow;
-		await n8n.api('PUT', `/workflows/${WORKFLOW}`, {
-			name,
-			nodes,
-			connections,
-			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
-			staticData: kept,
-		});
+		const executionOrder = settings?.executionOrder ?? 'v1';
+		const edited = { name, nodes, connections, settings: { executionOrder }, staticData: kept };
+		await n8n.api('PUT', `/workflows/${WORKFLOW}`, edited);
 		const count = await executionCount(WORKFLOW);
 		await activate();
 		expect(await executionCount(WORKFLOW)).toBe(count);
@@ -591,12 +547,8 @@ describe('the polling trigger in a real n8n', () => {
 		expected[VENDOR_NODE].push(vendor.id);
 		const items = await newItems(count, [TX_NODE, VENDOR_NODE], 90_000);
 		await deactivate();
-		expectEvents(
-			items[TX_NODE],
-			'treasury.transaction.created',
-			added.map((t) => t.id),
-		);
-		expectEvents(items[VENDOR_NODE], 'vendor.created', [vendor.id]);
+		expectEvents(items[TX_NODE], 'treasury.transaction.created', added);
+		expectEvents(items[VENDOR_NODE], 'vendor.created', [vendor]);
 
 		for (const node of [TX_NODE, VENDOR_NODE]) {
 			const all = (await executionsOf(node)).flatMap((e) => output(e, node).map((i) => i.data.id));
@@ -645,7 +597,7 @@ describe('the polling trigger in a real n8n', () => {
 		await deactivate(EXAMPLE);
 		// a poll on its own schedule may have come first: every execution counts
 		const all = (await executionsOf(node, EXAMPLE)).flatMap((e) => output(e, node));
-		expectEvents(all, 'treasury.transaction.created', [added.id]);
+		expectEvents(all, 'treasury.transaction.created', [added]);
 		expect(all[0].data).toMatchObject({ reference: `E2E-poll-05-1-${TAG}` });
 	});
 });
@@ -666,11 +618,8 @@ describe('secrets', () => {
 		const n8nFolder = path.join(environment.userFolder, '.n8n');
 		const database = fs.readdirSync(n8nFolder).filter((f) => f.startsWith('database.sqlite'));
 		expect(database).toContain('database.sqlite');
-		const files = [
-			environment.userFolder,
-			n8nFolder,
-			...['config', ...database].map((f) => path.join(n8nFolder, f)),
-		];
+		const inside = ['config', ...database].map((f) => path.join(n8nFolder, f));
+		const files = [environment.userFolder, n8nFolder, ...inside];
 		const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 		for (const file of files)
 			expect({ file, mode: mode(file) }).toEqual({ file, mode: expect.stringMatching(/^[67]00$/) });

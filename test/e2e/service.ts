@@ -104,13 +104,8 @@ export function triggerSteps(sandbox: () => RunningSandbox, n8n: () => N8nServer
 		/** Starts an activation, the trigger's secret fetch held 5 s (its endpoint exists by then). */
 		activateHeld: async (workflowId: string) => {
 			await sandbox().admin.clearRequests();
-			await sandbox().admin.addFault({
-				kind: 'latency',
-				latencyMs: 5000,
-				count: 1,
-				method: 'GET',
-				pathPrefix: '/v1/webhooks/ep_',
-			});
+			const held = { latencyMs: 5000, count: 1, method: 'GET', pathPrefix: '/v1/webhooks/ep_' };
+			await sandbox().admin.addFault({ kind: 'latency', ...held });
 			const activation = n8n().activate(workflowId);
 			const endpointId = await createdEndpointId(/^\/v1\/webhooks\/ep_[^/]+\/secret$/);
 			return { activation, endpointId, secret: await secretOf(endpointId) };

@@ -13,6 +13,7 @@ import {
 	manual,
 	node,
 	nodeNamed,
+	operation,
 	rl,
 } from './workflows';
 
@@ -29,79 +30,60 @@ const TOOL = 'n8n-nodes-business-finance.businessFinanceTool';
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 
+const receivableId = fromAI('receivable_id', 'Receivable id, rcv_...');
+const vendorId = rl(fromAI('vendor_id', 'Vendor id, vnd_...'));
+const notes = { notes: fromAI('notes', 'Notes to set') };
+
 /** The writes, which no example offers: tool name (the node's name) → the node's parameters. */
 const WRITES: Record<string, Record<string, unknown>> = {
-	create_receivable: {
-		resource: 'receivable',
-		operation: 'create',
+	create_receivable: operation('receivable.create', {
 		invoiceNumber: fromAI('invoice_number', 'Invoice number, unique per invoice'),
 		amount: fromAI('amount', 'Amount in USD, greater than 0', 'number'),
 		additionalFields: { customerEmail: fromAI('customer_email', 'Customer email address') },
-	},
-	update_receivable: {
-		resource: 'receivable',
-		operation: 'update',
-		receivableId: fromAI('receivable_id', 'Receivable id, rcv_...'),
-		updateFields: { notes: fromAI('notes', 'Notes to set') },
-	},
-	send_receivable: {
-		resource: 'receivable',
-		operation: 'send',
-		receivableId: fromAI('receivable_id', 'Receivable id, rcv_...'),
-	},
-	create_payable: {
-		resource: 'payable',
-		operation: 'create',
+	}),
+	update_receivable: operation('receivable.update', { receivableId, updateFields: notes }),
+	send_receivable: operation('receivable.send', { receivableId }),
+	create_payable: operation('payable.create', {
 		invoiceNumber: fromAI('invoice_number', 'The vendor invoice number'),
 		amount: fromAI('amount', 'Amount, greater than 0', 'number'),
-		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
+		vendorId,
 		additionalFields: {},
-	},
-	update_payable: {
-		resource: 'payable',
-		operation: 'update',
+	}),
+	update_payable: operation('payable.update', {
 		payableId: fromAI('payable_id', 'Payable id, pay_...'),
-		updateFields: { notes: fromAI('notes', 'Notes to set') },
-	},
-	create_vendor: {
-		resource: 'vendor',
-		operation: 'create',
+		updateFields: notes,
+	}),
+	create_vendor: operation('vendor.create', {
 		name: fromAI('name', 'Vendor name'),
 		paymentMethod: 'crypto',
 		additionalFields: {
 			walletAddress: fromAI('wallet_address', 'EVM wallet address, 0x and 40 hex digits'),
 			walletChain: 'base',
 		},
-	},
-	update_vendor: {
-		resource: 'vendor',
-		operation: 'update',
-		vendorId: rl(fromAI('vendor_id', 'Vendor id, vnd_...')),
+	}),
+	update_vendor: operation('vendor.update', {
+		vendorId,
 		updateFields: { email: fromAI('email', 'The new email address') },
-	},
-	update_webhook_endpoint: {
-		resource: 'webhookEndpoint',
-		operation: 'update',
+	}),
+	update_webhook_endpoint: operation('webhookEndpoint.update', {
 		webhookEndpointId: fromAI('endpoint_id', 'Webhook endpoint id, ep_...'),
 		updateFields: { description: fromAI('description', 'The new description') },
-	},
+	}),
 };
 
-const BALANCE = { resource: 'treasury', operation: 'getBalance' };
+const BALANCE = operation('treasury.getBalance');
 /** Tools on other credentials: name → [parameters, credential]. */
 const OTHER_KEYS: Record<string, [Record<string, unknown>, { id: string; name: string }]> = {
 	get_balance_revoked_key: [BALANCE, REVOKED_CREDENTIAL],
 	get_balance_expired_key: [BALANCE, EXPIRED_CREDENTIAL],
 	list_vendors_rate_limited: [
-		{
-			resource: 'vendor',
-			operation: 'getAll',
+		operation('vendor.getAll', {
 			returnAll: true,
 			filters: {},
 			options: {
 				rateLimitWaitSeconds: fromAI('max_wait_seconds', 'Seconds to wait at most', 'number'),
 			},
-		},
+		}),
 		LIMITED_CREDENTIAL,
 	],
 };

@@ -9,9 +9,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	APPROVERS_CREDENTIAL,
 	MCP_BEARER_CREDENTIAL,
-	createDataTable,
 	dataTableRows,
-	importWorkflows,
 	loadExamples,
 	requireRuntime,
 	type DataTable,
@@ -28,7 +26,7 @@ import {
 } from '../helpers/scripted-model';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { bodyOf as mailText, linksOf, smtpServer, type SmtpServer } from '../helpers/smtp-server';
-import { startN8nWithPackage, type PackageInN8n } from './environment';
+import { importWithTable, startN8nWithPackage, type PackageInN8n } from './environment';
 import { output, runManually } from './service';
 import {
 	AGENT,
@@ -46,7 +44,7 @@ import {
 	mcpWorkflow,
 	readsWorkflow,
 } from './tools-workflows';
-import { SANDBOX_CREDENTIAL, nodeNamed, rl } from './workflows';
+import { SANDBOX_CREDENTIAL, nodeNamed } from './workflows';
 
 /** 1.x has no review tools (`*HitlTool`): example 07, and AI Agent 2.2 (same path), 2.x only. */
 const TWO_X = requireRuntime().major >= 2;
@@ -69,8 +67,6 @@ const exampleUrl = () => new URL(`${environment.n8n.baseUrl}/mcp/business-financ
 const token = randomBytes(24).toString('hex');
 /** 06b's credential "Approvers (Basic Auth)". */
 const approver = { user: 'approver', password: randomBytes(12).toString('hex') };
-const basic = ({ user, password }: { user: string; password: string }) =>
-	`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 let approval: WorkflowJson;
 let proposals: DataTable;
 /** A local stand-in for 06b's Slack incoming webhook: keeps each posted `text`. */
@@ -193,6 +189,10 @@ const payablesCreated = async () =>
 	(await sandbox.admin.getRequests()).filter(
 		(r) => r.method === 'POST' && r.path === '/v1/payables',
 	);
+const expectOnePayableCreated = async (body: object) =>
+	expect(await payablesCreated()).toEqual([
+		expect.objectContaining({ body: expect.objectContaining(body) }),
+	]);
 
 /** Execution `id` with its data, once it has ended (a waiting one has a stoppedAt too). */
 async function ended(id: string, timeoutMs: number): Promise<any> {
@@ -217,7 +217,6 @@ async function callOk(name: string, args: Record<string, unknown>): Promise<any>
 	return answer.json[0];
 }
 
-const APPROVAL_FILE = '06b-create-payable-after-approval.json';
 const example = (file: string): WorkflowJson =>
 	loadExamples().find((e) => e.file === file)!.workflow;
 
@@ -485,18 +484,13 @@ describe('over MCP', () => {
 				res.end('ok');
 			});
 		});
-		approval = example(APPROVAL_FILE);
+		approval = example('06b-create-payable-after-approval.json');
 		nodeNamed(approval, 'Ask for approval').parameters.url = `${receiver.baseUrl}/slack`;
 		const n8n = environment.n8n;
-		// 06b with its table: the columns its nodes write, the table picked in each Data table node.
+		// 06b with its table, which has the columns its nodes write.
 		const { schema } = nodeNamed(approval, 'Record the proposal as waiting').parameters.columns;
 		const columns = schema.map((c: { id: string }) => ({ name: c.id, type: 'string' as const }));
-		proposals = await createDataTable(n8n, 'Payable proposals', columns);
-		for (const node of approval.nodes) {
-			if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = rl(proposals.id);
-		}
-		const cli = { userFolder: environment.userFolder, port: 0 };
-		await importWorkflows(environment.runtime, cli, [approval]);
+		proposals = await importWithTable(environment, 'Payable proposals', columns, [approval]);
 		await n8n.activate(MCP_WORKFLOW_ID);
 		// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
 		if (environment.runtime.major >= 2) await n8n.activate(approval.id!);
@@ -706,7 +700,8 @@ describe('over MCP', () => {
 		async function submit(form: string, decision: string, login?: typeof approver) {
 			const body = new FormData();
 			body.set('field-0', decision);
-			const headers: Record<string, string> = login ? { authorization: basic(login) } : {};
+			const basic = login && Buffer.from(`${login.user}:${login.password}`).toString('base64');
+			const headers: Record<string, string> = basic ? { authorization: `Basic ${basic}` } : {};
 			return (await fetch(form, { method: 'POST', body, headers })).status;
 		}
 
@@ -732,11 +727,7 @@ describe('over MCP', () => {
 			// 2.x: the login without the token is refused too.
 			if (form !== guessed) expect(await submit(guessed, 'Approve', approver)).toBe(401);
 			await decide(form, 'Approve');
-			expect(await payablesCreated()).toEqual([
-				expect.objectContaining({
-					body: expect.objectContaining({ invoice_number: 'BILL-MCP-GUESS' }),
-				}),
-			]);
+			await expectOnePayableCreated({ invoice_number: 'BILL-MCP-GUESS' });
 		});
 
 		describe('06b: one proposal per vendor and invoice number', () => {
@@ -773,16 +764,10 @@ describe('over MCP', () => {
 				expect(await waitingForms()).toHaveLength(1);
 				expect(await payablesCreated()).toEqual([]);
 				const approved = await decide(form, 'Approve');
-				expect(await payablesCreated()).toEqual([
-					expect.objectContaining({
-						body: expect.objectContaining({
-							invoice_number: 'BILL-MCP-TWICE',
-							amount: 120.5,
-							vendor_id: acmeId,
-							notes: expect.stringMatching(/approved in n8n execution \d+/),
-						}),
-					}),
-				]);
+				await expectOnePayableCreated({
+					...proposal('BILL-MCP-TWICE'),
+					notes: expect.stringMatching(/approved in n8n execution \d+/),
+				});
 				const payableId = output(approved, 'Create payable')[0].id;
 				expect(await proposeAgain('BILL-MCP-TWICE')).toMatch(
 					new RegExp(`Already created: payable ${payableId} for invoice BILL-MCP-TWICE`),
@@ -803,11 +788,7 @@ describe('over MCP', () => {
 				const second = await propose('BILL-MCP-AGAIN');
 				expect(second.form).not.toBe(first.form);
 				await decide(second.form, 'Approve');
-				expect(await payablesCreated()).toEqual([
-					expect.objectContaining({
-						body: expect.objectContaining({ invoice_number: 'BILL-MCP-AGAIN' }),
-					}),
-				]);
+				await expectOnePayableCreated({ invoice_number: 'BILL-MCP-AGAIN' });
 				expect(await rowsOf('BILL-MCP-AGAIN')).toEqual([
 					expect.objectContaining({ status: 'created' }),
 				]);

@@ -25,29 +25,17 @@ export const manual = () => node('Start', 'n8n-nodes-base.manualTrigger');
 
 export function action(
 	name: string,
-	parameters: Record<string, unknown>,
+	parameters: object,
 	extra: Node = {},
 	credential = SANDBOX_CREDENTIAL,
 ): Node {
-	return node(name, ACTION, parameters, {
-		credentials: { businessFinanceApi: credential },
-		...extra,
-	});
+	const credentials = { businessFinanceApi: credential };
+	return node(name, ACTION, parameters, { credentials, ...extra });
 }
 
-export function trigger(
-	name: string,
-	webhookId: string,
-	parameters: Record<string, unknown>,
-	typeVersion = 2,
-): Node {
-	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
-	return node(
-		name,
-		TRIGGER,
-		{ options: {}, ...parameters },
-		{ typeVersion, webhookId, credentials },
-	);
+export function trigger(name: string, webhookId: string, parameters: object, typeVersion = 2) {
+	const extra = { typeVersion, webhookId, credentials: { businessFinanceApi: SANDBOX_CREDENTIAL } };
+	return node(name, TRIGGER, { options: {}, ...parameters }, extra);
 }
 
 export function chain(id: string, name: string, nodes: Node[]): WorkflowJson {
@@ -73,11 +61,14 @@ export const IDS = {
 	pollingChanged: 'bfE2ePollingChg1',
 };
 
-/** The action node doing `what` ('resource.operation') with its other `parameters`. */
-function step(name: string, what: string, parameters: object = {}, extra: Node = {}): Node {
+/** A node's parameters for `what` ('resource.operation'), with its other `parameters`. */
+export function operation(what: string, parameters: object = {}): Record<string, unknown> {
 	const [resource, operation] = what.split('.');
-	return action(name, { resource, operation, ...parameters }, extra);
+	return { resource, operation, ...parameters };
 }
+
+const step = (name: string, what: string, parameters: object = {}, extra: Node = {}) =>
+	action(name, operation(what, parameters), extra);
 
 const createdReceivable = "={{ $('Create receivable').item.json.id }}";
 
