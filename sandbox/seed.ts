@@ -25,7 +25,6 @@ function chars(rand: () => number, alphabet: string, n: number): string {
 	for (let i = 0; i < n; i++) codes[i] = alphabet.charCodeAt(Math.floor(rand() * alphabet.length));
 	return String.fromCharCode(...codes);
 }
-const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
 const words = <T extends string>(list: string) => list.split(' ') as T[];
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
@@ -80,7 +79,7 @@ function makeVendor(
 		payment_method: method,
 		bank_name: bank ? pick(rand, BANKS) : null,
 		account_name: bank ? name : null,
-		account_number_last4: bank ? digits(rand, 4) : null,
+		account_number_last4: bank ? chars(rand, '0123456789', 4) : null,
 		routing_number_last4: bank ? pick(rand, ROUTING).slice(-4) : null,
 		wallet_address: bank ? null : walletFor(rand, chain),
 		wallet_chain: bank ? null : chain,

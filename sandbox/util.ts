@@ -1,6 +1,4 @@
-import { randomBytes, randomUUID } from 'crypto';
-
-export const uuid = (): string => randomUUID();
+import { randomBytes } from 'crypto';
 
 export const prefixedId = (prefix: string): string =>
 	`${prefix}_${randomBytes(12).toString('hex')}`;

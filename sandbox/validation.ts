@@ -1,4 +1,5 @@
 /** Checks JSON Schema cannot express: bank and wallet details, amounts, query strings. */
+import type { FastifySchemaValidationError } from 'fastify';
 import { validationError } from './errors';
 import { EVM_CHAINS } from './schemas';
 import type { PaymentMethod } from './types';
@@ -153,22 +154,15 @@ export function parseDateParam(name: string, raw: string): string {
 
 // ---- JSON Schema (ajv) errors ----
 
-interface AjvError {
-	keyword: string;
-	instancePath: string;
-	params: Record<string, any>;
-	message?: string;
-}
-
 /**
  * One message that names the field (docs/api-decisions.md): the missing or extra field, the
  * allowed values, or ajv's own words after the field (`amount must be >= 0.01`).
  */
-export function formatAjvError(e: AjvError): string {
+export function formatAjvError(e: FastifySchemaValidationError): string {
 	const path = e.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]');
 	const field = path.replace(/\//g, '.') || 'body';
 	const inside = path ? `${field}.` : '';
-	const p = e.params;
+	const p = e.params as Record<string, any>;
 	if (e.keyword === 'required') return `${inside}${p.missingProperty} is required`;
 	if (e.keyword === 'additionalProperties')
 		return `${inside}${p.additionalProperty} is not an allowed field`;

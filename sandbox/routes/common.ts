@@ -1,6 +1,6 @@
 /** What the route modules share: the context and small reply helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidTransition, notFound } from '../errors';
+import { ApiError, invalidTransition } from '../errors';
 import type { Events } from '../events';
 import type { Collection, Store } from '../store';
 import type { Ordered, ResolvedOptions } from '../types';
@@ -38,7 +38,7 @@ export function sendData(reply: FastifyReply, status: number, json: string): Fas
 
 export function findIn<T extends Ordered>(items: Collection<T>, id: string, what: string): T {
 	const item = items.get(id);
-	if (!item) throw notFound(`No ${what} with id ${id}`);
+	if (!item) throw new ApiError(404, 'NOT_FOUND', `No ${what} with id ${id}`);
 	return item;
 }
 
@@ -54,14 +54,15 @@ export function publish(
 	return sendData(reply, status, json);
 }
 
-/** In one Buffer. */
-export function pageBody<T>(all: readonly T[], { page, limit }: { page: number; limit: number }) {
+/** One page of a list, sent as one Buffer. */
+export function sendPage<T>(
+	reply: FastifyReply,
+	all: readonly T[],
+	{ page, limit }: { page: number; limit: number },
+): FastifyReply {
 	const items = all.slice((page - 1) * limit, page * limit).map((item) => JSON.stringify(item));
 	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };
-	return Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
-}
-
-export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
+	const body = Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
 	return reply.code(200).type('application/json; charset=utf-8').send(body);
 }
 

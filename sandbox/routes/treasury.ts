@@ -4,7 +4,7 @@ import { TRANSACTION_TYPES } from '../schemas';
 import type { Store } from '../store';
 import { round8 } from '../util';
 import { parseDateParam, parsePagination } from '../validation';
-import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
+import { sendData, sendPage, type Ctx, type Define } from './common';
 
 const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
@@ -87,7 +87,7 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 						return (!from || day >= from) && (!to || day <= to) && (!q.type || t.type === q.type);
 					})
 				: txs.all();
-		return sendBody(reply, pageBody(filtered, paging));
+		return sendPage(reply, filtered, paging);
 	});
 
 	define('GET', '/v1/treasury/balance', undefined, (_req, reply) =>
