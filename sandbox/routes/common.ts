@@ -11,14 +11,12 @@ export interface Ctx {
 	options: ResolvedOptions;
 }
 
-export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
-
 /** Registers a route (and remembers its path for 405 answers); `body` is its JSON Schema. */
 export type Define = (
 	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
 	path: string,
 	body: object | undefined,
-	handler: Handler,
+	handler: (req: FastifyRequest, reply: FastifyReply) => unknown,
 ) => void;
 
 /** The query parameters of the list routes; every other route takes none (400 otherwise). */
@@ -32,7 +30,8 @@ export const params = (req: FastifyRequest): Record<string, string> =>
 
 export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
 
-export function sendData(reply: FastifyReply, status: number, json: string): FastifyReply {
+export function sendData(reply: FastifyReply, status: number, data: unknown): FastifyReply {
+	const json = JSON.stringify(data);
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
@@ -49,9 +48,8 @@ export function publish(
 	item: Ordered,
 	...types: string[]
 ): FastifyReply {
-	const json = JSON.stringify(item);
-	for (const type of types) ctx.events.emit(type, JSON.parse(json));
-	return sendData(reply, status, json);
+	for (const type of types) ctx.events.emit(type, structuredClone(item));
+	return sendData(reply, status, item);
 }
 
 /** One page of a list, sent as one Buffer. */

@@ -65,10 +65,9 @@ function balance(store: Store) {
 export function treasuryRoutes(define: Define, ctx: Ctx): void {
 	const { store } = ctx;
 	const txs = store.transactions;
-	const instructions = JSON.stringify(DEPOSIT_INSTRUCTIONS);
 
 	define('GET', '/v1/treasury/deposit-instructions', undefined, (_req, reply) =>
-		sendData(reply, 200, instructions),
+		sendData(reply, 200, DEPOSIT_INSTRUCTIONS),
 	);
 
 	define('GET', '/v1/treasury/transactions', undefined, (req, reply) => {
@@ -91,6 +90,6 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 	});
 
 	define('GET', '/v1/treasury/balance', undefined, (_req, reply) =>
-		sendData(reply, 200, JSON.stringify(balance(store))),
+		sendData(reply, 200, balance(store)),
 	);
 }

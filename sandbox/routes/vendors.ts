@@ -46,7 +46,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	});
 
 	define('GET', '/v1/vendors/:id', undefined, (req, reply) =>
-		sendData(reply, 200, JSON.stringify(find(params(req).id))),
+		sendData(reply, 200, find(params(req).id)),
 	);
 
 	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {
