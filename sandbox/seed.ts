@@ -9,13 +9,14 @@ import type {
 	TreasuryTransaction,
 	Vendor,
 } from './types';
-import { prng, seededUuid } from './util';
+import { prng } from './util';
 import { newSecret } from './routes/webhooks';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const HEX = '0123456789abcdef';
 
 const pick = <T>(rand: () => number, list: readonly T[]): T =>
 	list[Math.floor(rand() * list.length)];
@@ -26,6 +27,13 @@ function chars(rand: () => number, alphabet: string, n: number): string {
 	return String.fromCharCode(...codes);
 }
 const words = <T extends string>(list: string) => list.split(' ') as T[];
+/** A v4 UUID from 32 drawn hex digits; join builds it flat. */
+function seededUuid(rand: () => number): string {
+	const h = chars(rand, HEX, 32);
+	const variant = HEX[(HEX.indexOf(h[16]) & 0x3) | 0x8];
+	const groups = [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, variant + h.slice(17, 20)];
+	return [...groups, h.slice(20)].join('-');
+}
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
@@ -38,7 +46,7 @@ function walletFor(rand: () => number, chain: string): string {
 		case 'bitcoin':
 			return `bc1q${chars(rand, BECH32, 38)}`;
 		default:
-			return `0x${chars(rand, '0123456789abcdef', 40)}`;
+			return `0x${chars(rand, HEX, 40)}`;
 	}
 }
 
@@ -167,7 +175,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	) => {
 		const n = String(txs.length + 1);
 		txs.push({
-			id: `txn_${n.padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
+			id: `txn_${n.padStart(6, '0')}${chars(rand, HEX, 12)}`,
 			type,
 			amount,
 			currency,
@@ -198,7 +206,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	store.transactions.insert(txs);
 
 	const epAt = iso(base);
-	const epId = `ep_demo${chars(rand, '0123456789abcdef', 17)}`;
+	const epId = `ep_demo${chars(rand, HEX, 17)}`;
 	store.webhooks.insert([
 		{
 			id: epId,
