@@ -123,7 +123,7 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;
-		if (gc) gc();
+		gc?.();
 		const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
 		const collections = ['vendors', 'receivables', 'payables', 'transactions', 'webhooks'] as const;
 		const counts = {

@@ -37,17 +37,15 @@ function seededUuid(rand: () => number): string {
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
+/** Per chain: prefix, alphabet and length of an address (EVM chains: the fallback). */
+const WALLETS: Record<string, [string, string, number]> = {
+	solana: ['', BASE58, 44],
+	tron: ['T', BASE58, 33],
+	bitcoin: ['bc1q', BECH32, 38],
+};
 function walletFor(rand: () => number, chain: string): string {
-	switch (chain) {
-		case 'solana':
-			return chars(rand, BASE58, 44);
-		case 'tron':
-			return `T${chars(rand, BASE58, 33)}`;
-		case 'bitcoin':
-			return `bc1q${chars(rand, BECH32, 38)}`;
-		default:
-			return `0x${chars(rand, HEX, 40)}`;
-	}
+	const [prefix, alphabet, length] = WALLETS[chain] ?? ['0x', HEX, 40];
+	return prefix + chars(rand, alphabet, length);
 }
 
 const COMPANIES = [

@@ -127,9 +127,8 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 }
 
 function setRateHeaders(reply: FastifyReply, r: RateResult): void {
-	reply.header('x-ratelimit-limit', r.limit);
-	reply.header('x-ratelimit-remaining', r.remaining);
-	reply.header('x-ratelimit-reset', r.reset);
+	for (const name of ['limit', 'remaining', 'reset'] as const)
+		reply.header(`x-ratelimit-${name}`, r[name]);
 }
 
 /** The reply when the key is wrong (sent here, counted on the address); throws past the limit. */

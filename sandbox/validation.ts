@@ -60,6 +60,12 @@ const REQUIRED_BY_METHOD: Record<PaymentMethod, DetailField[][]> = {
 	crypto: [['wallet_address'], ['wallet_chain']],
 };
 
+const FORMAT_CHECKS: Array<[DetailField, (value: string) => boolean, string]> = [
+	['routing_number', isAbaRoutingNumber, 'a 9-digit ABA routing number with a valid check digit'],
+	['swift_code', isSwift, 'a SWIFT/BIC code of 8 or 11 upper-case characters'],
+	['iban', isIban, 'a valid IBAN (mod-97 check failed or bad format)'],
+];
+
 export const hasAnyDetail = (body: Details): boolean =>
 	DETAIL_FIELDS.some((f) => body[f] !== undefined);
 
@@ -70,7 +76,7 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 			throw validationError(`${field} does not apply to payment_method ${method}`);
 		}
 	}
-	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
+	const { account_number, wallet_address, wallet_chain } = body;
 	if (account_number !== undefined) {
 		const [format, rule] =
 			method === 'ach'
@@ -78,16 +84,9 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 				: [/^[A-Za-z0-9]{4,34}$/, '4 to 34 letters or digits'];
 		if (!format.test(account_number)) throw validationError(`account_number must be ${rule}`);
 	}
-	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
-		throw validationError(
-			'routing_number must be a 9-digit ABA routing number with a valid check digit',
-		);
-	}
-	if (swift_code !== undefined && !isSwift(swift_code)) {
-		throw validationError('swift_code must be a SWIFT/BIC code of 8 or 11 upper-case characters');
-	}
-	if (iban !== undefined && !isIban(iban)) {
-		throw validationError('iban must be a valid IBAN (mod-97 check failed or bad format)');
+	for (const [field, valid, what] of FORMAT_CHECKS) {
+		const value = body[field];
+		if (value !== undefined && !valid(value)) throw validationError(`${field} must be ${what}`);
 	}
 	if (
 		wallet_address !== undefined &&
