@@ -67,11 +67,8 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		if (r.status === 'paid') throw invalidTransition('A paid receivable cannot be changed');
 		if (status !== undefined) moveTo(r, status, PATCH_FROM);
 		Object.assign(r, changes, { updated_at: nowIso() }); // notes, due_date (the schema's fields)
-		const types = [
-			'receivable.updated',
-			...(status === 'cancelled' ? ['receivable.cancelled'] : []),
-		];
-		return publish(ctx, reply, 200, r, ...types);
+		const cancelled = status === 'cancelled' ? ['receivable.cancelled'] : [];
+		return publish(ctx, reply, 200, r, 'receivable.updated', ...cancelled);
 	});
 
 	define('POST', '/v1/receivables/:id/send', undefined, (req, reply) => {

@@ -38,12 +38,6 @@ export function expectRateHeaders(res: HttpResponse) {
 	return { limit, remaining, reset };
 }
 
-export async function vendorTotal(h: Harness): Promise<number> {
-	const res = await h.api.get('/v1/vendors');
-	expect(res.status).toBe(200);
-	return res.body.meta.total;
-}
-
 export function expectDateTime(value: unknown): void {
 	expect(value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 	expect(Number.isNaN(Date.parse(value as string))).toBe(false);
