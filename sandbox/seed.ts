@@ -163,14 +163,8 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	store.payables.insert(payables);
 
 	const txs: TreasuryTransaction[] = [];
-	const tx = (
-		at: number,
-		type: TreasuryTransaction['type'],
-		amount: number,
-		currency: string,
-		network: string,
-		status: TreasuryTransaction['status'],
-	) => {
+	type Row = [TreasuryTransaction['type'], number, string, string, TreasuryTransaction['status']];
+	const tx = (at: number, ...[type, amount, currency, network, status]: Row) => {
 		const n = String(txs.length + 1);
 		txs.push({
 			id: `txn_${n.padStart(6, '0')}${chars(rand, HEX, 12)}`,
