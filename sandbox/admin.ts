@@ -43,12 +43,11 @@ const RECEIVABLE_FROM = { paid: ['draft', 'sent', 'overdue'], overdue: ['sent'] 
 
 export function adminRoutes(define: Define, ctx: AdminCtx): void {
 	const { store, events } = ctx;
-	const data = (value: unknown) => JSON.stringify(value);
 
 	define('POST', '/_admin/reset', S.adminReset, (req, reply) => {
 		const seed = body<{ seed?: SeedKind }>(req).seed ?? ctx.options.seed;
 		resetAll(ctx, seed);
-		return sendData(reply, 200, data({ seed }));
+		return sendData(reply, 200, { seed });
 	});
 
 	define('POST', '/_admin/receivables/:id/status', S.adminStatus(RECEIVABLE_FROM), (req, reply) => {
@@ -86,45 +85,45 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 		});
 		store.transactions.insert(created);
 		for (const tx of created) events.emit('treasury.transaction.created', { ...tx });
-		return sendData(reply, 200, data(created));
+		return sendData(reply, 200, created);
 	});
 
 	define('POST', '/_admin/vendors/seed', S.adminSeedVendors, (req, reply) => {
 		const { count } = body<{ count: number }>(req);
 		seedVendors(store, count);
-		return sendData(reply, 200, data({ added: count, total: store.vendors.size }));
+		return sendData(reply, 200, { added: count, total: store.vendors.size });
 	});
 
 	// A vendor the service stops listing, as if removed in its dashboard (the API cannot delete one).
 	define('DELETE', '/_admin/vendors/:id', undefined, (req, reply) => {
 		store.vendors.remove(findIn(store.vendors, params(req).id, 'vendor'));
-		return sendData(reply, 200, data({ total: store.vendors.size }));
+		return sendData(reply, 200, { total: store.vendors.size });
 	});
 
 	define('POST', '/_admin/faults', S.adminFault, (req, reply) => {
 		const spec = body<FaultSpec>(req);
-		return sendData(reply, 200, data({ id: ctx.faults.add(spec) }));
+		return sendData(reply, 200, { id: ctx.faults.add(spec) });
 	});
 
 	define('DELETE', '/_admin/faults', undefined, (_req, reply) => {
 		const cleared = ctx.faults.size;
 		ctx.faults.clear();
-		return sendData(reply, 200, data({ cleared }));
+		return sendData(reply, 200, { cleared });
 	});
 
 	for (const log of ['requests', 'events', 'deliveries'] as const) {
 		define('GET', `/_admin/${log}`, undefined, (_req, reply) =>
-			sendData(reply, 200, data(store[log].list())),
+			sendData(reply, 200, store[log].list()),
 		);
 	}
 	define('DELETE', '/_admin/requests', undefined, (_req, reply) => {
 		store.requests.clear();
-		return sendData(reply, 200, data({ cleared: true }));
+		return sendData(reply, 200, { cleared: true });
 	});
 
 	define('GET', '/_admin/stats', undefined, (_req, reply) => {
 		const gc = (globalThis as { gc?: () => void }).gc;
-		if (gc) gc();
+		gc?.();
 		const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
 		const collections = ['vendors', 'receivables', 'payables', 'transactions', 'webhooks'] as const;
 		const counts = {
@@ -133,14 +132,14 @@ export function adminRoutes(define: Define, ctx: AdminCtx): void {
 			events: store.events.list().length,
 		};
 		const memory = { rss, heapUsed, heapTotal, external, gcRan: Boolean(gc) };
-		return sendData(reply, 200, data({ memory, counts }));
+		return sendData(reply, 200, { memory, counts });
 	});
 
 	define('PUT', '/_admin/rate-limit', S.adminRateLimit, (req, reply) => {
 		Object.assign(ctx.rate, body<RateLimitSettings>(req)); // the schema allows only these fields
 		ctx.rate.reset();
 		const { limit, windowSeconds, retryAfter } = ctx.rate;
-		return sendData(reply, 200, data({ limit, windowSeconds, retryAfter }));
+		return sendData(reply, 200, { limit, windowSeconds, retryAfter });
 	});
 }
 

@@ -10,6 +10,8 @@ import type {
 	TreasuryTransaction,
 } from './types';
 
+type Stats = { memory: Record<string, number | boolean>; counts: Record<string, number> };
+
 export class AdminError extends Error {
 	constructor(
 		readonly status: number,
@@ -57,11 +59,7 @@ export class AdminClient {
 	clearRequests = () => this.call<{ cleared: boolean }>('DELETE', '/requests');
 	getEvents = () => this.call<SandboxEvent[]>('GET', '/events');
 	getDeliveries = () => this.call<DeliveryRecord[]>('GET', '/deliveries');
-	getStats = () =>
-		this.call<{ memory: Record<string, number | boolean>; counts: Record<string, number> }>(
-			'GET',
-			'/stats',
-		);
+	getStats = () => this.call<Stats>('GET', '/stats');
 	setRateLimit = (settings: RateLimitSettings) =>
 		this.call<Required<RateLimitSettings>>('PUT', '/rate-limit', settings);
 }

@@ -11,6 +11,5 @@ export class ApiError extends Error {
 }
 
 export const validationError = (message: string) => new ApiError(400, 'VALIDATION_ERROR', message);
-export const notFound = (message = 'Resource not found') => new ApiError(404, 'NOT_FOUND', message);
 export const invalidTransition = (message: string) =>
 	new ApiError(409, 'INVALID_STATUS_TRANSITION', message);

@@ -49,8 +49,8 @@ export class Events {
 				endpoint_id: ep.id,
 				url: ep.url,
 				attempt,
-				...(status !== undefined ? { status } : {}),
-				...(error !== undefined ? { error } : {}),
+				status, // undefined ones vanish in the JSON of /_admin/deliveries
+				error,
 				delivered_at: nowIso(),
 			});
 

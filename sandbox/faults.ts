@@ -17,10 +17,9 @@ export class Faults {
 	private rand = prng(42);
 
 	add(spec: FaultSpec): string {
-		const id = `flt_${this.nextId++}`;
 		const remaining = spec.count ?? (spec.rate === undefined ? 1 : Infinity);
 		this.active.push({ ...spec, method: spec.method?.toUpperCase(), remaining });
-		return id;
+		return `flt_${this.nextId++}`;
 	}
 
 	clear(): void {

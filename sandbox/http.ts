@@ -51,16 +51,18 @@ export function hostError(host: string | undefined, url: string): ApiError | und
 export const isJsonContentType = (ct: string | undefined): boolean =>
 	ct !== undefined && /^\s*application\/json\s*(;|$)/i.test(ct);
 
+const bearerToken = (header: string | undefined): string | undefined =>
+	/^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+
 export function authenticate(header: string | undefined, apiKey: string): string | ApiError {
-	const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-	if (!m) {
+	const token = bearerToken(header);
+	if (!token) {
 		return new ApiError(
 			401,
 			'MISSING_API_KEY',
 			'No API key provided: send the header Authorization: Bearer <API_KEY>',
 		);
 	}
-	const token = m[1];
 	if (token === apiKey) return token;
 	if (token === EXPIRED_KEY)
 		return new ApiError(
@@ -74,7 +76,7 @@ export function authenticate(header: string | undefined, apiKey: string): string
 /** The request headers for the request log: the key masked as `Bearer svc_…<last 4>`. */
 export function loggedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 	if (headers.authorization === undefined) return { ...headers };
-	const token = /^\s*Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1];
+	const token = bearerToken(headers.authorization);
 	const tail = token && token.length > 8 ? token.slice(-4) : '';
 	const masked = token ? `Bearer ${token.startsWith('svc_') ? 'svc_' : ''}…${tail}` : '…';
 	return { ...headers, authorization: masked };

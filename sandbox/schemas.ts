@@ -113,15 +113,10 @@ const invoiceUpdate = <const T extends readonly string[]>(statuses: T) =>
 export const receivableUpdate = invoiceUpdate(['draft', 'cancelled']);
 export const payableUpdate = invoiceUpdate(['pending_review', 'ready']);
 
-export const vendorCreate = obj(
-	{
-		name: text(),
-		email,
-		payment_method,
-		...details,
-	},
-	['name', 'payment_method'],
-);
+export const vendorCreate = obj({ name: text(), email, payment_method, ...details }, [
+	'name',
+	'payment_method',
+]);
 
 export const vendorUpdate = obj({ name: text(), email, payment_method }, [], 1);
 

@@ -9,13 +9,14 @@ import type {
 	TreasuryTransaction,
 	Vendor,
 } from './types';
-import { prng, seededUuid } from './util';
+import { prng } from './util';
 import { newSecret } from './routes/webhooks';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const HEX = '0123456789abcdef';
 
 const pick = <T>(rand: () => number, list: readonly T[]): T =>
 	list[Math.floor(rand() * list.length)];
@@ -25,22 +26,26 @@ function chars(rand: () => number, alphabet: string, n: number): string {
 	for (let i = 0; i < n; i++) codes[i] = alphabet.charCodeAt(Math.floor(rand() * alphabet.length));
 	return String.fromCharCode(...codes);
 }
-const digits = (rand: () => number, n: number) => chars(rand, '0123456789', n);
 const words = <T extends string>(list: string) => list.split(' ') as T[];
+/** A v4 UUID from 32 drawn hex digits; join builds it flat. */
+function seededUuid(rand: () => number): string {
+	const h = chars(rand, HEX, 32);
+	const variant = HEX[(HEX.indexOf(h[16]) & 0x3) | 0x8];
+	const groups = [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, variant + h.slice(17, 20)];
+	return [...groups, h.slice(20)].join('-');
+}
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
+/** Per chain: prefix, alphabet and length of an address (EVM chains: the fallback). */
+const WALLETS: Record<string, [string, string, number]> = {
+	solana: ['', BASE58, 44],
+	tron: ['T', BASE58, 33],
+	bitcoin: ['bc1q', BECH32, 38],
+};
 function walletFor(rand: () => number, chain: string): string {
-	switch (chain) {
-		case 'solana':
-			return chars(rand, BASE58, 44);
-		case 'tron':
-			return `T${chars(rand, BASE58, 33)}`;
-		case 'bitcoin':
-			return `bc1q${chars(rand, BECH32, 38)}`;
-		default:
-			return `0x${chars(rand, '0123456789abcdef', 40)}`;
-	}
+	const [prefix, alphabet, length] = WALLETS[chain] ?? ['0x', HEX, 40];
+	return prefix + chars(rand, alphabet, length);
 }
 
 const COMPANIES = [
@@ -80,7 +85,7 @@ function makeVendor(
 		payment_method: method,
 		bank_name: bank ? pick(rand, BANKS) : null,
 		account_name: bank ? name : null,
-		account_number_last4: bank ? digits(rand, 4) : null,
+		account_number_last4: bank ? chars(rand, '0123456789', 4) : null,
 		routing_number_last4: bank ? pick(rand, ROUTING).slice(-4) : null,
 		wallet_address: bank ? null : walletFor(rand, chain),
 		wallet_chain: bank ? null : chain,
@@ -158,17 +163,11 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	store.payables.insert(payables);
 
 	const txs: TreasuryTransaction[] = [];
-	const tx = (
-		at: number,
-		type: TreasuryTransaction['type'],
-		amount: number,
-		currency: string,
-		network: string,
-		status: TreasuryTransaction['status'],
-	) => {
+	type Row = [TreasuryTransaction['type'], number, string, string, TreasuryTransaction['status']];
+	const tx = (at: number, ...[type, amount, currency, network, status]: Row) => {
 		const n = String(txs.length + 1);
 		txs.push({
-			id: `txn_${n.padStart(6, '0')}${chars(rand, '0123456789abcdef', 12)}`,
+			id: `txn_${n.padStart(6, '0')}${chars(rand, HEX, 12)}`,
 			type,
 			amount,
 			currency,
@@ -199,7 +198,7 @@ export function seedDemo(store: Store, now = Date.now()): void {
 	store.transactions.insert(txs);
 
 	const epAt = iso(base);
-	const epId = `ep_demo${chars(rand, '0123456789abcdef', 17)}`;
+	const epId = `ep_demo${chars(rand, HEX, 17)}`;
 	store.webhooks.insert([
 		{
 			id: epId,

@@ -69,17 +69,6 @@ function parseJson(text: string): unknown {
 	}
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const ROUTE_MODULES = [
-	receivableRoutes,
-	payableRoutes,
-	vendorRoutes,
-	treasuryRoutes,
-	webhookRoutes,
-	adminRoutes,
-];
-
 export function buildServer(options: ResolvedOptions): { app: FastifyInstance; ctx: AdminCtx } {
 	const store = new Store();
 	const events = new Events(store, options);
@@ -138,9 +127,8 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 }
 
 function setRateHeaders(reply: FastifyReply, r: RateResult): void {
-	reply.header('x-ratelimit-limit', r.limit);
-	reply.header('x-ratelimit-remaining', r.remaining);
-	reply.header('x-ratelimit-reset', r.reset);
+	for (const name of ['limit', 'remaining', 'reset'] as const)
+		reply.header(`x-ratelimit-${name}`, r[name]);
 }
 
 /** The reply when the key is wrong (sent here, counted on the address); throws past the limit. */
@@ -171,7 +159,7 @@ async function injectFault(
 ): Promise<FastifyReply | undefined> {
 	const fault = faults.decide(req.method, path);
 	if (!fault) return undefined;
-	if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+	if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
 	switch (fault.terminal) {
 		case 'status500':
 			throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
@@ -209,7 +197,8 @@ function addRoutes(app: FastifyInstance, ctx: AdminCtx): void {
 		const preHandler = async (req: FastifyRequest) => checkQuery(req.query as Query, params);
 		app.route({ method, url: path, schema, preHandler, handler });
 	};
-	for (const addModule of ROUTE_MODULES) addModule(define, ctx);
+	const modules = [receivableRoutes, payableRoutes, vendorRoutes, treasuryRoutes, webhookRoutes];
+	for (const addModule of [...modules, adminRoutes]) addModule(define, ctx);
 	app.setNotFoundHandler((req, reply) => {
 		const path = pathOf(req.url);
 		const allowed = routes.allowed(path).join(', ');

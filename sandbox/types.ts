@@ -26,8 +26,6 @@ export type ReceivableStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'cancelle
 export type PayableStatus =
 	'pending_review' | 'ready' | 'scheduled' | 'paid' | 'failed' | 'cancelled';
 export type PaymentMethod = (typeof S.PAYMENT_METHODS)[number];
-export type TransactionType = (typeof S.TRANSACTION_TYPES)[number];
-export type TransactionStatus = (typeof S.TRANSACTION_STATUSES)[number];
 
 /** Every stored resource has these, and lists are ordered by them. */
 export interface Ordered {
@@ -77,11 +75,11 @@ export interface Vendor extends Ordered {
 }
 
 export interface TreasuryTransaction extends Ordered {
-	type: TransactionType;
+	type: (typeof S.TRANSACTION_TYPES)[number];
 	amount: number;
 	currency: string;
 	network: string | null;
-	status: TransactionStatus;
+	status: (typeof S.TRANSACTION_STATUSES)[number];
 	reference: string | null;
 	completed_at: string | null;
 }

@@ -1,4 +1,5 @@
 /** Checks JSON Schema cannot express: bank and wallet details, amounts, query strings. */
+import type { FastifySchemaValidationError } from 'fastify';
 import { validationError } from './errors';
 import { EVM_CHAINS } from './schemas';
 import type { PaymentMethod } from './types';
@@ -59,6 +60,12 @@ const REQUIRED_BY_METHOD: Record<PaymentMethod, DetailField[][]> = {
 	crypto: [['wallet_address'], ['wallet_chain']],
 };
 
+const FORMAT_CHECKS: Array<[DetailField, (value: string) => boolean, string]> = [
+	['routing_number', isAbaRoutingNumber, 'a 9-digit ABA routing number with a valid check digit'],
+	['swift_code', isSwift, 'a SWIFT/BIC code of 8 or 11 upper-case characters'],
+	['iban', isIban, 'a valid IBAN (mod-97 check failed or bad format)'],
+];
+
 export const hasAnyDetail = (body: Details): boolean =>
 	DETAIL_FIELDS.some((f) => body[f] !== undefined);
 
@@ -69,7 +76,7 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 			throw validationError(`${field} does not apply to payment_method ${method}`);
 		}
 	}
-	const { account_number, routing_number, swift_code, iban, wallet_address, wallet_chain } = body;
+	const { account_number, wallet_address, wallet_chain } = body;
 	if (account_number !== undefined) {
 		const [format, rule] =
 			method === 'ach'
@@ -77,16 +84,9 @@ export function checkPaymentDetails(method: PaymentMethod, body: Details, comple
 				: [/^[A-Za-z0-9]{4,34}$/, '4 to 34 letters or digits'];
 		if (!format.test(account_number)) throw validationError(`account_number must be ${rule}`);
 	}
-	if (routing_number !== undefined && !isAbaRoutingNumber(routing_number)) {
-		throw validationError(
-			'routing_number must be a 9-digit ABA routing number with a valid check digit',
-		);
-	}
-	if (swift_code !== undefined && !isSwift(swift_code)) {
-		throw validationError('swift_code must be a SWIFT/BIC code of 8 or 11 upper-case characters');
-	}
-	if (iban !== undefined && !isIban(iban)) {
-		throw validationError('iban must be a valid IBAN (mod-97 check failed or bad format)');
+	for (const [field, valid, what] of FORMAT_CHECKS) {
+		const value = body[field];
+		if (value !== undefined && !valid(value)) throw validationError(`${field} must be ${what}`);
 	}
 	if (
 		wallet_address !== undefined &&
@@ -153,22 +153,15 @@ export function parseDateParam(name: string, raw: string): string {
 
 // ---- JSON Schema (ajv) errors ----
 
-interface AjvError {
-	keyword: string;
-	instancePath: string;
-	params: Record<string, any>;
-	message?: string;
-}
-
 /**
  * One message that names the field (docs/api-decisions.md): the missing or extra field, the
  * allowed values, or ajv's own words after the field (`amount must be >= 0.01`).
  */
-export function formatAjvError(e: AjvError): string {
+export function formatAjvError(e: FastifySchemaValidationError): string {
 	const path = e.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]');
 	const field = path.replace(/\//g, '.') || 'body';
 	const inside = path ? `${field}.` : '';
-	const p = e.params;
+	const p = e.params as Record<string, any>;
 	if (e.keyword === 'required') return `${inside}${p.missingProperty} is required`;
 	if (e.keyword === 'additionalProperties')
 		return `${inside}${p.additionalProperty} is not an allowed field`;

@@ -1,6 +1,6 @@
 /** What the route modules share: the context and small reply helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidTransition, notFound } from '../errors';
+import { ApiError, invalidTransition } from '../errors';
 import type { Events } from '../events';
 import type { Collection, Store } from '../store';
 import type { Ordered, ResolvedOptions } from '../types';
@@ -11,14 +11,12 @@ export interface Ctx {
 	options: ResolvedOptions;
 }
 
-export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
-
 /** Registers a route (and remembers its path for 405 answers); `body` is its JSON Schema. */
 export type Define = (
 	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
 	path: string,
 	body: object | undefined,
-	handler: Handler,
+	handler: (req: FastifyRequest, reply: FastifyReply) => unknown,
 ) => void;
 
 /** The query parameters of the list routes; every other route takes none (400 otherwise). */
@@ -32,13 +30,14 @@ export const params = (req: FastifyRequest): Record<string, string> =>
 
 export const body = <T>(req: FastifyRequest): T => (req.body ?? {}) as T;
 
-export function sendData(reply: FastifyReply, status: number, json: string): FastifyReply {
+export function sendData(reply: FastifyReply, status: number, data: unknown): FastifyReply {
+	const json = JSON.stringify(data);
 	return reply.code(status).type('application/json').send(`{"data":${json}}`);
 }
 
 export function findIn<T extends Ordered>(items: Collection<T>, id: string, what: string): T {
 	const item = items.get(id);
-	if (!item) throw notFound(`No ${what} with id ${id}`);
+	if (!item) throw new ApiError(404, 'NOT_FOUND', `No ${what} with id ${id}`);
 	return item;
 }
 
@@ -49,19 +48,19 @@ export function publish(
 	item: Ordered,
 	...types: string[]
 ): FastifyReply {
-	const json = JSON.stringify(item);
-	for (const type of types) ctx.events.emit(type, JSON.parse(json));
-	return sendData(reply, status, json);
+	for (const type of types) ctx.events.emit(type, structuredClone(item));
+	return sendData(reply, status, item);
 }
 
-/** In one Buffer. */
-export function pageBody<T>(all: readonly T[], { page, limit }: { page: number; limit: number }) {
+/** One page of a list, sent as one Buffer. */
+export function sendPage<T>(
+	reply: FastifyReply,
+	all: readonly T[],
+	{ page, limit }: { page: number; limit: number },
+): FastifyReply {
 	const items = all.slice((page - 1) * limit, page * limit).map((item) => JSON.stringify(item));
 	const meta = { page, limit, total: all.length, has_more: page * limit < all.length };
-	return Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
-}
-
-export function sendBody(reply: FastifyReply, body: Buffer): FastifyReply {
+	const body = Buffer.from(`{"data":[${items.join(',')}],"meta":${JSON.stringify(meta)}}`);
 	return reply.code(200).type('application/json; charset=utf-8').send(body);
 }
 

@@ -1,8 +1,9 @@
 /** Payables: create and update (pending_review ↔ ready; the service moves them on). */
+import { randomUUID } from 'crypto';
 import { invalidTransition, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Payable } from '../types';
-import { nowIso, uuid } from '../util';
+import { nowIso } from '../util';
 import { checkAmount, checkPaymentDetails, hasAnyDetail } from '../validation';
 import { body, findIn, params, publish, type Ctx, type Define } from './common';
 
@@ -27,7 +28,7 @@ export function payableRoutes(define: Define, ctx: Ctx): void {
 		}
 		const now = nowIso();
 		const p: Payable = {
-			id: uuid(),
+			id: randomUUID(),
 			invoice_number: b.invoice_number,
 			vendor_id: vendor?.id ?? null,
 			vendor_name: b.vendor_name ?? vendor?.name ?? null,

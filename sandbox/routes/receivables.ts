@@ -1,8 +1,9 @@
 /** Receivables: create, update, send (lifecycle draft → sent → paid, overdue, cancelled). */
+import { randomUUID } from 'crypto';
 import { invalidTransition, validationError } from '../errors';
 import * as S from '../schemas';
 import type { Receivable } from '../types';
-import { nowIso, uuid } from '../util';
+import { nowIso } from '../util';
 import { checkAmount } from '../validation';
 import { body, findIn, moveTo, params, publish, type Ctx, type Define } from './common';
 
@@ -38,7 +39,7 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		}
 		const now = nowIso();
 		const r: Receivable = {
-			id: uuid(),
+			id: randomUUID(),
 			invoice_number: b.invoice_number,
 			customer_id: b.customer_id ?? null,
 			customer_name: b.customer_name ?? null,
@@ -66,11 +67,8 @@ export function receivableRoutes(define: Define, ctx: Ctx): void {
 		if (r.status === 'paid') throw invalidTransition('A paid receivable cannot be changed');
 		if (status !== undefined) moveTo(r, status, PATCH_FROM);
 		Object.assign(r, changes, { updated_at: nowIso() }); // notes, due_date (the schema's fields)
-		const types = [
-			'receivable.updated',
-			...(status === 'cancelled' ? ['receivable.cancelled'] : []),
-		];
-		return publish(ctx, reply, 200, r, ...types);
+		const cancelled = status === 'cancelled' ? ['receivable.cancelled'] : [];
+		return publish(ctx, reply, 200, r, 'receivable.updated', ...cancelled);
 	});
 
 	define('POST', '/v1/receivables/:id/send', undefined, (req, reply) => {

@@ -4,7 +4,7 @@ import { TRANSACTION_TYPES } from '../schemas';
 import type { Store } from '../store';
 import { round8 } from '../util';
 import { parseDateParam, parsePagination } from '../validation';
-import { pageBody, sendBody, sendData, type Ctx, type Define } from './common';
+import { sendData, sendPage, type Ctx, type Define } from './common';
 
 const DEPOSIT_INSTRUCTIONS = {
 	crypto: {
@@ -65,10 +65,9 @@ function balance(store: Store) {
 export function treasuryRoutes(define: Define, ctx: Ctx): void {
 	const { store } = ctx;
 	const txs = store.transactions;
-	const instructions = JSON.stringify(DEPOSIT_INSTRUCTIONS);
 
 	define('GET', '/v1/treasury/deposit-instructions', undefined, (_req, reply) =>
-		sendData(reply, 200, instructions),
+		sendData(reply, 200, DEPOSIT_INSTRUCTIONS),
 	);
 
 	define('GET', '/v1/treasury/transactions', undefined, (req, reply) => {
@@ -87,10 +86,10 @@ export function treasuryRoutes(define: Define, ctx: Ctx): void {
 						return (!from || day >= from) && (!to || day <= to) && (!q.type || t.type === q.type);
 					})
 				: txs.all();
-		return sendBody(reply, pageBody(filtered, paging));
+		return sendPage(reply, filtered, paging);
 	});
 
 	define('GET', '/v1/treasury/balance', undefined, (_req, reply) =>
-		sendData(reply, 200, JSON.stringify(balance(store))),
+		sendData(reply, 200, balance(store)),
 	);
 }

@@ -1,20 +1,11 @@
 /** Vendors: create, list (search, pages), get (assumed), update. Details are never returned. */
+import { randomUUID } from 'crypto';
 import { validationError } from '../errors';
 import * as S from '../schemas';
 import type { Vendor } from '../types';
-import { nowIso, uuid } from '../util';
+import { nowIso } from '../util';
 import { checkPaymentDetails, last4, parsePagination } from '../validation';
-import {
-	body,
-	findIn,
-	pageBody,
-	params,
-	publish,
-	sendBody,
-	sendData,
-	type Ctx,
-	type Define,
-} from './common';
+import { body, findIn, params, publish, sendData, sendPage, type Ctx, type Define } from './common';
 
 export function vendorRoutes(define: Define, ctx: Ctx): void {
 	const vendors = ctx.store.vendors;
@@ -27,7 +18,7 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 		checkPaymentDetails(b.payment_method, b, true);
 		const now = nowIso();
 		const v: Vendor = {
-			id: uuid(),
+			id: randomUUID(),
 			name: b.name,
 			email: b.email ?? null,
 			payment_method: b.payment_method,
@@ -47,15 +38,15 @@ export function vendorRoutes(define: Define, ctx: Ctx): void {
 	define('GET', '/v1/vendors', undefined, (req, reply) => {
 		const q = req.query as Record<string, string>;
 		const paging = parsePagination(q);
-		if (q.search === undefined) return sendBody(reply, pageBody(vendors.all(), paging));
+		if (q.search === undefined) return sendPage(reply, vendors.all(), paging);
 		if (q.search.trim() === '') throw validationError('search must not be empty');
 		const needle = q.search.toLowerCase();
 		const matches = vendors.all().filter((v) => searchKey(v).includes(needle));
-		return sendBody(reply, pageBody(matches, paging));
+		return sendPage(reply, matches, paging);
 	});
 
 	define('GET', '/v1/vendors/:id', undefined, (req, reply) =>
-		sendData(reply, 200, JSON.stringify(find(params(req).id))),
+		sendData(reply, 200, find(params(req).id)),
 	);
 
 	define('PATCH', '/v1/vendors/:id', S.vendorUpdate, (req, reply) => {

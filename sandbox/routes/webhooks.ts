@@ -26,11 +26,11 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 		};
 		store.webhooks.insert([ep]);
 		store.secrets.set(ep.id, newSecret());
-		return sendData(reply, 201, JSON.stringify(ep));
+		return sendData(reply, 201, ep);
 	});
 
 	define('GET', '/v1/webhooks/:id', undefined, (req, reply) =>
-		sendData(reply, 200, JSON.stringify(find(params(req).id))),
+		sendData(reply, 200, find(params(req).id)),
 	);
 
 	define('PATCH', '/v1/webhooks/:id', S.webhookUpdate, (req, reply) => {
@@ -49,6 +49,6 @@ export function webhookRoutes(define: Define, ctx: Ctx): void {
 
 	define('GET', '/v1/webhooks/:id/secret', undefined, (req, reply) => {
 		const ep = find(params(req).id);
-		return sendData(reply, 200, JSON.stringify({ secret: store.secrets.get(ep.id) }));
+		return sendData(reply, 200, { secret: store.secrets.get(ep.id) });
 	});
 }

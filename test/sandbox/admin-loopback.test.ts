@@ -7,10 +7,8 @@
 import * as net from 'net';
 import * as os from 'os';
 
-import { startSandbox } from '../../sandbox';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { achVendor, useHarness } from './support';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 function externalAddress(): string | undefined {
 	const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
@@ -99,7 +97,7 @@ if (!address)
 	console.warn('admin-loopback.test: no non-loopback interface on this machine, skipped');
 
 describeWithAddress('admin routes from a non-loopback address', () => {
-	let sb: Sandbox;
+	let sb: RunningSandbox;
 	let auth: Record<string, string>;
 	// A loopback Host: the admin check is on the connection's address, not on what it claims.
 	const send = (line: string, from = address!) =>

@@ -2,7 +2,7 @@
  * Transport-level errors (docs/api-decisions.md). None of them may change state; the body is
  * checked before the resource exists (sandbox/API.md, order of checks).
  */
-import { achVendor, expectError, expectValidationError, vendorTotal, useHarness } from './support';
+import { achVendor, expectError, expectValidationError, useHarness } from './support';
 
 const h = useHarness({}, { resetEach: true });
 
@@ -35,14 +35,14 @@ describe('INVALID_JSON', () => {
 			400,
 			'INVALID_JSON',
 		);
-		expect(await vendorTotal(h)).toBe(0);
+		expect((await h.admin.getStats()).counts.vendors).toBe(0);
 	});
 
 	test.each(['[]', '"text"', '42', 'null'])(
 		'JSON that is not an object (%s): 400 naming the body, not a crash',
 		async (body) => {
 			expectValidationError(await send('POST', '/v1/vendors', body), 'body');
-			expect(await vendorTotal(h)).toBe(0);
+			expect((await h.admin.getStats()).counts.vendors).toBe(0);
 		},
 	);
 });
@@ -72,7 +72,7 @@ describe('PAYLOAD_TOO_LARGE', () => {
 	test('a body over 1 MiB: 413, nothing created', async () => {
 		const body = JSON.stringify(achVendor({ name: 'x'.repeat(1024 * 1024 + 10) }));
 		expectError(await send('POST', '/v1/vendors', body), 413, 'PAYLOAD_TOO_LARGE');
-		expect(await vendorTotal(h)).toBe(0);
+		expect((await h.admin.getStats()).counts.vendors).toBe(0);
 	});
 
 	test('a body just under 1 MiB (and application/json with a charset) is accepted', async () => {
@@ -93,5 +93,5 @@ test.each([
 ])('%s %s with a body sent as %s: 415, nothing created', async (method, path, type) => {
 	const res = await send(method, path, JSON.stringify(achVendor()), type);
 	expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
-	expect(await vendorTotal(h)).toBe(0);
+	expect((await h.admin.getStats()).counts.vendors).toBe(0);
 });

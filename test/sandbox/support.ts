@@ -12,7 +12,6 @@ export interface Harness {
 	api: HttpClient;
 	raw: HttpClient; // no Authorization header (auth tests pass their own key)
 	admin: RunningSandbox['admin'];
-	close(): Promise<void>;
 }
 
 /** One sandbox per test file; `resetEach` empties data, logs, faults and rate counters. */
@@ -23,9 +22,9 @@ export function useHarness(options: SandboxOptions = {}, { resetEach = false } =
 		const sb = await startSandbox({ port: 0, seed: 'none', rateLimit: 1_000_000, ...options });
 		const api = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
 		const raw = createHttpClient(sb.baseUrl, { apiKey: null });
-		Object.assign(h, { sb, api, raw, admin: sb.admin, close: () => sb.close() });
+		Object.assign(h, { sb, api, raw, admin: sb.admin });
 	});
-	afterAll(async () => h.close?.());
+	afterAll(async () => h.sb?.close());
 	if (resetEach) beforeEach(async () => void (await h.admin.reset('none')));
 	return h;
 }
@@ -36,12 +35,6 @@ export function expectRateHeaders(res: HttpResponse) {
 		return Number(res.headers[`x-ratelimit-${name}`]);
 	});
 	return { limit, remaining, reset };
-}
-
-export async function vendorTotal(h: Harness): Promise<number> {
-	const res = await h.api.get('/v1/vendors');
-	expect(res.status).toBe(200);
-	return res.body.meta.total;
 }
 
 export function expectDateTime(value: unknown): void {
