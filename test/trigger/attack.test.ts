@@ -168,6 +168,20 @@ describe('floods: nothing unproven costs an API call', () => {
 		expect(a.served.executions).toHaveLength(0);
 	});
 
+	it('40 forged and 40 unsigned at once, the cached secret over a minute old: one fetch; again within the minute: none', async () => {
+		expect((await deliverSigned(a.url, a.secret)).status).toBe(200); // the secret is cached
+		await h.admin.clearRequests();
+		const before = a.served.executions.length;
+		advanceClock(61_000);
+		const forged = () => deliverSigned(a.url, newSecret());
+		const send = (i: number) => (i % 2 ? forged() : deliver(a.url, eventBody(), {}));
+		expect(await burstStatuses(80, send)).toEqual(Array(80).fill(401));
+		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
+		expect(await burstStatuses(40, forged)).toEqual(Array(40).fill(401));
+		expect(await secretFetches(a.endpointId)).toBeLessThanOrEqual(1);
+		expect(a.served.executions.length).toBe(before);
+	});
+
 	it('after a restart, 40 genuine deliveries at once share one fetch and all run', async () => {
 		a.t.restart();
 		const before = a.served.executions.length;
