@@ -98,7 +98,7 @@ describe('rate limiting', () => {
 		expect(new Set([...seen, expectRateHeaders(limited)].map((s) => s.reset)).size).toBe(1);
 	});
 
-	// A new window after the reset: test/node/errors.test.ts (the default wait budget).
+	// A new window after the reset: test/faults/faults.test.ts (the default budget waits for it).
 	test("the limit is per key: other keys do not use up the working key's window", async () => {
 		await h.admin.setRateLimit({ limit: 3, windowSeconds: 60 });
 		for (let i = 0; i < 6; i++) {

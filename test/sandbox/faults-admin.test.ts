@@ -8,8 +8,17 @@ import { achVendor, expectError, expectRateHeaders, useHarness } from './support
 const h = useHarness({}, { resetEach: true });
 const remaining = (res: HttpResponse) => expectRateHeaders(res).remaining;
 
-// What each fault does to the node (every kind, rate, method and path scoping, a faulted request
-// not processed): test/faults/faults.test.ts; count and clearing: test/trigger/lifecycle.test.ts.
+// What each fault does to the node (its kinds, rate, method and path scoping, a faulted request
+// not processed): test/faults/faults.test.ts.
+test('a fault with a count hits exactly the next requests under its path; clearing says how many', async () => {
+	await h.admin.addFault({ kind: 'status500', count: 2, pathPrefix: '/v1/vendors' });
+	await h.admin.addFault({ kind: 'status500', count: 1, pathPrefix: '/v1/treasury' });
+	const statuses = async () => (await h.api.get('/v1/vendors')).status;
+	expect([await statuses(), await statuses(), await statuses()]).toEqual([500, 500, 200]);
+	expect(await h.admin.clearFaults()).toEqual({ cleared: 1 });
+	expect((await h.api.get('/v1/treasury/balance')).status).toBe(200);
+});
+
 test('a 401 does not consume a fault; the faulted request carries and counts in the rate limit', async () => {
 	await h.admin.addFault({ kind: 'status500', count: 1 });
 	expectError(await h.raw.get('/v1/vendors'), 401, 'MISSING_API_KEY');
