@@ -8,7 +8,7 @@ import { percentile } from './report';
 import type { SandboxProcess } from './sandbox-process';
 import { schedDuring } from './sched';
 
-export type Collector = Awaited<ReturnType<typeof startCollector>>;
+type Collector = Awaited<ReturnType<typeof startCollector>>;
 
 export async function startCollector() {
 	const runs = new Map<string, number[]>(); // Date.now() of each run of `source:id`, in order

@@ -47,7 +47,6 @@ async function startDevSandbox(): Promise<RunningSandbox> {
 	const sandbox = await startSandbox({
 		port: await portOrFree(envPort('BF_DEV_SANDBOX_PORT', 4010)),
 		seed: 'demo',
-		deliveryRetryDelaysMs: [1000, 5000, 25000],
 	});
 	say(`sandbox (demo data) at ${sandbox.baseUrl}, API key ${sandbox.apiKey}`);
 	return sandbox;

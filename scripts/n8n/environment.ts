@@ -2,7 +2,7 @@ import * as path from 'path';
 import { freePort } from '../ports';
 import type { Runtime } from './runtime';
 
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 export interface N8nOptions {
 	userFolder: string;

@@ -10,8 +10,10 @@ jest.mock('../../nodes/BusinessFinance/transport', () => {
 	const actual = jest.requireActual<typeof TransportModule>(
 		'../../nodes/BusinessFinance/transport',
 	);
-	const mocked = { ...actual, renewTransport: () => undefined };
-	mocked.renewTransport = () => void Object.assign(mocked, actual.createTransport());
+	const mocked = {
+		...actual,
+		renewTransport: () => void Object.assign(mocked, actual.createTransport()),
+	};
 	return mocked;
 });
 

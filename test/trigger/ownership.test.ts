@@ -136,7 +136,7 @@ describe('deliveries and activation keep their own limits', () => {
 			...answer,
 			tookMs: Date.now() - started,
 		}));
-		const fetched = () => proxy.requests.some((r) => SECRET_ROUTE.test(r.path)) || undefined;
+		const fetched = () => proxy.requests.some((r) => SECRET_ROUTE.test(r.path));
 		await until('the delivery to fetch the secret', fetched);
 		await expect(t.activate()).resolves.toEqual({ existed: false });
 		expect((await endpoint()).url).toBe(t.webhookUrl());

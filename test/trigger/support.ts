@@ -326,8 +326,10 @@ export async function faultyProxy(sandboxUrl: string) {
 /** The calling file's sandbox (useHarness: no data, a limit not reached), redelivering quickly. */
 export const useTriggerSandbox = () => useHarness({ deliveryRetryDelaysMs: [50, 100] });
 
-export const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
-	pollUntil(what, async () => await probe(), 10_000, 20);
+export const until = <T>(
+	what: string,
+	probe: () => Promise<T | undefined | false> | T | undefined | false,
+) => pollUntil(what, async () => await probe(), 10_000, 20);
 
 /** The fields of an endpoint that activation changes and deactivation puts back. */
 export const endpointSettings = ({ url, description, filter_types, disabled }: IDataObject) => ({

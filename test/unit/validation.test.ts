@@ -251,7 +251,7 @@ describe('wallet addresses', () => {
 	});
 });
 
-type MethodDetails = Record<string, unknown>;
+type MethodDetails = Parameters<typeof prepareMethodDetails>[1];
 const validateMethodDetails = (
 	method: unknown,
 	details: MethodDetails,
