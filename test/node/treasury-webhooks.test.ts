@@ -14,6 +14,7 @@ describe('treasury', () => {
 			const output = await env.runOne(get, `GET /v1/treasury/${path} 200`, undefined, {});
 			expect((await env.requests())[0].query).toEqual({});
 			expect(Object.keys(output).sort()).toEqual(keys);
+			expect(output).toEqual(await env.api('GET', `/v1/treasury/${path}`));
 		},
 	);
 
