@@ -9,6 +9,8 @@ interface ActiveFault extends FaultSpec {
 export interface FaultDecision {
 	latencyMs: number;
 	terminal?: Exclude<FaultKind, 'latency'>;
+	/** The request is processed first; its answer is then replaced by the fault. */
+	afterProcessing?: boolean;
 }
 
 export class Faults {
@@ -44,7 +46,7 @@ export class Faults {
 			f.remaining--;
 			fired = true;
 			if (f.kind === 'latency') decision.latencyMs += f.latencyMs ?? 1000;
-			else decision.terminal = f.kind;
+			else Object.assign(decision, { terminal: f.kind, afterProcessing: f.afterProcessing });
 		}
 		this.active = this.active.filter((f) => f.remaining > 0);
 		return fired ? decision : undefined;

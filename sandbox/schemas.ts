@@ -173,6 +173,7 @@ export const adminFault = obj(
 		pathPrefix: { type: 'string', pattern: '^/' },
 		method: { type: 'string', minLength: 1 },
 		latencyMs: { type: 'integer', minimum: 0, maximum: 60_000 },
+		afterProcessing: { type: 'boolean' },
 	},
 	['kind'],
 );

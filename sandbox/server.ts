@@ -27,7 +27,7 @@ import { treasuryRoutes } from './routes/treasury';
 import { vendorRoutes } from './routes/vendors';
 import { webhookRoutes } from './routes/webhooks';
 import { Store } from './store';
-import type { RequestRecord, ResolvedOptions } from './types';
+import type { FaultKind, RequestRecord, ResolvedOptions } from './types';
 import { checkQuery, formatAjvError, type Query } from './validation';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -115,6 +115,7 @@ export function buildServer(options: ResolvedOptions): { app: FastifyInstance; c
 		return authenticateAndLimit(ctx, req, reply) ?? (await injectFault(faults, req, reply, path));
 	});
 	app.addHook('preValidation', async (req) => parseBody(req, logEntries.get(req)));
+	app.addHook('onSend', async (req, reply, payload) => faultAfterProcessing(req, reply, payload));
 	app.addHook('onResponse', async (req, reply) => {
 		const entry = logEntries.get(req);
 		if (entry) entry.status = reply.statusCode;
@@ -151,6 +152,9 @@ function authenticateAndLimit(
 	return undefined;
 }
 
+/** Faults that strike once the request was processed, by request. */
+const afterProcessing = new WeakMap<FastifyRequest, Exclude<FaultKind, 'latency'>>();
+
 async function injectFault(
 	faults: Faults,
 	req: FastifyRequest,
@@ -160,6 +164,10 @@ async function injectFault(
 	const fault = faults.decide(req.method, path);
 	if (!fault) return undefined;
 	if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+	if (fault.terminal && fault.afterProcessing) {
+		afterProcessing.set(req, fault.terminal);
+		return undefined;
+	}
 	switch (fault.terminal) {
 		case 'status500':
 			throw new ApiError(500, 'INTERNAL_ERROR', 'Internal server error (injected fault)');
@@ -174,6 +182,22 @@ async function injectFault(
 		default:
 			return undefined;
 	}
+}
+
+/** The answer of a request processed under an `afterProcessing` fault: lost, or replaced. */
+function faultAfterProcessing(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
+	const kind = afterProcessing.get(req);
+	if (!kind) return payload;
+	afterProcessing.delete(req);
+	if (kind === 'reset') {
+		req.raw.socket.destroy();
+		return payload;
+	}
+	if (kind === 'malformed') return '{"data": {"id": "malformed-inj';
+	const [status, code] =
+		kind === 'status500' ? [500, 'INTERNAL_ERROR'] : [503, 'SERVICE_UNAVAILABLE'];
+	reply.code(status).type('application/json');
+	return JSON.stringify({ error: { code, message: `Injected fault after processing (${code})` } });
 }
 
 async function parseBody(req: FastifyRequest, entry: RequestRecord | undefined): Promise<void> {

@@ -73,9 +73,10 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 			expect(failed.length).toBeGreaterThanOrEqual(1); // the seeded faults fired
 			for (const f of failed) {
 				expect(f.json.error).toMatch(message);
-				expect(`${f.json.error} ${f.json.description}`).toMatch(
-					/(may or may not have been processed|probably processed).*(check whether|before running it again)/,
+				expect(f.json.description).toMatch(
+					/Outcome unknown: .*vendor may have been created\. Search the vendors for its name/,
 				);
+				expect(f.json.description).not.toMatch(/try again|retry on fail|later/i);
 			}
 
 			// Exactly one POST per item: nothing retried after a 5xx, a reset or an unreadable answer.
@@ -107,7 +108,9 @@ describe('vendor create with 10 % of the POSTs failing (Continue On Fail)', () =
 
 		expect(res.error).toBeDefined();
 		expect(res.error!.message).toMatch(/SERVICE_UNAVAILABLE/);
-		expect(String(res.error!.description)).toMatch(/may or may not have been processed/);
+		expect(String(res.error!.description)).toMatch(
+			/Outcome unknown: .*vendor may have been created/,
+		);
 		const failedIndex = res.error!.context.itemIndex as number;
 		const log = await env.requests();
 		expect(log).toHaveLength(failedIndex + 1);
@@ -250,5 +253,71 @@ describe('rate limits and the wait budget (Options → Max Wait for Rate Limits)
 		expect(await env.api('GET', '/v1/vendors?limit=1').catch((e: Error) => e.message)).toMatch(
 			/429/,
 		);
+	});
+});
+
+describe('a create the service processed before its answer was lost', () => {
+	const create = {
+		resource: 'receivable',
+		operation: 'create',
+		invoiceNumber: 'INV-LOST-1',
+		amount: 125.5,
+		additionalFields: { customerEmail: 'ap@globex.example' },
+	};
+	const receivablesCreated = async () =>
+		(await env.sb.admin.getEvents()).filter((e) => e.type === 'receivable.created');
+	const afterProcessing = (kind: FaultKind, count = 1) =>
+		env.sb.admin.addFault({
+			kind,
+			count,
+			method: 'POST',
+			pathPrefix: '/v1/receivables',
+			afterProcessing: true,
+		});
+
+	it.each<[FaultKind, RegExp]>([
+		['status503', /^SERVICE_UNAVAILABLE/],
+		['status500', /^INTERNAL_ERROR/],
+		['reset', /^Could not reach the Business Finance service/],
+	])(
+		'%s: sent once, the receivable exists, and the error says so with no advice to send again',
+		async (kind, message) => {
+			await afterProcessing(kind);
+			const res = await env.run(create);
+			expect(res.error?.message).toMatch(message);
+			const description = String(res.error?.description);
+			expect(description).toMatch(
+				/Outcome unknown: .*receivable may have been created.*receivable\.created event.*second invoice/,
+			);
+			expect(description).not.toMatch(/try again|retry on fail|later/i);
+			const posts = (await env.requests()).filter((r) => r.method === 'POST');
+			expect(posts).toHaveLength(1);
+			expect(await receivablesCreated()).toHaveLength(1);
+		},
+	);
+
+	it("with n8n's Retry On Fail on: n8n sends it again (a second invoice), and the error says to switch it off", async () => {
+		await afterProcessing('status503', 2);
+		const settings = { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 };
+		const res = await env.run(create, { settings });
+		expect(await receivablesCreated()).toHaveLength(2); // what the warning is for
+		expect(String(res.error?.description)).toMatch(
+			/Outcome unknown: .*Retry On Fail is on in this node's Settings: .*Switch Retry On Fail off/,
+		);
+	}, 30_000);
+
+	it("with n8n's Retry On Fail on, a successful create shows the warning as a hint in the output pane; off, none", async () => {
+		const on = await env.run(create, { settings: { retryOnFail: true } });
+		expect(on.error).toBeUndefined();
+		expect(on.hints).toEqual([
+			expect.objectContaining({
+				type: 'warning',
+				message: expect.stringMatching(/^Retry On Fail is on/),
+			}),
+		]);
+		const off = await env.run({ ...create, invoiceNumber: 'INV-LOST-2' });
+		expect(off.hints).toEqual([]);
+		const update = { resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} };
+		expect((await env.run(update, { settings: { retryOnFail: true } })).hints).toEqual([]);
 	});
 });

@@ -24,6 +24,7 @@ import {
 	type INodeProperties,
 	type INodeType,
 	type INodeTypes,
+	type NodeExecutionHint,
 	type IRequestOptionsSimplified,
 	type IRun,
 	type IConnections,
@@ -282,6 +283,8 @@ interface RunNodeOptions extends HarnessOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	onError?: INode['onError']; // overrides continueOnFail
+	/** The node's Settings: n8n's own Retry On Fail. */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 }
 
 export interface RunNodeResult {
@@ -289,13 +292,14 @@ export interface RunNodeResult {
 	items: INodeExecutionData[]; // the first output
 	outputs: INodeExecutionData[][];
 	error?: ExecutionBaseError; // the node's, or the one n8n threw before any node ran
+	hints: NodeExecutionHint[]; // what n8n shows in the output pane
 }
 
 export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	const onError = opts.onError ?? (opts.continueOnFail ? 'continueRegularOutput' : undefined);
 	const { workflow, nodes, connections, credentialsHelper } = harness(
 		opts,
-		{ parameters: opts.parameters, ...(onError ? { onError } : {}) },
+		{ parameters: opts.parameters, ...(onError ? { onError } : {}), ...opts.settings },
 		opts.items ?? [{}],
 	);
 	let resolveRun: (run: IRun) => void = () => {};
@@ -321,12 +325,13 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		// empty, a resource-locator value failing its mode's regex).
 		const { message, description } = error as ExecutionBaseError;
 		const serialised = JSON.stringify({ message, description });
-		return { error: error as ExecutionBaseError, serialised, items: [], outputs: [] };
+		return { error: error as ExecutionBaseError, serialised, items: [], outputs: [], hints: [] };
 	}
 	const task = run.data.resultData.runData.Node?.[0];
 	const outputs = (task?.data?.main ?? []).map((o) => o ?? []);
 	const error = task?.error ?? run.data.resultData.error;
-	return { serialised: JSON.stringify(run), outputs, items: outputs[0] ?? [], error };
+	const hints = task?.hints ?? [];
+	return { serialised: JSON.stringify(run), outputs, items: outputs[0] ?? [], error, hints };
 }
 
 interface RunListSearchOptions extends HarnessOptions {

@@ -2,7 +2,7 @@
 import { inspect } from 'util';
 import { NodeApiError } from 'n8n-workflow';
 
-import { getApiErrorInfo } from '../../nodes/BusinessFinance/transport/errors';
+import { getApiErrorInfo, unknownOutcome } from '../../nodes/BusinessFinance/transport/errors';
 import {
 	apiError,
 	call,
@@ -31,8 +31,6 @@ describe('error mapping', () => {
 		[409, 'INVALID_STATUS_TRANSITION', /Fetch its current status/],
 		[413, 'PAYLOAD_TOO_LARGE', /Shorten long text fields/],
 		[415, 'UNSUPPORTED_MEDIA_TYPE', /a problem in the node; please report it/],
-		[500, 'INTERNAL_ERROR', /failed while handling the request/],
-		[503, 'SERVICE_UNAVAILABLE', /temporarily unavailable/],
 	])(
 		'HTTP %i %s becomes a NodeApiError with the code, the message and what to do',
 		async (status, code, whatToDo) => {
@@ -86,7 +84,7 @@ describe('error mapping', () => {
 			"a proxy's HTML page",
 			{ statusCode: 502, body: page },
 			'The service answered HTTP 502 with an HTML page ("502 Bad Gateway")',
-			/Base URL.*may or may not/,
+			/Base URL.*Outcome unknown/,
 			{ status: 502 },
 		],
 	])('%s gives a clear error with the status', async (_, response, message, description, info) => {
@@ -150,6 +148,21 @@ describe('error mapping', () => {
 		expect(getApiErrorInfo(error)).toEqual({ status: 429, code: 'RATE_LIMITED' });
 	});
 
+	it('fails at once with a clear error when the reset is beyond the wait budget, naming the limit the service reported', async () => {
+		const ctx = fakeContext(fake, () =>
+			apiError(429, 'RATE_LIMITED', 'slow', {
+				'x-ratelimit-limit': '7',
+				'x-ratelimit-remaining': '0',
+				'x-ratelimit-reset': String(Math.floor(fake.now / 1000) + 600),
+			}),
+		);
+		const error = await failure(call(ctx, 'GET', '/v1/vendors'));
+		expect(error.description).toMatch(
+			/^This run needs more requests than the service's rate limit for this API key \(7 requests per window, as the service reports in X-RateLimit-Limit\) allows/,
+		);
+		expect(error.description).not.toMatch(/100/);
+	});
+
 	it('getApiErrorInfo is undefined for errors that are not API answers', async () => {
 		expect(getApiErrorInfo(new Error('x'))).toBeUndefined();
 		expect(getApiErrorInfo(undefined)).toBeUndefined();
@@ -159,5 +172,75 @@ describe('error mapping', () => {
 			throw networkError('ECONNREFUSED');
 		});
 		expect(getApiErrorInfo(await failure(call(down, 'POST', '/v1/vendors', {})))).toBeUndefined();
+	});
+});
+
+/** Advice to send again, in any words: none may follow a create whose outcome is unknown. */
+const RETRY_ADVICE =
+	/try again|retry on fail|safe to run|run (it|this|the node) again|re-?run|later/i;
+const RECEIVABLE = /receivable may have been created .*receivable\.created event.*second invoice/;
+
+describe('a create or send whose outcome is unknown', () => {
+	const hang = () => new Promise<never>(() => undefined);
+	const page = '<html><head><title>502 Bad Gateway</title></head></html>';
+	it.each<[string, () => unknown]>([
+		['500 INTERNAL_ERROR', () => apiError(500, 'INTERNAL_ERROR', 'boom')],
+		['503 SERVICE_UNAVAILABLE', () => apiError(503, 'SERVICE_UNAVAILABLE', 'down')],
+		['a 502 HTML page', () => ({ statusCode: 502, body: page })],
+		['an empty 504', () => ({ statusCode: 504, body: '' })],
+		['a dropped connection', () => Promise.reject(networkError('ECONNRESET'))],
+		['a 201 whose body cannot be read', () => ({ statusCode: 201, body: '{"data": {"id' })],
+		['no answer within the request timeout', hang],
+	])(
+		'%s: says the receivable may exist, how to check, and no advice to send again',
+		async (_, answer) => {
+			const ctx = fakeContext(fake, answer as never);
+			const error = await failure(call(ctx, 'POST', '/v1/receivables', { amount: 1 }));
+			expect(ctx.calls).toHaveLength(1);
+			expect(error.description).toMatch(RECEIVABLE);
+			expect(error.description).not.toMatch(RETRY_ADVICE);
+			expect(unknownOutcome(error)).toMatch(/^Outcome unknown: .*never retried automatically\.$/);
+			expect(error.description).toContain(unknownOutcome(error));
+		},
+	);
+
+	it.each([
+		[
+			'/v1/receivables/r1/send',
+			/customer may have been emailed.*receivable\.sent event.*email the customer a second time/,
+		],
+		['/v1/payables', /payable may have been created.*payable\.created event.*second payable/],
+		[
+			'/v1/vendors',
+			/vendor may have been created\. Search the vendors for its name.*second vendor/,
+		],
+		['/v1/webhooks', /webhook endpoint may have been created/],
+	])('POST %s: says what may exist there and how to find it', async (path, what) => {
+		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
+		const error = await failure(call(ctx, 'POST', path, {}));
+		expect(unknownOutcome(error)).toMatch(what);
+		expect(error.description).not.toMatch(RETRY_ADVICE);
+	});
+
+	it('a create refused by the service (4xx) or never sent has a known outcome', async () => {
+		const refused = fakeContext(fake, () => apiError(400, 'VALIDATION_ERROR', 'amount'));
+		expect(
+			unknownOutcome(await failure(call(refused, 'POST', '/v1/receivables', {}))),
+		).toBeUndefined();
+		const down = fakeContext(fake, () => Promise.reject(networkError('ECONNREFUSED')));
+		const notSent = await failure(call(down, 'POST', '/v1/receivables', {}));
+		expect(unknownOutcome(notSent)).toBeUndefined();
+		expect(notSent.description).toMatch(/nothing was created; it is safe to run again/);
+	});
+
+	it('reads and updates keep their retry advice after their retries', async () => {
+		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
+		const error = await failure(call(ctx, 'PATCH', '/v1/vendors/v1', { name: 'x' }));
+		expect(ctx.calls).toHaveLength(4);
+		expect(error.description).toMatch(/temporarily unavailable\. Try again in a few minutes/);
+		expect(unknownOutcome(error)).toBeUndefined();
+		const failing = fakeContext(fake, () => apiError(500, 'INTERNAL_ERROR', 'boom'));
+		const read = await failure(call(failing, 'GET', '/v1/vendors'));
+		expect(read.description).toMatch(/failed while handling the request\. Try again later/);
 	});
 });

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 
 import { createTransport } from '../../nodes/BusinessFinance/transport';
 import { Deadline, OverBudgetError } from '../../nodes/BusinessFinance/transport/deadline';
-import { KeyLimiter } from '../../nodes/BusinessFinance/transport/limiter';
+import {
+	KeyLimiter,
+	limiterFor,
+	type Limiters,
+} from '../../nodes/BusinessFinance/transport/limiter';
 import {
 	call,
 	fake,
@@ -401,6 +405,8 @@ describe('the rate-limit headers, read through a transport', () => {
 		['Unix seconds', '1800000005', 5_050],
 		['Unix ms', '1800000005123', 5_173],
 		['seconds from now', '30', 30_050],
+		['milliseconds from now (60,000 s would be past an hour)', '60000', 60_050],
+		['an hour in seconds: capped at a window and 2 s', '3600', MAX_KEY_BLOCK_MS],
 		['an HTTP date', 'Fri, 15 Jan 2027 08:00:10 GMT', 10_050],
 		['garbage: a backoff instead', 'garbage', 750],
 		['nothing: a backoff instead', undefined, 750],
@@ -412,6 +418,44 @@ describe('the rate-limit headers, read through a transport', () => {
 			expect(await pass()).toBe(ms);
 		},
 	);
+});
+
+it('a 429 whose reset is a millisecond delta is waited out (a minute), then the call succeeds', async () => {
+	const ctx = fakeContext(fake, (_, index) =>
+		index === 0
+			? json(429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, limitOf(100, 0, '60000'))
+			: json(200, { data: [] }, limitOf(100, 99, '60000')),
+	);
+	const start = fake.now;
+	await call(ctx, 'GET', '/v1/vendors');
+	expect(ctx.calls).toHaveLength(2);
+	expect(ctx.calls[1].at - start).toBe(60_050);
+});
+
+describe('the registry of limiters', () => {
+	const keys = (n: number, prefix: string) =>
+		Array.from({ length: n }, (_, i) => `svc_${prefix}_${i}`);
+
+	it('keeps at most 1,000 idle keys, and never drops the limiter of a key in use', async () => {
+		const registry: Limiters = new Map();
+		const busy = limiterFor(registry, 'svc_busy', fake.clock);
+		const ticket = await fake.run(busy.acquire(budget(0)));
+		for (const key of keys(1_500, 'a')) limiterFor(registry, key, fake.clock);
+		expect(registry.size).toBe(1_000);
+		expect(limiterFor(registry, 'svc_busy', fake.clock)).toBe(busy); // its callers share it still
+		ticket.release();
+		for (const key of keys(1_000, 'b')) limiterFor(registry, key, fake.clock);
+		expect(registry.size).toBe(1_000);
+		expect(limiterFor(registry, 'svc_busy', fake.clock)).not.toBe(busy);
+	});
+
+	it('a key held off by a 429 keeps its limiter: its next caller still waits', async () => {
+		const registry: Limiters = new Map();
+		const held = limiterFor(registry, 'svc_held', fake.clock);
+		held.rateLimited(limitOf(100, 0, '30'), fake.now);
+		for (const key of keys(1_200, 'c')) limiterFor(registry, key, fake.clock);
+		expect(limiterFor(registry, 'svc_held', fake.clock)).toBe(held);
+	});
 });
 
 describe('proactive waiting and per-key sharing', () => {

@@ -95,5 +95,15 @@ export function listOperation(config: ListOperationConfig) {
 		});
 	}
 
-	return { description: shownFor(config.resource, config.operation, fields), execute };
+	/** What an agent is told instead of an empty answer, which a model misreads. */
+	function nothingListed(ctx: IExecuteFunctions, i: number): string {
+		const filters = Object.entries(compact(readCollection(ctx, 'filters', i)));
+		const named = filters.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ');
+		return named
+			? `No ${config.plural} matched (${named}).`
+			: `The service listed no ${config.plural}.`;
+	}
+
+	const description = shownFor(config.resource, config.operation, fields);
+	return { description, execute, nothingListed };
 }

@@ -14,12 +14,15 @@ import * as webhookEndpoint from './webhookEndpoints';
 import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent, type ResourceName } from '../helpers/resourceFields';
+import { unknownOutcome } from '../transport';
 import type { OperationExecute } from './utils';
 
 /** An operation; `checkItem` (money or mail) gets Validate All Before Sending. */
 interface Operation {
 	execute: OperationExecute;
 	checkItem?: ItemChecker;
+	/** A listing's answer to an agent when it lists nothing. */
+	nothingListed?: (ctx: IExecuteFunctions, i: number) => string;
 }
 
 /** resource → operation → its functions (a module that exports `checkItem` gets the option). */
@@ -74,8 +77,28 @@ function errorItemJson(
 	}
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	if (asTool && wasRefusedBeforeSending(error)) json.outcome = NOTHING_SENT;
+	const outcome = wasRefusedBeforeSending(error) ? NOTHING_SENT : unknownOutcome(error);
+	if (asTool && outcome) json.outcome = outcome;
 	return json;
+}
+
+/** Creates and sends: sent once, never retried by the node (docs/transport.md#retries). */
+const sendsOnce = (operation: string) => operation === 'create' || operation === 'send';
+
+const RETRY_ON_FAIL =
+	"Retry On Fail is on in this node's Settings: when the service fails after receiving a create or send (a 5xx answer, a dropped connection), n8n sends it again, which may create a second record or email the customer twice. Switch Retry On Fail off for this node; rate limits are waited out without it.";
+
+/** What a person is shown about n8n's Retry On Fail on a create or send. */
+function warnOfRetryOnFail(ctx: IExecuteFunctions, operation: string, error?: Error): void {
+	if (!sendsOnce(operation) || ctx.getNode().retryOnFail !== true) return;
+	if (!error) {
+		ctx.addExecutionHints?.({ message: RETRY_ON_FAIL, type: 'warning', location: 'outputPane' });
+		return;
+	}
+	// n8n keeps no hints of a run that failed: the error says it instead.
+	const described = error as NodeApiError | NodeOperationError;
+	if (unknownOutcome(error))
+		described.description = `${described.description ?? ''} ${RETRY_ON_FAIL}`.trim();
 }
 
 /** Runs the operation per item; a failure stops the node unless Continue On Fail (or a tool). */
@@ -112,6 +135,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const waitBudgetMs = sendable(this, checkWaitBudget(this, i), i);
 			const result = await op.execute.call(this, i, { waitBudgetMs });
 			const list = Array.isArray(result) ? result : [result];
+			if (asTool && list.length === 0 && op.nothingListed) {
+				returnData.push({ json: { message: op.nothingListed(this, i) }, pairedItem: { item: i } });
+			}
 			for (const json of list) {
 				const shaped = asTool ? (forAgent(answerOf, json) as IDataObject) : json;
 				returnData.push({ json: shaped ?? {}, pairedItem: { item: i } });
@@ -122,6 +148,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					? caught
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex: i });
 			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
+			warnOfRetryOnFail(this, operation, error);
 			// As a tool the error is the answer (errorItemJson says why); never thrown.
 			if (this.continueOnFail() || asTool) {
 				returnData.push({ json: errorItemJson(this, error, asTool), pairedItem: { item: i } });
@@ -130,5 +157,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			throw error;
 		}
 	}
+	warnOfRetryOnFail(this, operation);
 	return [returnData];
 }

@@ -41,6 +41,8 @@ const ERROR_CODE_HINTS: Record<string, string> = {
 	SERVICE_UNAVAILABLE:
 		"The service is temporarily unavailable. Try again in a few minutes, or enable 'Retry On Fail' in the node settings.",
 };
+// Both retry hints above are for reads and updates only: a create or send that got a 5xx has the
+// unknown-outcome text instead (UNKNOWN_OUTCOMES), which never invites a second try.
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request. Check the node parameters.',
@@ -63,6 +65,11 @@ export function hintFor(status: number | undefined, code: string | undefined): s
 }
 
 const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
+/** Errors of a create or send that may have been processed, with what to say about it. */
+const outcomes = new WeakMap<Error, string>();
+
+/** What may have happened, when a create or send failed after it may have been processed. */
+export const unknownOutcome = (error: Error): string | undefined => outcomes.get(error);
 type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
@@ -82,6 +89,8 @@ interface ApiErrorArgs extends Scope {
 	serviceMessage?: string;
 	description?: string;
 	extra?: string;
+	/** Set when a create or send may have been processed (unknownOutcome). */
+	outcome?: string;
 }
 
 // A `NodeApiError` built from a plain object that holds only status, code and message: no request
@@ -110,6 +119,7 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 		error.httpCode = httpCode;
 		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
 	}
+	if (args.outcome) outcomes.set(error, redact(args.outcome, secrets));
 	return error;
 }
 
@@ -142,24 +152,35 @@ export function rateLimitedError(
 	scope: Scope,
 	{ spentMs, budgetMs }: { spentMs: number; budgetMs: number },
 	{ neededMs, untilWoken }: { neededMs: number; untilWoken: boolean },
+	reportedLimit: number | undefined,
 ): NodeApiError {
+	const limit = reportedLimit
+		? ` (${reportedLimit} requests per window, as the service reports in X-RateLimit-Limit)`
+		: '';
 	const waited = `after waiting ${formatSeconds(spentMs)} (wait budget ${formatSeconds(budgetMs)}`;
 	const message = untilWoken
 		? `RATE_LIMITED: gave up ${waited}) for the first request on this API key, which the service has not answered yet`
 		: `RATE_LIMITED: still rate limited ${waited}; the next window opens in ${formatSeconds(neededMs)})`;
 	const description = untilWoken
 		? "Requests on one key wait for the first one, whose answer tells them the rate-limit window, and the service is slow to answer it. Check the service, or raise the node option 'Max Wait for Rate Limits (Seconds)'."
-		: `This run needs more requests than the service's rate limit for this API key allows in that time. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
+		: `This run needs more requests than the service's rate limit for this API key${limit} allows in that time. Raise the node option 'Max Wait for Rate Limits (Seconds)' (Options, default ${DEFAULT_RATE_LIMIT_WAIT_SECONDS}), run fewer items or executions at once on this key, or use a separate key for heavy workflows.`;
 	return buildApiError({ ...scope, status: 429, code: 'RATE_LIMITED', message, description });
 }
 
-export function cancelledError(scope: Scope, duringRequest: boolean): NodeOperationError {
-	return buildOperationError(scope, {
-		message: `The execution was cancelled while ${duringRequest ? 'a request was on its way' : 'waiting for the rate limit'}`,
-		description: duringRequest
-			? 'The request was abandoned. A create (POST) may or may not have been processed: check before running it again.'
+/** `request`: the one on its way when the execution was cancelled, if any. */
+export function cancelledError(
+	scope: Scope,
+	request?: { method: string; path: string },
+): NodeOperationError {
+	const outcome = request?.method === 'POST' ? outcomeText(request.path) : undefined;
+	const error = buildOperationError(scope, {
+		message: `The execution was cancelled while ${request ? 'a request was on its way' : 'waiting for the rate limit'}`,
+		description: request
+			? ['The request was abandoned.', outcome].join(' ').trim()
 			: 'No request was sent.',
 	});
+	if (outcome) outcomes.set(error, outcome);
+	return error;
 }
 
 export function unsafePathError(scope: Scope, path: unknown): NodeOperationError {
@@ -187,20 +208,57 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 		: `The service at ${baseUrl} did not finish answering within ${formatSeconds(failure.deadlineMs)}.`;
 }
 
-/** How a call that ends without data failed: method, attempts (429s not counted), why no retry. */
-export type Ending = { method: string; attempts: number; reason: FailReason };
+/** How a call that ends without data failed: method, path, attempts (429s not counted), why no retry. */
+export type Ending = { method: string; path: string; attempts: number; reason: FailReason };
 
-const MAYBE_CREATED =
-	'The create may or may not have been processed: check whether the record exists before running it again (a create is never retried automatically).';
+/**
+ * What a create or send may have done when its answer was lost, and how to find out, by path
+ * (the API cannot read receivables or payables back). One text for the node's error and an
+ * agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
+ */
+const UNKNOWN_OUTCOMES: Array<[RegExp, string]> = [
+	[
+		/^\/v1\/receivables$/,
+		'the receivable may have been created (with Send Immediately, also emailed to the customer). Look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger). Running this again may create a second invoice.',
+	],
+	[
+		/^\/v1\/receivables\/[^/]+\/send$/,
+		'the customer may have been emailed. Look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger). Running this again may email the customer a second time.',
+	],
+	[
+		/^\/v1\/payables$/,
+		'the payable may have been created. Look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger). Running this again may create a second payable, which could be paid twice.',
+	],
+	[
+		/^\/v1\/vendors$/,
+		'the vendor may have been created. Search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event. Running this again may create a second vendor.',
+	],
+	[
+		/^\/v1\/webhooks$/,
+		'the webhook endpoint may have been created. Look at the webhook endpoints in the dashboard. Running this again may create a second endpoint.',
+	],
+];
 
-/** What a failed create (`created`: what may have happened), tries and the budget add. */
-function afterwards(ending: Ending, created?: string): string {
-	const sentences = [ending.method === 'POST' ? created : undefined];
+function outcomeText(path: string): string {
+	const what = UNKNOWN_OUTCOMES.find(([pattern]) => pattern.test(path))?.[1];
+	const effect =
+		what ??
+		'the request may have taken effect. Look in the dashboard. Running this again may repeat it.';
+	return `Outcome unknown: the service may have received and processed this request, so ${effect} It is never retried automatically.`;
+}
+
+/** The outcome text of a POST whose answer was lost, or undefined for other methods. */
+const uncertain = (ending: Ending) =>
+	ending.method === 'POST' ? outcomeText(ending.path) : undefined;
+
+/** What the tries and the budget add. */
+function afterwards(ending: Ending): string {
+	const sentences: string[] = [];
 	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
 	const budget =
 		'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
 	if (ending.reason === 'budget') sentences.push(budget);
-	return sentences.filter(Boolean).join(' ');
+	return sentences.join(' ');
 }
 
 export function networkFailureError(
@@ -209,15 +267,17 @@ export function networkFailureError(
 	failure: NetworkFailure,
 	url: string,
 ) {
-	const created = failure.notSent
-		? 'The request did not reach the service, so nothing was created; it is safe to run again.'
-		: MAYBE_CREATED;
+	const notSent =
+		'The request did not reach the service, so nothing was created; it is safe to run again.';
+	const outcome = failure.notSent ? undefined : uncertain(ending);
+	const sent = ending.method === 'POST' ? (outcome ?? notSent) : undefined;
 	return buildApiError({
 		...scope,
 		code: failure.code,
 		message: `Could not reach the Business Finance service (${failure.code})`,
 		description: describeNetworkFailure(failure, url),
-		extra: afterwards(ending, created),
+		extra: [sent, afterwards(ending)].filter(Boolean).join(' '),
+		outcome,
 	});
 }
 
@@ -240,12 +300,15 @@ function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed
 	const proxy = looksHtml
 		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
 		: '';
-	const after = afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined);
+	const outcome = status >= 500 || status === 0 ? uncertain(ending) : undefined;
 	return buildApiError({
 		...scope,
 		status,
 		message: `The service answered HTTP ${status || 'with no status'}${what}`,
-		extra: [proxy, after].filter(Boolean).join(' '),
+		// an uncertain create's text replaces the status's hint ("Try again later")
+		description: outcome && [proxy, outcome].filter(Boolean).join(' '),
+		extra: outcome ? afterwards(ending) : [proxy, afterwards(ending)].filter(Boolean).join(' '),
+		outcome,
 	});
 }
 
@@ -262,10 +325,10 @@ export function answerError(
 			status,
 			message: `The service answered HTTP ${status} with a body that is not valid JSON`,
 			description:
-				ending.method === 'POST'
-					? 'The create was probably processed, but its answer could not be read: check whether the record exists before running it again.'
-					: 'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
+				uncertain(ending) ??
+				'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
 			extra: afterwards(ending),
+			outcome: uncertain(ending),
 		});
 	}
 	if (status >= 300 && status < 400) {
@@ -284,8 +347,20 @@ export function answerError(
 	const said = serviceError.message?.replace(/\s+/g, ' ').trim();
 	const serviceMessage = said ? redactedExcerpt(said, 300, scope.secrets) : undefined;
 	const message = serviceErrorMessage(status, code, serviceMessage);
-	const extra = afterwards(ending, status >= 500 ? MAYBE_CREATED : undefined);
-	return buildApiError({ ...scope, status, code, serviceMessage, message, extra });
+	const outcome = status >= 500 ? uncertain(ending) : undefined;
+	const extra = afterwards(ending);
+	// an uncertain create's text replaces the code's hint ("Try again in a few minutes, or …")
+	const description = outcome;
+	return buildApiError({
+		...scope,
+		status,
+		code,
+		serviceMessage,
+		message,
+		description,
+		extra,
+		outcome,
+	});
 }
 
 function serviceErrorMessage(status: number, code?: string, said?: string): string {

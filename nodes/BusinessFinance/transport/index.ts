@@ -9,7 +9,7 @@ import { limiterFor, type Limiters } from './limiter';
 import { isObject, listAll, type PageMeta, pageItems } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
-export { getApiErrorInfo } from './errors';
+export { getApiErrorInfo, unknownOutcome } from './errors';
 export type { HttpMethod };
 
 // `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the

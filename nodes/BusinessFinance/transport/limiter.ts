@@ -20,6 +20,10 @@ const BACKOFF_BASE_MS = 1_000;
 const CLOCK_SKEW_THRESHOLD_MS = 5_000;
 const EPOCH_MS_THRESHOLD = 1e12;
 const EPOCH_SECONDS_THRESHOLD = 1e9;
+/** A reset "from now" longer than this is no per-minute window's seconds: milliseconds, if it fits. */
+const MAX_RESET_DELTA_SECONDS = 3_600;
+/** Keys whose limiters are kept when idle (one per key in use is kept however many there are). */
+const MAX_IDLE_KEYS = 1_000;
 
 const secondsToMs = (seconds: number): number => Math.round(seconds * MS_PER_SECOND);
 const isPlainNumber = (text: string): boolean => /^\d+(\.\d+)?$/.test(text);
@@ -43,7 +47,8 @@ function parseResetHeader(value: string | undefined, nowMs: number): number | un
 	const n = Number(text);
 	if (n >= EPOCH_MS_THRESHOLD) return Math.round(n);
 	if (n >= EPOCH_SECONDS_THRESHOLD) return secondsToMs(n);
-	return nowMs + secondsToMs(n);
+	const isMsDelta = n > MAX_RESET_DELTA_SECONDS && n <= MAX_RESET_DELTA_SECONDS * MS_PER_SECOND;
+	return nowMs + (isMsDelta ? Math.round(n) : secondsToMs(n));
 }
 
 function parseCount(value: string | undefined): number | undefined {
@@ -105,11 +110,23 @@ export class KeyLimiter {
 	private zeroWithoutReset = 0;
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
 	private readonly wakers = new Set<() => void>();
+	/** The last `X-RateLimit-Limit` the service sent: the limit messages state. */
+	private limit?: number;
 
 	constructor(private readonly clock: Clock) {}
 
 	get waiting(): number {
 		return this.wakers.size;
+	}
+
+	get reportedLimit(): number | undefined {
+		return this.limit;
+	}
+
+	/** Nothing waits on it, sends through it or is held off by it: it may be dropped. */
+	get idle(): boolean {
+		const quiet = this.inFlight === 0 && this.wakers.size === 0 && !this.probing;
+		return quiet && this.blockedUntilMs <= this.clock.now();
 	}
 
 	/** Wait on the caller's deadline until the key may send one request, not before `notBeforeMs`. */
@@ -170,6 +187,8 @@ export class KeyLimiter {
 	/** Recorded while its request still counts as in flight; true when it told the count. */
 	record(headers: Headers | undefined, nowMs: number): boolean {
 		const rate = readRateHeaders(headers, nowMs);
+		const limit = parseCount(headerValue(headers, 'x-ratelimit-limit'));
+		if (limit) this.limit = limit;
 		if (rate.remaining === undefined) {
 			if (!this.window) this.untracked = true;
 			return false;
@@ -240,9 +259,21 @@ export class KeyLimiter {
 /** Keyed by a SHA-256 of the key (never the key itself). */
 export type Limiters = Map<string, KeyLimiter>;
 
+/**
+ * The key's limiter, kept as the newest. Past MAX_IDLE_KEYS keys, idle limiters are dropped (a key
+ * used again starts with one probing request); a busy one never is, so the callers of one key
+ * always share one limiter.
+ */
 export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): KeyLimiter {
 	const id = createHash('sha256').update(apiKey).digest('hex');
 	const limiter = limiters.get(id) ?? new KeyLimiter(clock);
+	limiters.delete(id);
+	if (limiters.size >= MAX_IDLE_KEYS) {
+		for (const [other, kept] of limiters) {
+			if (limiters.size < MAX_IDLE_KEYS) break;
+			if (kept.idle) limiters.delete(other);
+		}
+	}
 	limiters.set(id, limiter);
 	return limiter;
 }

@@ -156,14 +156,17 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 }
 
 function waitError(call: Call, error: unknown): Error {
-	if (error instanceof CancelledError) return errors.cancelledError(call, false);
+	if (error instanceof CancelledError) return errors.cancelledError(call);
 	if (!(error instanceof OverBudgetError)) return error as Error;
-	return errors.rateLimitedError(call, call.deadline, error);
+	return errors.rateLimitedError(call, call.deadline, error, call.limiter.reportedLimit);
 }
 
+/** The request an attempt sends, as its errors name it. */
+type Target = { method: HttpMethod; path: string };
+
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
-function networkFailure(call: Call, error: unknown): Attempt {
-	if (error instanceof CancelledError) throw errors.cancelledError(call, true);
+function networkFailure(call: Call, error: unknown, target: Target): Attempt {
+	if (error instanceof CancelledError) throw errors.cancelledError(call, target);
 	const network: NetworkFailure | undefined =
 		error instanceof AttemptTimeout
 			? { code: 'ETIMEDOUT', notSent: false, kind: 'timeout', deadlineMs: error.timeoutMs }
@@ -203,6 +206,7 @@ function readResponse(call: Call, response: FullResponse, receivedAtMs: number):
 async function attempt(
 	call: Call,
 	request: IHttpRequestOptions,
+	target: Target,
 	notBeforeMs: number,
 ): Promise<Attempt> {
 	const { limiter, deadline } = call;
@@ -219,7 +223,7 @@ async function attempt(
 			? readResponse(call, response, receivedAtMs)
 			: { kind: 'rateLimited', untilMs };
 	} catch (error) {
-		return networkFailure(call, error);
+		return networkFailure(call, error, target);
 	} finally {
 		ticket.release(); // always, or callers queued on this key would wait for nothing
 	}
@@ -243,7 +247,7 @@ export async function send(
 	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
 	let notBeforeMs = 0;
 	for (;;) {
-		const last = await attempt(call, request, notBeforeMs);
+		const last = await attempt(call, request, { method, path }, notBeforeMs);
 		if (last.kind === 'data') return last.data;
 		if (last.kind === 'rateLimited') {
 			notBeforeMs = last.untilMs;
@@ -253,7 +257,8 @@ export async function send(
 		attempts += 1;
 		const random = deadline.clock.random();
 		const decision = decideRetry(last.failure, method, attempts, deadline.leftMs, random);
-		if (decision.action === 'fail') throw last.error({ method, attempts, reason: decision.reason });
+		if (decision.action === 'fail')
+			throw last.error({ method, path, attempts, reason: decision.reason });
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
 	}
