@@ -57,6 +57,7 @@ let api: HttpClient;
 let model: ScriptedModel;
 let v2Model: ScriptedModel;
 let reviewModel: ScriptedModel;
+let lostModel: ScriptedModel;
 let mailbox: SmtpServer;
 let client: Client;
 let agent: Client;
@@ -84,6 +85,8 @@ const OPENAI = { id: 'bfAgentOpenAiKey', name: 'Scripted model' };
 const OPENAI_V2 = { id: 'bfAgentOpenAi22', name: 'Scripted model (AI Agent 2.2)' };
 const AGENT_WORKFLOW_ID = 'bfE2eAgentTools1';
 const AGENT_V2_WORKFLOW_ID = 'bfE2eAgentTool22';
+const OPENAI_LOST = { id: 'bfAgentOpenAiLst', name: 'Scripted model (lost answers)' };
+const LOST_WORKFLOW_ID = 'bfE2eAgentLost01';
 // Each line's default AI Agent: 3.1 on 2.x, 3 on 1.x.
 const AGENT_WORKFLOW = agentWorkflow(AGENT_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI);
 const MCP_WORKFLOW = mcpWorkflow();
@@ -101,8 +104,8 @@ beforeAll(async () => {
 	});
 	endpointId = endpoint.body.data.id;
 	acmeId = (await api.request('GET', '/vendors', { query: { search: 'acme' } })).body.data[0].id;
-	[model, v2Model, reviewModel] = await Promise.all(
-		[SCRIPT, V2_SCRIPT, REVIEW_SCRIPT].map((script) => scriptedModel(script)),
+	[model, v2Model, reviewModel, lostModel] = await Promise.all(
+		[SCRIPT, V2_SCRIPT, REVIEW_SCRIPT, LOST_SCRIPT].map((script) => scriptedModel(script)),
 	);
 	mailbox = await smtpServer();
 	const { host, port } = mailbox;
@@ -118,10 +121,12 @@ beforeAll(async () => {
 			openAi(OPENAI, model),
 			openAi(OPENAI_V2, v2Model),
 			openAi(EXAMPLE07_OPENAI, reviewModel),
+			openAi(OPENAI_LOST, lostModel),
 			{ ...EXAMPLE07_SMTP, data: smtp },
 		],
 		workflows: [
 			AGENT_WORKFLOW,
+			agentWorkflow(LOST_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI_LOST),
 			...(TWO_X ? [agentWorkflow(AGENT_V2_WORKFLOW_ID, 2.2, OPENAI_V2), EXAMPLE07] : []),
 			MCP_WORKFLOW,
 			readsWorkflow(READS()),
@@ -134,7 +139,7 @@ afterAll(async () => {
 	await client?.close();
 	await agent?.close();
 	await environment?.stop();
-	const servers = [sandbox, limited, receiver, model, v2Model, reviewModel, mailbox];
+	const servers = [sandbox, limited, receiver, model, v2Model, reviewModel, lostModel, mailbox];
 	await Promise.all(servers.map((server) => server?.close()));
 });
 
@@ -278,6 +283,34 @@ const REVIEW_SCRIPT: Step[] = [
 	(request) => ({ answer: `Told: ${toolResults(request).at(-1)?.result}` }),
 ];
 
+/** Two creates the service processes but whose answers are lost: a 503, then a dropped connection. */
+const LOST = ['INV-AGENT-503', 'INV-AGENT-RESET'];
+const LOST_SCRIPT: Step[] = [
+	...LOST.map((invoice_number) => ({
+		toolCalls: [{ name: 'create_receivable', arguments: { ...GOOD, invoice_number } }],
+	})),
+	{ answer: 'Both invoices may exist: I will not create them again before they are checked.' },
+];
+
+/** Advice to send again, in any words: none may follow a create whose outcome is unknown. */
+const RETRY_ADVICE =
+	/try again|retry on fail|safe to run|run (it|this|the node) again|re-?run|later/i;
+const RECEIVABLE_MAY_EXIST =
+	/^Outcome unknown: .*receivable may have been created.*receivable\.created event.*second invoice.*never retried automatically\.$/;
+
+/** Faults for the next POSTs of receivables: each is processed, then its answer is lost so. */
+async function loseAnswers(...kinds: Array<'status503' | 'reset'>): Promise<void> {
+	for (const kind of kinds) {
+		const where = { method: 'POST', pathPrefix: '/v1/receivables' };
+		await sandbox.admin.addFault({ kind, count: 1, ...where, afterProcessing: true });
+	}
+}
+
+const receivablesCreated = async (invoice: string) =>
+	(await sandbox.admin.getEvents()).filter(
+		(e) => e.type === 'receivable.created' && (e.data as any).invoice_number === invoice,
+	);
+
 /** AI Agent 2.2 (a thrown tool error once reached its model as an empty message): a refusal. */
 const BAD_V2 = { ...BAD, invoice_number: 'INV-AGENT22-BAD' };
 const V2_SCRIPT: Step[] = [
@@ -389,6 +422,43 @@ describe('in n8n’s AI Agent', () => {
 			expect(model.requests.length).toBeGreaterThan(1);
 			expectNoKeyIn(model.requests.map((r) => JSON.stringify(r.body)));
 		});
+	});
+});
+
+describe('in n8n’s AI Agent, creates the service processed but whose answers were lost', () => {
+	let run: any;
+	let results: ReturnType<typeof toolResults>;
+
+	beforeAll(async () => {
+		await sandbox.admin.clearRequests();
+		await loseAnswers('status503', 'reset');
+		run = await runManually(environment.n8n, LOST_WORKFLOW_ID, 180_000);
+		await sandbox.admin.clearFaults();
+		results = toolResults(lostModel.requests.at(-1)!);
+		console.log(results.map((r) => `${r.arguments.invoice_number} -> ${r.result}`).join('\n'));
+	}, 200_000);
+
+	it('each create is sent once, and the service created each', async () => {
+		const posts = (await sandbox.admin.getRequests()).filter(
+			(r) => r.method === 'POST' && r.path === '/v1/receivables',
+		);
+		expect(posts.map((r) => (r.body as any).invoice_number)).toEqual(LOST);
+		for (const invoice of LOST) expect(await receivablesCreated(invoice)).toHaveLength(1);
+	});
+
+	it.each(LOST)(
+		'%s: the model is told the outcome is unknown and how to check, with nothing that invites a second call',
+		(invoice) => {
+			const told = results.find((r) => r.arguments.invoice_number === invoice)?.result;
+			const [answer] = parsed(told);
+			expect(answer.outcome).toMatch(RECEIVABLE_MAY_EXIST);
+			expect(told).not.toMatch(RETRY_ADVICE);
+		},
+	);
+
+	it('the run succeeds with the model’s answer', () => {
+		expect(run.status).toBe('success');
+		expect(results).toHaveLength(2);
 	});
 });
 
@@ -617,6 +687,31 @@ describe('over MCP', () => {
 			expect(refused.text).toMatch(/'Customer Email' must be an email address/);
 			expect(refused.json[0].outcome).toMatch(/^Nothing was sent to the service/);
 			expect(await sandbox.admin.getRequests()).toEqual([]);
+		});
+
+		it('a create whose answer is lost after the service processed it: the outcome is unknown, what to check, no advice to call again', async () => {
+			await sandbox.admin.clearRequests();
+			await loseAnswers('status503');
+			const args = {
+				invoice_number: 'INV-MCP-LOST',
+				amount: 99,
+				customer_email: 'ap@globex.example',
+			};
+			const lost = await call('create_receivable', args);
+			expect(lost.isError).toBe(false);
+			expect(lost.json[0]).toMatchObject({
+				error: expect.stringMatching(/^SERVICE_UNAVAILABLE/),
+				httpCode: '503',
+			});
+			expect(lost.json[0].outcome).toMatch(RECEIVABLE_MAY_EXIST);
+			expect(lost.text).not.toMatch(RETRY_ADVICE);
+			expect(await receivablesCreated('INV-MCP-LOST')).toHaveLength(1);
+			expect(await sandbox.admin.getRequests()).toHaveLength(1);
+		});
+
+		it('a search that matches nothing says so instead of an empty answer', async () => {
+			const none = await call('list_vendors', { limit: 5, search: 'no-such-vendor' });
+			expect(none.json).toEqual([{ message: 'No vendors matched (search "no-such-vendor").' }]);
 		});
 
 		it.each([

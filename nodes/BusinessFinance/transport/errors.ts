@@ -155,7 +155,7 @@ export function rateLimitedError(
 	reportedLimit: number | undefined,
 ): NodeApiError {
 	const limit = reportedLimit
-		? ` (${reportedLimit} requests per window, as the service reports in X-RateLimit-Limit)`
+		? ` (${reportedLimit} request${reportedLimit === 1 ? '' : 's'} per window, as the service reports in X-RateLimit-Limit)`
 		: '';
 	const waited = `after waiting ${formatSeconds(spentMs)} (wait budget ${formatSeconds(budgetMs)}`;
 	const message = untilWoken

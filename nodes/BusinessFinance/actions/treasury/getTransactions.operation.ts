@@ -5,7 +5,7 @@ import { normaliseDate, validateDateRange } from '../../helpers/dates';
 import { listOperation } from '../operations';
 
 
-export const { description, execute } = listOperation({
+export const { description, execute, nothingListed } = listOperation({
 	resource: 'treasury',
 	operation: 'getTransactions',
 	path: '/v1/treasury/transactions',

@@ -1,6 +1,6 @@
 import { listOperation } from '../operations';
 
-export const { description, execute } = listOperation({
+export const { description, execute, nothingListed } = listOperation({
 	resource: 'vendor',
 	operation: 'getAll',
 	path: '/v1/vendors',
