@@ -153,7 +153,16 @@ export async function connectMcpWhenReady(
 }
 
 export const AGENT = 'AI Agent';
-const REVIEW = ['Ask for approval', 'create_payable'];
+/** Example 07's reviewed create: its tool and the approval path it runs in the same workflow. */
+const REVIEW = [
+	'create_payable',
+	'When the agent proposes a payable',
+	'Look up the payee',
+	'Ask for approval',
+	'Approved?',
+	'Create payable',
+	'Declined',
+];
 
 /** Example 07 without the person's review (n8n 2.x only), at `agentVersion`. */
 export function agentWorkflow(

@@ -46,7 +46,7 @@ import {
 } from './tools-workflows';
 import { SANDBOX_CREDENTIAL, nodeNamed } from './workflows';
 
-/** 1.x has no review tools (`*HitlTool`): example 07, and AI Agent 2.2 (same path), 2.x only. */
+/** Example 07 (a tool that waits for a person) and AI Agent 2.2 are tested on 2.x only. */
 const TWO_X = requireRuntime().major >= 2;
 
 let sandbox: RunningSandbox;
@@ -269,16 +269,17 @@ const SCRIPT: Step[] = [
 	},
 ];
 
+/** A vendor id the review model is steered to (text it read), instead of the one it looked up. */
+let steeredTo: string | undefined;
+
 /** Example 07's model: find the vendor, create the payable, then say what it was told. */
 const REVIEW_SCRIPT: Step[] = [
 	{ toolCalls: [{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } }] },
 	(request) => {
 		const vendor = firstRecord(toolResults(request).find((t) => t.name === 'list_vendors')?.result);
-		const payable = { invoice_number: 'BILL-EXAMPLE-07', amount: 120.5, vendor_id: vendor?.id };
-		// A reviewed tool takes its own inputs under `toolParameters`, the review node's under
-		// `hitlParameters` (none here).
-		const args = { toolParameters: payable, hitlParameters: {} };
-		return { toolCalls: [{ name: 'create_payable', arguments: args }] };
+		const vendor_id = steeredTo ?? vendor?.id;
+		const payable = { invoice_number: 'BILL-EXAMPLE-07', amount: 120.5, vendor_id };
+		return { toolCalls: [{ name: 'create_payable', arguments: payable }] };
 	},
 	(request) => ({ answer: `Told: ${toolResults(request).at(-1)?.result}` }),
 ];
@@ -481,7 +482,9 @@ async function reviewed(link: 'Approve' | 'Decline') {
 	const [mails, requests] = [mailbox.mails.length, reviewModel.requests.length];
 	await sandbox.admin.clearRequests();
 	const waiting = await runManually(n8n, EXAMPLE07.id, 180_000);
-	expect(waiting.status).toBe('waiting');
+	// on a failed review the model's last request says why
+	const results = reviewModel.requests.slice(requests).flatMap((r) => toolResults(r));
+	expect(waiting.status === 'waiting' ? 'waiting' : JSON.stringify(results)).toBe('waiting');
 	const mail = await n8n.waitFor('the review email', async () => mailbox.mails[mails]);
 	const createdBeforeDecision = await payablesCreated();
 	const opened = await fetch(linksOf(mail)[link], { headers: { 'user-agent': BROWSER } });
@@ -499,34 +502,54 @@ async function reviewed(link: 'Approve' | 'Decline') {
 		let approved: typeof declined;
 
 		beforeAll(async () => {
+			// create_payable runs this workflow's approval path, which n8n 2.x runs only published.
+			await environment.n8n.activate(EXAMPLE07.id);
 			declined = await reviewed('Decline');
 			approved = await reviewed('Approve');
 			console.log(`declined -> ${declined.told}\napproved -> ${approved.told}`);
 		}, 400_000);
 
-		it('the model is offered the reviewed tool with the payable’s inputs under toolParameters', () => {
+		it('the model is offered create_payable with the payable’s inputs', () => {
 			const offered = reviewModel.requests[0].tools.find((t) => t.name === 'create_payable');
-			const { toolDescription } = nodeNamed(EXAMPLE07, 'create_payable').parameters;
-			expect(offered?.description).toBe(toolDescription);
-			const inputs = offered?.parameters.properties.toolParameters.properties;
+			const { description } = nodeNamed(EXAMPLE07, 'create_payable').parameters;
+			expect(offered?.description).toBe(description);
+			const inputs = offered?.parameters.properties;
 			expect(Object.keys(inputs).sort()).toEqual(['amount', 'invoice_number', 'vendor_id']);
 		});
 
-		it('the person is emailed the payable’s inputs, and an Approve and a Decline link', () => {
+		it('the person is emailed the payable’s inputs with the payee as the service listed it (name, payment method), and an Approve and a Decline link', () => {
 			const vendor = firstRecord(toolResults(reviewModel.requests[1]).at(-1)?.result).id;
 			for (const { mail } of [declined, approved]) {
 				expect(mail.to).toEqual(['approver@example.com']);
 				expect(Object.keys(linksOf(mail)).sort()).toEqual(['Approve', 'Decline']);
 				expect(mailText(mail)).toContain(
-					`create a payable: invoice BILL-EXAMPLE-07, amount 120.5, vendor ${vendor}.`,
+					`create a payable: invoice BILL-EXAMPLE-07, amount 120.5 USD, to Acme Office Supplies (paid by ach; vendor ${vendor}, as the service lists it).`,
 				);
 			}
 		});
 
+		it('a model steered to another vendor’s id (text it read, say): the email names that vendor as the service lists it, whatever the model was asked', async () => {
+			const listed = (await api.request('GET', '/vendors', { query: { search: 'northwind' } })).body
+				.data;
+			steeredTo = listed[0].id;
+			try {
+				const steered = await reviewed('Decline');
+				expect(mailText(steered.mail)).toContain(
+					`to Northwind Logistics (paid by ach; vendor ${steeredTo}, as the service lists it).`,
+				);
+				expect(mailText(steered.mail)).not.toMatch(/Acme/);
+				expect(steered.created).toEqual([]);
+			} finally {
+				steeredTo = undefined;
+			}
+		}, 200_000);
+
 		it('declined: nothing reaches the service, and the model is told the person rejected it', () => {
 			expect(declined.createdBeforeDecision).toEqual([]);
 			expect(declined.created).toEqual([]);
-			expect(declined.told).toMatch(/User rejected the tool call to create_payable/);
+			expect(declined.told).toMatch(
+				/Declined by the approver: no payable was created for invoice BILL-EXAMPLE-07\. Do not propose it again/,
+			);
 			expect(declined.execution.status).toBe('success');
 		});
 
