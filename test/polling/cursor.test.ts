@@ -2,13 +2,15 @@
 // expecting ['!'] expects the poll to fail.
 import type { IDataObject } from 'n8n-workflow';
 
+import { n8nLogger } from '../helpers/n8n';
 import { type ListItem, PollHarness, stamp, useScriptedList } from './support';
 
 const list = useScriptedList();
 
-const tx = (id: string, ms: number, type = 'deposit'): ListItem => ({
+/** A transaction `ms` after the fixed start, or at the stamp given as the service writes it. */
+const tx = (id: string, at: number | string, type = 'deposit'): ListItem => ({
 	id,
-	created_at: stamp(ms),
+	created_at: typeof at === 'string' ? at : stamp(at),
 	type,
 	amount: 1,
 });
@@ -90,6 +92,46 @@ const CASES: Case[] = [
 				expect: many('c', 60, (i) => 1_001 + i).map((t) => t.id),
 			},
 		],
+	},
+	{
+		name: 'fractions trimmed of trailing zeros (…00.75912Z is 759.120 ms): a later item in the cursor’s millisecond is new',
+		before: [tx('a', '2026-01-01T00:00:00.75912Z')],
+		steps: [{ add: [tx('b', '2026-01-01T00:00:00.759121Z')], expect: ['b'] }, { expect: [] }],
+	},
+	{
+		name: 'whole seconds written without a fraction (…05Z): an item 417 µs later is new',
+		before: [tx('a', '2026-01-01T00:00:05Z')],
+		steps: [{ add: [tx('b', '2026-01-01T00:00:05.000417Z')], expect: ['b'] }, { expect: [] }],
+	},
+	{
+		name: 'the same instant written two ways (…05Z and …05.000Z) is one time: the id decides',
+		before: [tx('m', '2026-01-01T00:00:05Z')],
+		steps: [
+			{
+				add: [tx('c', '2026-01-01T00:00:05.000Z'), tx('z', '2026-01-01T00:00:05.000Z')],
+				expect: ['z'],
+			},
+		],
+	},
+	{
+		name: 'stamps with an offset: compared as instants (+02:00 is two hours earlier in UTC)',
+		before: [tx('a', '2026-01-01T10:00:00Z')],
+		steps: [
+			// 11:00+02:00 is 09:00Z: older than the cursor; 13:00+02:00 is 11:00Z: new
+			{
+				add: [tx('old', '2026-01-01T11:00:00+02:00'), tx('b', '2026-01-01T13:00:00+02:00')],
+				expect: ['b'],
+			},
+		],
+	},
+	{
+		name: 'the newest item without created_at at activation: the cursor is the newest readable one, the item skipped',
+		before: [
+			tx('a', 0),
+			tx('b', 1),
+			{ id: 'c', type: 'deposit', amount: 1 } as unknown as ListItem,
+		],
+		steps: [{ add: [tx('d', 2)], expect: ['d'] }, { expect: [] }],
 	},
 	{
 		name: 'a backdated item (older than the cursor) is not seen: the documented limit',
@@ -263,4 +305,46 @@ it('Vendor Changed: each change once, in updated_at order; new vendors are not c
 	expect(await trigger.poll()).toEqual([]);
 	list.vendors = [vendor('a', 0, 9), vendor('b', 1, 9), vendor('c', 2)];
 	expect(ids(await trigger.poll())).toEqual(['b']);
+});
+
+it('timestamps without an offset are UTC, whatever n8n’s time zone: the from date is the UTC day (west of UTC too)', async () => {
+	// jest.config.js runs the suite in America/New_York unless TZ says otherwise
+	if (process.env.TZ === 'America/New_York') expect(new Date(2026, 0, 1, 21).getUTCHours()).toBe(2);
+	const trigger = await activated([tx('a', '2026-01-01T21:00:00')]);
+	list.add('transactions', tx('b', '2026-01-01T22:00:00'));
+	const start = list.requests.length;
+	expect(ids(await trigger.poll())).toEqual(['b']);
+	const from = list.requests.slice(start).map((r) => r.query.get('from'));
+	expect(from).toContain('2026-01-01');
+	expect(from).not.toContain('2026-01-02');
+});
+
+it('an item skipped for its created_at is named in n8n’s log once, not at every poll', async () => {
+	const warnings = jest.spyOn(n8nLogger(), 'warn');
+	try {
+		// New Vendor: no from-date filter, which would leave the item out at the service
+		list.add('vendors', tx('a', 0));
+		const trigger = new PollHarness({ event: 'vendor.created' }, list.baseUrl);
+		expect(await trigger.activate()).toEqual([]);
+		list.add('vendors', tx('b', 1), tx('bad', ''));
+		expect(ids(await trigger.poll())).toEqual(['b']);
+		expect(await trigger.poll()).toEqual([]);
+		const said = warnings.mock.calls
+			.map(([message]) => String(message))
+			.filter((m) => m.includes('"bad"'));
+		expect(said).toEqual([
+			expect.stringMatching(
+				/skipped vendor "bad": its created_at \(""\) is not an ISO 8601 timestamp/,
+			),
+		]);
+	} finally {
+		warnings.mockRestore();
+	}
+});
+
+it('activation refuses a list whose newest items have no readable created_at (it would take every item as new)', async () => {
+	list.add('transactions', tx('a', 0), { id: 'b', type: 'deposit' } as unknown as ListItem);
+	const trigger = new PollHarness({}, list.baseUrl);
+	list.transactions = [tx('a', 0), { id: 'b', type: 'deposit' } as unknown as ListItem].slice(1);
+	await expect(trigger.activate()).rejects.toThrow(/newest items have no readable created_at/);
 });

@@ -156,7 +156,7 @@ class ScriptedList {
 		const from = url.searchParams.get('from');
 		const type = url.searchParams.get('type');
 		const rows = list.filter(
-			(item) => (!from || item.created_at.slice(0, 10) >= from) && (!type || item.type === type),
+			(item) => (!from || utcDayOf(item.created_at) >= from) && (!type || item.type === type),
 		);
 		const page = Number(url.searchParams.get('page') ?? 1);
 		const limit = Number(url.searchParams.get('limit') ?? 50);
@@ -180,8 +180,36 @@ export function useScriptedList(): ScriptedList {
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byCreated = (a: ListItem, b: ListItem): number =>
-	compare(a.created_at, b.created_at) || compare(a.id, b.id);
+
+/** A stamp as the service means it: [its whole seconds in ms (no offset: UTC), its fraction]. */
+function parseInstant(stamp: string): [number, string] {
+	const match = /^(.*?:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/.exec(stamp);
+	if (!match) return [Number.NaN, ''];
+	return [Date.parse(match[1] + (match[3] ?? 'Z')), (match[2] ?? '').padEnd(12, '0')];
+}
+const instants = new Map<string, [number, string]>(); // lists of 100,000 are sorted and filtered
+function instant(stamp: unknown): [number, string] {
+	const text = String(stamp);
+	let known = instants.get(text);
+	if (!known) instants.set(text, (known = parseInstant(text)));
+	return known;
+}
+/** The UTC day of a stamp; as written unless it ends in an offset (`±hh:mm`). Fast: see above. */
+function utcDayOf(stamp: string | undefined): string {
+	if (typeof stamp !== 'string') return '';
+	const sign = stamp[stamp.length - 6];
+	if (sign !== '+' && sign !== '-') return stamp.slice(0, 10);
+	const [ms] = instant(stamp);
+	return Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The contract's order: created_at as an instant to the last digit, then id (unreadable last). */
+const byCreated = (a: ListItem, b: ListItem): number => {
+	const [[sa, fa], [sb, fb]] = [instant(a.created_at), instant(b.created_at)];
+	const [na, nb] = [Number.isNaN(sa), Number.isNaN(sb)];
+	if (na || nb) return na === nb ? compare(a.id, b.id) : na ? 1 : -1;
+	return sa - sb || compare(fa, fb) || compare(a.id, b.id);
+};
 
 /** An ISO timestamp `ms` after a fixed start (distinct timestamps unless a test repeats them). */
 export const stamp = (ms: number): string => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();

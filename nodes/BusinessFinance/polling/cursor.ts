@@ -26,13 +26,52 @@ export interface Row {
 export const emptyPosition = (): Position => ({ at: '', ids: [] });
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Timestamps compared as instants, then as text (microseconds a millisecond cannot tell). */
+// ISO 8601 / RFC 3339: date, T or a space, hh:mm[:ss[.fraction]], then Z, ±hh[:mm] or no offset
+// (read as UTC, as the API says its timestamps are, never as n8n's local time).
+const STAMP_RE =
+	/^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:[Zz]|([+-])(\d{2}):?(\d{2})?)?$/;
+
+/** An instant to the last digit: whole seconds since the epoch, the fraction's digits (no trailing 0). */
+interface Instant {
+	seconds: number;
+	fraction: string;
+}
+
+function parseStamp(stamp: string): Instant | undefined {
+	const match = STAMP_RE.exec(stamp.trim());
+	if (!match) return undefined;
+	const [year, month, day, hours, minutes, seconds] = match
+		.slice(1, 7)
+		.map((part) => Number(part ?? 0));
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years below 100 as 19xx
+	if (date.getUTCMonth() !== month - 1 || hours > 23 || minutes > 59 || seconds > 60)
+		return undefined;
+	date.setUTCHours(hours, minutes, seconds);
+	const [, , , , , , , fraction = '', offsetSign, offsetHours, offsetMinutes = '0'] = match;
+	const offset = offsetSign
+		? (offsetSign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes))
+		: 0;
+	return { seconds: date.getTime() / 1000 - offset * 60, fraction: fraction.replace(/0+$/, '') };
+}
+
+/** Whether a list element's timestamp can be placed before or after the cursor. */
+export const isReadableStamp = (stamp: string): boolean => parseStamp(stamp) !== undefined;
+
+/**
+ * Timestamps compared as instants at any precision (`…05Z` before `…05.000417Z`, `…00.75912Z`
+ * before `…00.759121Z`); text order only between stamps that are not ISO 8601 (read.ts skips
+ * those before they reach the cursor).
+ */
 export function compareStamps(a: string, b: string): number {
-	const ta = Date.parse(a);
-	const tb = Date.parse(b);
-	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return sign(ta - tb);
-	return a < b ? -1 : a > b ? 1 : 0;
+	const ia = parseStamp(a);
+	const ib = parseStamp(b);
+	if (!ia || !ib) return compareText(a, b);
+	if (ia.seconds !== ib.seconds) return sign(ia.seconds - ib.seconds);
+	const width = Math.max(ia.fraction.length, ib.fraction.length);
+	return compareText(ia.fraction.padEnd(width, '0'), ib.fraction.padEnd(width, '0'));
 }
 
 /** By timestamp, then id: the order of the lists the cursor walks. */
@@ -73,6 +112,6 @@ export function advance(position: Position, rows: Row[]): Position {
 
 /** The UTC calendar date of a timestamp, as the transactions' `from` filter compares it. */
 export function utcDay(stamp: string): string | undefined {
-	const ms = Date.parse(stamp);
-	return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : undefined;
+	const instant = parseStamp(stamp);
+	return instant && new Date(instant.seconds * 1000).toISOString().slice(0, 10);
 }

@@ -1,6 +1,12 @@
 /** The polling trigger's poll(): emits what is new since the cursor, moves it past exactly that. */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
+import { BoundedMap } from '../helpers/boundedMap';
 import { eventItemJson } from '../helpers/resourceFields';
 import { apiPages } from '../transport';
 import {
@@ -21,6 +27,7 @@ import {
 	locate,
 	PAGE_SIZE,
 	readAll,
+	readableRows,
 	readNew,
 	rowOf,
 } from './read';
@@ -48,6 +55,8 @@ interface Settings {
 
 /** Polls of this process in progress, by workflow and node: an overlapping poll would repeat. */
 const inFlight = new Set<string>();
+/** Items skipped for an unreadable timestamp, by node and id: each is logged once per process. */
+const skippedItems = new BoundedMap<string, true>(1_000);
 
 function readSettings(ctx: IPollFunctions): Settings {
 	const event = ctx.getNodeParameter('event') as PolledEvent;
@@ -70,10 +79,23 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 			: DEFAULT_POLL_BUDGET_MS;
 	const pages = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
 	const stampField = settings.event === POLLED_EVENTS.vendorUpdated ? 'updated_at' : 'created_at';
+	const record = transactions ? 'transaction' : 'vendor';
+	const unreadable = (item: IDataObject) => {
+		const key = `${ctx.getNode().id}:${idOf(item)}`;
+		if (skippedItems.get(key)) return;
+		skippedItems.set(key, true);
+		const stamp = item[stampField];
+		const said = stamp === undefined || stamp === null ? 'none' : JSON.stringify(stamp);
+		ctx.logger?.warn?.(
+			`Business Finance Polling Trigger: skipped ${record} "${idOf(item)}": its ${stampField} (${said}) is not an ISO 8601 timestamp, so it cannot be placed before or after what was emitted; it is never emitted. Report this to the service provider.`,
+		);
+	};
 	return {
 		pages,
 		filters: settings.transactionType ? { type: settings.transactionType } : {},
-		stampOf: (item) => String(item[stampField] ?? ''),
+		stampOf: (item) => (typeof item[stampField] === 'string' ? (item[stampField] as string) : ''),
+		stampField,
+		unreadable,
 	};
 }
 
@@ -108,7 +130,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		const reader = await openReader(this, settings);
 		const { next, emitted } = state
 			? await pollFrom(this, reader, state, settings)
-			: { next: await firstPosition(reader, settings), emitted: [] };
+			: { next: await firstPosition(this, reader, settings), emitted: [] };
 		// written only when it changed: n8n saves static data that a poll marked changed
 		if (next && JSON.stringify(next) !== JSON.stringify(state))
 			this.getWorkflowStaticData('node').cursor = next;
@@ -179,12 +201,10 @@ function nextPos(
 
 /** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
 async function pollChanged(reader: ListReader, state: PollState): Promise<PollResult> {
-	const changed = (await readAll(reader))
-		.filter(
-			(vendor) =>
-				compareStamps(String(vendor.updated_at ?? ''), String(vendor.created_at ?? '')) !== 0,
-		)
-		.map((vendor) => ({ vendor, row: rowOf(reader, vendor) }))
+	const vendors = await readAll(reader);
+	const changed = readableRows(reader, vendors)
+		.map((row) => ({ vendor: vendors[row.index], row }))
+		.filter(({ vendor, row }) => compareStamps(row.stamp, String(vendor.created_at ?? '')) !== 0)
 		.filter(({ row }) => !isSeen(state.position, row))
 		.sort((a, b) => compareRows(a.row, b.row));
 	if (changed.length === 0) return { emitted: [] };
@@ -196,18 +216,24 @@ async function pollChanged(reader: ListReader, state: PollState): Promise<PollRe
 }
 
 /** The first poll (or after a change of Trigger On): the cursor at the newest item. */
-async function firstPosition(reader: ListReader, settings: Settings): Promise<PollState> {
+async function firstPosition(
+	ctx: IPollFunctions,
+	reader: ListReader,
+	settings: Settings,
+): Promise<PollState> {
 	if (settings.event === POLLED_EVENTS.vendorUpdated) {
-		const rows = (await readAll(reader)).map((vendor) => rowOf(reader, vendor));
+		const rows = readableRows(reader, await readAll(reader));
 		rows.sort(compareRows);
 		return { on: settings.on, position: advance(emptyPosition(), rows), pos: 0 };
 	}
 	const first = await getPage(reader, 1);
 	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
-	const newest = last.items[last.items.length - 1];
-	if (newest === undefined) return { on: settings.on, position: emptyPosition(), pos: 0 };
-	const { stamp, id } = rowOf(reader, newest);
+	if (last.items.length === 0) return { on: settings.on, position: emptyPosition(), pos: 0 };
+	// the newest readable item, never none: an empty cursor would make every item new
+	const newest = readableRows(reader, last.items).sort(compareRows).at(-1);
+	if (!newest) throw unplaceable(ctx, reader);
+	const { stamp, id } = newest;
 	const position: Position = { at: stamp, floor: id, ids: [] };
 	const tieIndex = last.items.findIndex((item) => compareStamps(reader.stampOf(item), stamp) === 0);
 	const day = settings.event === POLLED_EVENTS.transactionCreated ? utcDay(stamp) : undefined;
@@ -220,6 +246,17 @@ async function firstPosition(reader: ListReader, settings: Settings): Promise<Po
 	return { on: settings.on, position, pos: Math.max(0, (ofDay.total ?? 0) - ties), day };
 }
 
+/** Activation refused: no item of the list's last page has a timestamp it can start from. */
+function unplaceable(ctx: IPollFunctions, reader: ListReader): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The service's newest items have no readable ${reader.stampField} (an ISO 8601 timestamp)`,
+		{
+			description: `The trigger starts after the newest item, found by its ${reader.stampField}; without one it would take every existing item as new. Nothing was emitted. Report this to the service provider; n8n tries again at the next poll.`,
+		},
+	);
+}
+
 /** Fetch Test Event: the newest existing item, the cursor untouched. */
 async function fetchTestEvent(
 	ctx: IPollFunctions,
@@ -228,10 +265,9 @@ async function fetchTestEvent(
 	const reader = await openReader(ctx, settings);
 	let newest: IDataObject | undefined;
 	if (settings.event === POLLED_EVENTS.vendorUpdated) {
-		for (const vendor of await readAll(reader)) {
-			if (!newest || compareStamps(reader.stampOf(vendor), reader.stampOf(newest)) >= 0)
-				newest = vendor;
-		}
+		const vendors = await readAll(reader);
+		const row = readableRows(reader, vendors).sort(compareRows).at(-1);
+		newest = row && vendors[row.index];
 	} else {
 		const first = await getPage(reader, 1, 1);
 		const total = first.total ?? first.items.length;

@@ -3,7 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import { hasMore, type PageMeta } from '../transport/pagination';
-import { compareRows, compareStamps, isSeen, type Position, type Row } from './cursor';
+import {
+	compareRows,
+	compareStamps,
+	isReadableStamp,
+	isSeen,
+	type Position,
+	type Row,
+} from './cursor';
 
 export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
@@ -25,6 +32,25 @@ export interface ListReader {
 	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
+	/** The field `stampOf` reads, as messages name it. */
+	stampField: string;
+	/** Told of an element whose timestamp cannot be read: it is skipped, never emitted. */
+	unreadable: (item: IDataObject) => void;
+}
+
+/**
+ * The rows of `items` whose timestamp can be read, each with its index; the others are reported
+ * and skipped: one without a time cannot be placed before or after the cursor, so emitting it
+ * would repeat it every poll, and stopping at it would stop every later event.
+ */
+export function readableRows(reader: ListReader, items: IDataObject[]) {
+	const rows: Array<Row & { index: number }> = [];
+	items.forEach((item, index) => {
+		const row = rowOf(reader, item);
+		if (isReadableStamp(row.stamp)) rows.push({ ...row, index });
+		else reader.unreadable(item);
+	});
+	return rows;
 }
 
 export const idOf = (item: IDataObject): string =>
@@ -101,15 +127,14 @@ async function readForward(
 	const read = new Set<string>();
 	let page = start;
 	for (let count = 1; ; count++) {
-		page.items.forEach((item, index) => {
-			const row = rowOf(reader, item);
+		for (const { index, ...row } of readableRows(reader, page.items)) {
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
 			if (row.id !== '' && read.has(row.id)) result.shifted = true;
 			read.add(row.id);
-			if (isSeen(position, row) || taken.has(row.id)) return;
+			if (isSeen(position, row) || taken.has(row.id)) continue;
 			if (row.id !== '') taken.add(row.id);
-			result.fresh.push(item);
-		});
+			result.fresh.push(page.items[index]);
+		}
 		if (!page.hasMore || page.items.length === 0) return result;
 		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
 		try {
