@@ -348,3 +348,43 @@ it('activation refuses a list whose newest items have no readable created_at (it
 	list.transactions = [tx('a', 0), { id: 'b', type: 'deposit' } as unknown as ListItem].slice(1);
 	await expect(trigger.activate()).rejects.toThrow(/newest items have no readable created_at/);
 });
+
+describe('a service that lies about its pages: the read ends as the transport’s listing does', () => {
+	const answerWith = (data: ListItem[], total: number, page: number) => ({
+		body: { data, meta: { page, limit: 100, total, has_more: true } },
+	});
+
+	it('page 1 again for every page (page ignored, has_more true): each new item once, then a failed poll naming the repeat; a few requests each', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		list.add('transactions', tx('b', 1), tx('c', 2));
+		const lying = (start: number) => {
+			list.onRequest = ({ query }) =>
+				answerWith(list.transactions, 1_000, Number(query.get('page')));
+			return start;
+		};
+		let start = lying(list.requests.length);
+		expect(ids(await trigger.poll())).toEqual(['b', 'c']);
+		expect(list.requests.length - start).toBeLessThanOrEqual(3);
+		start = list.requests.length;
+		await expect(trigger.poll()).rejects.toThrow(
+			/returned page \d+ of \/v1\/treasury\/transactions again/,
+		);
+		expect(list.requests.length - start).toBeLessThanOrEqual(3);
+	});
+
+	it('new ids on every page past what meta.total allows (150: two pages): the read ends after one page more', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		let serial = 0;
+		const start = list.requests.length;
+		list.onRequest = ({ query }) => {
+			const page = Number(query.get('page'));
+			const made = Array.from({ length: 100 }, () =>
+				tx(`g${String(serial++).padStart(5, '0')}`, 10 + serial),
+			);
+			return answerWith(page === 1 ? [tx('a', 0), ...made.slice(1)] : made, 150, page);
+		};
+		const emitted = await trigger.poll();
+		expect(list.requests.length - start).toBeLessThanOrEqual(4); // pages 1–3, and no more
+		expect(emitted.length).toBeLessThanOrEqual(300);
+	});
+});

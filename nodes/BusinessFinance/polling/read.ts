@@ -21,6 +21,8 @@ interface Page {
 	items: IDataObject[];
 	/** `meta.total`, when the service sent one. */
 	total?: number;
+	/** `meta.limit`, when the service sent one: the page size it used. */
+	limit?: number;
 	hasMore: boolean;
 }
 
@@ -29,6 +31,10 @@ export interface ListReader {
 	pages: {
 		page: (query: IDataObject) => Promise<{ items: IDataObject[]; meta: PageMeta }>;
 		all: (qs: IDataObject) => Promise<IDataObject[]>;
+		refuse: {
+			repeatedPage: (number: number) => Error;
+			endless: (number: number, max: number) => Error;
+		};
 	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
@@ -69,7 +75,9 @@ export async function getPage(
 ): Promise<Page> {
 	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	return { number, items, total, hasMore: hasMore(meta, number, limit, items.length) };
+	const size = typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : undefined;
+	const more = hasMore(meta, number, limit, items.length);
+	return { number, items, total, limit: size, hasMore: more };
 }
 
 const lastPageOf = (page: Page): number =>
@@ -127,6 +135,8 @@ async function readForward(
 	const read = new Set<string>();
 	let page = start;
 	for (let count = 1; ; count++) {
+		const refusal = lyingPage(reader, page, count, read);
+		if (refusal) return { ...result, error: refusal };
 		for (const { index, ...row } of readableRows(reader, page.items)) {
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
 			if (row.id !== '' && read.has(row.id)) result.shifted = true;
@@ -143,6 +153,21 @@ async function readForward(
 			return { ...result, error };
 		}
 	}
+}
+
+/**
+ * A page the read must not take, as the transport's listing refuses it: one whose every id was
+ * read already (a service that ignores `page`), or one past the pages `meta.total` allows.
+ */
+function lyingPage(reader: ListReader, page: Page, count: number, read: Set<string>) {
+	const ids = page.items.map(idOf);
+	if (count > 1 && ids.length > 0 && ids.every((id) => id !== '' && read.has(id)))
+		return reader.pages.refuse.repeatedPage(page.number);
+	if (!page.hasMore || page.total === undefined) return undefined;
+	// the page size the service used: its `limit`, else what this page holds (as the transport's)
+	const size = page.limit ?? Math.max(1, Math.min(PAGE_SIZE, page.items.length));
+	const allowed = Math.ceil(page.total / size) + 1;
+	return page.number > allowed ? reader.pages.refuse.endless(page.number - 1, allowed) : undefined;
 }
 
 /** Passes over the list a poll makes at most while items are inserted behind its reading. */
