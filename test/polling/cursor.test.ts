@@ -385,3 +385,42 @@ describe('a service that lies about its pages: the read ends as the transport’
 		expect(emitted.length).toBeLessThanOrEqual(300);
 	});
 });
+
+describe('a list that is not oldest first is refused, never read as new', () => {
+	const ORDER =
+		/does not list \/v1\/treasury\/transactions oldest first: created_at .* comes before /;
+
+	it.each([
+		['one page (40 transactions)', 40],
+		['several pages (250 transactions)', 250],
+	])('activation on %s listed newest first: refused, nothing emitted', async (_, count) => {
+		list.add('transactions', ...many('o', count, (i) => i));
+		list.newestFirst = true;
+		const trigger = new PollHarness({}, list.baseUrl);
+		await expect(trigger.activate()).rejects.toThrow(ORDER);
+		expect(trigger.saved).toEqual({});
+	});
+
+	it('a service that turns newest first after activation: the poll fails with the reason, nothing emitted, the cursor kept', async () => {
+		const trigger = await activated(many('o', 40, (i) => i));
+		const before = trigger.state();
+		list.add('transactions', ...many('n', 5, (i) => 100 + i));
+		list.newestFirst = true;
+		await expect(trigger.poll()).rejects.toThrow(ORDER);
+		expect(trigger.state()).toEqual(before);
+		list.newestFirst = false;
+		expect(ids(await trigger.poll())).toEqual(many('n', 5, (i) => 100 + i).map((t) => t.id));
+	});
+
+	it('ties in any id order are not refused: the order checked is created_at’s', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		list.add('transactions', tx('b', 1));
+		list.onRequest = ({ query }) => ({
+			body: {
+				data: [tx('a', 0), tx('z', 1), tx('b', 1)],
+				meta: { page: Number(query.get('page')), limit: 100, total: 3, has_more: false },
+			},
+		});
+		expect(ids(await trigger.poll()).sort()).toEqual(['b', 'z']);
+	});
+});

@@ -129,6 +129,8 @@ class ScriptedList {
 	transactions: ListItem[] = [];
 	vendors: ListItem[] = [];
 	onRequest?: (request: Request) => number | { body: unknown } | void;
+	/** Lists newest first, as a service may that the API document does not forbid. */
+	newestFirst = false;
 	requests: Request[] = [];
 	server!: ScriptedServer;
 
@@ -155,6 +157,7 @@ class ScriptedList {
 		const list = url.pathname === '/v1/vendors' ? this.vendors : this.transactions;
 		const type = url.searchParams.get('type');
 		const rows = list.filter((item) => !type || item.type === type);
+		if (this.newestFirst) rows.reverse();
 		const page = Number(url.searchParams.get('page') ?? 1);
 		const limit = Number(url.searchParams.get('limit') ?? 50);
 		const data = rows.slice((page - 1) * limit, page * limit);
@@ -171,7 +174,10 @@ export function useScriptedList(): ScriptedList {
 	});
 	afterAll(async () => await list.server.close());
 	beforeEach(() =>
-		Object.assign(list, { transactions: [], vendors: [], onRequest: undefined, requests: [] }),
+		Object.assign(list, {
+			...{ transactions: [], vendors: [], onRequest: undefined, requests: [] },
+			newestFirst: false,
+		}),
 	);
 	return list;
 }

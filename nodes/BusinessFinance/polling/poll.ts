@@ -19,6 +19,7 @@ import {
 } from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
 import {
+	checkOrder,
 	type ForwardRead,
 	getPage,
 	idOf,
@@ -216,6 +217,8 @@ async function firstPosition(
 	const first = await getPage(reader, 1);
 	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
+	if (last !== first)
+		checkOrder(reader, last.items, readableRows(reader, first.items, false)[0]?.stamp);
 	if (last.items.length === 0)
 		return { watching: settings.watching, position: emptyPosition(), offsetEstimate: 0 };
 	// the newest readable item, never none: an empty cursor would make every item new

@@ -34,6 +34,7 @@ export interface ListReader {
 		refuse: {
 			repeatedPage: (number: number) => Error;
 			endless: (number: number, max: number) => Error;
+			unordered: (field: string, earlier: string, later: string) => Error;
 		};
 	};
 	filters: IDataObject;
@@ -49,12 +50,12 @@ export interface ListReader {
  * and skipped: one without a time cannot be placed before or after the cursor, so emitting it
  * would repeat it every poll, and stopping at it would stop every later event.
  */
-export function readableRows(reader: ListReader, items: IDataObject[]) {
+export function readableRows(reader: ListReader, items: IDataObject[], report = true) {
 	const rows: Array<Row & { index: number }> = [];
 	items.forEach((item, index) => {
 		const row = rowOf(reader, item);
 		if (isReadableStamp(row.stamp)) rows.push({ ...row, index });
-		else reader.unreadable(item);
+		else if (report) reader.unreadable(item);
 	});
 	return rows;
 }
@@ -67,13 +68,28 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	id: idOf(item),
 });
 
-/** One page of `limit` items. */
+/**
+ * Throws when `items` (in list order, after `before`: the previous page's last) are not oldest
+ * first. Every read checks it, so a list in another order is refused before anything is emitted:
+ * the cursor is the newest item only in a list ordered oldest first.
+ */
+export function checkOrder(reader: ListReader, items: IDataObject[], before?: string): void {
+	let previous = before;
+	for (const { stamp } of readableRows(reader, items, false)) {
+		if (previous !== undefined && compareStamps(stamp, previous) < 0)
+			throw reader.pages.refuse.unordered(reader.stampField, previous, stamp);
+		previous = stamp;
+	}
+}
+
+/** One page of `limit` items, refused unless oldest first. */
 export async function getPage(
 	reader: ListReader,
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
+	checkOrder(reader, items);
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
 	const size = typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : undefined;
 	const more = hasMore(meta, number, limit, items.length);
@@ -135,7 +151,7 @@ async function readForward(
 	const read = new Set<string>();
 	let page = start;
 	for (let count = 1; ; count++) {
-		const refusal = lyingPage(reader, page, count, read);
+		const refusal = lyingPage(reader, page, count, read) ?? fallsBehind(reader, page, result);
 		if (refusal) return { ...result, error: refusal };
 		for (const { index, ...row } of readableRows(reader, page.items)) {
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
@@ -168,6 +184,16 @@ function lyingPage(reader: ListReader, page: Page, count: number, read: Set<stri
 	const size = page.limit ?? Math.max(1, Math.min(PAGE_SIZE, page.items.length));
 	const allowed = Math.ceil(page.total / size) + 1;
 	return page.number > allowed ? reader.pages.refuse.endless(page.number - 1, allowed) : undefined;
+}
+
+/** The order refusal of a page that starts before the last item read (checkOrder), if any. */
+function fallsBehind(reader: ListReader, page: Page, read: ForwardRead): Error | undefined {
+	try {
+		checkOrder(reader, page.items, read.rows.at(-1)?.stamp);
+		return undefined;
+	} catch (error) {
+		return error as Error;
+	}
 }
 
 /** Passes over the list a poll makes at most while items are inserted behind its reading. */

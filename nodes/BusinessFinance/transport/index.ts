@@ -117,6 +117,8 @@ export function createTransport({
 		const refuse = {
 			repeatedPage: (number: number) => listingError(call, LISTING.repeatedPage(path, number)),
 			endless: (number: number, max: number) => listingError(call, LISTING.endless(number, max)),
+			unordered: (field: string, earlier: string, later: string) =>
+				listingError(call, LISTING.unordered(path, field, earlier, later)),
 		};
 		return { page, all, refuse };
 	}
