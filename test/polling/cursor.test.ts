@@ -424,3 +424,24 @@ describe('a list that is not oldest first is refused, never read as new', () => 
 		expect(ids(await trigger.poll()).sort()).toEqual(['b', 'z']);
 	});
 });
+
+it('vendors removed while a poll pages (meta.total drops): read again, none of the new ones skipped', async () => {
+	const old = many('o', 150, (i) => i);
+	list.add('vendors', ...old);
+	const trigger = new PollHarness({ event: 'vendor.created' }, list.baseUrl);
+	expect(await trigger.activate()).toEqual([]);
+	const fresh = many('n', 100, (i) => 1_000 + i);
+	list.add('vendors', ...fresh);
+	let removed = false;
+	list.onRequest = ({ query }) => {
+		// before page 3: 5 old vendors leave page 1, and 5 new ones move from page 3 onto page 2
+		if (query.get('page') === '3' && !removed) {
+			removed = true;
+			list.vendors = list.vendors.filter((v) => !old.slice(0, 5).includes(v));
+		}
+	};
+	expect(ids(await trigger.poll())).toEqual(fresh.map((v) => v.id));
+	expect(removed).toBe(true);
+	list.onRequest = undefined;
+	expect(await trigger.poll()).toEqual([]);
+});

@@ -136,7 +136,11 @@ export interface ForwardRead {
 	error?: unknown;
 	/** True when MAX_PAGES_PER_POLL ended the read before the end of the list. */
 	truncated: boolean;
-	/** An item was read twice: one was inserted behind the read, which may have missed it. */
+	/**
+	 * The list moved under the read: an item read twice (one was inserted behind it), or a
+	 * `meta.total` that dropped (one was removed before it, which moved an item onto a page
+	 * already read). Either may have hidden an item: the read is made again.
+	 */
 	shifted: boolean;
 }
 
@@ -163,13 +167,19 @@ async function readForward(
 		}
 		if (!page.hasMore || page.items.length === 0) return result;
 		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
+		const before = page;
 		try {
 			page = await getPage(reader, page.number + 1);
 		} catch (error) {
 			return { ...result, error };
 		}
+		// fewer items than a page ago: some were removed, and as many moved onto the page just read
+		if (shrank(before, page)) result.shifted = true;
 	}
 }
+
+const shrank = (before: Page, after: Page): boolean =>
+	before.total !== undefined && after.total !== undefined && after.total < before.total;
 
 /**
  * A page the read must not take, as the transport's listing refuses it: one whose every id was
