@@ -307,16 +307,13 @@ it('Vendor Changed: each change once, in updated_at order; new vendors are not c
 	expect(ids(await trigger.poll())).toEqual(['b']);
 });
 
-it('timestamps without an offset are UTC, whatever n8n’s time zone: the from date is the UTC day (west of UTC too)', async () => {
+it('timestamps without an offset are UTC, whatever n8n’s time zone (the suite runs west of UTC)', async () => {
 	// jest.config.js runs the suite in America/New_York unless TZ says otherwise
 	if (process.env.TZ === 'America/New_York') expect(new Date(2026, 0, 1, 21).getUTCHours()).toBe(2);
+	// read as New York time, 21:00 would be 02:00Z the next day: after b, which would never come
 	const trigger = await activated([tx('a', '2026-01-01T21:00:00')]);
-	list.add('transactions', tx('b', '2026-01-01T22:00:00'));
-	const start = list.requests.length;
-	expect(ids(await trigger.poll())).toEqual(['b']);
-	const from = list.requests.slice(start).map((r) => r.query.get('from'));
-	expect(from).toContain('2026-01-01');
-	expect(from).not.toContain('2026-01-02');
+	list.add('transactions', tx('b', '2026-01-01T21:30:00Z'), tx('c', '2026-01-01T22:00:00'));
+	expect(ids(await trigger.poll())).toEqual(['b', 'c']);
 });
 
 it('an item skipped for its created_at is named in n8n’s log once, not at every poll', async () => {
@@ -347,4 +344,104 @@ it('activation refuses a list whose newest items have no readable created_at (it
 	const trigger = new PollHarness({}, list.baseUrl);
 	list.transactions = [tx('a', 0), { id: 'b', type: 'deposit' } as unknown as ListItem].slice(1);
 	await expect(trigger.activate()).rejects.toThrow(/newest items have no readable created_at/);
+});
+
+describe('a service that lies about its pages: the read ends as the transport’s listing does', () => {
+	const answerWith = (data: ListItem[], total: number, page: number) => ({
+		body: { data, meta: { page, limit: 100, total, has_more: true } },
+	});
+
+	it('page 1 again for every page (page ignored, has_more true): each new item once, then a failed poll naming the repeat; a few requests each', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		list.add('transactions', tx('b', 1), tx('c', 2));
+		const lying = (start: number) => {
+			list.onRequest = ({ query }) =>
+				answerWith(list.transactions, 1_000, Number(query.get('page')));
+			return start;
+		};
+		let start = lying(list.requests.length);
+		expect(ids(await trigger.poll())).toEqual(['b', 'c']);
+		expect(list.requests.length - start).toBeLessThanOrEqual(3);
+		start = list.requests.length;
+		await expect(trigger.poll()).rejects.toThrow(
+			/returned page \d+ of \/v1\/treasury\/transactions again/,
+		);
+		expect(list.requests.length - start).toBeLessThanOrEqual(3);
+	});
+
+	it('new ids on every page past what meta.total allows (150: two pages): the read ends after one page more', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		let serial = 0;
+		const start = list.requests.length;
+		list.onRequest = ({ query }) => {
+			const page = Number(query.get('page'));
+			const made = Array.from({ length: 100 }, () =>
+				tx(`g${String(serial++).padStart(5, '0')}`, 10 + serial),
+			);
+			return answerWith(page === 1 ? [tx('a', 0), ...made.slice(1)] : made, 150, page);
+		};
+		const emitted = await trigger.poll();
+		expect(list.requests.length - start).toBeLessThanOrEqual(4); // pages 1–3, and no more
+		expect(emitted.length).toBeLessThanOrEqual(300);
+	});
+});
+
+describe('a list that is not oldest first is refused, never read as new', () => {
+	const ORDER =
+		/does not list \/v1\/treasury\/transactions oldest first: created_at .* comes before /;
+
+	it.each([
+		['one page (40 transactions)', 40],
+		['several pages (250 transactions)', 250],
+	])('activation on %s listed newest first: refused, nothing emitted', async (_, count) => {
+		list.add('transactions', ...many('o', count, (i) => i));
+		list.newestFirst = true;
+		const trigger = new PollHarness({}, list.baseUrl);
+		await expect(trigger.activate()).rejects.toThrow(ORDER);
+		expect(trigger.saved).toEqual({});
+	});
+
+	it('a service that turns newest first after activation: the poll fails with the reason, nothing emitted, the cursor kept', async () => {
+		const trigger = await activated(many('o', 40, (i) => i));
+		const before = trigger.state();
+		list.add('transactions', ...many('n', 5, (i) => 100 + i));
+		list.newestFirst = true;
+		await expect(trigger.poll()).rejects.toThrow(ORDER);
+		expect(trigger.state()).toEqual(before);
+		list.newestFirst = false;
+		expect(ids(await trigger.poll())).toEqual(many('n', 5, (i) => 100 + i).map((t) => t.id));
+	});
+
+	it('ties in any id order are not refused: the order checked is created_at’s', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		list.add('transactions', tx('b', 1));
+		list.onRequest = ({ query }) => ({
+			body: {
+				data: [tx('a', 0), tx('z', 1), tx('b', 1)],
+				meta: { page: Number(query.get('page')), limit: 100, total: 3, has_more: false },
+			},
+		});
+		expect(ids(await trigger.poll()).sort()).toEqual(['b', 'z']);
+	});
+});
+
+it('vendors removed while a poll pages (meta.total drops): read again, none of the new ones skipped', async () => {
+	const old = many('o', 150, (i) => i);
+	list.add('vendors', ...old);
+	const trigger = new PollHarness({ event: 'vendor.created' }, list.baseUrl);
+	expect(await trigger.activate()).toEqual([]);
+	const fresh = many('n', 100, (i) => 1_000 + i);
+	list.add('vendors', ...fresh);
+	let removed = false;
+	list.onRequest = ({ query }) => {
+		// before page 3: 5 old vendors leave page 1, and 5 new ones move from page 3 onto page 2
+		if (query.get('page') === '3' && !removed) {
+			removed = true;
+			list.vendors = list.vendors.filter((v) => !old.slice(0, 5).includes(v));
+		}
+	};
+	expect(ids(await trigger.poll())).toEqual(fresh.map((v) => v.id));
+	expect(removed).toBe(true);
+	list.onRequest = undefined;
+	expect(await trigger.poll()).toEqual([]);
 });

@@ -129,6 +129,8 @@ class ScriptedList {
 	transactions: ListItem[] = [];
 	vendors: ListItem[] = [];
 	onRequest?: (request: Request) => number | { body: unknown } | void;
+	/** Lists newest first, as a service may that the API document does not forbid. */
+	newestFirst = false;
 	requests: Request[] = [];
 	server!: ScriptedServer;
 
@@ -153,11 +155,9 @@ class ScriptedList {
 			return answer(res, status, { error: { code, message: 'scripted failure' } }, headers);
 		}
 		const list = url.pathname === '/v1/vendors' ? this.vendors : this.transactions;
-		const from = url.searchParams.get('from');
 		const type = url.searchParams.get('type');
-		const rows = list.filter(
-			(item) => (!from || utcDayOf(item.created_at) >= from) && (!type || item.type === type),
-		);
+		const rows = list.filter((item) => !type || item.type === type);
+		if (this.newestFirst) rows.reverse();
 		const page = Number(url.searchParams.get('page') ?? 1);
 		const limit = Number(url.searchParams.get('limit') ?? 50);
 		const data = rows.slice((page - 1) * limit, page * limit);
@@ -174,7 +174,10 @@ export function useScriptedList(): ScriptedList {
 	});
 	afterAll(async () => await list.server.close());
 	beforeEach(() =>
-		Object.assign(list, { transactions: [], vendors: [], onRequest: undefined, requests: [] }),
+		Object.assign(list, {
+			...{ transactions: [], vendors: [], onRequest: undefined, requests: [] },
+			newestFirst: false,
+		}),
 	);
 	return list;
 }
@@ -193,14 +196,6 @@ function instant(stamp: unknown): [number, string] {
 	let known = instants.get(text);
 	if (!known) instants.set(text, (known = parseInstant(text)));
 	return known;
-}
-/** The UTC day of a stamp; as written unless it ends in an offset (`±hh:mm`). Fast: see above. */
-function utcDayOf(stamp: string | undefined): string {
-	if (typeof stamp !== 'string') return '';
-	const sign = stamp[stamp.length - 6];
-	if (sign !== '+' && sign !== '-') return stamp.slice(0, 10);
-	const [ms] = instant(stamp);
-	return Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(0, 10);
 }
 
 /** The contract's order: created_at as an instant to the last digit, then id (unreadable last). */

@@ -109,9 +109,3 @@ export function advance(position: Position, rows: Row[]): Position {
 	}
 	return floor === undefined ? { at, ids } : { at, floor, ids };
 }
-
-/** The UTC calendar date of a timestamp, as the transactions' `from` filter compares it. */
-export function utcDay(stamp: string): string | undefined {
-	const instant = parseStamp(stamp);
-	return instant && new Date(instant.seconds * 1000).toISOString().slice(0, 10);
-}

@@ -16,10 +16,10 @@ import {
 	emptyPosition,
 	isSeen,
 	type Position,
-	utcDay,
 } from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
 import {
+	checkOrder,
 	type ForwardRead,
 	getPage,
 	idOf,
@@ -38,19 +38,17 @@ const DEFAULT_POLL_BUDGET_MS = 4 * 60_000;
 /** The cursor as kept in the node's static data, under `cursor`. */
 interface PollState extends IDataObject {
 	/** The event and filter the cursor belongs to: another one starts afresh. */
-	on: string;
+	watching: string;
 	position: Position;
-	/** Estimated offset of the first item at `position.at` in the list read with `day`. */
-	pos: number;
-	/** The `from` date the transactions are read with (the UTC date of `position.at`). */
-	day?: string;
+	/** Estimated offset in the list of the first item at `position.at`: the page to read first. */
+	offsetEstimate: number;
 }
 
 interface Settings {
 	event: PolledEvent;
 	transactionType: string;
 	output: 'event' | 'data';
-	on: string;
+	watching: string;
 }
 
 /** Polls of this process in progress, by workflow and node: an overlapping poll would repeat. */
@@ -66,7 +64,8 @@ function readSettings(ctx: IPollFunctions): Settings {
 			: '';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const output = options.output === 'data' ? 'data' : 'event';
-	return { event, transactionType, output, on: [event, transactionType].filter(Boolean).join(':') };
+	const watching = [event, transactionType].filter(Boolean).join(':');
+	return { event, transactionType, output, watching };
 }
 
 async function openReader(ctx: IPollFunctions, settings: Settings): Promise<ListReader> {
@@ -114,7 +113,7 @@ function toItems(settings: Settings, resources: IDataObject[]): INodeExecutionDa
 /** The state this node keeps, when it belongs to these settings. */
 function savedState(ctx: IPollFunctions, settings: Settings): PollState | undefined {
 	const saved = ctx.getWorkflowStaticData('node').cursor as PollState | undefined;
-	return saved && saved.on === settings.on && typeof saved.position === 'object'
+	return saved && saved.watching === settings.watching && typeof saved.position === 'object'
 		? saved
 		: undefined;
 }
@@ -152,14 +151,13 @@ async function pollFrom(
 	settings: Settings,
 ): Promise<PollResult> {
 	if (settings.event === POLLED_EVENTS.vendorUpdated) return await pollChanged(reader, state);
-	if (state.day !== undefined) reader.filters.from = state.day;
-	const guess = state.pos > 0 ? Math.floor((state.pos - 1) / PAGE_SIZE) + 1 : 1;
+	const guess =
+		state.offsetEstimate > 0 ? Math.floor((state.offsetEstimate - 1) / PAGE_SIZE) + 1 : 1;
 	const start = await locate(reader, state.position, guess);
 	const read = await readNew(reader, state.position, start);
 	if (read.fresh.length === 0) {
 		if (read.error !== undefined) throw read.error;
-		const pos = nextPos(read, state.position, state, state.day);
-		return { next: { ...state, pos }, emitted: [] };
+		return { next: { ...state, offsetEstimate: nextOffset(read, state) }, emitted: [] };
 	}
 	if (read.error !== undefined) {
 		// what was read is complete up to its last item: emit it, the next poll goes on from there
@@ -172,31 +170,16 @@ async function pollFrom(
 		state.position,
 		read.fresh.map((item) => rowOf(reader, item)),
 	);
-	const day = settings.event === POLLED_EVENTS.transactionCreated ? utcDay(position.at) : undefined;
-	const next: PollState = { on: state.on, position, pos: nextPos(read, position, state, day), day };
-	if (day === undefined) delete next.day;
-	return { next, emitted: read.fresh };
+	const next = { watching: state.watching, position, offsetEstimate: 0 };
+	return { next: { ...next, offsetEstimate: nextOffset(read, next) }, emitted: read.fresh };
 }
 
-/**
- * The offset of the first item at the cursor's timestamp in the list the next poll reads
- * (`nextDay`: its `from` date; on a later day, counted among the rows read).
- */
-function nextPos(
-	read: ForwardRead,
-	position: Position,
-	previous: PollState,
-	nextDay: string | undefined,
-): number {
-	if (nextDay !== undefined && nextDay !== previous.day) {
-		return read.rows.filter(
-			(row) => (utcDay(row.stamp) ?? '') >= nextDay && compareStamps(row.stamp, position.at) < 0,
-		).length;
-	}
-	const first = read.rows.find((row) => compareStamps(row.stamp, position.at) >= 0);
+/** The offset of the first item read at the cursor's timestamp, or past the last item read. */
+function nextOffset(read: ForwardRead, state: PollState): number {
+	const first = read.rows.find((row) => compareStamps(row.stamp, state.position.at) >= 0);
 	if (first) return first.offset;
 	const last = read.rows[read.rows.length - 1];
-	return last ? last.offset + 1 : previous.pos;
+	return last ? last.offset + 1 : state.offsetEstimate;
 }
 
 /** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
@@ -212,7 +195,8 @@ async function pollChanged(reader: ListReader, state: PollState): Promise<PollRe
 		state.position,
 		changed.map(({ row }) => row),
 	);
-	return { next: { on: state.on, position, pos: 0 }, emitted: changed.map(({ vendor }) => vendor) };
+	const next = { watching: state.watching, position, offsetEstimate: 0 };
+	return { next, emitted: changed.map(({ vendor }) => vendor) };
 }
 
 /** The first poll (or after a change of Trigger On): the cursor at the newest item. */
@@ -224,26 +208,27 @@ async function firstPosition(
 	if (settings.event === POLLED_EVENTS.vendorUpdated) {
 		const rows = readableRows(reader, await readAll(reader));
 		rows.sort(compareRows);
-		return { on: settings.on, position: advance(emptyPosition(), rows), pos: 0 };
+		return {
+			watching: settings.watching,
+			position: advance(emptyPosition(), rows),
+			offsetEstimate: 0,
+		};
 	}
 	const first = await getPage(reader, 1);
 	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
-	if (last.items.length === 0) return { on: settings.on, position: emptyPosition(), pos: 0 };
+	if (last !== first)
+		checkOrder(reader, last.items, readableRows(reader, first.items, false)[0]?.stamp);
+	if (last.items.length === 0)
+		return { watching: settings.watching, position: emptyPosition(), offsetEstimate: 0 };
 	// the newest readable item, never none: an empty cursor would make every item new
 	const newest = readableRows(reader, last.items).sort(compareRows).at(-1);
 	if (!newest) throw unplaceable(ctx, reader);
 	const { stamp, id } = newest;
 	const position: Position = { at: stamp, floor: id, ids: [] };
 	const tieIndex = last.items.findIndex((item) => compareStamps(reader.stampOf(item), stamp) === 0);
-	const day = settings.event === POLLED_EVENTS.transactionCreated ? utcDay(stamp) : undefined;
-	if (day === undefined) {
-		return { on: settings.on, position, pos: (last.number - 1) * PAGE_SIZE + tieIndex };
-	}
-	// the next polls read from the cursor's date: its count there, less the items at its timestamp
-	const ofDay = await getPage({ ...reader, filters: { ...reader.filters, from: day } }, 1, 1);
-	const ties = last.items.length - tieIndex;
-	return { on: settings.on, position, pos: Math.max(0, (ofDay.total ?? 0) - ties), day };
+	const offsetEstimate = (last.number - 1) * PAGE_SIZE + tieIndex;
+	return { watching: settings.watching, position, offsetEstimate };
 }
 
 /** Activation refused: no item of the list's last page has a timestamp it can start from. */

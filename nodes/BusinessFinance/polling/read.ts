@@ -21,6 +21,8 @@ interface Page {
 	items: IDataObject[];
 	/** `meta.total`, when the service sent one. */
 	total?: number;
+	/** `meta.limit`, when the service sent one: the page size it used. */
+	limit?: number;
 	hasMore: boolean;
 }
 
@@ -29,6 +31,11 @@ export interface ListReader {
 	pages: {
 		page: (query: IDataObject) => Promise<{ items: IDataObject[]; meta: PageMeta }>;
 		all: (qs: IDataObject) => Promise<IDataObject[]>;
+		refuse: {
+			repeatedPage: (number: number) => Error;
+			endless: (number: number, max: number) => Error;
+			unordered: (field: string, earlier: string, later: string) => Error;
+		};
 	};
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
@@ -43,12 +50,12 @@ export interface ListReader {
  * and skipped: one without a time cannot be placed before or after the cursor, so emitting it
  * would repeat it every poll, and stopping at it would stop every later event.
  */
-export function readableRows(reader: ListReader, items: IDataObject[]) {
+export function readableRows(reader: ListReader, items: IDataObject[], report = true) {
 	const rows: Array<Row & { index: number }> = [];
 	items.forEach((item, index) => {
 		const row = rowOf(reader, item);
 		if (isReadableStamp(row.stamp)) rows.push({ ...row, index });
-		else reader.unreadable(item);
+		else if (report) reader.unreadable(item);
 	});
 	return rows;
 }
@@ -61,15 +68,32 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	id: idOf(item),
 });
 
-/** One page of `limit` items. */
+/**
+ * Throws when `items` (in list order, after `before`: the previous page's last) are not oldest
+ * first. Every read checks it, so a list in another order is refused before anything is emitted:
+ * the cursor is the newest item only in a list ordered oldest first.
+ */
+export function checkOrder(reader: ListReader, items: IDataObject[], before?: string): void {
+	let previous = before;
+	for (const { stamp } of readableRows(reader, items, false)) {
+		if (previous !== undefined && compareStamps(stamp, previous) < 0)
+			throw reader.pages.refuse.unordered(reader.stampField, previous, stamp);
+		previous = stamp;
+	}
+}
+
+/** One page of `limit` items, refused unless oldest first. */
 export async function getPage(
 	reader: ListReader,
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
+	checkOrder(reader, items);
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	return { number, items, total, hasMore: hasMore(meta, number, limit, items.length) };
+	const size = typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : undefined;
+	const more = hasMore(meta, number, limit, items.length);
+	return { number, items, total, limit: size, hasMore: more };
 }
 
 const lastPageOf = (page: Page): number =>
@@ -112,7 +136,11 @@ export interface ForwardRead {
 	error?: unknown;
 	/** True when MAX_PAGES_PER_POLL ended the read before the end of the list. */
 	truncated: boolean;
-	/** An item was read twice: one was inserted behind the read, which may have missed it. */
+	/**
+	 * The list moved under the read: an item read twice (one was inserted behind it), or a
+	 * `meta.total` that dropped (one was removed before it, which moved an item onto a page
+	 * already read). Either may have hidden an item: the read is made again.
+	 */
 	shifted: boolean;
 }
 
@@ -127,6 +155,8 @@ async function readForward(
 	const read = new Set<string>();
 	let page = start;
 	for (let count = 1; ; count++) {
+		const refusal = lyingPage(reader, page, count, read) ?? fallsBehind(reader, page, result);
+		if (refusal) return { ...result, error: refusal };
 		for (const { index, ...row } of readableRows(reader, page.items)) {
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
 			if (row.id !== '' && read.has(row.id)) result.shifted = true;
@@ -137,11 +167,42 @@ async function readForward(
 		}
 		if (!page.hasMore || page.items.length === 0) return result;
 		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
+		const before = page;
 		try {
 			page = await getPage(reader, page.number + 1);
 		} catch (error) {
 			return { ...result, error };
 		}
+		// fewer items than a page ago: some were removed, and as many moved onto the page just read
+		if (shrank(before, page)) result.shifted = true;
+	}
+}
+
+const shrank = (before: Page, after: Page): boolean =>
+	before.total !== undefined && after.total !== undefined && after.total < before.total;
+
+/**
+ * A page the read must not take, as the transport's listing refuses it: one whose every id was
+ * read already (a service that ignores `page`), or one past the pages `meta.total` allows.
+ */
+function lyingPage(reader: ListReader, page: Page, count: number, read: Set<string>) {
+	const ids = page.items.map(idOf);
+	if (count > 1 && ids.length > 0 && ids.every((id) => id !== '' && read.has(id)))
+		return reader.pages.refuse.repeatedPage(page.number);
+	if (!page.hasMore || page.total === undefined) return undefined;
+	// the page size the service used: its `limit`, else what this page holds (as the transport's)
+	const size = page.limit ?? Math.max(1, Math.min(PAGE_SIZE, page.items.length));
+	const allowed = Math.ceil(page.total / size) + 1;
+	return page.number > allowed ? reader.pages.refuse.endless(page.number - 1, allowed) : undefined;
+}
+
+/** The order refusal of a page that starts before the last item read (checkOrder), if any. */
+function fallsBehind(reader: ListReader, page: Page, read: ForwardRead): Error | undefined {
+	try {
+		checkOrder(reader, page.items, read.rows.at(-1)?.stamp);
+		return undefined;
+	} catch (error) {
+		return error as Error;
 	}
 }
 

@@ -391,6 +391,11 @@ export const LISTING = {
 		`The service kept reporting more pages after page ${page} (expected at most ${maxPages})`,
 		'The list never ended, so the listing was stopped to avoid an endless loop. Narrow the list with filters or report this to the service provider.',
 	],
+	/** A list a reader needs oldest first, in another order (`field` of two elements, in order). */
+	unordered: (path: string, field: string, earlier: string, later: string) => [
+		`The service does not list ${path} oldest first: ${field} ${earlier} comes before ${later}`,
+		`The polling trigger finds new items at the end of the list, so it needs the list ordered oldest first by ${field}; read in this order, old items would be taken as new. Nothing was emitted. Use the Business Finance Trigger (webhooks) with this service, or report this to the service provider.`,
+	],
 	/** An empty page while the answer says more remain (`said`: what it said). */
 	endedEarly: (path: string, page: number, said: string, received: number) => [
 		`The service answered page ${page} of ${path} with no items but said more remain (${said}; ${received} received before it)`,

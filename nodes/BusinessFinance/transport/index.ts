@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
-import { buildOperationError, listingError } from './errors';
+import { buildOperationError, LISTING, listingError } from './errors';
 import { limiterFor, type Limiters } from './limiter';
 import { isObject, listAll, type PageMeta, pageItems } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
@@ -113,7 +113,14 @@ export function createTransport({
 		};
 		const all = async (qs: IDataObject) =>
 			await listAll(call, path, getPage, qs, Number.POSITIVE_INFINITY);
-		return { page, all };
+		/** The listing's own refusals, for a reader that pages by itself. */
+		const refuse = {
+			repeatedPage: (number: number) => listingError(call, LISTING.repeatedPage(path, number)),
+			endless: (number: number, max: number) => listingError(call, LISTING.endless(number, max)),
+			unordered: (field: string, earlier: string, later: string) =>
+				listingError(call, LISTING.unordered(path, field, earlier, later)),
+		};
+		return { page, all, refuse };
 	}
 
 	return { apiRequest, apiRequestAllItems, apiPages };
