@@ -32,7 +32,8 @@ import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/s
 const TAG = Date.now().toString(36);
 /** 5 s windows: waiting for the whole-second X-RateLimit-Reset is a small part of each. */
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 50, windowSeconds: 5 };
-const COPIES = exampleCopies('bfQueueExmpl', '5f4b2a10-0003-4c1a-9e01-0000000000q3');
+const EXAMPLE03_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-0000000000q3';
+const COPIES = exampleCopies('bfQueueExmpl', EXAMPLE03_WEBHOOK_ID);
 
 let env: QueueEnvironment;
 let sandbox: RunningSandbox;
@@ -235,6 +236,65 @@ describe('a delivery that reaches a webhook processor while main is still activa
 		await sleep(2000);
 		expect(await env.main.executions(IDS.triggerEarly, false)).toHaveLength(1);
 		await env.main.deactivate(IDS.triggerEarly);
+		await steps.endpointDeleted(endpointId);
+	});
+});
+
+describe('example 03’s de-duplication (n8n’s own store) across the two webhook processors', () => {
+	const hookPath = `webhook/${EXAMPLE03_WEBHOOK_ID}/webhook`;
+	const SKIP = 'Skip events already handled';
+
+	it('a delivery answered by one processor and its retry (same webhook-id, new signature) sent to the other: both accepted, the steps after the de-duplication run once', async () => {
+		const workflowId = COPIES.example03.id;
+		await sandbox.admin.clearRequests();
+		await env.main.activate(workflowId);
+		const endpointId = await steps.createdEndpointId();
+		const secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
+		const body = eventBody('receivable.paid', { id: `rcv_q_dedupe_${TAG}`, status: 'paid' });
+		const webhookId = `msg_q_dedupe_${TAG}`;
+		const [first, other] = env.webhookProcessors.map(
+			(p) => `http://127.0.0.1:${p.port}/${hookPath}`,
+		);
+		// accepted once that processor sees the endpoint main recorded (a 401 before is not remembered)
+		const deliver = (url: string) =>
+			env.main.waitFor(`a delivery accepted by ${url}`, async () => {
+				const answer = await post(url, body, signed(body, webhookId, secret));
+				return answer.status === 200 && answer;
+			});
+		await deliver(first);
+		await sleep(1100); // a later webhook-timestamp, so a new signature, as a service's retry has
+		await deliver(other);
+		const runs = (await env.main.waitForExecutions(workflowId, 1, 60_000)).sort(
+			(a, b) => Number(a.id) - Number(b.id),
+		);
+		expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
+		// each processor queued its own (its trigger knows only the deliveries it answered)
+		const queuedBy = runs.map((run) =>
+			processesThatLogged(env, String(run.id), 'Enqueued execution'),
+		);
+		expect(queuedBy.flat().sort()).toEqual(['webhook-1', 'webhook-2']);
+		expect(runs.map((run) => output(run, SKIP).length)).toEqual([1, 0]);
+		expect(runs.map((run) => output(run, 'Post to Slack').length)).toEqual([1, 0]);
+
+		// Measured, not promised: two copies at the same moment, one to each processor, run on the
+		// two workers at once; whether n8n's store lets both through is printed (docs/trigger.md).
+		const twin = eventBody('receivable.paid', { id: `rcv_q_twin_${TAG}`, status: 'paid' });
+		const twinId = `msg_q_twin_${TAG}`;
+		const answers = await Promise.all(
+			[first, other].map((url) => post(url, twin, signed(twin, twinId, secret))),
+		);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		const all = await env.main.waitForExecutions(workflowId, 3, 60_000);
+		const twins = all.filter(
+			(run) => output(run, 'Receivable paid')[0]?.id === JSON.parse(twin).id,
+		);
+		expect(twins).toHaveLength(2);
+		const posted = twins.reduce((sum, run) => sum + output(run, 'Post to Slack').length, 0);
+		console.log(
+			`two copies at the same moment on two processors: ${posted} of 2 passed the de-duplication`,
+		);
+		expect(posted).toBeGreaterThanOrEqual(1);
+		await env.main.deactivate(workflowId);
 		await steps.endpointDeleted(endpointId);
 	});
 });
