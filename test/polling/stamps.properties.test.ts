@@ -30,8 +30,7 @@ type Written = { offsetMinutes?: number; pad: number; trim: boolean };
 function write({ seconds, fraction }: Instant, how: Written) {
 	const offset = how.offsetMinutes ?? 0;
 	const local = new Date((seconds + offset * 60) * 1000).toISOString().slice(0, 19);
-	let digits = how.trim ? fraction.replace(/0+$/, '') : fraction + '0'.repeat(how.pad);
-	if (digits === '' && !how.trim && how.pad > 0) digits = '0'.repeat(how.pad);
+	const digits = how.trim ? fraction.replace(/0+$/, '') : fraction + '0'.repeat(how.pad);
 	const zone =
 		how.offsetMinutes === undefined
 			? ''

@@ -19,12 +19,12 @@ import {
 } from './cursor';
 import { POLLED_EVENTS, type PolledEvent } from './description';
 import {
-	checkOrder,
 	type ForwardRead,
 	getPage,
 	idOf,
 	type ListReader,
 	locate,
+	misordered,
 	PAGE_SIZE,
 	readAll,
 	readableRows,
@@ -217,8 +217,9 @@ async function firstPosition(
 	const first = await getPage(reader, 1);
 	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
-	if (last !== first)
-		checkOrder(reader, last.items, readableRows(reader, first.items, false)[0]?.stamp);
+	const oldest = readableRows(reader, first.items, false)[0]?.stamp;
+	const refusal = last === first ? undefined : misordered(reader, last.items, oldest);
+	if (refusal) throw refusal;
 	if (last.items.length === 0)
 		return { watching: settings.watching, position: emptyPosition(), offsetEstimate: 0 };
 	// the newest readable item, never none: an empty cursor would make every item new

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { hasMore, type PageMeta } from '../transport/pagination';
+import { hasMore, pageCap, type PageMeta } from '../transport/pagination';
 import {
 	compareRows,
 	compareStamps,
@@ -21,8 +21,7 @@ interface Page {
 	items: IDataObject[];
 	/** `meta.total`, when the service sent one. */
 	total?: number;
-	/** `meta.limit`, when the service sent one: the page size it used. */
-	limit?: number;
+	meta: PageMeta;
 	hasMore: boolean;
 }
 
@@ -69,17 +68,18 @@ export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 });
 
 /**
- * Throws when `items` (in list order, after `before`: the previous page's last) are not oldest
- * first. Every read checks it, so a list in another order is refused before anything is emitted:
- * the cursor is the newest item only in a list ordered oldest first.
+ * The refusal of `items` (in list order, after `before`: the previous page's last) when they are
+ * not oldest first. Every read checks it, so a list in another order is refused before anything
+ * is emitted: the cursor is the newest item only in a list ordered oldest first.
  */
-export function checkOrder(reader: ListReader, items: IDataObject[], before?: string): void {
+export function misordered(reader: ListReader, items: IDataObject[], before?: string) {
 	let previous = before;
 	for (const { stamp } of readableRows(reader, items, false)) {
 		if (previous !== undefined && compareStamps(stamp, previous) < 0)
-			throw reader.pages.refuse.unordered(reader.stampField, previous, stamp);
+			return reader.pages.refuse.unordered(reader.stampField, previous, stamp);
 		previous = stamp;
 	}
+	return undefined;
 }
 
 /** One page of `limit` items, refused unless oldest first. */
@@ -89,11 +89,10 @@ export async function getPage(
 	limit = PAGE_SIZE,
 ): Promise<Page> {
 	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
-	checkOrder(reader, items);
+	const refusal = misordered(reader, items);
+	if (refusal) throw refusal;
 	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	const size = typeof meta.limit === 'number' && meta.limit > 0 ? meta.limit : undefined;
-	const more = hasMore(meta, number, limit, items.length);
-	return { number, items, total, limit: size, hasMore: more };
+	return { number, items, total, meta, hasMore: hasMore(meta, number, limit, items.length) };
 }
 
 const lastPageOf = (page: Page): number =>
@@ -155,7 +154,9 @@ async function readForward(
 	const read = new Set<string>();
 	let page = start;
 	for (let count = 1; ; count++) {
-		const refusal = lyingPage(reader, page, count, read) ?? fallsBehind(reader, page, result);
+		const refusal =
+			lyingPage(reader, page, count, read) ??
+			misordered(reader, page.items, result.rows.at(-1)?.stamp);
 		if (refusal) return { ...result, error: refusal };
 		for (const { index, ...row } of readableRows(reader, page.items)) {
 			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
@@ -189,21 +190,9 @@ function lyingPage(reader: ListReader, page: Page, count: number, read: Set<stri
 	const ids = page.items.map(idOf);
 	if (count > 1 && ids.length > 0 && ids.every((id) => id !== '' && read.has(id)))
 		return reader.pages.refuse.repeatedPage(page.number);
-	if (!page.hasMore || page.total === undefined) return undefined;
-	// the page size the service used: its `limit`, else what this page holds (as the transport's)
-	const size = page.limit ?? Math.max(1, Math.min(PAGE_SIZE, page.items.length));
-	const allowed = Math.ceil(page.total / size) + 1;
+	if (!page.hasMore) return undefined;
+	const allowed = pageCap(page.meta, PAGE_SIZE, page.items.length, Number.POSITIVE_INFINITY);
 	return page.number > allowed ? reader.pages.refuse.endless(page.number - 1, allowed) : undefined;
-}
-
-/** The order refusal of a page that starts before the last item read (checkOrder), if any. */
-function fallsBehind(reader: ListReader, page: Page, read: ForwardRead): Error | undefined {
-	try {
-		checkOrder(reader, page.items, read.rows.at(-1)?.stamp);
-		return undefined;
-	} catch (error) {
-		return error as Error;
-	}
 }
 
 /** Passes over the list a poll makes at most while items are inserted behind its reading. */

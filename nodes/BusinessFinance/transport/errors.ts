@@ -95,12 +95,14 @@ interface ApiErrorArgs extends Scope {
 
 // A `NodeApiError` built from a plain object that holds only status, code and message: no request
 // options, headers or axios objects, so the key cannot leak through the error's properties.
-// `description` replaces the hint; only an answer (with a status) gives getApiErrorInfo.
+// `description` (else `outcome`) replaces the hint; only an answer (with a status) gives getApiErrorInfo.
 function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, serviceMessage, itemIndex, secrets } = args;
 	const message = redact(args.message, secrets);
 	const description = redact(
-		[args.description ?? hintFor(status, code), args.extra].filter(Boolean).join(' '),
+		[args.description ?? args.outcome ?? hintFor(status, code), args.extra]
+			.filter(Boolean)
+			.join(' '),
 		secrets,
 	);
 	const httpCode = status !== undefined ? String(status) : undefined;
@@ -247,9 +249,12 @@ function outcomeText(path: string): string {
 	return `Outcome unknown: the service may have received and processed this request, so ${effect} It is never retried automatically.`;
 }
 
-/** The outcome text of a POST whose answer was lost, or undefined for other methods. */
+/**
+ * The outcome text when a POST may have been processed, else undefined: `create` is send.ts's
+ * reason for not retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
+ */
 const uncertain = (ending: Ending) =>
-	ending.method === 'POST' ? outcomeText(ending.path) : undefined;
+	ending.reason === 'create' ? outcomeText(ending.path) : undefined;
 
 /** What the tries and the budget add. */
 function afterwards(ending: Ending): string {
@@ -300,7 +305,7 @@ function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed
 	const proxy = looksHtml
 		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
 		: '';
-	const outcome = status >= 500 || status === 0 ? uncertain(ending) : undefined;
+	const outcome = uncertain(ending);
 	return buildApiError({
 		...scope,
 		status,
@@ -319,16 +324,17 @@ export function answerError(
 	answer: { status: number; body: unknown; location?: string },
 ): NodeApiError {
 	const { status, location } = answer;
+	const outcome = uncertain(ending);
 	if (status >= 200 && status < 300) {
 		return buildApiError({
 			...scope,
 			status,
 			message: `The service answered HTTP ${status} with a body that is not valid JSON`,
 			description:
-				uncertain(ending) ??
+				outcome ??
 				'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
 			extra: afterwards(ending),
-			outcome: uncertain(ending),
+			outcome,
 		});
 	}
 	if (status >= 300 && status < 400) {
@@ -347,20 +353,9 @@ export function answerError(
 	const said = serviceError.message?.replace(/\s+/g, ' ').trim();
 	const serviceMessage = said ? redactedExcerpt(said, 300, scope.secrets) : undefined;
 	const message = serviceErrorMessage(status, code, serviceMessage);
-	const outcome = status >= 500 ? uncertain(ending) : undefined;
-	const extra = afterwards(ending);
 	// an uncertain create's text replaces the code's hint ("Try again in a few minutes, or …")
-	const description = outcome;
-	return buildApiError({
-		...scope,
-		status,
-		code,
-		serviceMessage,
-		message,
-		description,
-		extra,
-		outcome,
-	});
+	const extra = afterwards(ending);
+	return buildApiError({ ...scope, status, code, serviceMessage, message, extra, outcome });
 }
 
 function serviceErrorMessage(status: number, code?: string, said?: string): string {

@@ -80,7 +80,12 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 }
 
 /** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
-function pageCap(meta: PageMeta, pageSize: number, received: number, current: number): number {
+export function pageCap(
+	meta: PageMeta,
+	pageSize: number,
+	received: number,
+	current: number,
+): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return current;
 	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
 	return Math.min(MAX_PAGES, pages + 1);
