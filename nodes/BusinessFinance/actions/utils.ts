@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isSet } from '../helpers/validators';
 import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
 import { apiRequest, type HttpMethod } from '../transport';
@@ -62,6 +62,15 @@ export async function requestData(this: IExecuteFunctions, call: ApiCall): Promi
 	return unwrapData(
 		await apiRequest.call(this, method, path, body, undefined, options),
 	) as IDataObject;
+}
+
+/** An operation with no parameters of its own that GETs `path` and answers its `data`. */
+export function readOnce(path: string) {
+	const description: INodeProperties[] = [];
+	async function execute(this: IExecuteFunctions, i: number, context: OperationContext) {
+		return await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
+	}
+	return { description, execute };
 }
 
 /** One API call that answers one resource: its `data` in stable columns. */

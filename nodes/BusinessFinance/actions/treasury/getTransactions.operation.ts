@@ -4,7 +4,6 @@ import { transactionTypeOptions } from '../../descriptions/events';
 import { normaliseDate, validateDateRange } from '../../helpers/dates';
 import { listOperation } from '../operations';
 
-
 export const { description, execute, nothingListed } = listOperation({
 	resource: 'treasury',
 	operation: 'getTransactions',
