@@ -24,6 +24,7 @@ import {
 	type ScriptedModel,
 	type Step,
 } from '../helpers/scripted-model';
+import { RECEIVABLE_MAY_EXIST, RETRY_ADVICE } from '../helpers/outcomes';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { bodyOf as mailText, linksOf, smtpServer, type SmtpServer } from '../helpers/smtp-server';
 import { importWithTable, startN8nWithPackage, type PackageInN8n } from './environment';
@@ -292,12 +293,6 @@ const LOST_SCRIPT: Step[] = [
 	})),
 	{ answer: 'Both invoices may exist: I will not create them again before they are checked.' },
 ];
-
-/** Advice to send again, in any words: none may follow a create whose outcome is unknown. */
-const RETRY_ADVICE =
-	/try again|retry on fail|safe to run|run (it|this|the node) again|re-?run|later/i;
-const RECEIVABLE_MAY_EXIST =
-	/^Outcome unknown: .*receivable may have been created.*receivable\.created event.*second invoice.*never retried automatically\.$/;
 
 /** Faults for the next POSTs of receivables: each is processed, then its answer is lost so. */
 async function loseAnswers(...kinds: Array<'status503' | 'reset'>): Promise<void> {
