@@ -29,8 +29,21 @@ import {
 import { printMarkdownTable, round3, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-const CONFIGURATIONS = [
-	{ name: 'defaults', meaning: "n8n's defaults", env: {} as Record<string, string>, target: 1.5 },
+interface Configuration {
+	name: string;
+	meaning: string;
+	env: Record<string, string>;
+	target: number | 'reported';
+	/** Example 03's recipe: n8n's Remove Duplicates right after the trigger. */
+	dedupe?: boolean;
+	/** Deliveries per side, instead of BENCH_BURST_N. */
+	perSide?: number;
+}
+
+const DEDUPE_NODE = 'Skip events already handled';
+
+const CONFIGURATIONS: Configuration[] = [
+	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
 	{
 		name: 'fair',
 		meaning: 'the Webhook node acquires an isolate too',
@@ -43,13 +56,22 @@ const CONFIGURATIONS = [
 		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 		target: 1.05,
 	},
+	{
+		name: 'recipe',
+		meaning: "defaults, with example 03's Remove Duplicates after the trigger",
+		env: {},
+		target: 'reported',
+		dedupe: true,
+		perSide: 300,
+	},
 ];
 
-type Configuration = (typeof CONFIGURATIONS)[number];
 type Setup = BurstSetup & { configuration: Configuration };
 type ConfigurationResult = Record<Side, SideResult> & {
 	configuration: Configuration;
 	timeRatio: number;
+	/** n8n's own record of the de-duplication node's time, over the last 100 runs. */
+	dedupeStepMs?: { p50: number; p90: number; runs: number };
 };
 
 function readBurstSettings(): BurstSettings & { configs: string[] } {
@@ -73,7 +95,8 @@ export async function runTriggerBurst(): Promise<Outcome> {
 		for (const configuration of CONFIGURATIONS.filter((c) => s.configs.includes(c.name))) {
 			const setup = { sb, collector, endpoint: await createEndpoint(sb), configuration };
 			const tag = `${configuration.name}_${Date.now().toString(36)}`;
-			const measured = await inSingleN8n(runtime, setup, { ...s, tag });
+			const perSide = configuration.perSide ?? s.perSide;
+			const measured = await inSingleN8n(runtime, setup, { ...s, perSide, tag });
 			const timeRatio = round3(measured.trigger.totalMs / measured.webhook.totalMs);
 			results.push({ configuration, ...measured, timeRatio });
 		}
@@ -126,12 +149,21 @@ function sideCells(r: ConfigurationResult, side: SideResult): string[] {
 
 function report(results: ConfigurationResult[], s: BurstSettings): void {
 	console.log(
-		`\ntrigger burst: ${s.perSide} signed deliveries per side at concurrency ${s.concurrency}, rounds of ${s.round} alternating`,
+		`\ntrigger burst: ${s.perSide} signed deliveries per side (unless a configuration sets its own) at concurrency ${s.concurrency}, rounds of ${s.round} alternating`,
 	);
 	const head = ['configuration', 'side', 'total s', 'answer p50 / p90 ms', 'CPU ms / delivery'];
 	head.push('run-queue s', 'runs per event', 'secret fetches', 'time ratio', 'target');
 	const rows = results.flatMap((r) => [sideCells(r, r.trigger), sideCells(r, r.webhook)]);
 	printMarkdownTable(head, rows);
+	for (const { configuration, dedupeStepMs: step } of results) {
+		if (step) {
+			const { p50, p90, runs } = step;
+			const of = `${configuration.perSide ?? s.perSide} deliveries per side`;
+			console.log(
+				`${configuration.name} (${of}): ${DEDUPE_NODE} took ${p50} / ${p90} ms (p50 / p90, ${runs} runs)`,
+			);
+		}
+	}
 }
 
 const TRIGGER_WORKFLOW_ID = 'bfBenchBurstTrig';
@@ -141,7 +173,7 @@ async function inSingleN8n(
 	runtime: Runtime,
 	setup: Setup,
 	s: Parameters<typeof measureBurst>[2],
-): Promise<Record<Side, SideResult>> {
+): Promise<Record<Side, SideResult> & Pick<ConfigurationResult, 'dedupeStepMs'>> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
 	let n8n: N8nServer | undefined;
 	try {
@@ -160,11 +192,23 @@ async function inSingleN8n(
 		await untilBothServe(setup, n8n.baseUrl);
 		const group = n8n.process.child.pid!;
 		const target = { baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] };
-		return await measureBurst(target, setup, s);
+		const measured = await measureBurst(target, setup, s);
+		if (!setup.configuration.dedupe) return measured;
+		return { ...measured, dedupeStepMs: await dedupeStepMs(n8n) };
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
+}
+
+async function dedupeStepMs(n8n: N8nServer): Promise<ConfigurationResult['dedupeStepMs']> {
+	const runs = await n8n.executions(TRIGGER_WORKFLOW_ID); // the newest 100, with their data
+	const times: number[] = runs
+		.map((run) => run.data?.resultData?.runData?.[DEDUPE_NODE]?.[0]?.executionTime)
+		.filter((ms): ms is number => typeof ms === 'number')
+		.sort((a, b) => a - b);
+	const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+	return { p50: at(0.5), p90: at(0.9), runs: times.length };
 }
 
 async function untilBothServe(setup: Setup, n8nUrl: string): Promise<void> {
@@ -183,7 +227,16 @@ async function untilBothServe(setup: Setup, n8nUrl: string): Promise<void> {
 	);
 }
 
-function burstWorkflows({ collector, endpoint }: Setup): WorkflowJson[] {
+function dedupeNode() {
+	const parameters = {
+		operation: 'removeItemsSeenInPreviousExecutions',
+		dedupeValue: '={{ $json.id }}',
+		options: {},
+	};
+	return node(DEDUPE_NODE, 'n8n-nodes-base.removeDuplicates', parameters, { typeVersion: 2 });
+}
+
+function burstWorkflows({ collector, endpoint, configuration }: Setup): WorkflowJson[] {
 	const reportRun = (source: Side, id: string) =>
 		node(
 			'Report the run',
@@ -214,6 +267,7 @@ function burstWorkflows({ collector, endpoint }: Setup): WorkflowJson[] {
 				webhookEndpointId: endpoint.id,
 				events: ['receivable.paid'],
 			}),
+			...(configuration.dedupe ? [dedupeNode()] : []),
 			reportRun('trigger', '={{ $json.id }}'),
 		]),
 		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [

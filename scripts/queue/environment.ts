@@ -16,7 +16,7 @@ import {
 	type SharedSettings,
 } from './n8n-processes';
 import { startPostgres, type PostgresInstance } from './postgres';
-import { startRedis, type RedisInstance } from './redis';
+import { saveRedis, startRedis, type RedisInstance } from './redis';
 
 const PROCESSES_PER_ROLE = 2;
 
@@ -36,6 +36,8 @@ export class QueueEnvironment {
 	private constructor(
 		readonly dir: string,
 		private readonly ownsDir: boolean,
+		private readonly runtime: Runtime,
+		private readonly programs: QueueServicePrograms,
 	) {}
 
 	static async start(
@@ -46,9 +48,9 @@ export class QueueEnvironment {
 	): Promise<QueueEnvironment> {
 		const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bf-queue-'));
 		fs.mkdirSync(dir, { recursive: true });
-		const env = new QueueEnvironment(dir, options.dir === undefined);
+		const env = new QueueEnvironment(dir, options.dir === undefined, runtime, programs);
 		try {
-			await env.startParts(runtime, programs);
+			await env.startParts();
 			return env;
 		} catch (error) {
 			await env.stop();
@@ -95,14 +97,62 @@ export class QueueEnvironment {
 		return started;
 	}
 
-	private async startParts(runtime: Runtime, programs: QueueServicePrograms): Promise<void> {
+	/** As an outage: Redis stops (its keys saved first); the function returned starts it again. */
+	async stopRedis(): Promise<() => Promise<void>> {
+		const { port } = this.redis;
+		await saveRedis(port);
+		await stopGroup(this.redis.process, 'SIGTERM', 10_000);
+		return async () => {
+			this.redis = await startRedis(this.programs.redisServer, this.dir, port);
+		};
+	}
+
+	/** As a crash (out of memory, a node lost): no shutdown, its jobs left as they were. */
+	async kill(name: string): Promise<void> {
+		await stopGroup(this.group(name), 'SIGKILL');
+	}
+
+	private group(name: string): GroupProcess {
+		const found = this.processGroups().find((g) => g.name === name);
+		if (!found) throw new Error(`no process ${name} in the queue environment`);
+		return found.process;
+	}
+
+	/** Starts again, on their ports, the n8n processes that are not running (as a supervisor would). */
+	async restartStopped(): Promise<string[]> {
+		const { runtime, settings, dir } = this;
+		const starts: Array<Promise<unknown>> = [];
+		const restarted: string[] = [];
+		if (!this.main.process.running()) {
+			const port = this.main.options.port;
+			starts.push(startMain(runtime, settings, dir, port).then((m) => (this.main = m)));
+			restarted.push('main');
+		}
+		for (const [role, list] of [
+			['worker', this.workers],
+			['webhook', this.webhookProcessors],
+		] as const) {
+			list.forEach((p, i) => {
+				if (p.process.running()) return;
+				const spec = { role, index: i + 1, port: p.port };
+				starts.push(startQueueProcess(runtime, settings, dir, spec).then((q) => (list[i] = q)));
+				restarted.push(p.name);
+			});
+		}
+		await Promise.all(starts);
+		return restarted;
+	}
+
+	private async startParts(): Promise<void> {
+		const { runtime, programs } = this;
 		const ports = new Set<number>();
 		while (ports.size < 2 + 2 * PROCESSES_PER_ROLE) ports.add(await freePort());
 		const [balancerPort, mainPort, ...rest] = [...ports];
-		const redis = this.record(startRedis(programs.redisServer, this.dir), (r) => ({
+		// Each stop names the current instance: stopRedis() and restartStopped() replace them.
+		const redis = this.record(startRedis(programs.redisServer, this.dir), () => ({
 			name: 'redis',
 			service: true,
-			stop: () => stopGroup(r.process, 'SIGTERM', 10_000),
+			stop: () => stopGroup(this.redis.process, 'SIGTERM', 10_000),
 		}));
 		const postgres = this.record(startPostgres(programs.postgresBinDir, this.dir), (p) => ({
 			name: 'postgres',
@@ -128,11 +178,11 @@ export class QueueEnvironment {
 		}));
 		// Main first: it migrates the fresh database.
 		const main = startMain(runtime, this.settings, this.dir, mainPort);
-		this.main = await this.record(main, (m) => ({ name: 'main', stop: () => m.stop() }));
+		this.main = await this.record(main, () => ({ name: 'main', stop: () => this.main.stop() }));
 		const start = (role: 'worker' | 'webhook', port: number, i: number) =>
 			this.record(
 				startQueueProcess(runtime, this.settings, this.dir, { role, index: i + 1, port }),
-				(p) => ({ name: p.name, stop: () => stopGroup(p.process) }),
+				(p) => ({ name: p.name, stop: () => stopGroup(this.group(p.name)) }),
 			);
 		const processes = [
 			...rest.slice(PROCESSES_PER_ROLE).map((port, i) => start('worker', port, i)),

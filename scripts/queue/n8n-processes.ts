@@ -61,6 +61,8 @@ export async function startMain(
 		extraEnv: {
 			...sharedEnv(settings),
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			// Runs whose worker is gone are marked crashed within 30 s (default every 180 minutes).
+			N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.5',
 			// Production webhooks are for the webhook processors only.
 			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 		},
@@ -88,6 +90,11 @@ export async function startQueueProcess(
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 				QUEUE_HEALTH_CHECK_PORT: String(spec.port),
 				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				// A killed worker's job is found stalled within 15 s (defaults: a 60 s lock, checked
+				// every 30 s); n8n retries no stalled job.
+				QUEUE_WORKER_LOCK_DURATION: '10000',
+				QUEUE_WORKER_LOCK_RENEW_TIME: '2000',
+				QUEUE_WORKER_STALLED_INTERVAL: '5000',
 			}),
 		},
 	};

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as net from 'net';
 import * as path from 'path';
 import { freePort } from '../ports';
 import { startGroup, type GroupProcess } from '../process-group';
@@ -8,8 +9,13 @@ export interface RedisInstance {
 	process: GroupProcess;
 }
 
-export async function startRedis(redisServer: string, dir: string): Promise<RedisInstance> {
-	const port = await freePort();
+/** `port`: a restart's, on the port the n8n processes know. */
+export async function startRedis(
+	redisServer: string,
+	dir: string,
+	port?: number,
+): Promise<RedisInstance> {
+	port ??= await freePort();
 	const dataDir = path.join(dir, 'redis');
 	fs.mkdirSync(dataDir, { recursive: true });
 	const args = [
@@ -28,4 +34,17 @@ export async function startRedis(redisServer: string, dir: string): Promise<Redi
 		pollMs: 100,
 	});
 	return { port, process: proc };
+}
+
+/** As `redis-cli SAVE`: the queue's keys to disk, so that a restart finds them (no save points). */
+export async function saveRedis(port: number): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const socket = net.connect(port, '127.0.0.1', () => socket.write('*1\r\n$4\r\nSAVE\r\n'));
+		socket.once('data', (answer) => {
+			socket.end();
+			if (answer.toString().startsWith('+OK')) resolve();
+			else reject(new Error(`redis SAVE answered ${answer.toString().trim()}`));
+		});
+		socket.once('error', reject);
+	});
 }

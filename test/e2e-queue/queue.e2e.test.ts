@@ -25,7 +25,7 @@ import { processesThatLogged, workerThatRan } from './evidence';
 import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
-import { LISTING_CREDENTIAL, listingWorkflow } from './workflows';
+import { CRASH, LISTING_CREDENTIAL, crashWorkflows, listingWorkflow } from './workflows';
 import { eventBody } from '../trigger/support';
 import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/service';
 
@@ -80,7 +80,7 @@ beforeAll(async () => {
 		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
 	]);
-	await importWorkflows(env.main.runtime, cli, [...shared, listingWorkflow()]);
+	await importWorkflows(env.main.runtime, cli, [...shared, listingWorkflow(), ...crashWorkflows()]);
 }, 600_000);
 
 afterAll(async () => {
@@ -319,6 +319,184 @@ describe('two listings at once on one key, on two workers (the rate limit is per
 		expect(figures.pageRequests).toBe(2 * Math.ceil(LISTING.vendors / LISTING.pageSize));
 		expect(figures.throttled).toBeLessThanOrEqual(2 * figures.windows);
 	});
+});
+
+/** Accepted once that processor knows the endpoint main recorded (a 401 before is not remembered). */
+const accepted = (url: string, body: string, webhookId: string, secret: string) =>
+	env.main.waitFor(
+		`a delivery accepted by ${url}`,
+		async () => {
+			const answer = await post(url, body, signed(body, webhookId, secret));
+			return answer.status === 200 && answer;
+		},
+		90_000,
+	);
+
+async function activateWithEndpoint(workflowId: string): Promise<{ id: string; secret: string }> {
+	await sandbox.admin.clearRequests();
+	await env.main.activate(workflowId);
+	const id = await steps.createdEndpointId();
+	return { id, secret: (await v1('GET', `/webhooks/${id}/secret`)).body.data.secret };
+}
+
+/**
+ * Measured, not a guarantee: what n8n 2.40.7 does when a worker dies mid-run (docs/trigger.md,
+ * "Exactly once, per setup"). The service was answered on receipt, so it does not deliver again.
+ */
+describe('a worker killed during a run', () => {
+	it('the job is found stalled and not run again; the webhook processor that queued it records the run as failed without its data (saved progress included) and starts the Error Workflow; Retry cannot bring the event back', async () => {
+		const endpoint = await activateWithEndpoint(CRASH.workflowId);
+		await env.main.activate(CRASH.errorWorkflowId); // 2.x runs only a published Error Workflow
+		const body = eventBody('receivable.paid', { id: `rcv_q_crash_${TAG}`, status: 'paid' });
+		const hook = `${env.loadBalancer.url}/webhook/${CRASH.webhookId}/webhook`;
+		await accepted(hook, body, `msg_q_crash_${TAG}`, endpoint.secret);
+		const run = await env.main.waitFor(
+			'the run to have saved its de-duplication step',
+			async () => {
+				const [latest] = await env.main.executions(CRASH.workflowId);
+				return latest && output(latest, CRASH.skip).length === 1 && latest;
+			},
+			60_000,
+		);
+		expect(run.status).toBe('running');
+		const killedAt = Date.now();
+		await env.kill(workerThatRan(env, String(run.id)));
+		const failed = await env.main.waitFor(
+			'the run to end',
+			async () => {
+				const now = await env.main.api('GET', `/executions/${run.id}?includeData=true`);
+				return now?.stoppedAt ? now : undefined;
+			},
+			120_000,
+		);
+		const seconds = Math.round((Date.now() - killedAt) / 1000);
+		console.log(`a run whose worker was killed: recorded ${failed.status} ${seconds} s later`);
+		const stalled = /failed to be processed too many times and will no longer retry/;
+		expect(failed.status).toBe('error');
+		expect(failed.data.resultData.error.message).toMatch(stalled);
+		expect(failed.data.resultData.runData).toEqual({});
+		expect(processesThatLogged(env, String(run.id), 'Enqueued execution')).toEqual([
+			expect.stringMatching(/^webhook-[12]$/),
+		]);
+		const [told] = await env.main.waitForExecutions(CRASH.errorWorkflowId, 0, 60_000);
+		expect(output(told, 'Error Trigger')).toEqual([
+			expect.objectContaining({
+				execution: expect.objectContaining({
+					id: String(run.id),
+					error: expect.objectContaining({ message: expect.stringMatching(stalled) }),
+				}),
+			}),
+		]);
+		expect(await env.main.executions(CRASH.workflowId, false)).toHaveLength(1);
+
+		await env.main.rest('POST', `/executions/${run.id}/retry`, { loadWorkflow: false });
+		const retried = await env.main.waitFor(
+			'the retry to finish',
+			async () => {
+				const runs = await env.main.executions(CRASH.workflowId);
+				return runs.find((r) => r.mode === 'retry' && r.stoppedAt);
+			},
+			120_000,
+		);
+		expect(retried.status).toBe('error');
+		expect(output(retried, CRASH.handled)).toEqual([]);
+		await env.main.deactivate(CRASH.workflowId);
+		await steps.endpointDeleted(endpoint.id);
+	}, 400_000);
+});
+
+describe('Redis stopped while a delivery arrives (example 03)', () => {
+	const workflowId = COPIES.example03.id;
+	const hook = () =>
+		`http://127.0.0.1:${env.webhookProcessors[0].port}/webhook/${EXAMPLE03_WEBHOOK_ID}/webhook`;
+	const paid = (label: string) =>
+		eventBody('receivable.paid', { id: `rcv_q_redis_${label}_${TAG}`, status: 'paid' });
+	let endpoint = { id: '', secret: '' };
+	const runningN8n = () =>
+		env
+			.processGroups()
+			.filter((g) => !['redis', 'postgres'].includes(g.name) && g.process.running())
+			.map((g) => g.name);
+
+	beforeAll(async () => {
+		endpoint = await activateWithEndpoint(workflowId);
+		const before = (await env.main.executions(workflowId, false)).length;
+		const warm = paid('warm');
+		await accepted(hook(), warm, `msg_q_redis_warm_${TAG}`, endpoint.secret);
+		await env.main.waitForExecutions(workflowId, before, 60_000);
+	}, 200_000);
+
+	it('for 4 s (under n8n’s 10 s): the delivery is answered once Redis is back, and runs once', async () => {
+		const before = (await env.main.executions(workflowId, false)).length;
+		const body = paid('short');
+		const running = runningN8n();
+		const restartRedis = await env.stopRedis();
+		const sent = Date.now();
+		const answer = post(hook(), body, signed(body, `msg_q_redis_short_${TAG}`, endpoint.secret));
+		await sleep(4000);
+		await restartRedis();
+		const { status } = await answer;
+		const waitedMs = Date.now() - sent;
+		console.log(`a delivery while Redis was down for 4 s: answered ${status} after ${waitedMs} ms`);
+		expect(status).toBe(200);
+		expect(waitedMs).toBeGreaterThanOrEqual(4000);
+		const runs = (await env.main.waitForExecutions(workflowId, before, 60_000)).filter(
+			(run) => output(run, 'Receivable paid')[0]?.id === JSON.parse(body).id,
+		);
+		expect(runs.map((run) => [run.status, output(run, 'Post to Slack').length])).toEqual([
+			['success', 1],
+		]);
+		expect(runningN8n()).toEqual(running);
+	});
+
+	it('for longer than 10 s: every n8n process exits and the delivery is not accepted; started again, the service’s retry runs once', async () => {
+		const body = paid('long');
+		const webhookId = `msg_q_redis_long_${TAG}`;
+		const running = runningN8n();
+		const restartRedis = await env.stopRedis();
+		const answer = post(hook(), body, signed(body, webhookId, endpoint.secret)).then(
+			(a) => `answered ${a.status}`,
+			(error) => `no answer (${(error as Error).cause ?? error})`,
+		);
+		const exited = () => env.processGroups().filter((g) => running.includes(g.name));
+		await env.main.waitFor(
+			'every n8n process to exit',
+			async () => exited().every((g) => !g.process.running()),
+			60_000,
+		);
+		const outcome = await answer;
+		console.log(`a delivery while Redis was down past n8n's threshold: ${outcome}`);
+		expect(outcome).not.toMatch(/answered 2\d\d/);
+		for (const g of exited())
+			expect(g.process.log()).toMatch(/Exiting process due to Redis connection error/);
+
+		await restartRedis();
+		expect((await env.restartStopped()).sort()).toEqual([
+			'main',
+			'webhook-1',
+			'webhook-2',
+			'worker-1',
+			'worker-2',
+		]);
+		await env.main.setupOwner();
+		await accepted(hook(), body, webhookId, endpoint.secret);
+		const all = await env.main.waitFor(
+			'the retry’s run',
+			async () => {
+				const runs = await env.main.executions(workflowId);
+				const mine = runs.filter(
+					(run) => output(run, 'Receivable paid')[0]?.id === JSON.parse(body).id,
+				);
+				return mine.some((run) => run.stoppedAt && run.status !== 'crashed') && mine;
+			},
+			90_000,
+		);
+		const summary = all.map((run: any) => [run.status, output(run, 'Post to Slack').length]);
+		console.log(`the event's runs after n8n came back: ${JSON.stringify(summary)}`);
+		expect(summary.filter(([status]: any) => status === 'success')).toEqual([['success', 1]]);
+		await env.main.deactivate(workflowId);
+		await steps.endpointDeleted(endpoint.id);
+	}, 600_000);
 });
 
 describe('secrets', () => {

@@ -22,6 +22,8 @@ export interface PackageInN8n {
 	runtime: Runtime;
 	n8n: N8nServer;
 	userFolder: string;
+	/** Stops n8n and starts it again on the same folder and port (a deploy); `n8n` is the new one. */
+	restart(between?: () => Promise<void>): Promise<N8nServer>;
 	stop(): Promise<void>;
 }
 
@@ -36,32 +38,41 @@ export async function startN8nWithPackage(setup: {
 		if (!process.env.BF_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 	let n8n: N8nServer | undefined;
+	const startOptions = {
+		userFolder,
+		logLevel: 'info' as const,
+		extraEnv: { GENERIC_TIMEZONE: 'UTC' },
+	};
 	try {
 		installPackage(userFolder);
 		const cliOptions = { userFolder, port: 0 };
 		await importCredentials(runtime, cliOptions, setup.credentials);
 		await importWorkflows(runtime, cliOptions, setup.workflows);
-		n8n = await N8nServer.start(runtime, {
-			userFolder,
-			logLevel: 'info',
-			extraEnv: { GENERIC_TIMEZONE: 'UTC' },
-		});
+		n8n = await N8nServer.start(runtime, startOptions);
 		await n8n.setupOwner();
 	} catch (error) {
 		await n8n?.stop();
 		removeFolder();
 		throw error;
 	}
-	const server = n8n;
-	return {
+	let server = n8n;
+	const environment: PackageInN8n = {
 		runtime,
 		n8n: server,
 		userFolder,
+		restart: async (between) => {
+			await server.stop();
+			await between?.();
+			server = await N8nServer.start(runtime, { ...startOptions, port: server.options.port });
+			environment.n8n = server;
+			return server;
+		},
 		stop: async () => {
 			await server.stop();
 			removeFolder();
 		},
 	};
+	return environment;
 }
 
 /** The node of example 01d that creates its table (on 2.x). */

@@ -21,6 +21,7 @@ import {
 	nodeNamed,
 	pollTimes,
 	pollingWorkflow,
+	restartPollingWorkflows,
 	sharedWorkflows,
 } from './workflows';
 import { eventBody } from '../trigger/support';
@@ -43,6 +44,7 @@ const EXAMPLE02_FIXED = (() => {
 	rows.parameters.jsCode = rows.parameters.jsCode.replace(/^.*-[23]`.*\n/gm, '');
 	return copy;
 })();
+const RESTART_POLL = restartPollingWorkflows();
 let environment: PackageInN8n;
 let runtime: Runtime;
 let sandbox: RunningSandbox;
@@ -81,6 +83,7 @@ beforeAll(async () => {
 			EXAMPLE02_FIXED,
 			pollingWorkflow(),
 			pollingWorkflow(IDS.pollingChanged, { [POLLING_NODES.changed]: 'vendor.updated' }),
+			...RESTART_POLL.workflows,
 		],
 	});
 	({ runtime, n8n } = environment);
@@ -636,5 +639,114 @@ describe('secrets', () => {
 			});
 		expect((await login('BusinessFinance1!')).status).toBe(401);
 		expect((await login(password)).status).toBe(200);
+	});
+});
+
+/**
+ * A deploy: n8n stopped and started again on the same database. The trigger's duplicate memory is
+ * the process's and goes; n8n's de-duplication store and the polling cursor are in the database
+ * and stay (the README's events table; docs/trigger.md, "Exactly once, per setup"). Last in the
+ * file: the other tests keep the n8n they started with.
+ */
+describe('n8n restarted between a delivery and its retry, and while the service had new items', () => {
+	const WEBHOOK_HOOK = () => `${n8n.baseUrl}/webhook/${EXAMPLE03_COPY_WEBHOOK_ID}/webhook`;
+	const POLL_NODE = 'Transactions (restart)';
+	const byId = (a: any, b: any) => Number(a.id) - Number(b.id);
+	const BALANCE_PATH = '/v1/treasury/balance';
+	const event = eventBody('receivable.paid', { id: `rcv_restart_${TAG}`, status: 'paid' });
+	const webhookId = `msg_restart_${TAG}`;
+	const before = { webhook: 0, errors: 0 };
+	let secret = '';
+	let endpointId = '';
+	let whileDown: any;
+
+	/** Accepted once n8n serves the path and knows the endpoint (a 401 or 404 before is not remembered). */
+	const deliver = () =>
+		n8n.waitFor(
+			'the delivery to be accepted',
+			async () => {
+				const answer = await post(WEBHOOK_HOOK(), event, signed(event, webhookId, secret));
+				return answer.status === 200 && answer;
+			},
+			90_000,
+		);
+
+	beforeAll(async () => {
+		await sandbox.admin.clearRequests();
+		await n8n.activate(COPIES.example03.id);
+		endpointId = await steps.createdEndpointId();
+		secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
+		before.webhook = await executionCount(COPIES.example03.id);
+		await deliver();
+		await n8n.waitForExecutions(COPIES.example03.id, before.webhook, 60_000);
+		await n8n.activate(RESTART_POLL.id);
+		await n8n.waitFor(
+			'the cursor of the restart workflow',
+			async () =>
+				(await n8n.api('GET', `/workflows/${RESTART_POLL.id}`)).staticData?.[`node:${POLL_NODE}`],
+			60_000,
+		);
+		before.errors = await executionCount(RESTART_POLL.errorWorkflow);
+		// 2.x runs only a published Error Workflow ("… is not active and cannot be executed" in its log)
+		if (runtime.major >= 2) await n8n.activate(RESTART_POLL.errorWorkflow);
+		// the run the next poll starts fails at its Balance step, past the node's retries
+		await sandbox.admin.addFault({ kind: 'status500', count: 50, pathPrefix: BALANCE_PATH });
+		n8n = await environment.restart(async () => {
+			// later than every transaction the polling tests dated ahead of the clock
+			const createdAt = new Date(Date.now() + 600_000).toISOString();
+			[whileDown] = await sandbox.admin.addTransactions([
+				{
+					type: 'deposit',
+					amount: 7,
+					currency: 'USD',
+					reference: `E2E-restart-${TAG}`,
+					created_at: createdAt,
+				},
+			]);
+		});
+	}, 400_000);
+
+	it('example 03: the retry after the restart is accepted and runs the trigger again; the steps after the de-duplication ran once', async () => {
+		await deliver();
+		const workflowId = COPIES.example03.id;
+		const all = await n8n.waitForExecutions(workflowId, before.webhook + 1, 60_000);
+		const runs = all.sort(byId).slice(before.webhook);
+		expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
+		expect(runs.map((run) => output(run, 'Receivable paid').length)).toEqual([1, 1]);
+		expect(runs.map((run) => output(run, 'Skip events already handled').length)).toEqual([1, 0]);
+		expect(runs.map((run) => output(run, 'Post to Slack').length)).toEqual([1, 0]);
+		await n8n.deactivate(workflowId);
+		await steps.endpointDeleted(endpointId);
+	});
+
+	it('the polling trigger: a transaction added while n8n was down arrives once, on the poll at start; its run failed later, so the Error Workflow ran; n8n’s Retry runs it again with that item, and no poll brings it again', async () => {
+		const [failed] = await n8n.waitForExecutions(RESTART_POLL.id, 0, 120_000);
+		expect(failed.status).toBe('error');
+		expect(failed.data.resultData.lastNodeExecuted).toBe('Balance');
+		expect(output(failed, POLL_NODE).map((item) => item.data.id)).toEqual([whileDown.id]);
+		const errors = await n8n.waitForExecutions(RESTART_POLL.errorWorkflow, before.errors, 60_000);
+		expect(errors).toHaveLength(before.errors + 1);
+
+		await sandbox.admin.clearFaults();
+		await n8n.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const retried = await n8n.waitFor(
+			'the retry to finish',
+			async () => {
+				const runs = await n8n.executions(RESTART_POLL.id);
+				return runs.find((run) => run.mode === 'retry' && run.stoppedAt);
+			},
+			60_000,
+		);
+		expect(retried.status).toBe('success');
+		expect(output(retried, 'Balance')).toHaveLength(1);
+		expect(output(retried, POLL_NODE).map((item) => item.data.id)).toEqual([whileDown.id]);
+
+		// a poll now (re-activation) finds nothing new: no execution
+		const count = await executionCount(RESTART_POLL.id);
+		await n8n.deactivate(RESTART_POLL.id);
+		await n8n.activate(RESTART_POLL.id);
+		await sleep(5000);
+		expect(await executionCount(RESTART_POLL.id)).toBe(count);
+		await n8n.deactivate(RESTART_POLL.id);
 	});
 });

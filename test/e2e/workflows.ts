@@ -67,7 +67,7 @@ export function operation(what: string, parameters: object = {}): Record<string,
 	return { resource, operation, ...parameters };
 }
 
-const step = (name: string, what: string, parameters: object = {}, extra: Node = {}) =>
+export const step = (name: string, what: string, parameters: object = {}, extra: Node = {}) =>
 	action(name, operation(what, parameters), extra);
 
 const createdReceivable = "={{ $('Create receivable').item.json.id }}";
@@ -200,6 +200,14 @@ export const POLLING_NODES = {
 	changed: 'Changed vendors',
 };
 
+/** A polling node for `event`, on Poll Times that only activations reach until a test sets others. */
+export function pollingNode(name: string, event: string): Node {
+	const parameters = { pollTimes: pollTimes('0 0 1 1 *'), event, options: {} };
+	return node(name, POLLING_TRIGGER, parameters, {
+		credentials: { businessFinanceApi: SANDBOX_CREDENTIAL },
+	});
+}
+
 /**
  * One polling node per event, each with its own cursor. Poll Times on 1 January only, so that only
  * activations poll until a test sets another schedule.
@@ -211,12 +219,10 @@ export function pollingWorkflow(
 		[POLLING_NODES.vendors]: 'vendor.created',
 	},
 ): WorkflowJson {
-	const credentials = { businessFinanceApi: SANDBOX_CREDENTIAL };
 	const nodes: Node[] = [];
 	const connections: Record<string, any> = {};
 	Object.entries(events).forEach(([name, event], row) => {
-		const parameters = { pollTimes: pollTimes('0 0 1 1 *'), event, options: {} };
-		const polling = node(name, POLLING_TRIGGER, parameters, { credentials });
+		const polling = pollingNode(name, event);
 		const keep = node(`Keep ${name.toLowerCase()}`, 'n8n-nodes-base.noOp');
 		polling.position = [0, row * 200];
 		keep.position = [220, row * 200];
@@ -225,6 +231,25 @@ export function pollingWorkflow(
 	});
 	const name = `e2e: polling trigger (${Object.values(events).join(', ')})`;
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
+/**
+ * A polling node whose run reads the balance after it (a step a test can make fail), with an
+ * Error Workflow that keeps what it is given.
+ */
+export function restartPollingWorkflows() {
+	const id = 'bfE2ePollRestart';
+	const errorWorkflow = 'bfE2eErrorWflow1';
+	const polling = chain(id, 'e2e: polling, then a step that can fail', [
+		pollingNode('Transactions (restart)', 'treasury.transaction.created'),
+		step('Balance', 'treasury.getBalance'),
+	]);
+	polling.settings = { ...polling.settings, errorWorkflow };
+	const errors = chain(errorWorkflow, 'e2e: error workflow', [
+		node('Error Trigger', 'n8n-nodes-base.errorTrigger'),
+		node('Keep the failure', 'n8n-nodes-base.noOp'),
+	]);
+	return { id, errorWorkflow, workflows: [polling, errors] };
 }
 
 /** The endpoint the trigger workflow points at n8n, as it is before and after (restored). */
