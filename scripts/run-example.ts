@@ -30,7 +30,13 @@ async function askOverMcp(session: DevSession, userFolder: string, trigger: any)
 	try {
 		await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
 	} catch (error) {
-		throw new Error(`${url} does not answer (${(error as Error).message}): publish it first`);
+		// The client's message holds n8n's whole answer (a JSON body with a stack): its code says enough.
+		const code = (error as { code?: unknown }).code;
+		const why =
+			typeof code === 'number' ? `HTTP ${code}` : String(error).split('\n')[0].slice(0, 120);
+		throw new Error(
+			`${url} does not answer (${why}): publish examples 06 and 06b first (06b's table: examples/README.md)`,
+		);
 	}
 	const { tools } = await client.listTools();
 	console.log(`${url} offers: ${tools.map((t) => t.name).join(', ')}`);

@@ -28,7 +28,10 @@ export class BusinessFinanceTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: eventsSubtitle('events'),
-		description: 'Starts the workflow when the Business Finance service sends a verified event',
+		// n8n's nodes panel merges this trigger with the Business Finance node into one entry and
+		// shows this description for both, so it names the actions too.
+		description:
+			'Create invoices and bills, manage vendors, read treasury data, or start a workflow on a verified event of the Business Finance service',
 		defaults: {
 			name: 'Business Finance Trigger',
 		},
@@ -43,6 +46,8 @@ export class BusinessFinanceTrigger implements INodeType {
 				testedBy: 'businessFinanceApiTest',
 			},
 		],
+		activationMessage:
+			"The service now sends the chosen events to this trigger's production webhook URL (in its panel, and in n8n's log). If nothing arrives, check that the service can reach that address.",
 		webhooks: [
 			{
 				name: 'default',

@@ -34,7 +34,7 @@ import {
 import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 
 /** The node's `this.logger`; n8n-core has its own copies of @n8n/di and @n8n/backend-common. */
-export function n8nLogger(): { warn(message: string): void } {
+export function n8nLogger(): { warn(message: string): void; info(message: string): void } {
 	const fromCore = (name: string) => require(require.resolve(name, { paths: [coreDir] }));
 	const { Container } = fromCore('@n8n/di');
 	return Container.get(fromCore('@n8n/backend-common').Logger);

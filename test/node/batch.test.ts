@@ -27,11 +27,13 @@ describe('receivable → create, a batch with invalid items', () => {
 			items: ROWS,
 		});
 		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.message).toBe('Nothing was sent: 2 of 6 items invalid (items 2, 4)');
+		expect(res.error?.message).toBe(
+			'Nothing was sent: 2 of 6 items invalid (items 3, 5, counting from 1)',
+		);
 		const lines = String(res.error?.description).split('\n');
 		expect(lines.slice(1)).toEqual([
-			expect.stringMatching(/^Item 2: .*amount/i),
-			expect.stringMatching(/^Item 4: .*email/i),
+			expect.stringMatching(/^Item 3: .*amount/i),
+			expect.stringMatching(/^Item 5: .*email/i),
 		]);
 	});
 
@@ -56,7 +58,7 @@ describe('receivable → create, a batch with invalid items', () => {
 		expect(errors[4]).toMatch(/email/i);
 		for (const i of [0, 1, 3, 5]) {
 			expect(errors[i]).toBe('Not sent: 2 of 6 items invalid');
-			expect(res.items[i].json.description).toMatch(/\(2, 4\)/);
+			expect(res.items[i].json.description).toMatch(/\(3, 5, counting from 1\)/);
 		}
 	});
 
@@ -86,7 +88,7 @@ describe('receivable → create, a batch with invalid items', () => {
 			},
 		);
 		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.message).toMatch(/\(item 1\)$/);
+		expect(res.error?.message).toMatch(/\(item 2, counting from 1\)$/);
 	});
 });
 
@@ -96,7 +98,7 @@ it.each([
 		'receivable → send: a malformed id',
 		{ resource: 'receivable', operation: 'send', receivableId: '={{ $json.id }}' },
 		[{ id: '5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }, { id: 'not-a-uuid' }],
-		/^Item 1: .*'Receivable ID'/m,
+		/^Item 2: .*'Receivable ID'/m,
 	],
 	[
 		'payable → create: an amount of 0 in the last row',
@@ -109,7 +111,7 @@ it.each([
 			additionalFields: { vendorName: 'Acme' },
 		},
 		[{ amount: 1 }, { amount: 2 }, { amount: 0 }],
-		/^Item 2: .*'Amount'/m,
+		/^Item 3: .*'Amount'/m,
 	],
 	[
 		'vendor → create: a blank name',
@@ -121,7 +123,7 @@ it.each([
 			additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum' },
 		},
 		[{ name: 'V0' }, { name: ' ' }],
-		/^Item 1: .*'Name'/m,
+		/^Item 2: .*'Name'/m,
 	],
 ] as Array<[string, INodeParameters, IDataObject[], RegExp]>)(
 	'%s: sends nothing',
@@ -129,7 +131,7 @@ it.each([
 		const options = { validateAllBeforeSending: true };
 		const res = await env.run({ ...parameters, options }, { items });
 		expect(await env.requests()).toHaveLength(0);
-		expect(res.error?.message).toMatch(new RegExp(`\\(item ${items.length - 1}\\)$`));
+		expect(res.error?.message).toMatch(new RegExp(`\\(item ${items.length}, counting from 1\\)$`));
 		expect(res.error?.description).toMatch(reason);
 	},
 );

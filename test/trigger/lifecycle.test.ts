@@ -1,5 +1,6 @@
 /** The proxy plays a service without the routes the API does not promise (create, secret). */
 import type { IDataObject } from 'n8n-workflow';
+import { n8nLogger } from '../helpers/n8n';
 
 import {
 	closeAll,
@@ -250,4 +251,35 @@ describe('a service without the assumed routes, or failing after creating an end
 			expect(t.staticData()).toEqual({ production: {} });
 		},
 	);
+});
+
+describe('what activation tells the user', () => {
+	it('n8n’s log names the endpoint and the address the service was given, created or adopted', async () => {
+		const info = jest.spyOn(n8nLogger(), 'info');
+		try {
+			const created = trigger({ webhookEndpointId: '', events: ['receivable.paid'] });
+			await created.activate();
+			const slots = Object.values(created.staticData()) as IDataObject[];
+			const createdId = String(slots.find((slot) => slot.endpointId)?.endpointId);
+			expect(createdId).toMatch(/^ep_/);
+			const given = await createEndpoint({ url: 'http://127.0.0.1:1/before', filter_types: [] });
+			const adopted = trigger({ webhookEndpointId: given.id, events: [] });
+			await adopted.activate();
+			const said = info.mock.calls.map(([message]) => String(message));
+			for (const [t, id] of [
+				[created, createdId],
+				[adopted, String(given.id)],
+			] as const) {
+				expect(said).toContainEqual(
+					expect.stringMatching(
+						new RegExp(`endpoint ${id} sends its events to ${t.webhookUrl()};`),
+					),
+				);
+			}
+			await created.deactivate();
+			await adopted.deactivate();
+		} finally {
+			info.mockRestore();
+		}
+	});
 });

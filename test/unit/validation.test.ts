@@ -191,7 +191,7 @@ describe('amounts', () => {
 
 	it('refuses what is not a finite number', () => {
 		for (const bad of [
-			'',
+			' ',
 			'abc',
 			'1,000.00',
 			'1e3',
@@ -199,8 +199,6 @@ describe('amounts', () => {
 			'$12',
 			'NaN',
 			'Infinity',
-			null,
-			undefined,
 			true,
 			{},
 			[],
@@ -208,6 +206,13 @@ describe('amounts', () => {
 			expect(validateAmount(bad, receivable, 'Amount')).toMatchObject({
 				ok: false,
 				message: expect.stringMatching(/^'Amount' must be a number such as 125\.50, got /),
+			});
+		}
+		// the field starts empty: null until the user fills it
+		for (const empty of [null, undefined, '']) {
+			expect(validateAmount(empty, receivable, 'Amount')).toMatchObject({
+				ok: false,
+				message: "'Amount' is required: enter an amount such as 125.50",
 			});
 		}
 		expect(validateAmount(Number.NaN, receivable)).toMatchObject({

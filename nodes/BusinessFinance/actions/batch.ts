@@ -44,7 +44,7 @@ function itemLine(index: number, failure: ItemFailure): string {
 	const reason = failure.description
 		? `${failure.message}. ${failure.description.replace(/\n/g, '; ')}`
 		: failure.message;
-	return `Item ${index}: ${reason}`;
+	return `Item ${index + 1}: ${reason}`;
 }
 
 /** Undefined when all items pass; else the node's error, and one per item for Continue On Fail. */
@@ -61,14 +61,14 @@ export function refuseInvalidBatch(
 	if (failures.size === 0) return undefined;
 
 	const node = ctx.getNode();
-	const indexes = [...failures.keys()].join(', ');
+	const numbers = [...failures.keys()].map((i) => i + 1).join(', ');
 	const invalid = `${failures.size} of ${count} item${count === 1 ? '' : 's'}`;
 	const summary = new NodeOperationError(
 		node,
-		`Nothing was sent: ${invalid} invalid (item${failures.size === 1 ? '' : 's'} ${indexes})`,
+		`Nothing was sent: ${invalid} invalid (item${failures.size === 1 ? '' : 's'} ${numbers}, counting from 1)`,
 		{
 			description: [
-				"'Validate All Before Sending' is on, so no item is sent while any is invalid. Fix these items (numbered from 0, as n8n numbers items) and run again:",
+				"'Validate All Before Sending' is on, so no item is sent while any is invalid. Fix these items (counting from 1, the first input item is item 1) and run again:",
 				...[...failures].map(([index, failure]) => itemLine(index, failure)),
 			].join('\n'),
 		},
@@ -77,7 +77,7 @@ export function refuseInvalidBatch(
 		const failure = failures.get(i);
 		const description = failure
 			? failure.description
-			: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${indexes}). This item passed its checks: fix the others and run again.`;
+			: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${numbers}, counting from 1). This item passed its checks: fix the others and run again.`;
 		const message = failure ? failure.message : `Not sent: ${invalid} invalid`;
 		return markRefusedBeforeSending(
 			new NodeOperationError(node, message, { itemIndex: i, description }),

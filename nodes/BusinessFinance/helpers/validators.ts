@@ -110,6 +110,9 @@ const MAX_AMOUNT = 1_000_000_000_000;
 /** The value as a finite number: numbers, or numeric text as expressions give it. */
 function parseAmount(value: unknown, field: string): Validated<number> {
 	let amount: number;
+	// An Amount field starts empty (null), and n8n does not flag an empty number as required
+	if (value === null || value === undefined || value === '')
+		return fail(field, `${quoted(field)} is required: enter an amount such as 125.50`);
 	if (typeof value === 'number') amount = value;
 	else if (typeof value === 'string' && NUMERIC_STRING_RE.test(value.trim())) {
 		amount = Number(value.trim());

@@ -13,6 +13,13 @@ export type PolledEvent = (typeof POLLED_EVENTS)[keyof typeof POLLED_EVENTS];
 
 export const pollingTriggerProperties: INodeProperties[] = [
 	{
+		displayName:
+			'Publishing remembers the newest item and emits nothing; each poll then emits what is new since, once. A run that fails after this trigger is not polled again: set an Error Workflow in the workflow’s settings, and retry such runs from the executions list.',
+		name: 'pollingNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		// n8n's guidelines: an event parameter of a trigger is called Trigger On and has no tooltip.
 		displayName: 'Trigger On',
 		name: 'event',

@@ -99,8 +99,11 @@ function judge(status: number, body: unknown, baseUrl: string): INodeCredentialT
 		return `${baseUrl} answers with a redirect (HTTP ${status}). Set the Base URL to the final address of the service (for example https:// instead of http://); redirects are not followed so the key is never sent elsewhere.`;
 	if (status === 404 || status === 405)
 		return `${baseUrl}/v1/vendors was not found (HTTP ${status}). Check the Base URL: it should be the service address without a path.`;
-	const detail = code ? ` (${code}${message ? `: ${message}` : ''})` : '';
-	return `The service answered HTTP ${status}${detail}. ${errors.hintFor(status, code)}`;
+	const hint = errors.hintFor(status, code);
+	// The service's own sentence only where the hint does not already say it.
+	const said = message && hint.toLowerCase().startsWith(message.toLowerCase().replace(/\.$/, ''));
+	const detail = code ? ` (${code}${message && !said ? `: ${message}` : ''})` : '';
+	return `The service answered HTTP ${status}${detail}. ${hint}`;
 }
 
 export async function businessFinanceApiTest(

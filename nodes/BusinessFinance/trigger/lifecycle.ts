@@ -63,9 +63,15 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			);
 		}
 	}
-	return want.givenId
+	const created = want.givenId
 		? await adoptEndpoint.call(this, want, slot)
 		: await createEndpoint.call(this, want, slot);
+	// Published is all the editor says: the address given to the service is what a user checks
+	// when nothing arrives (an N8N_WEBHOOK_URL the service cannot reach, say).
+	this.logger.info(
+		`Business Finance Trigger "${this.getNode().name}" (workflow ${this.getWorkflow().id}): webhook endpoint ${slot.endpointId} sends its events to ${want.url}; the service must be able to reach that address`,
+	);
+	return created;
 }
 
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {

@@ -38,9 +38,13 @@ const fields: INodeProperties[] = [
 		name: 'amount',
 		type: 'number',
 		required: true,
-		default: 0,
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		// null, not 0: the field starts empty (its placeholder shown), not at a value the node
+		// refuses; n8n flags no empty number as required (docs/n8n-notes.md), the node's check does
+		default: null,
+		placeholder: 'e.g. 1250.00',
+		typeOptions: { numberPrecision: 2 },
 		description: 'Amount due in USD, at least 0.01',
+		hint: 'In USD (the service takes no currency for receivables), at least 0.01',
 	},
 	collection('additionalFields', [
 		{
