@@ -13,6 +13,7 @@ import {
 	build,
 	ensureRuntime,
 	importCredentials,
+	connectNamedTable,
 	importWorkflows,
 	installPackage,
 	loadExamples,
@@ -92,6 +93,18 @@ async function importDevData(
 	fs.writeFileSync(ledgerFile, JSON.stringify([...done, ...fresh.map((e) => e.file)], null, 2));
 	say(`imported the examples: ${workflows.map((w) => w.name).join('; ')}`);
 	return secrets;
+}
+
+/** Example 06b's data table, made on the first start (n8n makes tables only while it runs). */
+async function connectExampleTables(n8n: N8nServer): Promise<void> {
+	for (const { workflow } of loadExamples()) {
+		try {
+			const table = await connectNamedTable(n8n, workflow.id!);
+			if (table) say(`"${workflow.name}" now uses the data table "${table.name}"`);
+		} catch (error) {
+			say(`"${workflow.name}": its data table was not set up (${(error as Error).message})`);
+		}
+	}
 }
 
 function logFileOf(options: N8nOptions): string {
@@ -236,6 +249,7 @@ async function main(): Promise<void> {
 	);
 	const state: DevState = { runtime, options, n8n: await startDevN8n(runtime, options) };
 	await state.n8n.setupOwner();
+	await connectExampleTables(state.n8n);
 	writeDevSession(userFolder, { n8n: state.n8n.baseUrl, major: runtime.major });
 	console.log(banner(state.n8n, sandbox, secrets));
 

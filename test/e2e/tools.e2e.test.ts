@@ -9,7 +9,9 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	APPROVERS_CREDENTIAL,
 	MCP_BEARER_CREDENTIAL,
+	connectNamedTable,
 	dataTableRows,
+	importWorkflows,
 	loadExamples,
 	requireRuntime,
 	type DataTable,
@@ -27,7 +29,7 @@ import {
 import { RECEIVABLE_MAY_EXIST, RETRY_ADVICE } from '../helpers/outcomes';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { bodyOf as mailText, linksOf, smtpServer, type SmtpServer } from '../helpers/smtp-server';
-import { importWithTable, startN8nWithPackage, type PackageInN8n } from './environment';
+import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { output, runManually } from './service';
 import {
 	AGENT,
@@ -575,10 +577,20 @@ describe('over MCP', () => {
 		approval = example('06b-create-payable-after-approval.json');
 		nodeNamed(approval, 'Ask for approval').parameters.url = `${receiver.baseUrl}/slack`;
 		const n8n = environment.n8n;
-		// 06b with its table, which has the columns its nodes write.
-		const { schema } = nodeNamed(approval, 'Record the proposal as waiting').parameters.columns;
-		const columns = schema.map((c: { id: string }) => ({ name: c.id, type: 'string' as const }));
-		proposals = await importWithTable(environment, 'Payable proposals', columns, [approval]);
+		// 06b as shipped names its table without picking it; `npm run dev` connects it the same way.
+		await importWorkflows(environment.runtime, { userFolder: environment.userFolder, port: 0 }, [
+			approval,
+		]);
+		const table = await connectNamedTable(n8n, approval.id!);
+		if (!table) throw new Error('06b names no data table');
+		expect(table).toMatchObject({ name: 'Payable proposals' });
+		expect(table.columns.map((c) => c.name).sort()).toEqual([
+			'invoice_number',
+			'payable_id',
+			'status',
+			'vendor_id',
+		]);
+		proposals = table;
 		await n8n.activate(MCP_WORKFLOW_ID);
 		// n8n 2.x runs a sub-workflow for a production caller only when it is published (active).
 		if (environment.runtime.major >= 2) await n8n.activate(approval.id!);
