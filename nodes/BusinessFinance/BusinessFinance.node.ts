@@ -20,6 +20,7 @@ import {
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credential';
 import { toolDescriptionFields } from './descriptions/tool';
+import { actionBuilderHint } from './descriptions/builderHints';
 
 export class BusinessFinance implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,6 +37,7 @@ export class BusinessFinance implements INodeType {
 			'Create invoices and bills, manage vendors, read treasury data and webhook endpoints',
 		defaults: { name: 'Business Finance' },
 		usableAsTool: true,
+		builderHint: actionBuilderHint,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'businessFinanceApiTest' }],
@@ -113,6 +115,6 @@ export class BusinessFinance implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, this.continueOnFail());
 	}
 }

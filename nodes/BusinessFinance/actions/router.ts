@@ -102,7 +102,10 @@ function warnOfRetryOnFail(ctx: IExecuteFunctions, operation: string, error?: Er
 }
 
 /** Runs the operation per item; a failure stops the node unless Continue On Fail (or a tool). */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -117,7 +120,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = runsAsTool(this);
 	if (op.checkItem && validateAllBeforeSending(this)) {
 		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
-		if (refusal && !this.continueOnFail() && !asTool) throw refusal.summary;
+		if (refusal && !continueOnFail && !asTool) throw refusal.summary;
 		if (refusal) {
 			return [
 				refusal.perItem.map((error, i) => ({
@@ -150,7 +153,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
 			warnOfRetryOnFail(this, operation, error);
 			// As a tool the error is the answer (errorItemJson says why); never thrown.
-			if (this.continueOnFail() || asTool) {
+			if (continueOnFail || asTool) {
 				returnData.push({ json: errorItemJson(this, error, asTool), pairedItem: { item: i } });
 				continue;
 			}

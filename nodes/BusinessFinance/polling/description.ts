@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { polledEventPropertyHint } from '../descriptions/builderHints';
 import { eventOutputOption, transactionTypeOptions } from '../descriptions/events';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
@@ -44,6 +45,7 @@ export const pollingTriggerProperties: INodeProperties[] = [
 		// a literal: the lint rule for defaults reads only literals
 		default: 'treasury.transaction.created',
 		required: true,
+		builderHint: polledEventPropertyHint,
 	},
 	{
 		displayName: 'Transaction Type',
