@@ -5,12 +5,8 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import * as payable from './actions/payables';
-import * as receivable from './actions/receivables';
+import { allOperations, RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import * as treasury from './actions/treasury';
-import * as vendor from './actions/vendors';
-import * as webhookEndpoint from './actions/webhookEndpoints';
 import {
 	CREDENTIAL_NAME,
 	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
@@ -68,12 +64,8 @@ export class BusinessFinance implements INodeType {
 				],
 				default: 'receivable',
 			},
-			...receivable.description,
-			...payable.description,
-			...vendor.description,
-			...treasury.description,
-			...webhookEndpoint.description,
-			...toolDescriptionFields,
+			...Object.values(RESOURCES).flatMap((resource) => resource.description),
+			...toolDescriptionFields(allOperations()),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -6,48 +6,11 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import * as payable from './payables';
-import * as receivable from './receivables';
-import * as treasury from './treasury';
-import * as vendor from './vendors';
-import * as webhookEndpoint from './webhookEndpoints';
-import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
+import { refuseInvalidBatch, validateAllBeforeSending } from './batch';
+import { answerOf, operationOf } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
-import { forAgent, type ResourceName } from '../helpers/resourceFields';
+import { forAgent } from '../helpers/resourceFields';
 import { unknownOutcome } from '../transport';
-import type { OperationExecute } from './utils';
-
-/** An operation; `checkItem` (money or mail) gets Validate All Before Sending. */
-interface Operation {
-	execute: OperationExecute;
-	checkItem?: ItemChecker;
-	/** A listing's answer to an agent when it lists nothing. */
-	nothingListed?: (ctx: IExecuteFunctions, i: number) => string;
-}
-
-/** resource → operation → its functions (a module that exports `checkItem` gets the option). */
-const operations: Record<string, Record<string, Operation>> = {
-	receivable: { create: receivable.create, update: receivable.update, send: receivable.send },
-	payable: { create: payable.create, update: payable.update },
-	vendor: {
-		create: vendor.create,
-		get: vendor.get,
-		getAll: vendor.getAll,
-		update: vendor.update,
-	},
-	treasury: {
-		getDepositInstructions: treasury.getDepositInstructions,
-		getTransactions: treasury.getTransactions,
-		getBalance: treasury.getBalance,
-	},
-	webhookEndpoint: { get: webhookEndpoint.get, update: webhookEndpoint.update },
-};
-
-/** The record type each operation answers with, for the shape an agent gets. */
-function answerResource(resource: string, operation: string): ResourceName | undefined {
-	if (resource === 'treasury') return operation === 'getTransactions' ? 'transaction' : undefined;
-	return resource as ResourceName;
-}
 
 /** Whether n8n runs the node as a tool: `isToolExecution()` (2.x), or an `ai_tool` output. */
 function runsAsTool(ctx: IExecuteFunctions): boolean {
@@ -109,7 +72,7 @@ export async function router(
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = operations[resource]?.[operation];
+	const op = operationOf(resource, operation);
 	if (!op) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -131,7 +94,7 @@ export async function router(
 		}
 	}
 
-	const answerOf = answerResource(resource, operation);
+	const answers = answerOf(resource, op);
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -142,7 +105,7 @@ export async function router(
 				returnData.push({ json: { message: op.nothingListed(this, i) }, pairedItem: { item: i } });
 			}
 			for (const json of list) {
-				const shaped = asTool ? (forAgent(answerOf, json) as IDataObject) : json;
+				const shaped = asTool ? (forAgent(answers, json) as IDataObject) : json;
 				returnData.push({ json: shaped ?? {}, pairedItem: { item: i } });
 			}
 		} catch (caught) {
