@@ -5,12 +5,8 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import * as payable from './actions/payables';
-import * as receivable from './actions/receivables';
+import { allOperations, RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import * as treasury from './actions/treasury';
-import * as vendor from './actions/vendors';
-import * as webhookEndpoint from './actions/webhookEndpoints';
 import {
 	CREDENTIAL_NAME,
 	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
@@ -20,6 +16,7 @@ import {
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credential';
 import { toolDescriptionFields } from './descriptions/tool';
+import { actionBuilderHint } from './descriptions/builderHints';
 
 export class BusinessFinance implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,6 +33,7 @@ export class BusinessFinance implements INodeType {
 			'Create invoices and bills, manage vendors, read treasury data and webhook endpoints',
 		defaults: { name: 'Business Finance' },
 		usableAsTool: true,
+		builderHint: actionBuilderHint,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'businessFinanceApiTest' }],
@@ -66,12 +64,8 @@ export class BusinessFinance implements INodeType {
 				],
 				default: 'receivable',
 			},
-			...receivable.description,
-			...payable.description,
-			...vendor.description,
-			...treasury.description,
-			...webhookEndpoint.description,
-			...toolDescriptionFields,
+			...Object.values(RESOURCES).flatMap((resource) => resource.description),
+			...toolDescriptionFields(allOperations()),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -113,6 +107,6 @@ export class BusinessFinance implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, this.continueOnFail());
 	}
 }

@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { pollingBuilderHint } from './descriptions/builderHints';
 import { CREDENTIAL_NAME } from './helpers/constants';
 import { pollingTriggerProperties } from './polling/description';
 import { poll } from './polling/poll';
@@ -28,6 +29,7 @@ export class BusinessFinancePollingTrigger implements INodeType {
 			name: 'Business Finance Polling Trigger',
 		},
 		polling: true,
+		builderHint: pollingBuilderHint,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -7,6 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { triggerBuilderHint } from './descriptions/builderHints';
 import { eventsSubtitle } from './descriptions/events';
 import { businessFinanceApiTest } from './transport/credential';
 import { triggerProperties } from './trigger/description';
@@ -46,6 +47,7 @@ export class BusinessFinanceTrigger implements INodeType {
 				testedBy: 'businessFinanceApiTest',
 			},
 		],
+		builderHint: triggerBuilderHint,
 		activationMessage:
 			"The service now sends the chosen events to this trigger's production webhook URL (in its panel, and in n8n's log). If nothing arrives, check that the service can reach that address.",
 		webhooks: [

@@ -1,14 +1,11 @@
 /** The per-process memory behind "every copy of a verified delivery runs the workflow once". */
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 
-const {
-	MAX_NODES,
-	WARNING_INTERVAL_SECONDS,
-	awaitAnswer,
-	isAwaitingAnswer,
-	replayableUntil,
-	wasSeen,
-} = duplicates;
+import { WARNING_INTERVAL_MS } from '../../nodes/BusinessFinance/helpers/warnings';
+import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/state';
+
+const WARNING_INTERVAL_SECONDS = WARNING_INTERVAL_MS / 1000;
+const { awaitAnswer, isAwaitingAnswer, replayableUntil, wasSeen } = duplicates;
 /** The memory's bounds (duplicates.ts): ids per tolerance window, ids per trigger. */
 const IDS_PER_WINDOW = 50_000;
 const MAX_SEEN = 150_000;

@@ -3,7 +3,11 @@
  * without sending anything; `sendable()` makes the reasons one error with the item index.
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { DEFAULT_RATE_LIMIT_WAIT_SECONDS, MAX_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
+import {
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+	MAX_RATE_LIMIT_WAIT_SECONDS,
+	webhookEndpointPath,
+} from '../helpers/constants';
 import {
 	quoted,
 	validateLimit,
@@ -97,7 +101,7 @@ export function checkPaging(
 /** A webhook endpoint's path from its id (any id the service gives, URL-encoded). */
 export function checkWebhookEndpointPath(check: ItemCheck, id: unknown): string {
 	const checked = check.take(validateWebhookEndpointId(id)) ?? '';
-	return `/v1/webhooks/${encodeURIComponent(checked)}`;
+	return webhookEndpointPath(checked);
 }
 
 /** The node option "Max Wait for Rate Limits" of item `i`, in milliseconds, or its problem. */

@@ -6,48 +6,11 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import * as payable from './payables';
-import * as receivable from './receivables';
-import * as treasury from './treasury';
-import * as vendor from './vendors';
-import * as webhookEndpoint from './webhookEndpoints';
-import { refuseInvalidBatch, validateAllBeforeSending, type ItemChecker } from './batch';
+import { refuseInvalidBatch, validateAllBeforeSending } from './batch';
+import { answerOf, operationOf } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
-import { forAgent, type ResourceName } from '../helpers/resourceFields';
+import { forAgent } from '../helpers/resourceFields';
 import { unknownOutcome } from '../transport';
-import type { OperationExecute } from './utils';
-
-/** An operation; `checkItem` (money or mail) gets Validate All Before Sending. */
-interface Operation {
-	execute: OperationExecute;
-	checkItem?: ItemChecker;
-	/** A listing's answer to an agent when it lists nothing. */
-	nothingListed?: (ctx: IExecuteFunctions, i: number) => string;
-}
-
-/** resource → operation → its functions (a module that exports `checkItem` gets the option). */
-const operations: Record<string, Record<string, Operation>> = {
-	receivable: { create: receivable.create, update: receivable.update, send: receivable.send },
-	payable: { create: payable.create, update: payable.update },
-	vendor: {
-		create: vendor.create,
-		get: vendor.get,
-		getAll: vendor.getAll,
-		update: vendor.update,
-	},
-	treasury: {
-		getDepositInstructions: treasury.getDepositInstructions,
-		getTransactions: treasury.getTransactions,
-		getBalance: treasury.getBalance,
-	},
-	webhookEndpoint: { get: webhookEndpoint.get, update: webhookEndpoint.update },
-};
-
-/** The record type each operation answers with, for the shape an agent gets. */
-function answerResource(resource: string, operation: string): ResourceName | undefined {
-	if (resource === 'treasury') return operation === 'getTransactions' ? 'transaction' : undefined;
-	return resource as ResourceName;
-}
 
 /** Whether n8n runs the node as a tool: `isToolExecution()` (2.x), or an `ai_tool` output. */
 function runsAsTool(ctx: IExecuteFunctions): boolean {
@@ -102,11 +65,14 @@ function warnOfRetryOnFail(ctx: IExecuteFunctions, operation: string, error?: Er
 }
 
 /** Runs the operation per item; a failure stops the node unless Continue On Fail (or a tool). */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = operations[resource]?.[operation];
+	const op = operationOf(resource, operation);
 	if (!op) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -117,7 +83,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = runsAsTool(this);
 	if (op.checkItem && validateAllBeforeSending(this)) {
 		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
-		if (refusal && !this.continueOnFail() && !asTool) throw refusal.summary;
+		if (refusal && !continueOnFail && !asTool) throw refusal.summary;
 		if (refusal) {
 			return [
 				refusal.perItem.map((error, i) => ({
@@ -128,7 +94,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
-	const answerOf = answerResource(resource, operation);
+	const answers = answerOf(resource, op);
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -139,7 +105,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json: { message: op.nothingListed(this, i) }, pairedItem: { item: i } });
 			}
 			for (const json of list) {
-				const shaped = asTool ? (forAgent(answerOf, json) as IDataObject) : json;
+				const shaped = asTool ? (forAgent(answers, json) as IDataObject) : json;
 				returnData.push({ json: shaped ?? {}, pairedItem: { item: i } });
 			}
 		} catch (caught) {
@@ -150,7 +116,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
 			warnOfRetryOnFail(this, operation, error);
 			// As a tool the error is the answer (errorItemJson says why); never thrown.
-			if (this.continueOnFail() || asTool) {
+			if (continueOnFail || asTool) {
 				returnData.push({ json: errorItemJson(this, error, asTool), pairedItem: { item: i } });
 				continue;
 			}

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isSet } from '../helpers/validators';
 import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
-import { apiRequest, type HttpMethod } from '../transport';
+import { apiRequest, dataOf, type HttpMethod } from '../transport';
 
 /** What every operation receives besides the item index. */
 export interface OperationContext {
@@ -39,14 +39,6 @@ export function toApiBody(fields: IDataObject): IDataObject {
 	return out;
 }
 
-/** The `data` of a `{data: ...}` response; a service that answers otherwise is passed through. */
-function unwrapData(response: IDataObject): IDataObject | IDataObject[] {
-	if (response && typeof response === 'object' && 'data' in response) {
-		return response.data as IDataObject | IDataObject[];
-	}
-	return response;
-}
-
 /** One API call of an operation, for item `itemIndex`. */
 interface ApiCall extends OperationContext {
 	method: HttpMethod;
@@ -59,9 +51,7 @@ interface ApiCall extends OperationContext {
 export async function requestData(this: IExecuteFunctions, call: ApiCall): Promise<IDataObject> {
 	const { method, path, body, itemIndex, waitBudgetMs } = call;
 	const options = { itemIndex, waitBudgetMs };
-	return unwrapData(
-		await apiRequest.call(this, method, path, body, undefined, options),
-	) as IDataObject;
+	return dataOf(await apiRequest.call(this, method, path, body, undefined, options)) as IDataObject;
 }
 
 /** An operation with no parameters of its own that GETs `path` and answers its `data`. */

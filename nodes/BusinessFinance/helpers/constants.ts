@@ -6,6 +6,9 @@ export const CREDENTIAL_NAME = 'businessFinanceApi';
 /** The API's largest page size (`limit` on list endpoints is 1 to 100). */
 export const API_MAX_PAGE_SIZE = 100;
 
+/** A webhook endpoint's route, for any id the service gives (URL-encoded). */
+export const webhookEndpointPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
+
 /** The service's rate limit per API key, as messages state it. */
 export const RATE_LIMIT_TEXT = '100 requests per minute per API key';
 

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { polledEventPropertyHint } from '../descriptions/builderHints';
 import { eventOutputOption, transactionTypeOptions } from '../descriptions/events';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
@@ -10,6 +11,37 @@ export const POLLED_EVENTS = {
 } as const;
 
 export type PolledEvent = (typeof POLLED_EVENTS)[keyof typeof POLLED_EVENTS];
+
+/**
+ * How each event is polled: the list it reads, the record it names, the timestamp the list is
+ * ordered by, and its filter parameter. `changes`: an item per change of a record, so the id
+ * holds the timestamp and every poll reads the whole list (a change moves a record anywhere in
+ * it). A new polled event is one entry here and its option in Trigger On.
+ */
+export const POLLED: Record<
+	PolledEvent,
+	{ path: string; record: string; stamp: string; changes: boolean; filter?: string }
+> = {
+	[POLLED_EVENTS.transactionCreated]: {
+		path: '/v1/treasury/transactions',
+		record: 'transaction',
+		stamp: 'created_at',
+		changes: false,
+		filter: 'transactionType',
+	},
+	[POLLED_EVENTS.vendorCreated]: {
+		path: '/v1/vendors',
+		record: 'vendor',
+		stamp: 'created_at',
+		changes: false,
+	},
+	[POLLED_EVENTS.vendorUpdated]: {
+		path: '/v1/vendors',
+		record: 'vendor',
+		stamp: 'updated_at',
+		changes: true,
+	},
+};
 
 export const pollingTriggerProperties: INodeProperties[] = [
 	{
@@ -44,6 +76,7 @@ export const pollingTriggerProperties: INodeProperties[] = [
 		// a literal: the lint rule for defaults reads only literals
 		default: 'treasury.transaction.created',
 		required: true,
+		builderHint: polledEventPropertyHint,
 	},
 	{
 		displayName: 'Transaction Type',

@@ -17,7 +17,7 @@ import {
 	isSeen,
 	type Position,
 } from './cursor';
-import { POLLED_EVENTS, type PolledEvent } from './description';
+import { POLLED, type PolledEvent } from './description';
 import {
 	type ForwardRead,
 	getPage,
@@ -58,10 +58,8 @@ const skippedItems = new BoundedMap<string, true>(1_000);
 
 function readSettings(ctx: IPollFunctions): Settings {
 	const event = ctx.getNodeParameter('event') as PolledEvent;
-	const transactionType =
-		event === POLLED_EVENTS.transactionCreated
-			? String(ctx.getNodeParameter('transactionType', '') ?? '')
-			: '';
+	const { filter } = POLLED[event];
+	const transactionType = filter ? String(ctx.getNodeParameter(filter, '') ?? '') : '';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const output = options.output === 'data' ? 'data' : 'event';
 	const watching = [event, transactionType].filter(Boolean).join(':');
@@ -69,16 +67,13 @@ function readSettings(ctx: IPollFunctions): Settings {
 }
 
 async function openReader(ctx: IPollFunctions, settings: Settings): Promise<ListReader> {
-	const transactions = settings.event === POLLED_EVENTS.transactionCreated;
-	const path = transactions ? '/v1/treasury/transactions' : '/v1/vendors';
+	const { path, stamp: stampField, record } = POLLED[settings.event];
 	const withBudget = ctx as { getPollBudgetMs?: () => number };
 	const budget =
 		typeof withBudget.getPollBudgetMs === 'function'
 			? withBudget.getPollBudgetMs()
 			: DEFAULT_POLL_BUDGET_MS;
 	const pages = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
-	const stampField = settings.event === POLLED_EVENTS.vendorUpdated ? 'updated_at' : 'created_at';
-	const record = transactions ? 'transaction' : 'vendor';
 	const unreadable = (item: IDataObject) => {
 		const key = `${ctx.getNode().id}:${idOf(item)}`;
 		if (skippedItems.get(key)) return;
@@ -100,11 +95,11 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 
 /** One item per event: the webhook trigger's envelope, or the resource alone. */
 function toItems(settings: Settings, resources: IDataObject[]): INodeExecutionData[] {
-	const updated = settings.event === POLLED_EVENTS.vendorUpdated;
+	const { stamp, changes } = POLLED[settings.event];
 	return resources.map((data) => {
-		const createdAt = String((updated ? data.updated_at : data.created_at) ?? '');
+		const createdAt = String(data[stamp] ?? '');
 		// the list gives no event id: one made of what the event is about, the same on every poll
-		const id = [settings.event, idOf(data), ...(updated ? [createdAt] : [])].join(':');
+		const id = [settings.event, idOf(data), ...(changes ? [createdAt] : [])].join(':');
 		const event = { id, type: settings.event, created_at: createdAt, data };
 		return { json: eventItemJson(settings.output, event) };
 	});
@@ -150,7 +145,7 @@ async function pollFrom(
 	state: PollState,
 	settings: Settings,
 ): Promise<PollResult> {
-	if (settings.event === POLLED_EVENTS.vendorUpdated) return await pollChanged(reader, state);
+	if (POLLED[settings.event].changes) return await pollChanged(reader, state);
 	const guess =
 		state.offsetEstimate > 0 ? Math.floor((state.offsetEstimate - 1) / PAGE_SIZE) + 1 : 1;
 	const start = await locate(reader, state.position, guess);
@@ -205,7 +200,7 @@ async function firstPosition(
 	reader: ListReader,
 	settings: Settings,
 ): Promise<PollState> {
-	if (settings.event === POLLED_EVENTS.vendorUpdated) {
+	if (POLLED[settings.event].changes) {
 		const rows = readableRows(reader, await readAll(reader));
 		rows.sort(compareRows);
 		return {
@@ -250,7 +245,7 @@ async function fetchTestEvent(
 ): Promise<INodeExecutionData[][] | null> {
 	const reader = await openReader(ctx, settings);
 	let newest: IDataObject | undefined;
-	if (settings.event === POLLED_EVENTS.vendorUpdated) {
+	if (POLLED[settings.event].changes) {
 		const vendors = await readAll(reader);
 		const row = readableRows(reader, vendors).sort(compareRows).at(-1);
 		newest = row && vendors[row.index];

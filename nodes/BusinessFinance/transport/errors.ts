@@ -10,6 +10,7 @@ import {
 	parseBody,
 	type Parsed,
 	parseServiceError,
+	text,
 } from './response';
 
 /** What to do about each error code the service sends (the sandbox, sandbox/, sends them all). */
@@ -78,8 +79,6 @@ export function getApiErrorInfo(error: unknown): ApiErrorInfo | undefined {
 	const info = error && typeof error === 'object' ? (error as WithInfo)[API_INFO] : undefined;
 	return info ? { ...info } : undefined;
 }
-
-const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
 interface ApiErrorArgs extends Scope {
 	message: string;

@@ -10,6 +10,7 @@ import { isObject, listAll, type PageMeta, pageItems } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
 export { getApiErrorInfo, unknownOutcome } from './errors';
+export { dataOf } from './response';
 export type { HttpMethod };
 
 // `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the

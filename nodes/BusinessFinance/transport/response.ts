@@ -1,6 +1,16 @@
+import type { IDataObject } from 'n8n-workflow';
 /** What came back from the HTTP layer, read without trusting it. */
 
-const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+/** A non-empty string, or undefined: what a field of an answer is read as. */
+export const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+/** The `data` of a `{data: ...}` answer; an answer without it is passed through as it is. */
+export function dataOf(response: IDataObject): IDataObject | IDataObject[] {
+	if (response && typeof response === 'object' && 'data' in response) {
+		return response.data as IDataObject | IDataObject[];
+	}
+	return response;
+}
 
 export type Parsed =
 	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { eventsPropertyHint } from '../descriptions/builderHints';
 import {
 	ALL_EVENTS,
 	ALL_EVENTS_LABEL,
@@ -38,6 +39,7 @@ export const triggerProperties: INodeProperties[] = [
 		options: eventOptions,
 		default: [ALL_EVENTS],
 		required: true,
+		builderHint: eventsPropertyHint,
 	},
 	{
 		displayName: 'Options',

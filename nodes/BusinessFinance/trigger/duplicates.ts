@@ -7,6 +7,8 @@
 import type { Logger } from 'n8n-workflow';
 
 import { BoundedMap } from '../helpers/boundedMap';
+import { mayWarn, WARNING_INTERVAL_MS } from '../helpers/warnings';
+import { MAX_NODES } from './state';
 
 /** Ids per tolerance window per trigger that are all kept until they can no longer verify. */
 const IDS_PER_TOLERANCE_WINDOW = 50_000;
@@ -15,10 +17,6 @@ const IDS_PER_TOLERANCE_WINDOW = 50_000;
  * ahead verifies until 2 × tolerance after it arrived: 2 × tolerance + 1 s fit in three windows.
  */
 const MAX_SEEN_PER_NODE = 3 * IDS_PER_TOLERANCE_WINDOW;
-/** Most trigger nodes tracked per process; the least recently used is dropped first. */
-export const MAX_NODES = 500;
-/** A trigger whose ids are forgotten is named in the log at most once per this many seconds. */
-export const WARNING_INTERVAL_SECONDS = 60;
 
 /** The trigger a delivery is for, as n8n's log names it, and that log. */
 export interface TriggerLog {
@@ -28,7 +26,7 @@ export interface TriggerLog {
 }
 
 /** Counts forgotten ids between warnings, so that a flood of them makes one line per interval. */
-type Warnings = { forgotten: number; warnedAt: number };
+type Warnings = { forgotten: number; warnedAtMs?: number };
 
 interface NodeMemory extends Warnings {
 	ids: BoundedMap<string, number>;
@@ -39,13 +37,12 @@ interface NodeMemory extends Warnings {
 /** Per node key (state.ts `nodeKey`), least recently used first. */
 const nodes = new BoundedMap<string, NodeMemory>(MAX_NODES);
 /** Nodes dropped beyond MAX_NODES take their own counts with them: one count for all of them. */
-const droppedNodes: Warnings = { forgotten: 0, warnedAt: -Infinity };
+const droppedNodes: Warnings = { forgotten: 0 };
 
 function memoryOf(nodeKey: string, trigger: TriggerLog, nowSeconds: number): NodeMemory {
 	const memory = nodes.get(nodeKey) ?? {
 		ids: new BoundedMap<string, number>(MAX_SEEN_PER_NODE),
 		forgotten: 0,
-		warnedAt: -Infinity,
 		trigger,
 	};
 	memory.trigger = trigger;
@@ -62,12 +59,11 @@ function memoryOf(nodeKey: string, trigger: TriggerLog, nowSeconds: number): Nod
 
 /** Logs that ids which may still be retried were forgotten: at most once per interval per count. */
 function warnForgotten(count: Warnings, node: TriggerLog, bound: string, nowSeconds: number) {
-	if (nowSeconds < count.warnedAt + WARNING_INTERVAL_SECONDS) return;
+	if (!mayWarn(count, nowSeconds * 1000)) return;
 	node.logger.warn(
-		`Business Finance Trigger "${node.nodeName}" (workflow ${node.workflowId}): the duplicate memory is full (${bound}), so ${count.forgotten} webhook-id(s) the service may still retry were forgotten; a retry of one of those deliveries will run its workflow again. Said at most once every ${WARNING_INTERVAL_SECONDS} s.`,
+		`Business Finance Trigger "${node.nodeName}" (workflow ${node.workflowId}): the duplicate memory is full (${bound}), so ${count.forgotten} webhook-id(s) the service may still retry were forgotten; a retry of one of those deliveries will run its workflow again. Said at most once every ${WARNING_INTERVAL_MS / 1000} s.`,
 	);
 	count.forgotten = 0;
-	count.warnedAt = nowSeconds;
 }
 
 /** Until when a message with this timestamp, received now, can still be replayed with a valid signature. */

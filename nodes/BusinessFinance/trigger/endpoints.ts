@@ -2,8 +2,9 @@
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type ApiRequestOptions, getApiErrorInfo } from '../transport';
+import { apiRequest, type ApiRequestOptions, dataOf, getApiErrorInfo } from '../transport';
 import { ALL_EVENTS } from '../descriptions/events';
+import { webhookEndpointPath } from '../helpers/constants';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -30,22 +31,15 @@ async function unless404<T>(request: () => Promise<T>): Promise<T | undefined> {
 	throw got.error;
 }
 
-const endpointPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
-
 /** The service has no such route: 404 or 405 (a service without the route, or an older one). */
 const isMissingRoute = (status: number | undefined) => status === 404 || status === 405;
 
-function dataOf(response: IDataObject): IDataObject {
-	const data = response?.data;
-	return typeof data === 'object' && data !== null && !Array.isArray(data)
-		? (data as IDataObject)
-		: {};
-}
-
 /** The endpoint, or undefined when the service answers 404 (deleted or never existed). */
 export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject | undefined> {
-	const got = await unless404(async () => await apiRequest.call(this, 'GET', endpointPath(id)));
-	return got && dataOf(got);
+	const got = await unless404(
+		async () => await apiRequest.call(this, 'GET', webhookEndpointPath(id)),
+	);
+	return got && (dataOf(got) as IDataObject);
 }
 
 /** How long a secret fetch may wait, and take in all (the transport's defaults when unset). */
@@ -62,7 +56,7 @@ export async function fetchEndpointSecret(
 			await apiRequest.call(
 				this,
 				'GET',
-				`${endpointPath(id)}/secret`,
+				`${webhookEndpointPath(id)}/secret`,
 				undefined,
 				undefined,
 				limits,
@@ -72,7 +66,7 @@ export async function fetchEndpointSecret(
 		if (isMissingRoute(got.status)) return undefined;
 		throw got.error;
 	}
-	const secret = dataOf(got.value).secret;
+	const secret = (dataOf(got.value) as IDataObject).secret;
 	return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
 }
 
@@ -88,7 +82,7 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 		}
 		throw made.error;
 	}
-	const id = dataOf(made.value).id;
+	const id = (dataOf(made.value) as IDataObject).id;
 	if (typeof id !== 'string' || !id) {
 		throw activationError(
 			this.getNode(),
@@ -104,12 +98,12 @@ export async function patchEndpoint(
 	id: string,
 	body: IDataObject,
 ): Promise<void> {
-	await apiRequest.call(this, 'PATCH', endpointPath(id), body);
+	await apiRequest.call(this, 'PATCH', webhookEndpointPath(id), body);
 }
 
 /** Deletes an endpoint; one already gone (404) is fine. */
 export async function deleteEndpoint(this: IHookFunctions, id: string): Promise<void> {
-	await unless404(async () => await apiRequest.call(this, 'DELETE', endpointPath(id)));
+	await unless404(async () => await apiRequest.call(this, 'DELETE', webhookEndpointPath(id)));
 }
 
 /** Puts back the settings saved before the trigger changed a given endpoint; one gone (404) is fine. */
@@ -128,7 +122,7 @@ export async function restoreEndpoint(
 	if (typeof original.description === 'string' && original.description.trim()) {
 		body.description = original.description;
 	}
-	await unless404(async () => await apiRequest.call(this, 'PATCH', endpointPath(id), body));
+	await unless404(async () => await apiRequest.call(this, 'PATCH', webhookEndpointPath(id), body));
 }
 
 /** What activation wants the endpoint to look like. */

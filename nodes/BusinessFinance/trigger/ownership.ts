@@ -13,7 +13,7 @@ import {
 	pickSettings,
 	restoreEndpoint,
 } from './endpoints';
-import { endpointKey, slotName, type SlotState } from './state';
+import { endpointKey, MAX_ENDPOINTS, slotName, type SlotState } from './state';
 
 /** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
 type Holder = 'user' | 'self' | 'sibling' | 'other';
@@ -49,8 +49,8 @@ function parseUrl(url: string): URL | undefined {
 	}
 }
 
-/** The user's own settings of adopted endpoints (outlive a failed activation): at most 500. */
-const originals = new BoundedMap<string, IDataObject>(500);
+/** The user's own settings of adopted endpoints (outlive a failed activation). */
+const originals = new BoundedMap<string, IDataObject>(MAX_ENDPOINTS);
 
 /** The endpoint's own settings as the slot or this process recorded them. */
 function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {

@@ -6,9 +6,10 @@
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../helpers/boundedMap';
+import { mayWarn } from '../helpers/warnings';
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
-import { endpointKey, type Registration, type SecretSource } from './state';
+import { endpointKey, MAX_ENDPOINTS, type Registration, type SecretSource } from './state';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -29,11 +30,11 @@ interface EndpointSecret {
 	/** A delivery's fetch in flight (activation's are never joined). */
 	inFlight?: Promise<void>;
 	/** When n8n's log last said that deliveries are answered 503 for lack of this secret. */
-	lastUnavailableLogMs?: number;
+	warnedAtMs?: number;
 }
 
-/** At most 1,000 endpoints' secrets; the least recently used is dropped first. */
-const endpoints = new BoundedMap<string, EndpointSecret>(1000);
+/** Endpoints' secrets; the least recently used is dropped first. */
+const endpoints = new BoundedMap<string, EndpointSecret>(MAX_ENDPOINTS);
 
 export function forgetSecret(ctx: Ctx, endpointId: string): void {
 	endpoints.delete(endpointKey(ctx, endpointId));
@@ -174,15 +175,14 @@ async function checkWithCredential(
 	return matches(secret) ? 'verified' : 'mismatch';
 }
 
-/** Says why deliveries get 503, at most once per `FAILURE_MEMORY_MS` per endpoint (floods). */
+/** Says why deliveries get 503, at most once per interval per endpoint (floods). */
 function logUnavailable(
 	ctx: IWebhookFunctions,
 	entry: EndpointSecret,
 	endpointId: string,
 	nowMs: number,
 ): void {
-	if (nowMs < (entry.lastUnavailableLogMs ?? -Infinity) + FAILURE_MEMORY_MS) return;
-	entry.lastUnavailableLogMs = nowMs;
+	if (!mayWarn(entry, nowMs)) return;
 	const why = entry.unsupported
 		? "the service no longer hands it out (deactivate and activate the workflow to verify with the credential's Webhook Signing Secret instead)"
 		: 'it could not be fetched from the service in time';

@@ -66,6 +66,11 @@ export function clearSlot(slot: SlotState): void {
 	for (const key of Object.keys(slot)) delete slot[key];
 }
 
+/** Most trigger nodes this process keeps memory of (per `nodeKey`), least recently used dropped first. */
+export const MAX_NODES = 500;
+/** Most webhook endpoints this process keeps a secret or own settings of (per `endpointKey`). */
+export const MAX_ENDPOINTS = 1000;
+
 /** Identifies one trigger node's registration (workflow, node, slot) in the process's memory. */
 export function nodeKey(ctx: Ctx): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${slotName(ctx)}`;
@@ -77,10 +82,10 @@ export function endpointKey(ctx: Ctx, endpointId: string): string {
 }
 
 /**
- * Registrations announced by activations still running (at most 500): a delivery that arrives
+ * Registrations announced by activations still running: a delivery that arrives
  * before n8n saves the static data can then be verified instead of refused.
  */
-const registrations = new BoundedMap<string, Registration>(500);
+const registrations = new BoundedMap<string, Registration>(MAX_NODES);
 
 /** Activation learned the endpoint (and maybe the secret source): saved, told to this process. */
 export function register(

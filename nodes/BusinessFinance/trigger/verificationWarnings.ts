@@ -4,13 +4,12 @@
  * one; never a value a request sent.
  */
 import { BoundedMap } from '../helpers/boundedMap';
-import { MAX_NODES, WARNING_INTERVAL_SECONDS, type TriggerLog } from './duplicates';
+import { mayWarn, WARNING_INTERVAL_MS } from '../helpers/warnings';
+import type { TriggerLog } from './duplicates';
+import { MAX_NODES } from './state';
 
 /** Why a delivery was refused, from what the trigger can tell. */
 export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'clock';
-
-/** At most one warning per trigger per interval: the same as the duplicate memory's warnings. */
-const WARNING_INTERVAL_MS = WARNING_INTERVAL_SECONDS * 1000;
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
@@ -30,7 +29,7 @@ interface FailedTrigger extends TriggerLog {
 
 interface Failures {
 	/** When the last warning was logged. */
-	warnedAtMs: number;
+	warnedAtMs?: number;
 	/** Refused deliveries since then, by cause. */
 	counts: Partial<Record<FailureCause, number>>;
 	/** The verifier's reason for the latest failure of each cause (fixed texts, no values). */
@@ -40,7 +39,7 @@ interface Failures {
 const failures = new BoundedMap<string, Failures>(MAX_NODES);
 
 function failuresOf(key: string): Failures {
-	const entry = failures.get(key) ?? { warnedAtMs: -Infinity, counts: {}, details: {} };
+	const entry = failures.get(key) ?? { counts: {}, details: {} };
 	failures.set(key, entry); // the most recently failed
 	return entry;
 }
@@ -55,9 +54,8 @@ export function noteVerificationFailure(
 	const entry = failuresOf(trigger.key);
 	entry.counts[cause] = (entry.counts[cause] ?? 0) + 1;
 	if (detail) entry.details[cause] = detail;
-	if (nowMs < entry.warnedAtMs + WARNING_INTERVAL_MS) return;
+	if (!mayWarn(entry, nowMs)) return;
 	trigger.logger.warn(warning(trigger, entry));
-	entry.warnedAtMs = nowMs;
 	entry.counts = {};
 	entry.details = {};
 }

@@ -127,3 +127,6 @@ export const { description, checkItem, execute } = bodyOperation({
 	}),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Creates a payable, a vendor bill, awaiting review (nothing is paid until it is approved). Needs the vendor invoice number, an amount above 0, and a vendor id (a UUID, from the vendor tools) or a vendor name with payment details. Returns the payable with its id.';

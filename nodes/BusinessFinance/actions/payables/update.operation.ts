@@ -18,3 +18,6 @@ export const { description, execute } = statusUpdateOperation({
 			'Approve a payable for payment (Ready) or send it back to review. Scheduled, paid, failed or cancelled payables cannot be changed.',
 	},
 });
+
+export const toolDescription =
+	'Changes a payable: its notes, its due date (YYYY-MM-DD), or its status (ready approves it: the service then schedules and pays it, and money leaves the account; pending_review sends it back). Needs the payable id (a UUID). Scheduled, paid, failed or cancelled payables cannot be changed. Returns the payable.';

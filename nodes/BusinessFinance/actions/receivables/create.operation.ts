@@ -128,3 +128,6 @@ export const { description, checkItem, execute } = bodyOperation({
 	}),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Creates a receivable, an invoice to a customer, in USD. Needs an invoice number and an amount of at least 0.01; may take the customer email, customer name, customer id (a UUID), due date (YYYY-MM-DD) and notes. Emails the customer only when Send Immediately is on in the tool. Returns the receivable with its id.';

@@ -35,3 +35,6 @@ export const { description, checkItem, execute } = bodyOperation({
 	read: (ctx, i) => ({ receivableId: ctx.getNodeParameter('receivableId', i, '') }),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Emails a receivable to its customer now; the email cannot be taken back and sending again sends another. Needs the receivable id (a UUID); the receivable needs a customer email and must not be paid or cancelled. Returns the receivable.';

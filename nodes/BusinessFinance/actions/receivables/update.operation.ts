@@ -21,3 +21,6 @@ export const { description, execute } = statusUpdateOperation({
 			'Cancel a draft, sent or overdue receivable, or return a cancelled or sent one to draft. Paid receivables cannot be changed.',
 	},
 });
+
+export const toolDescription =
+	'Changes a receivable: its notes, its due date (YYYY-MM-DD), or its status (cancelled, or back to draft). Needs the receivable id (a UUID). Paid receivables cannot be changed. Sends no email. Returns the receivable.';

@@ -4,6 +4,8 @@ import { transactionTypeOptions } from '../../descriptions/events';
 import { normaliseDate, validateDateRange } from '../../helpers/dates';
 import { listOperation } from '../operations';
 
+export const answers = 'transaction';
+
 export const { description, execute, nothingListed } = listOperation({
 	resource: 'treasury',
 	operation: 'getTransactions',
@@ -31,3 +33,6 @@ export const { description, execute, nothingListed } = listOperation({
 		return qs;
 	},
 });
+
+export const toolDescription =
+	'Lists treasury transactions (deposits, withdrawals, conversions), optionally from and to a date (YYYY-MM-DD) and of one type. Returns each one’s id, type, amount, currency, status, reference and dates.';

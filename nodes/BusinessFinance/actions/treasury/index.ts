@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Balance',
 				value: 'getBalance',
 				description: 'Get the available and pending balance per currency',
-				action: 'Get the treasury balance',
+				action: 'Get treasury balance',
 			},
 			{
 				name: 'Get Deposit Instructions',

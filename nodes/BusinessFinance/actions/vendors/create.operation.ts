@@ -71,3 +71,6 @@ export const { description, checkItem, execute } = bodyOperation({
 	}),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Creates a vendor (a payee). Needs a name and a payment method: ach (account number and 9-digit routing number), wire (account number and a routing number, SWIFT code or IBAN) or crypto (wallet address and chain). Returns the vendor with its id.';

@@ -63,3 +63,6 @@ export async function execute(
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
 	return shaped('vendor', vendor, simplify);
 }
+
+export const toolDescription =
+	'Reads one vendor by its id (a UUID). Returns its id, name, email, payment method and when it was last updated.';

@@ -19,3 +19,6 @@ export const { description, execute, nothingListed } = listOperation({
 	query: (_check, filters) =>
 		typeof filters.search === 'string' ? { search: filters.search.trim() } : {},
 });
+
+export const toolDescription =
+	'Lists vendors, optionally only those whose name or email contains a search text. Returns each vendor’s id, name, email, payment method and when it was last updated; use the id for payables.';

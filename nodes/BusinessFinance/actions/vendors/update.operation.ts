@@ -56,3 +56,6 @@ export const { description, execute } = bodyOperation({
 	}),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Changes a vendor’s name, email or payment method (bank and wallet details cannot be changed). Needs the vendor id (a UUID). Returns the vendor.';

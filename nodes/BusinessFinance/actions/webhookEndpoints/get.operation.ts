@@ -16,3 +16,6 @@ export async function execute(
 	const call = { ...context, resource: 'webhookEndpoint' as const, method: 'GET' as const };
 	return await requestResource.call(this, { ...call, path, itemIndex: i });
 }
+
+export const toolDescription =
+	'Reads a webhook endpoint by its id (ep_...): where the service sends events, which event types, and whether it is disabled.';

@@ -13,14 +13,14 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description: 'Get a webhook endpoint',
-				action: 'Get a webhook endpoint',
+				action: 'Get webhook endpoint',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				description:
 					'Change the URL, description, event types or disabled flag of a webhook endpoint',
-				action: 'Update a webhook endpoint',
+				action: 'Update webhook endpoint',
 			},
 		],
 		'get',

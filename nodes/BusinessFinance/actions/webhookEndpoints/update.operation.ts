@@ -76,3 +76,6 @@ export const { description, execute } = bodyOperation({
 	}),
 	check: checkParameters,
 });
+
+export const toolDescription =
+	'Changes a webhook endpoint (id ep_...): its URL, description, event types or whether it is disabled. Changing the URL or disabling it redirects or stops the events other workflows receive. Returns the endpoint.';

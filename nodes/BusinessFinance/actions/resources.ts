@@ -1,0 +1,52 @@
+/**
+ * The resource modules, each exporting its operations (`<op>.operation.ts`) and its description:
+ * the one table of what the node can do. Adding an operation is its file and its line in the
+ * resource's index.ts (CONTRIBUTING.md, "Code map and common changes").
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ResourceName } from '../helpers/resourceFields';
+import type { ItemChecker } from './batch';
+import * as payable from './payables';
+import * as receivable from './receivables';
+import * as treasury from './treasury';
+import type { OperationExecute } from './utils';
+import * as vendor from './vendors';
+import * as webhookEndpoint from './webhookEndpoints';
+
+export const RESOURCES = { receivable, payable, vendor, treasury, webhookEndpoint };
+
+/** An operation module; `checkItem` (money or mail) gets Validate All Before Sending. */
+export interface Operation {
+	execute: OperationExecute;
+	toolDescription: string;
+	checkItem?: ItemChecker;
+	/** A listing's answer to an agent when it lists nothing. */
+	nothingListed?: (ctx: IExecuteFunctions, i: number) => string;
+	/** The record type it answers with, for the shape an agent gets (default: its resource). */
+	answers?: ResourceName | null;
+}
+
+const isOperation = (value: unknown): value is Operation =>
+	typeof (value as Operation | undefined)?.execute === 'function';
+
+/** Every operation, in the order the resources and their modules list them. */
+export function allOperations(): Array<{ resource: string; operation: string; op: Operation }> {
+	return Object.entries(RESOURCES).flatMap(([resource, module]) =>
+		Object.entries(module)
+			.filter(([, op]) => isOperation(op))
+			.map(([operation, op]) => ({ resource, operation, op: op as Operation })),
+	);
+}
+
+export function operationOf(resource: string, operation: string): Operation | undefined {
+	const module = (RESOURCES as Record<string, Record<string, unknown>>)[resource];
+	const op =
+		module && Object.prototype.hasOwnProperty.call(module, operation)
+			? module[operation]
+			: undefined;
+	return isOperation(op) ? op : undefined;
+}
+
+/** The record type `op` of `resource` answers with, if any. */
+export const answerOf = (resource: string, op: Operation): ResourceName | undefined =>
+	op.answers === undefined ? (resource as ResourceName) : (op.answers ?? undefined);
