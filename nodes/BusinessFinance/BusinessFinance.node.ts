@@ -15,6 +15,7 @@ import {
 } from './helpers/constants';
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credential';
+import { collection } from './descriptions/common';
 import { toolDescriptionFields } from './descriptions/tool';
 import { actionBuilderHint } from './descriptions/builderHints';
 
@@ -66,38 +67,31 @@ export class BusinessFinance implements INodeType {
 			},
 			...Object.values(RESOURCES).flatMap((resource) => resource.description),
 			...toolDescriptionFields(allOperations()),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Wait for Rate Limits (Seconds)',
-						name: 'rateLimitWaitSeconds',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
-						default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
-						description: `How long in total each item may take, its requests included, when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached or a request has to be retried; once it is used up, the next wait or retry fails. 0 fails at once. At most ${MAX_RATE_LIMIT_WAIT_SECONDS} seconds (one day).`,
-					},
-					{
-						displayName: 'Validate All Before Sending',
-						name: 'validateAllBeforeSending',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to check every input item before the first request, and send nothing if any item is invalid. The node then fails with one error listing every invalid item and why (with On Error: Continue, one error item per input item). Off: valid items are sent one by one until an invalid one stops the node.',
-						hint: 'Use for batches from a sheet: a half-sent batch of invoices or bills is harder to repair than none',
-						displayOptions: {
-							show: {
-								'/resource': ['receivable', 'payable', 'vendor'],
-								'/operation': ['create', 'send'],
-							},
+			collection('options', [
+				{
+					displayName: 'Max Wait for Rate Limits (Seconds)',
+					name: 'rateLimitWaitSeconds',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
+					default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+					description: `How long in total each item may take, its requests included, when the service’s rate limit (${RATE_LIMIT_TEXT}) is reached or a request has to be retried; once it is used up, the next wait or retry fails. 0 fails at once. At most ${MAX_RATE_LIMIT_WAIT_SECONDS} seconds (one day).`,
+				},
+				{
+					displayName: 'Validate All Before Sending',
+					name: 'validateAllBeforeSending',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to check every input item before the first request, and send nothing if any item is invalid. The node then fails with one error listing every invalid item and why (with On Error: Continue, one error item per input item). Off: valid items are sent one by one until an invalid one stops the node.',
+					hint: 'Use for batches from a sheet: a half-sent batch of invoices or bills is harder to repair than none',
+					displayOptions: {
+						show: {
+							'/resource': ['receivable', 'payable', 'vendor'],
+							'/operation': ['create', 'send'],
 						},
 					},
-				],
-			},
+				},
+			]),
 		],
 	};
 

@@ -69,9 +69,10 @@ const COLLECTIONS = {
 	additionalFields: ['Additional Fields', 'Add Field'],
 	updateFields: ['Update Fields', 'Add Field'],
 	filters: ['Filters', 'Add Filter'],
+	options: ['Options', 'Add Option'],
 };
 
-/** A collection of optional fields: Additional Fields (create), Update Fields or Filters. */
+/** A collection of optional fields: Additional Fields (create), Update Fields, Filters or Options. */
 export function collection(
 	name: keyof typeof COLLECTIONS,
 	options: INodeProperties[],
@@ -140,5 +141,22 @@ export function simplifyField(resource: SimplifiableResource): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description: `Whether to return a simplified version of the response instead of the raw data. Keeps only: ${fields}.`,
+	};
+}
+
+/** A create's required Amount, with what it says of the value the service takes. */
+export function amountField(description: string, hint?: string): INodeProperties {
+	return {
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		// null, not 0: the field starts empty (its placeholder shown), not at a value the node
+		// refuses; n8n flags no empty number as required (docs/n8n-notes.md), the node's check does
+		default: null,
+		placeholder: 'e.g. 1250.00',
+		typeOptions: { numberPrecision: 2 },
+		description,
+		...(hint && { hint }),
 	};
 }

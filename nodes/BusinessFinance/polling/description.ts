@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { polledEventPropertyHint } from '../descriptions/builderHints';
+import { collection } from '../descriptions/common';
 import { eventOutputOption, transactionTypeOptions } from '../descriptions/events';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
@@ -95,12 +96,5 @@ export const pollingTriggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { event: [POLLED_EVENTS.vendorUpdated] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [eventOutputOption],
-	},
+	collection('options', [eventOutputOption]),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { eventsPropertyHint } from '../descriptions/builderHints';
+import { collection } from '../descriptions/common';
 import {
 	ALL_EVENTS,
 	ALL_EVENTS_LABEL,
@@ -41,31 +42,24 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		builderHint: eventsPropertyHint,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Allow Unsigned Deliveries',
-				name: 'allowUnsigned',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to accept deliveries that carry no signature at all (under any header name), or that cannot be verified because no signing secret is available (the trigger fetches the endpoint's secret from the service, or takes the credential's 'Webhook Signing Secret'). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.",
-			},
-			eventOutputOption,
-			{
-				displayName: 'Timestamp Tolerance (Seconds)',
-				name: 'toleranceSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_TOLERANCE_SECONDS,
-				description:
-					"Maximum age, in either direction, of a delivery's webhook-timestamp. Older or future-dated deliveries are refused.",
-			},
-		],
-	},
+	collection('options', [
+		{
+			displayName: 'Allow Unsigned Deliveries',
+			name: 'allowUnsigned',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to accept deliveries that carry no signature at all (under any header name), or that cannot be verified because no signing secret is available (the trigger fetches the endpoint's secret from the service, or takes the credential's 'Webhook Signing Secret'). A delivery whose signature is present but wrong is always refused. Not recommended: anyone who knows the webhook URL could start the workflow.",
+		},
+		eventOutputOption,
+		{
+			displayName: 'Timestamp Tolerance (Seconds)',
+			name: 'toleranceSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TOLERANCE_SECONDS,
+			description:
+				"Maximum age, in either direction, of a delivery's webhook-timestamp. Older or future-dated deliveries are refused.",
+		},
+	]),
 ];

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { collection, vendorLocator } from '../../descriptions/common';
+import { amountField, collection, vendorLocator } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
@@ -28,18 +28,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'e.g. BILL-7731',
 		description: 'The vendor’s invoice number',
 	},
-	{
-		displayName: 'Amount',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		// null, not 0: the field starts empty (its placeholder shown), not at a value the node
-		// refuses; n8n flags no empty number as required (docs/n8n-notes.md), the node's check does
-		default: null,
-		placeholder: 'e.g. 1250.00',
-		typeOptions: { numberPrecision: 2 },
-		description: 'Amount owed, more than 0',
-	},
+	amountField('Amount owed, more than 0'),
 	vendorLocator(
 		{
 			required: false,

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { collection } from '../../descriptions/common';
+import { amountField, collection } from '../../descriptions/common';
 import { dueDateField, notesField } from '../../descriptions/dates';
 import { normaliseDate } from '../../helpers/dates';
 import {
@@ -33,19 +33,10 @@ const fields: INodeProperties[] = [
 		placeholder: 'e.g. INV-2026-0042',
 		description: 'Your reference for the invoice',
 	},
-	{
-		displayName: 'Amount',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		// null, not 0: the field starts empty (its placeholder shown), not at a value the node
-		// refuses; n8n flags no empty number as required (docs/n8n-notes.md), the node's check does
-		default: null,
-		placeholder: 'e.g. 1250.00',
-		typeOptions: { numberPrecision: 2 },
-		description: 'Amount due in USD, at least 0.01',
-		hint: 'In USD (the service takes no currency for receivables), at least 0.01',
-	},
+	amountField(
+		'Amount due in USD, at least 0.01',
+		'In USD (the service takes no currency for receivables), at least 0.01',
+	),
 	collection('additionalFields', [
 		{
 			displayName: 'Customer Email',
