@@ -3,7 +3,7 @@
  * the one table of what the node can do. Adding an operation is its file and its line in the
  * resource's index.ts (CONTRIBUTING.md, "Code map and common changes").
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 import type { ResourceName } from '../helpers/resourceFields';
 import type { ItemChecker } from './batch';
 import * as payable from './payables';
@@ -38,7 +38,21 @@ export function allOperations(): Array<{ resource: string; operation: string; op
 	);
 }
 
-export function operationOf(resource: string, operation: string): Operation | undefined {
+/** The operation the node's parameters choose; refused when there is none (a hand-edited workflow). */
+export function chosenOperation(ctx: IExecuteFunctions) {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const op = operationOf(resource, operation);
+	if (!op) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The operation "${operation}" of the resource "${resource}" is not supported`,
+		);
+	}
+	return { resource, operation, op };
+}
+
+function operationOf(resource: string, operation: string): Operation | undefined {
 	const module = (RESOURCES as Record<string, Record<string, unknown>>)[resource];
 	const op =
 		module && Object.prototype.hasOwnProperty.call(module, operation)

@@ -7,7 +7,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { refuseInvalidBatch, validateAllBeforeSending } from './batch';
-import { answerOf, operationOf } from './resources';
+import { answerOf, chosenOperation } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent } from '../helpers/resourceFields';
 import { unknownOutcome } from '../transport';
@@ -70,16 +70,7 @@ export async function router(
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = operationOf(resource, operation);
-	if (!op) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" of the resource "${resource}" is not supported`,
-		);
-	}
-
+	const { resource, operation, op } = chosenOperation(this);
 	const asTool = runsAsTool(this);
 	if (op.checkItem && validateAllBeforeSending(this)) {
 		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
