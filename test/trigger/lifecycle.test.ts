@@ -203,6 +203,23 @@ describe('a service without the assumed routes, or failing after creating an end
 		},
 	);
 
+	it.each([null, 'whsec_not_an_object', []])(
+		'a secret route answering 200 with data %j is no secret: activation says how to fix it',
+		async (data) => {
+			const { id } = await createEndpoint({ url: 'http://127.0.0.1:1/old' });
+			const proxy = await faultyProxy(h.sb.baseUrl);
+			proxy.faults.push({
+				method: 'GET',
+				path: /\/secret$/,
+				status: 200,
+				body: { data },
+				count: 10,
+			});
+			const t = trigger({ webhookEndpointId: id }, { baseUrl: proxy.baseUrl });
+			await expect(t.activate()).rejects.toThrow(NO_SECRET);
+		},
+	);
+
 	it.each<[string, IDataObject, IDataObject, string?]>([
 		['no secret at all: activation fails saying how to fix it', {}, {}, undefined],
 		["the credential's secret", {}, { webhookSigningSecret: newSecret() }, 'credential'],

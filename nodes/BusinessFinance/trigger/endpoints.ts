@@ -31,6 +31,12 @@ async function unless404<T>(request: () => Promise<T>): Promise<T | undefined> {
 	throw got.error;
 }
 
+/** The answer's `data` when it is an object, else none: fields are then read as missing. */
+function recordOf(response: IDataObject): IDataObject {
+	const data = dataOf(response);
+	return typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
+}
+
 /** The service has no such route: 404 or 405 (a service without the route, or an older one). */
 const isMissingRoute = (status: number | undefined) => status === 404 || status === 405;
 
@@ -39,7 +45,7 @@ export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject 
 	const got = await unless404(
 		async () => await apiRequest.call(this, 'GET', webhookEndpointPath(id)),
 	);
-	return got && (dataOf(got) as IDataObject);
+	return got && recordOf(got);
 }
 
 /** How long a secret fetch may wait, and take in all (the transport's defaults when unset). */
@@ -66,7 +72,7 @@ export async function fetchEndpointSecret(
 		if (isMissingRoute(got.status)) return undefined;
 		throw got.error;
 	}
-	const secret = (dataOf(got.value) as IDataObject).secret;
+	const secret = recordOf(got.value).secret;
 	return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
 }
 
@@ -82,7 +88,7 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 		}
 		throw made.error;
 	}
-	const id = (dataOf(made.value) as IDataObject).id;
+	const id = recordOf(made.value).id;
 	if (typeof id !== 'string' || !id) {
 		throw activationError(
 			this.getNode(),
