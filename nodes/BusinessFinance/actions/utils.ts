@@ -54,13 +54,16 @@ export async function requestData(this: IExecuteFunctions, call: ApiCall): Promi
 	return dataOf(await apiRequest.call(this, method, path, body, undefined, options)) as IDataObject;
 }
 
-/** An operation with no parameters of its own that GETs `path` and answers its `data`. */
+/**
+ * An operation with no parameters of its own that GETs `path` and answers its `data`, which is
+ * no record type an agent's answer is cut to (`answers: null`).
+ */
 export function readOnce(path: string) {
 	const description: INodeProperties[] = [];
 	async function execute(this: IExecuteFunctions, i: number, context: OperationContext) {
 		return await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
 	}
-	return { description, execute };
+	return { description, execute, answers: null };
 }
 
 /** One API call that answers one resource: its `data` in stable columns. */
