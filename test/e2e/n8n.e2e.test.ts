@@ -94,6 +94,19 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
+/** 2.x publishes through an outbox: waits until n8n has applied (de)activation. */
+async function settled(active: boolean, id: string): Promise<void> {
+	if (runtime.major < 2) return; // 1.x answers once the activation's poll has run
+	await n8n.waitFor(
+		`workflow ${id} to be ${active ? 'published' : 'unpublished'}`,
+		async () => {
+			const { status } = await n8n.rest('GET', `/workflows/${id}/publication-status`);
+			return status === (active ? 'published' : 'not_published');
+		},
+		60_000,
+	);
+}
+
 const RUNS = manualRuns(TAG, COPIES);
 
 describe('every operation, and the examples that need no account, through n8n execute --id', () => {
@@ -359,18 +372,6 @@ describe('the polling trigger in a real n8n', () => {
 	let lastStamp = 0;
 	const nextStamp = () => (lastStamp = Math.max(Date.now(), lastStamp + 1000));
 
-	/** 2.x publishes through an outbox: waits until n8n has applied (de)activation. */
-	async function settled(active: boolean, id: string): Promise<void> {
-		if (runtime.major < 2) return; // 1.x answers once the activation's poll has run
-		await n8n.waitFor(
-			`workflow ${id} to be ${active ? 'published' : 'unpublished'}`,
-			async () => {
-				const { status } = await n8n.rest('GET', `/workflows/${id}/publication-status`);
-				return status === (active ? 'published' : 'not_published');
-			},
-			60_000,
-		);
-	}
 	const activate = async (id = WORKFLOW) => (await n8n.activate(id), await settled(true, id));
 	const deactivate = async (id = WORKFLOW) => (await n8n.deactivate(id), await settled(false, id));
 	const staticData = async (id = WORKFLOW) =>
@@ -741,11 +742,17 @@ describe('n8n restarted between a delivery and its retry, and while the service 
 		expect(output(retried, 'Balance')).toHaveLength(1);
 		expect(output(retried, POLL_NODE).map((item) => item.data.id)).toEqual([whileDown.id]);
 
-		// a poll now (re-activation) finds nothing new: no execution
+		// a poll now (re-activation, applied) reads the list and finds nothing new: no execution
 		const count = await executionCount(RESTART_POLL.id);
 		await n8n.deactivate(RESTART_POLL.id);
+		await settled(false, RESTART_POLL.id);
+		await sandbox.admin.clearRequests();
 		await n8n.activate(RESTART_POLL.id);
-		await sleep(5000);
+		await settled(true, RESTART_POLL.id);
+		await n8n.waitFor('the activation’s poll of the transactions', async () =>
+			(await requestLog()).some((r) => r.path === '/v1/treasury/transactions'),
+		);
+		await sleep(2000);
 		expect(await executionCount(RESTART_POLL.id)).toBe(count);
 		await n8n.deactivate(RESTART_POLL.id);
 	});

@@ -5,7 +5,7 @@ import { collection } from '../descriptions/common';
 import { eventOutputOption, transactionTypeOptions } from '../descriptions/events';
 
 /** What the polling trigger can watch: the service's event type it stands in for. */
-export const POLLED_EVENTS = {
+const POLLED_EVENTS = {
 	transactionCreated: 'treasury.transaction.created',
 	vendorCreated: 'vendor.created',
 	vendorUpdated: 'vendor.updated',
