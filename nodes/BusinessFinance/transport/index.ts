@@ -6,7 +6,7 @@ import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
 import { buildOperationError, LISTING, listingError } from './errors';
 import { limiterFor, type Limiters } from './limiter';
-import { isObject, listAll, type PageMeta, pageItems } from './pagination';
+import { getPage, listAll } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
 export { getApiErrorInfo, unknownOutcome } from './errors';
@@ -96,8 +96,7 @@ export function createTransport({
 	): Promise<IDataObject[]> {
 		const limit = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
 		const call = await openCall(resolved, this, options);
-		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
-		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
+		return await listAll(call, path, qs, limit, options.shapeItem);
 	}
 
 	/**
@@ -106,14 +105,8 @@ export function createTransport({
 	 */
 	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
-		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
-		const page = async (query: IDataObject) => {
-			const response = await getPage(query);
-			const items = pageItems(response.data, path, (lines) => listingError(call, lines));
-			return { items, meta: (isObject(response.meta) ? response.meta : {}) as PageMeta };
-		};
-		const all = async (qs: IDataObject) =>
-			await listAll(call, path, getPage, qs, Number.POSITIVE_INFINITY);
+		const page = async (query: IDataObject) => await getPage(call, path, query);
+		const all = async (qs: IDataObject) => await listAll(call, path, qs, Number.POSITIVE_INFINITY);
 		/** The listing's own refusals, for a reader that pages by itself. */
 		const refuse = {
 			repeatedPage: (number: number) => listingError(call, LISTING.repeatedPage(path, number)),
