@@ -46,14 +46,13 @@ async function openCall(
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
 	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
-	const itemIndex = callOptions?.itemIndex;
+	const { itemIndex, waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const node = ctx.getNode();
 	const credential = readCredential(await getCredentials.call(ctx, CREDENTIAL_NAME, itemIndex));
 	if ('problem' in credential) {
 		const scope = { node, itemIndex, secrets: [credential.secret] };
 		throw buildOperationError(scope, credential.problem);
 	}
-	const { waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const cancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
 		.getExecutionCancelSignal;
 	const deadline = new Deadline(
