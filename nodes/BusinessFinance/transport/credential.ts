@@ -121,9 +121,10 @@ export async function businessFinanceApiTest(
 	const { apiKey, baseUrl } = checked;
 	// Credential tests get only the legacy `request` helper (n8n-core's CredentialTestContext
 	// offers nothing else); it runs through n8n's axios like httpRequest does.
+	const { helpers } = this;
 	let response: { statusCode?: number; body?: unknown } | undefined;
 	try {
-		response = (await this.helpers.request({
+		response = (await helpers.request({
 			method: 'GET',
 			uri: `${baseUrl}/v1/vendors`,
 			qs: { limit: 1 },

@@ -151,10 +151,14 @@ async function waited<T>(call: Call, wait: Promise<T>): Promise<T> {
 	try {
 		return await wait;
 	} catch (error) {
-		if (error instanceof CancelledError) throw errors.cancelledError(call);
-		if (!(error instanceof OverBudgetError)) throw error;
-		throw errors.rateLimitedError(call, call.deadline, error, call.limiter.reportedLimit);
+		throw waitError(call, error);
 	}
+}
+
+function waitError(call: Call, error: unknown): Error {
+	if (error instanceof CancelledError) return errors.cancelledError(call);
+	if (!(error instanceof OverBudgetError)) return error as Error;
+	return errors.rateLimitedError(call, call.deadline, error, call.limiter.reportedLimit);
 }
 
 /** The request an attempt sends, as its errors name it. */
