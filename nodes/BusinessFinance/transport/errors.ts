@@ -132,9 +132,7 @@ export function buildOperationError(
 	return error;
 }
 
-export function formatSeconds(ms: number): string {
-	return `${Math.round(ms / 100) / 10}s`;
-}
+export const formatSeconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
 
 export interface Scope {
 	node: INode;
@@ -208,11 +206,9 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 /** How a call that ends without data failed: method, path, attempts (429s not counted), why no retry. */
 export type Ending = { method: string; path: string; attempts: number; reason: FailReason };
 
-/**
- * What a create or send may have done when its answer was lost, and how to find out, by path
- * (the API cannot read receivables or payables back). One text for the node's error and an
- * agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
- */
+// What a create or send may have done when its answer was lost, and how to find out, by path
+// (the API cannot read receivables or payables back). One text for the node's error and an
+// agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
 const UNKNOWN_OUTCOMES: Record<string, string> = {
 	'/v1/receivables':
 		'the receivable may have been created (with Send Immediately, also emailed to the customer). Look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger). Running this again may create a second invoice.',
@@ -234,10 +230,8 @@ function outcomeText(path: string): string {
 	return `Outcome unknown: the service may have received and processed this request, so ${effect} It is never retried automatically.`;
 }
 
-/**
- * The outcome text when a POST may have been processed, else undefined: `create` is send.ts's
- * reason for not retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
- */
+// The outcome text when a POST may have been processed: `create` is send.ts's reason for not
+// retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
 const uncertain = (ending: Ending) =>
 	ending.reason === 'create' ? outcomeText(ending.path) : undefined;
 

@@ -98,10 +98,7 @@ export function createTransport({
 		return await listAll(call, path, qs, limit, options.shapeItem);
 	}
 
-	/**
-	 * GETs of one path on one call (one deadline and wait budget): a poll's pages, each refused
-	 * unless its `data` is a list of objects (with the call's redaction), or listAll.
-	 */
+	/** GETs of one path on one call (one deadline and wait budget): a poll's pages, or listAll. */
 	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
 		const page = async (query: IDataObject) => await getPage(call, path, query);

@@ -261,11 +261,9 @@ export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): Ke
 	const id = createHash('sha256').update(apiKey).digest('hex');
 	const limiter = limiters.get(id) ?? new KeyLimiter(clock);
 	limiters.delete(id);
-	if (limiters.size >= MAX_IDLE_KEYS) {
-		for (const [other, kept] of limiters) {
-			if (limiters.size < MAX_IDLE_KEYS) break;
-			if (kept.idle) limiters.delete(other);
-		}
+	for (const [other, kept] of limiters) {
+		if (limiters.size < MAX_IDLE_KEYS) break;
+		if (kept.idle) limiters.delete(other);
 	}
 	limiters.set(id, limiter);
 	return limiter;

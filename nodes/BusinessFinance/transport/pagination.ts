@@ -75,14 +75,9 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 	return typeof meta.total === 'number' && received < meta.total;
 }
 
-/** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
-export function pageCap(
-	meta: PageMeta,
-	pageSize: number,
-	received: number,
-	current: number,
-): number {
-	if (typeof meta.total !== 'number' || meta.total < 0) return current;
+/** The page count past which the service loops: its total + 1 (at most MAX_PAGES), else `cap`. */
+export function pageCap(meta: PageMeta, pageSize: number, received: number, cap: number): number {
+	if (typeof meta.total !== 'number' || meta.total < 0) return cap;
 	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
 	return Math.min(MAX_PAGES, pages + 1);
 }

@@ -9,9 +9,8 @@ export const isObject = (value: unknown): value is IDataObject =>
 
 /** The `data` of a `{data: ...}` answer; an answer without it is passed through as it is. */
 export function dataOf(response: IDataObject): IDataObject | IDataObject[] {
-	if (response && typeof response === 'object' && 'data' in response) {
+	if (response && typeof response === 'object' && 'data' in response)
 		return response.data as IDataObject | IDataObject[];
-	}
 	return response;
 }
 
