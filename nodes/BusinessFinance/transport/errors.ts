@@ -98,12 +98,8 @@ interface ApiErrorArgs extends Scope {
 function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, serviceMessage, itemIndex, secrets } = args;
 	const message = redact(args.message, secrets);
-	const description = redact(
-		[args.description ?? args.outcome ?? hintFor(status, code), args.extra]
-			.filter(Boolean)
-			.join(' '),
-		secrets,
-	);
+	const hint = args.description ?? args.outcome ?? hintFor(status, code);
+	const description = redact([hint, args.extra].filter(Boolean).join(' '), secrets);
 	const httpCode = status !== undefined ? String(status) : undefined;
 	const errorResponse: JsonObject = { message };
 	if (httpCode) errorResponse.httpCode = httpCode;
@@ -136,9 +132,7 @@ export function buildOperationError(
 	return error;
 }
 
-export function formatSeconds(ms: number): string {
-	return `${Math.round(ms / 100) / 10}s`;
-}
+export const formatSeconds = (ms: number): string => `${Math.round(ms / 100) / 10}s`;
 
 export interface Scope {
 	node: INode;
@@ -212,46 +206,32 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 /** How a call that ends without data failed: method, path, attempts (429s not counted), why no retry. */
 export type Ending = { method: string; path: string; attempts: number; reason: FailReason };
 
-/**
- * What a create or send may have done when its answer was lost, and how to find out, by path
- * (the API cannot read receivables or payables back). One text for the node's error and an
- * agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
- */
-const UNKNOWN_OUTCOMES: Array<[RegExp, string]> = [
-	[
-		/^\/v1\/receivables$/,
+// What a create or send may have done when its answer was lost, and how to find out, by path
+// (the API cannot read receivables or payables back). One text for the node's error and an
+// agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
+const UNKNOWN_OUTCOMES: Record<string, string> = {
+	'/v1/receivables':
 		'the receivable may have been created (with Send Immediately, also emailed to the customer). Look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger). Running this again may create a second invoice.',
-	],
-	[
-		/^\/v1\/receivables\/[^/]+\/send$/,
+	'/v1/receivables/:id/send':
 		'the customer may have been emailed. Look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger). Running this again may email the customer a second time.',
-	],
-	[
-		/^\/v1\/payables$/,
+	'/v1/payables':
 		'the payable may have been created. Look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger). Running this again may create a second payable, which could be paid twice.',
-	],
-	[
-		/^\/v1\/vendors$/,
+	'/v1/vendors':
 		'the vendor may have been created. Search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event. Running this again may create a second vendor.',
-	],
-	[
-		/^\/v1\/webhooks$/,
+	'/v1/webhooks':
 		'the webhook endpoint may have been created. Look at the webhook endpoints in the dashboard. Running this again may create a second endpoint.',
-	],
-];
+};
 
 function outcomeText(path: string): string {
-	const what = UNKNOWN_OUTCOMES.find(([pattern]) => pattern.test(path))?.[1];
+	const sent = path.replace(/^\/v1\/receivables\/[^/]+\/send$/, '/v1/receivables/:id/send');
 	const effect =
-		what ??
+		UNKNOWN_OUTCOMES[sent] ??
 		'the request may have taken effect. Look in the dashboard. Running this again may repeat it.';
 	return `Outcome unknown: the service may have received and processed this request, so ${effect} It is never retried automatically.`;
 }
 
-/**
- * The outcome text when a POST may have been processed, else undefined: `create` is send.ts's
- * reason for not retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
- */
+// The outcome text when a POST may have been processed: `create` is send.ts's reason for not
+// retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
 const uncertain = (ending: Ending) =>
 	ending.reason === 'create' ? outcomeText(ending.path) : undefined;
 

@@ -6,7 +6,7 @@ import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
 import { buildOperationError, LISTING, listingError } from './errors';
 import { limiterFor, type Limiters } from './limiter';
-import { isObject, listAll, type PageMeta, pageItems } from './pagination';
+import { getPage, listAll } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
 export { getApiErrorInfo, unknownOutcome } from './errors';
@@ -46,14 +46,13 @@ async function openCall(
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
 	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
-	const itemIndex = callOptions?.itemIndex;
+	const { itemIndex, waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const node = ctx.getNode();
 	const credential = readCredential(await getCredentials.call(ctx, CREDENTIAL_NAME, itemIndex));
 	if ('problem' in credential) {
 		const scope = { node, itemIndex, secrets: [credential.secret] };
 		throw buildOperationError(scope, credential.problem);
 	}
-	const { waitBudgetMs, deadlineMs } = callOptions ?? {};
 	const cancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
 		.getExecutionCancelSignal;
 	const deadline = new Deadline(
@@ -96,24 +95,14 @@ export function createTransport({
 	): Promise<IDataObject[]> {
 		const limit = options.returnAll ? Number.POSITIVE_INFINITY : options.limit;
 		const call = await openCall(resolved, this, options);
-		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
-		return await listAll(call, path, getPage, qs, limit, options.shapeItem);
+		return await listAll(call, path, qs, limit, options.shapeItem);
 	}
 
-	/**
-	 * GETs of one path on one call (one deadline and wait budget): a poll's pages, each refused
-	 * unless its `data` is a list of objects (with the call's redaction), or listAll.
-	 */
+	/** GETs of one path on one call (one deadline and wait budget): a poll's pages, or listAll. */
 	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
 		const call = await openCall(resolved, this, options);
-		const getPage = async (query: IDataObject) => await send(call, 'GET', path, undefined, query);
-		const page = async (query: IDataObject) => {
-			const response = await getPage(query);
-			const items = pageItems(response.data, path, (lines) => listingError(call, lines));
-			return { items, meta: (isObject(response.meta) ? response.meta : {}) as PageMeta };
-		};
-		const all = async (qs: IDataObject) =>
-			await listAll(call, path, getPage, qs, Number.POSITIVE_INFINITY);
+		const page = async (query: IDataObject) => await getPage(call, path, query);
+		const all = async (qs: IDataObject) => await listAll(call, path, qs, Number.POSITIVE_INFINITY);
 		/** The listing's own refusals, for a reader that pages by itself. */
 		const refuse = {
 			repeatedPage: (number: number) => listingError(call, LISTING.repeatedPage(path, number)),

@@ -32,12 +32,10 @@ const parseDate = (text: string) => (Number.isNaN(Date.parse(text)) ? undefined 
 /** A header's value, whatever the case of its name; the first of a repeated header. */
 export function headerValue(headers: Headers | undefined, name: string): string | undefined {
 	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() !== wanted) continue;
-		const first: unknown = Array.isArray(value) ? value[0] : value;
-		return first === undefined || first === null ? undefined : String(first);
-	}
-	return undefined;
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === wanted);
+	const value: unknown = key === undefined ? undefined : headers?.[key];
+	const first: unknown = Array.isArray(value) ? value[0] : value;
+	return first === undefined || first === null ? undefined : String(first);
 }
 
 /** X-RateLimit-Reset as epoch ms: Unix seconds or ms, an HTTP date, or seconds from now. */
@@ -111,16 +109,12 @@ export class KeyLimiter {
 	private rateLimits = { inARow: 0, resetAtMs: undefined as number | undefined };
 	private readonly wakers = new Set<() => void>();
 	/** The last `X-RateLimit-Limit` the service sent: the limit messages state. */
-	private limit?: number;
+	reportedLimit?: number;
 
 	constructor(private readonly clock: Clock) {}
 
 	get waiting(): number {
 		return this.wakers.size;
-	}
-
-	get reportedLimit(): number | undefined {
-		return this.limit;
 	}
 
 	/** Nothing waits on it, sends through it or is held off by it: it may be dropped. */
@@ -188,7 +182,7 @@ export class KeyLimiter {
 	record(headers: Headers | undefined, nowMs: number): boolean {
 		const rate = readRateHeaders(headers, nowMs);
 		const limit = parseCount(headerValue(headers, 'x-ratelimit-limit'));
-		if (limit) this.limit = limit;
+		if (limit) this.reportedLimit = limit;
 		if (rate.remaining === undefined) {
 			if (!this.window) this.untracked = true;
 			return false;
@@ -217,9 +211,8 @@ export class KeyLimiter {
 			this.zeroWithoutReset = 0;
 			return Math.min(resetAtMs + RESET_MARGIN_MS, nowMs + MAX_KEY_BLOCK_MS);
 		}
-		const step = remaining === 0 ? this.zeroWithoutReset++ : 0;
 		if (remaining > 0) this.zeroWithoutReset = 0;
-		return nowMs + this.backoff(step);
+		return nowMs + this.backoff(remaining === 0 ? this.zeroWithoutReset++ : 0);
 	}
 
 	private backoff(step: number): number {
@@ -268,11 +261,9 @@ export function limiterFor(limiters: Limiters, apiKey: string, clock: Clock): Ke
 	const id = createHash('sha256').update(apiKey).digest('hex');
 	const limiter = limiters.get(id) ?? new KeyLimiter(clock);
 	limiters.delete(id);
-	if (limiters.size >= MAX_IDLE_KEYS) {
-		for (const [other, kept] of limiters) {
-			if (limiters.size < MAX_IDLE_KEYS) break;
-			if (kept.idle) limiters.delete(other);
-		}
+	for (const [other, kept] of limiters) {
+		if (limiters.size < MAX_IDLE_KEYS) break;
+		if (kept.idle) limiters.delete(other);
 	}
 	limiters.set(id, limiter);
 	return limiter;

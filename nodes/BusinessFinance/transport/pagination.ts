@@ -2,7 +2,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import { LISTING, listingError, type Scope } from './errors';
+import { LISTING, listingError } from './errors';
+import { isObject } from './response';
+import { type Call, send } from './send';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
 const MAX_PAGES = 10_000;
@@ -11,9 +13,6 @@ export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
 const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-
-export const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 class Listing {
 	readonly items: IDataObject[] = [];
@@ -48,16 +47,13 @@ class Listing {
 	}
 }
 
-/** The `data` of an answer, refused unless it is a list of objects (a skipped element would be lost). */
-export function pageItems(
-	data: unknown,
-	path: string,
-	refuse: (lines: string[]) => Error,
-): IDataObject[] {
-	if (!Array.isArray(data)) throw refuse(LISTING.notAList(path));
+/** One page: its `data` refused unless it is a list of objects (a skipped element would be lost). */
+export async function getPage(call: Call, path: string, query: IDataObject) {
+	const { data, meta } = await send(call, 'GET', path, undefined, query);
+	if (!Array.isArray(data)) throw listingError(call, LISTING.notAList(path));
 	const bad = data.findIndex((element) => !isObject(element));
-	if (bad >= 0) throw refuse(LISTING.notObjects(path, bad, data[bad]));
-	return data as IDataObject[];
+	if (bad >= 0) throw listingError(call, LISTING.notObjects(path, bad, data[bad]));
+	return { items: data as IDataObject[], meta: (isObject(meta) ? meta : {}) as PageMeta };
 }
 
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */
@@ -79,23 +75,17 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 	return typeof meta.total === 'number' && received < meta.total;
 }
 
-/** The page count beyond which the service is looping: its own total (plus one), or MAX_PAGES. */
-export function pageCap(
-	meta: PageMeta,
-	pageSize: number,
-	received: number,
-	current: number,
-): number {
-	if (typeof meta.total !== 'number' || meta.total < 0) return current;
+/** The page count past which the service loops: its total + 1 (at most MAX_PAGES), else `cap`. */
+export function pageCap(meta: PageMeta, pageSize: number, received: number, cap: number): number {
+	if (typeof meta.total !== 'number' || meta.total < 0) return cap;
 	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
 	return Math.min(MAX_PAGES, pages + 1);
 }
 
 /** At most `limit` elements, each shaped as its page arrives (not all at the end of the listing). */
 export async function listAll(
-	scope: Scope,
+	call: Call,
 	path: string,
-	getPage: (query: IDataObject) => Promise<IDataObject>,
 	qs: IDataObject | undefined,
 	limit: number,
 	shape: (item: IDataObject) => IDataObject = (item) => item,
@@ -108,14 +98,12 @@ export async function listAll(
 	let maxPages = MAX_PAGES;
 	let received = 0; // elements of every page so far, repeats included, as the service counts
 	for (let page = 1; !listing.full; page++) {
-		if (page > maxPages) throw listingError(scope, LISTING.endless(page - 1, maxPages));
-		const response = await getPage({ ...filters, page, limit: pageSize });
-		const items = pageItems(response.data, path, (lines) => listingError(scope, lines));
-		if (!listing.take(items)) throw listingError(scope, LISTING.repeatedPage(path, page));
-		const meta = (isObject(response.meta) ? response.meta : {}) as PageMeta;
+		if (page > maxPages) throw listingError(call, LISTING.endless(page - 1, maxPages));
+		const { items, meta } = await getPage(call, path, { ...filters, page, limit: pageSize });
+		if (!listing.take(items)) throw listingError(call, LISTING.repeatedPage(path, page));
 		if (items.length === 0 && saysMoreRemain(meta, received)) {
 			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;
-			throw listingError(scope, LISTING.endedEarly(path, page, said, received));
+			throw listingError(call, LISTING.endedEarly(path, page, said, received));
 		}
 		received += items.length;
 		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;

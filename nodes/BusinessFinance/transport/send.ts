@@ -20,7 +20,7 @@ import {
 } from './deadline';
 import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
-import { classifyNetworkError, type NetworkFailure, parseBody } from './response';
+import { classifyNetworkError, isObject, type NetworkFailure, parseBody } from './response';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type ApiContext =
@@ -191,9 +191,7 @@ function readResponse(call: Call, response: FullResponse, receivedAtMs: number):
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
-		const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-		const data = isObject ? (value as IDataObject) : { data: value as IDataObject };
-		return { kind: 'data', data };
+		return { kind: 'data', data: isObject(value) ? value : { data: value as IDataObject } };
 	}
 	if (status < 500) return answer({ kind: 'final' });
 	const retryAtMs = retryAfterAtMs(headers, receivedAtMs);
