@@ -2,7 +2,7 @@
 import * as duplicates from '../../nodes/BusinessFinance/trigger/duplicates';
 
 import { WARNING_INTERVAL_MS } from '../../nodes/BusinessFinance/helpers/warnings';
-import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/state';
+import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/memory';
 
 const WARNING_INTERVAL_SECONDS = WARNING_INTERVAL_MS / 1000;
 const { awaitAnswer, isAwaitingAnswer, replayableUntil, wasSeen } = duplicates;

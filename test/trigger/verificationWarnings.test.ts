@@ -6,7 +6,7 @@
  */
 import { createHash } from 'crypto';
 
-import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/state';
+import { MAX_NODES } from '../../nodes/BusinessFinance/trigger/memory';
 import { noteVerificationFailure } from '../../nodes/BusinessFinance/trigger/verificationWarnings';
 import { n8nLogger } from '../helpers/n8n';
 import { webhookHeaders } from '../helpers/standardWebhooks';

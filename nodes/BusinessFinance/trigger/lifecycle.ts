@@ -18,15 +18,9 @@ import {
 	type Target,
 } from './endpoints';
 import { originalBeforeAdopting, pointHere, recordOriginal, releaseAdopted } from './ownership';
+import type { SecretSource } from './memory';
 import { forgetSecret, secretSourceAtActivation } from './secrets';
-import {
-	clearSlot,
-	getSlot,
-	register,
-	unregister,
-	type SecretSource,
-	type SlotState,
-} from './state';
+import { clearSlot, getSlot, register, unregister, type SlotState } from './state';
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const want = target.call(this);

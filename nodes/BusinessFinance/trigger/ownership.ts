@@ -4,7 +4,6 @@
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { BoundedMap } from '../helpers/boundedMap';
 import {
 	activationError,
 	attempt,
@@ -13,7 +12,8 @@ import {
 	pickSettings,
 	restoreEndpoint,
 } from './endpoints';
-import { endpointKey, MAX_ENDPOINTS, slotName, type SlotState } from './state';
+import { endpointMemory, peekEndpoint } from './memory';
+import { endpointKey, slotName, type SlotState } from './state';
 
 /** Who an endpoint's URL belongs to, seen from one trigger node in one mode. */
 type Holder = 'user' | 'self' | 'sibling' | 'other';
@@ -49,13 +49,10 @@ function parseUrl(url: string): URL | undefined {
 	}
 }
 
-/** The user's own settings of adopted endpoints (outlive a failed activation). */
-const originals = new BoundedMap<string, IDataObject>(MAX_ENDPOINTS);
-
 /** The endpoint's own settings as the slot or this process recorded them. */
 function knownOriginal(ctx: IHookFunctions, slot: SlotState, id: string): IDataObject | undefined {
 	if (slot.originalOf === id && slot.original) return slot.original;
-	return originals.get(endpointKey(ctx, id));
+	return peekEndpoint(endpointKey(ctx, id))?.original;
 }
 
 /**
@@ -103,7 +100,7 @@ export function recordOriginal(
 	original: IDataObject,
 	ownUrl: string,
 ): void {
-	originals.set(endpointKey(ctx, id), original);
+	endpointMemory(endpointKey(ctx, id)).original = original;
 	Object.assign(slot, {
 		endpointId: id,
 		created: false,
@@ -123,7 +120,7 @@ export async function pointHere(
 	const patched = await attempt(async () => await patchEndpoint.call(ctx, id, settings));
 	if (patched.ok) return;
 	const putBack = await attempt(async () => await restoreEndpoint.call(ctx, id, original));
-	if (putBack.ok) originals.delete(endpointKey(ctx, id));
+	if (putBack.ok) forgetOriginal(ctx, id);
 	throw activationError(
 		ctx.getNode(),
 		`Could not point webhook endpoint "${id}" at this workflow: ${errorText(patched.error)}`,
@@ -152,7 +149,7 @@ export async function releaseAdopted(
 		}
 	});
 	if (released.ok) {
-		originals.delete(endpointKey(ctx, id));
+		forgetOriginal(ctx, id);
 		return true;
 	}
 	recordOriginal(ctx, slot, id, original, ownUrl);
@@ -160,6 +157,11 @@ export async function releaseAdopted(
 		`Business Finance Trigger "${ctx.getNode().name}": could not put back the settings of webhook endpoint ${id}; they are kept and put back on the next activation or deactivation of the workflow (${errorText(released.error)})`,
 	);
 	return false;
+}
+
+function forgetOriginal(ctx: IHookFunctions, id: string): void {
+	const memory = peekEndpoint(endpointKey(ctx, id));
+	if (memory) memory.original = undefined;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -21,12 +21,12 @@ import {
 	recordVerified,
 	replayableUntil,
 	wasSeen,
-	type TriggerLog,
 } from './duplicates';
 import { givenEndpointId, selectedEventTypes } from './endpoints';
 import { checkWithSecret } from './secrets';
+import type { FailureCause, TriggerLog } from './memory';
 import { nodeKey, registrationOf } from './state';
-import { noteVerificationFailure, type FailureCause } from './verificationWarnings';
+import { noteVerificationFailure } from './verificationWarnings';
 
 type RequestLike = { rawBody?: unknown; body?: unknown; readRawBody?: () => Promise<void> };
 

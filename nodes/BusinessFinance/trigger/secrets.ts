@@ -5,11 +5,17 @@
  */
 import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
-import { BoundedMap } from '../helpers/boundedMap';
 import { mayWarn } from '../helpers/warnings';
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
-import { endpointKey, MAX_ENDPOINTS, type Registration, type SecretSource } from './state';
+import {
+	endpointMemory,
+	forgetEndpoint,
+	type EndpointMemory,
+	type Registration,
+	type SecretSource,
+} from './memory';
+import { endpointKey } from './state';
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -20,34 +26,13 @@ const FAILURE_MEMORY_MS = 30_000;
 /** Most a delivery waits for the secret, fetched or joined: the service waits for the answer. */
 const RECEIVE_DEADLINE_MS = 5_000;
 
-interface EndpointSecret {
-	secret?: string;
-	/** When the last fetch started, successful or not. */
-	lastFetchMs?: number;
-	/** The last fetch brought no secret; `unsupported`: the service hands out none (404/405). */
-	failed?: boolean;
-	unsupported?: boolean;
-	/** A delivery's fetch in flight (activation's are never joined). */
-	inFlight?: Promise<void>;
-	/** When n8n's log last said that deliveries are answered 503 for lack of this secret. */
-	warnedAtMs?: number;
-}
-
-/** Endpoints' secrets; the least recently used is dropped first. */
-const endpoints = new BoundedMap<string, EndpointSecret>(MAX_ENDPOINTS);
-
+/** Deactivation released the endpoint: its secret is no longer this node's to verify with. */
 export function forgetSecret(ctx: Ctx, endpointId: string): void {
-	endpoints.delete(endpointKey(ctx, endpointId));
-}
-
-function entryFor(key: string): EndpointSecret {
-	const entry = endpoints.get(key) ?? {};
-	endpoints.set(key, entry); // the most recently used
-	return entry;
+	forgetEndpoint(endpointKey(ctx, endpointId));
 }
 
 /** What one fetch learned, written to the entry. */
-function learn(entry: EndpointSecret, secret: string | undefined): void {
+function learn(entry: EndpointMemory, secret: string | undefined): void {
 	entry.failed = entry.unsupported = secret === undefined;
 	if (secret !== undefined) entry.secret = secret;
 }
@@ -55,7 +40,7 @@ function learn(entry: EndpointSecret, secret: string | undefined): void {
 /** Starts a delivery's fetch, with what is left of its deadline for every wait and request. */
 function startFetch(
 	ctx: Ctx,
-	entry: EndpointSecret,
+	entry: EndpointMemory,
 	endpointId: string,
 	nowMs: number,
 	deadlineAtMs: number,
@@ -87,7 +72,7 @@ async function within(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /** When a new fetch may start for this endpoint (an attacker's mismatch included). */
-function nextFetchAtMs(entry: EndpointSecret): number {
+function nextFetchAtMs(entry: EndpointMemory): number {
 	if (entry.lastFetchMs === undefined) return 0;
 	const pause = entry.failed && !entry.secret ? FAILURE_MEMORY_MS : REFRESH_INTERVAL_MS;
 	return entry.lastFetchMs + pause;
@@ -99,8 +84,8 @@ async function endpointSecret(
 	endpointId: string,
 	afterMismatch: boolean,
 	nowMs: number,
-): Promise<EndpointSecret> {
-	const entry = entryFor(endpointKey(ctx, endpointId));
+): Promise<EndpointMemory> {
+	const entry = endpointMemory(endpointKey(ctx, endpointId));
 	const wanted = afterMismatch || entry.secret === undefined;
 	const deadlineAtMs = nowMs + RECEIVE_DEADLINE_MS;
 	if (!entry.inFlight && wanted && nowMs >= nextFetchAtMs(entry)) {
@@ -129,7 +114,7 @@ export async function secretSourceAtActivation(
 ): Promise<SecretSource> {
 	const secret = await fetchEndpointSecret.call(ctx, endpointId);
 	// Learned only once answered: a delivery meanwhile fetches on its own (with its deadline).
-	const entry = entryFor(endpointKey(ctx, endpointId));
+	const entry = endpointMemory(endpointKey(ctx, endpointId));
 	if (!entry.inFlight) entry.lastFetchMs = startedMs;
 	learn(entry, secret);
 	if (secret) return 'endpoint';
@@ -178,7 +163,7 @@ async function checkWithCredential(
 /** Says why deliveries get 503, at most once per interval per endpoint (floods). */
 function logUnavailable(
 	ctx: IWebhookFunctions,
-	entry: EndpointSecret,
+	entry: EndpointMemory,
 	endpointId: string,
 	nowMs: number,
 ): void {

@@ -1,10 +1,7 @@
 /** The trigger's registration: in static data per mode, and in memory while activation runs. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { BoundedMap } from '../helpers/boundedMap';
-
-/** Where deliveries are verified from, as decided at activation. */
-export type SecretSource = 'endpoint' | 'credential' | 'none';
+import { nodeMemory, peekNode, type Registration, type SecretSource } from './memory';
 
 /**
  * What the trigger remembers between activation and deactivation, in separate slots for production
@@ -24,9 +21,6 @@ export interface SlotState extends IDataObject {
 	/** Where the signing secret came from at activation. */
 	secretSource?: SecretSource;
 }
-
-/** What a delivery needs to know of its registration. */
-export type Registration = Pick<SlotState, 'endpointId' | 'secretSource'>;
 
 type Ctx = IHookFunctions | IWebhookFunctions;
 
@@ -66,11 +60,6 @@ export function clearSlot(slot: SlotState): void {
 	for (const key of Object.keys(slot)) delete slot[key];
 }
 
-/** Most trigger nodes this process keeps memory of (per `nodeKey`), least recently used dropped first. */
-export const MAX_NODES = 500;
-/** Most webhook endpoints this process keeps a secret or own settings of (per `endpointKey`). */
-export const MAX_ENDPOINTS = 1000;
-
 /** Identifies one trigger node's registration (workflow, node, slot) in the process's memory. */
 export function nodeKey(ctx: Ctx): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${slotName(ctx)}`;
@@ -81,12 +70,6 @@ export function endpointKey(ctx: Ctx, endpointId: string): string {
 	return `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${endpointId}`;
 }
 
-/**
- * Registrations announced by activations still running: a delivery that arrives
- * before n8n saves the static data can then be verified instead of refused.
- */
-const registrations = new BoundedMap<string, Registration>(MAX_NODES);
-
 /** Activation learned the endpoint (and maybe the secret source): saved, told to this process. */
 export function register(
 	ctx: IHookFunctions,
@@ -95,12 +78,14 @@ export function register(
 	source?: SecretSource,
 ): void {
 	if (source !== undefined) slot.secretSource = source;
-	registrations.set(nodeKey(ctx), { endpointId, secretSource: source });
+	const memory = nodeMemory(nodeKey(ctx), Math.floor(Date.now() / 1000), ctx.logger);
+	memory.registration = { endpointId, secretSource: source };
 }
 
 /** Deactivation: the slot is emptied and this process forgets the registration. */
 export function unregister(ctx: IHookFunctions, slot: SlotState): void {
-	registrations.delete(nodeKey(ctx));
+	const memory = peekNode(nodeKey(ctx));
+	if (memory) memory.registration = undefined;
 	clearSlot(slot);
 }
 
@@ -111,7 +96,7 @@ export function unregister(ctx: IHookFunctions, slot: SlotState): void {
 export function registrationOf(ctx: IWebhookFunctions, givenEndpointId: string): Registration {
 	const slot = readSlot(ctx);
 	if (slot.endpointId) return { endpointId: slot.endpointId, secretSource: slot.secretSource };
-	const pending = registrations.get(nodeKey(ctx));
+	const pending = peekNode(nodeKey(ctx))?.registration;
 	if (pending?.endpointId) return pending;
 	return { endpointId: givenEndpointId || undefined, secretSource: slot.secretSource };
 }

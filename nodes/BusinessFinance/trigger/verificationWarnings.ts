@@ -3,13 +3,8 @@
  * warning per trigger per interval (the URL is public), with counts per cause and the likely
  * one; never a value a request sent.
  */
-import { BoundedMap } from '../helpers/boundedMap';
 import { mayWarn, WARNING_INTERVAL_MS } from '../helpers/warnings';
-import type { TriggerLog } from './duplicates';
-import { MAX_NODES } from './state';
-
-/** Why a delivery was refused, from what the trigger can tell. */
-export type FailureCause = 'no_secret' | 'wrong_secret' | 'other_scheme' | 'clock';
+import { nodeMemory, type FailureCause, type NodeMemory, type TriggerLog } from './memory';
 
 const CAUSES: Record<FailureCause, string> = {
 	no_secret:
@@ -27,22 +22,7 @@ interface FailedTrigger extends TriggerLog {
 	key: string;
 }
 
-interface Failures {
-	/** When the last warning was logged. */
-	warnedAtMs?: number;
-	/** Refused deliveries since then, by cause. */
-	counts: Partial<Record<FailureCause, number>>;
-	/** The verifier's reason for the latest failure of each cause (fixed texts, no values). */
-	details: Partial<Record<FailureCause, string>>;
-}
-
-const failures = new BoundedMap<string, Failures>(MAX_NODES);
-
-function failuresOf(key: string): Failures {
-	const entry = failures.get(key) ?? { counts: {}, details: {} };
-	failures.set(key, entry); // the most recently failed
-	return entry;
-}
+type Failures = NonNullable<NodeMemory['failures']>;
 
 /** Counts a delivery answered `401`; logs a warning if none was logged for the interval. */
 export function noteVerificationFailure(
@@ -51,7 +31,8 @@ export function noteVerificationFailure(
 	nowMs: number,
 	detail?: string,
 ): void {
-	const entry = failuresOf(trigger.key);
+	const memory = nodeMemory(trigger.key, Math.floor(nowMs / 1000), trigger.logger);
+	const entry = (memory.failures ??= { counts: {}, details: {} });
 	entry.counts[cause] = (entry.counts[cause] ?? 0) + 1;
 	if (detail) entry.details[cause] = detail;
 	if (!mayWarn(entry, nowMs)) return;
