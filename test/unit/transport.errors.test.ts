@@ -68,6 +68,13 @@ describe('error mapping', () => {
 			{ status: 418, code: 'TEAPOT', serviceMessage: 'short and stout' },
 		],
 		[
+			'a code named like an object property',
+			apiError(418, 'constructor', 'not ours'),
+			'constructor: not ours',
+			HINT,
+			{ status: 418, code: 'constructor', serviceMessage: 'not ours' },
+		],
+		[
 			'an empty 4xx',
 			{ statusCode: 422, body: '' },
 			'The service answered HTTP 422',
