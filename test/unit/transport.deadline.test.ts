@@ -22,6 +22,7 @@ import {
 	transportWithShiftableClock,
 	useScriptedServer,
 } from './transport-http';
+import { settledWithin } from '../../nodes/BusinessFinance/transport/deadline';
 import { answer } from '../helpers/scripted-server';
 
 useFakeTransport();
@@ -136,5 +137,20 @@ describe("a call's budget", () => {
 			/^RATE_LIMITED: still rate limited after waiting 5(\.\d)?s \(wait budget 1s; the next window opens in 0\.[34]s\)$/,
 		);
 		expect(server.hits).toHaveLength(1);
+	});
+});
+
+describe('settledWithin: the trigger joining a secret fetch in flight', () => {
+	const elapsedMs = async (work: Promise<unknown>, ms: number) => {
+		const started = Date.now();
+		await settledWithin(work, ms);
+		return Date.now() - started;
+	};
+
+	it('ends at its bound when the work never settles, and as soon as it settles, failed or not', async () => {
+		expect(await elapsedMs(new Promise(() => undefined), 60)).toBeGreaterThanOrEqual(55);
+		const failing = new Promise((_, reject) => setTimeout(() => reject(new Error('x')), 10));
+		expect(await elapsedMs(failing, 10_000)).toBeLessThan(5_000);
+		expect(await elapsedMs(Promise.resolve(), 0)).toBeLessThan(5_000);
 	});
 });

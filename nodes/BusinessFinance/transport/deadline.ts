@@ -110,3 +110,12 @@ export class Deadline {
 		return woken;
 	}
 }
+
+/** Waits for `work` to settle, but no longer than `ms`: the one sleep, woken when it settles. */
+export async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+	const whenSettled: WakeRegistration = (wake) => {
+		void work.then(wake, wake);
+		return () => undefined;
+	};
+	await new Deadline(systemClock, Number.POSITIVE_INFINITY, undefined).wait(ms, whenSettled);
+}

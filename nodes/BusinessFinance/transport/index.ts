@@ -10,6 +10,7 @@ import { getPage, listAll } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
 export { getApiErrorInfo, unknownOutcome } from './errors';
+export { settledWithin } from './deadline';
 export { dataOf } from './response';
 export type { HttpMethod };
 

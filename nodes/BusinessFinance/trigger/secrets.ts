@@ -3,10 +3,11 @@
  * with another, which may be another endpoint's) or the credential's. What a delivery can cost is
  * bounded per endpoint (docs/trigger.md, "Signing secret and verification"). Never in static data.
  */
-import { sleep, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { mayWarn } from '../helpers/warnings';
 import { CREDENTIAL_NAME } from '../helpers/constants';
+import { settledWithin } from '../transport';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import {
 	endpointMemory,
@@ -62,15 +63,6 @@ function startFetch(
 	})();
 }
 
-/** Waits for `work`, but no longer than `ms`. */
-async function within(work: Promise<void>, ms: number): Promise<void> {
-	if (ms <= 0) return;
-	const timer = new AbortController();
-	const timeout = sleep(ms, timer.signal).catch(() => undefined);
-	await Promise.race([work, timeout]);
-	timer.abort();
-}
-
 /** When a new fetch may start for this endpoint (an attacker's mismatch included). */
 function nextFetchAtMs(entry: EndpointMemory): number {
 	if (entry.lastFetchMs === undefined) return 0;
@@ -91,7 +83,7 @@ async function endpointSecret(
 	if (!entry.inFlight && wanted && nowMs >= nextFetchAtMs(entry)) {
 		startFetch(ctx, entry, endpointId, nowMs, deadlineAtMs);
 	}
-	if (entry.inFlight) await within(entry.inFlight, deadlineAtMs - Date.now());
+	if (entry.inFlight) await settledWithin(entry.inFlight, deadlineAtMs - Date.now());
 	return entry;
 }
 
