@@ -3,8 +3,6 @@ import {
 	type IHookFunctions,
 	type INodeType,
 	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { triggerBuilderHint } from './descriptions/builderHints';
@@ -79,7 +77,5 @@ export class BusinessFinanceTrigger implements INodeType {
 		},
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receive.call(this);
-	}
+	webhook = receive;
 }

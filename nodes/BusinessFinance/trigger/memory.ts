@@ -35,7 +35,7 @@ export interface TriggerLog {
 }
 
 /** Counts forgotten webhook-ids between warnings: a flood of them makes one line per interval. */
-export interface ForgottenIds {
+interface ForgottenIds {
 	forgotten: number;
 	warnedAtMs?: number;
 }
