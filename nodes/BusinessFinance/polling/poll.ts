@@ -26,7 +26,6 @@ import {
 	locate,
 	misordered,
 	PAGE_SIZE,
-	readAll,
 	readableRows,
 	readNew,
 	rowOf,
@@ -179,7 +178,7 @@ function nextOffset(read: ForwardRead, state: PollState): number {
 
 /** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
 async function pollChanged(reader: ListReader, state: PollState): Promise<PollResult> {
-	const vendors = await readAll(reader);
+	const vendors = await reader.pages.all(reader.filters);
 	const changed = readableRows(reader, vendors)
 		.map((row) => ({ vendor: vendors[row.index], row }))
 		.filter(({ vendor, row }) => compareStamps(row.stamp, String(vendor.created_at ?? '')) !== 0)
@@ -201,7 +200,7 @@ async function firstPosition(
 	settings: Settings,
 ): Promise<PollState> {
 	if (POLLED[settings.event].changes) {
-		const rows = readableRows(reader, await readAll(reader));
+		const rows = readableRows(reader, await reader.pages.all(reader.filters));
 		rows.sort(compareRows);
 		return {
 			watching: settings.watching,
@@ -246,7 +245,7 @@ async function fetchTestEvent(
 	const reader = await openReader(ctx, settings);
 	let newest: IDataObject | undefined;
 	if (POLLED[settings.event].changes) {
-		const vendors = await readAll(reader);
+		const vendors = await reader.pages.all(reader.filters);
 		const row = readableRows(reader, vendors).sort(compareRows).at(-1);
 		newest = row && vendors[row.index];
 	} else {

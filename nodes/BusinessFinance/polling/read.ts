@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import type { apiPages } from '../transport';
 import { hasMore, pageCap, type PageMeta } from '../transport/pagination';
 import {
 	compareRows,
@@ -27,15 +28,7 @@ interface Page {
 
 /** A list as the poll reads it: its pages (transport's apiPages), filters, and ordering timestamp. */
 export interface ListReader {
-	pages: {
-		page: (query: IDataObject) => Promise<{ items: IDataObject[]; meta: PageMeta }>;
-		all: (qs: IDataObject) => Promise<IDataObject[]>;
-		refuse: {
-			repeatedPage: (number: number) => Error;
-			endless: (number: number, max: number) => Error;
-			unordered: (field: string, earlier: string, later: string) => Error;
-		};
-	};
+	pages: Awaited<ReturnType<typeof apiPages>>;
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
 	/** The field `stampOf` reads, as messages name it. */
@@ -218,7 +211,3 @@ export async function readNew(
 	const order = (a: IDataObject, b: IDataObject) => compareRows(rowOf(reader, a), rowOf(reader, b));
 	return { ...result, fresh: result.fresh.sort(order) };
 }
-
-/** Every item (changed vendors: the API has no "updated since"), through the guarded listing. */
-export const readAll = async (reader: ListReader): Promise<IDataObject[]> =>
-	await reader.pages.all(reader.filters);
