@@ -42,23 +42,12 @@ export function allOperations(): Array<{ resource: string; operation: string; op
 export function chosenOperation(ctx: IExecuteFunctions) {
 	const resource = ctx.getNodeParameter('resource', 0) as string;
 	const operation = ctx.getNodeParameter('operation', 0) as string;
-	const op = operationOf(resource, operation);
-	if (!op) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The operation "${operation}" of the resource "${resource}" is not supported`,
-		);
-	}
-	return { resource, operation, op };
-}
-
-function operationOf(resource: string, operation: string): Operation | undefined {
-	const module = (RESOURCES as Record<string, Record<string, unknown>>)[resource];
-	const op =
-		module && Object.prototype.hasOwnProperty.call(module, operation)
-			? module[operation]
-			: undefined;
-	return isOperation(op) ? op : undefined;
+	const chosen = allOperations().find((o) => o.resource === resource && o.operation === operation);
+	if (chosen) return chosen;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The operation "${operation}" of the resource "${resource}" is not supported`,
+	);
 }
 
 /** The record type `op` of `resource` answers with, if any. */
