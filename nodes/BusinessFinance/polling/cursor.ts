@@ -25,7 +25,6 @@ export interface Row {
 
 export const emptyPosition = (): Position => ({ at: '', ids: [] });
 
-const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 // ISO 8601 / RFC 3339: date, T or a space, hh:mm[:ss[.fraction]], then Z, ±hh[:mm] or no offset
@@ -69,7 +68,7 @@ export function compareStamps(a: string, b: string): number {
 	const ia = parseStamp(a);
 	const ib = parseStamp(b);
 	if (!ia || !ib) return compareText(a, b);
-	if (ia.seconds !== ib.seconds) return sign(ia.seconds - ib.seconds);
+	if (ia.seconds !== ib.seconds) return Math.sign(ia.seconds - ib.seconds);
 	const width = Math.max(ia.fraction.length, ib.fraction.length);
 	return compareText(ia.fraction.padEnd(width, '0'), ib.fraction.padEnd(width, '0'));
 }
