@@ -20,6 +20,8 @@ import { validateWebhookEndpointId } from '../helpers/requestRules';
 /** What an item's check gives: the request to send, or every problem found. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
+type FieldCheck = (value: unknown, field: string) => Validated<IDataObject[string]>;
+
 /** Collects an item's problems while its request is built. */
 export class ItemCheck {
 	private readonly problems: Problem[] = [];
@@ -30,6 +32,11 @@ export class ItemCheck {
 		const { field, message, fix } = result;
 		this.problems.push(fix === undefined ? { field, message } : { field, message, fix });
 		return undefined;
+	}
+
+	/** `body[key]`, when given, replaced by `take` of its check (`validate` names it `field`). */
+	field(body: IDataObject, key: string, validate: FieldCheck, field: string): void {
+		if (body[key] !== undefined) body[key] = this.take(validate(body[key], field));
 	}
 
 	add(problems: Problem[]): void {

@@ -28,9 +28,7 @@ function checkUpdate(
 	const id = check.take(validateUuid(p.id, idLabel));
 	const body = toApiBody(p.updateFields);
 	check.add(validateUpdate(body));
-	if (body.due_date !== undefined) {
-		body.due_date = check.take(normaliseDate(body.due_date, 'Due Date'));
-	}
+	check.field(body, 'due_date', normaliseDate, 'Due Date');
 	return check.result({ path: `/v1/${resource}s/${id}`, body });
 }
 

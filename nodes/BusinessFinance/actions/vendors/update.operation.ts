@@ -19,7 +19,7 @@ function checkParameters(p: UpdateVendorParameters): Checked<BodyRequest> {
 	const body = toApiBody(p.updateFields);
 	check.add(validateUpdate(body));
 	if (typeof body.name === 'string') body.name = body.name.trim();
-	if (body.email !== undefined) body.email = check.take(validateEmail(body.email, 'Email'));
+	check.field(body, 'email', validateEmail, 'Email');
 	return check.result({ path: `/v1/vendors/${id}`, body });
 }
 
