@@ -15,17 +15,13 @@ interface UpdateEndpointParameters {
 function checkParameters(p: UpdateEndpointParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const path = checkWebhookEndpointPath(check, p.webhookEndpointId);
-	const fields = p.updateFields;
+	const { url, filterTypes, disabled } = p.updateFields;
 	const body: IDataObject = {};
-	if (isSet(fields.url)) body.url = check.take(validateWebhookUrl(fields.url));
-	if (isSet(fields.description)) body.description = fields.description;
+	if (isSet(url)) body.url = check.take(validateWebhookUrl(url));
+	if (isSet(p.updateFields.description)) body.description = p.updateFields.description;
 	// An empty selection is sent as [] on purpose: the service reads it as "every event type".
-	if (fields.filterTypes !== undefined) {
-		body.filter_types = check.take(validateEventTypes(fields.filterTypes));
-	}
-	if (fields.disabled !== undefined) {
-		body.disabled = check.take(validateBoolean(fields.disabled, 'Disabled'));
-	}
+	if (filterTypes !== undefined) body.filter_types = check.take(validateEventTypes(filterTypes));
+	if (disabled !== undefined) body.disabled = check.take(validateBoolean(disabled, 'Disabled'));
 	check.add(validateUpdate(body));
 	return check.result({ path, body });
 }
