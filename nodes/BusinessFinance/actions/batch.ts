@@ -1,6 +1,5 @@
 /** Validate All Before Sending: one invalid row means no request at all, not a half-sent batch. */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
-import type { Problem } from '../helpers/validators';
 import {
 	checkWaitBudget,
 	describeProblems,
@@ -20,16 +19,15 @@ function itemFailure(
 	checkItem: ItemChecker,
 	i: number,
 ): ItemFailure | undefined {
-	let problems: Problem[];
 	try {
 		const checks = [checkItem(ctx, i), checkWaitBudget(ctx, i)];
-		problems = checks.flatMap((checked) => (checked.ok ? [] : checked.problems));
+		const problems = checks.flatMap((checked) => (checked.ok ? [] : checked.problems));
+		return problems.length ? describeProblems(problems) : undefined;
 	} catch (error) {
 		// A parameter that cannot be read for this item (an expression that fails on its data).
 		const { message, description } = error as Error & { description?: string | null };
 		return { message, description: description ?? undefined };
 	}
-	return problems.length ? describeProblems(problems) : undefined;
 }
 
 function itemLine(index: number, failure: ItemFailure): string {
