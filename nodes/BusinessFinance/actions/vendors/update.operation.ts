@@ -6,6 +6,7 @@ import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, type Checked } from '../input';
 import { bodyOperation, type BodyRequest } from '../operations';
 import { toApiBody } from '../utils';
+import { emailField } from './create.operation';
 
 interface UpdateVendorParameters {
 	vendorId: unknown;
@@ -30,13 +31,7 @@ export const { description, execute } = bodyOperation({
 	fields: [
 		vendorLocator(),
 		collection('updateFields', [
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. ar@acme.com',
-			},
+			emailField,
 			{
 				displayName: 'Name',
 				name: 'name',
