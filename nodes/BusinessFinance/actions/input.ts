@@ -17,7 +17,6 @@ import {
 } from '../helpers/validators';
 import { validateWebhookEndpointId } from '../helpers/requestRules';
 
-/** What an item's check gives: the request to send, or every problem found. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
 type FieldCheck = (value: unknown, field: string) => Validated<IDataObject[string]>;
@@ -43,7 +42,6 @@ export class ItemCheck {
 		this.problems.push(...problems);
 	}
 
-	/** The request built, when no problem was noted; else the problems. */
 	result<T>(value: T): Checked<T> {
 		if (this.problems.length === 0) return { ok: true, value };
 		return { ok: false, problems: [...this.problems] };

@@ -6,7 +6,6 @@ import { apiRequestAllItems } from '../transport';
 import { checkPaging, ItemCheck, readCollection, sendable, type Checked } from './input';
 import { compact, requestResource, type OperationContext } from './utils';
 
-/** What an item sends: the path, and the body when there is one. */
 export interface BodyRequest {
 	path: string;
 	body?: IDataObject;

@@ -31,7 +31,6 @@ export const toApiBody = (fields: IDataObject): IDataObject =>
 		Object.entries(compact(fields)).map(([key, value]) => [toSnakeCase(key), value]),
 	);
 
-/** One API call of an operation, for item `itemIndex`. */
 interface ApiCall extends OperationContext {
 	method: HttpMethod;
 	path: string;
