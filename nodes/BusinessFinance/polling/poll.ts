@@ -22,6 +22,7 @@ import {
 	type ForwardRead,
 	getPage,
 	idOf,
+	lastPageOf,
 	type ListReader,
 	locate,
 	misordered,
@@ -202,7 +203,7 @@ async function firstPosition(
 		return stateAt(settings.watching, advance(emptyPosition(), rows));
 	}
 	const first = await getPage(reader, 1);
-	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
+	const lastNumber = lastPageOf(first.total ?? first.items.length);
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
 	const oldest = readableRows(reader, first.items, false)[0]?.stamp;
 	const refusal = last === first ? undefined : misordered(reader, last.items, oldest);

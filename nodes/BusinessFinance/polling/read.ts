@@ -88,10 +88,8 @@ export async function getPage(
 	return { number, items, total, meta, hasMore: hasMore(meta, number, limit, items.length) };
 }
 
-const lastPageOf = (page: Page): number =>
-	page.total === undefined
-		? Number.POSITIVE_INFINITY
-		: Math.max(1, Math.ceil(page.total / PAGE_SIZE));
+/** The number of the last page of a list of `total` items (page 1 when it is empty). */
+export const lastPageOf = (total: number): number => Math.max(1, Math.ceil(total / PAGE_SIZE));
 
 /**
  * The last page whose first item is older than the cursor (or page 1): the guessed page first
@@ -106,7 +104,7 @@ export async function locate(reader: ListReader, position: Position, guess: numb
 	let number = Math.max(1, guess);
 	for (;;) {
 		const page = await getPage(reader, number);
-		hi = Math.min(hi, lastPageOf(page));
+		if (page.total !== undefined) hi = Math.min(hi, lastPageOf(page.total));
 		// an empty page past the first is beyond the list: searched below it, like a newer page
 		if (number === 1 || older(page.items[0])) {
 			best = page;
