@@ -1,28 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
 import { collection, vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/validators';
 import { validateUpdate } from '../../helpers/requestRules';
-import { ItemCheck, readCollection, readLocator, type Checked } from '../input';
-import { bodyOperation, type BodyRequest } from '../operations';
+import { ItemCheck, readCollection, readLocator } from '../input';
+import { bodyOperation } from '../operations';
 import { toApiBody } from '../utils';
 import { emailField } from './create.operation';
-
-interface UpdateVendorParameters {
-	vendorId: unknown;
-	updateFields: IDataObject;
-}
-
-/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-function checkParameters(p: UpdateVendorParameters): Checked<BodyRequest> {
-	const check = new ItemCheck();
-	const id = check.take(validateUuid(p.vendorId, 'Vendor'));
-	const body = toApiBody(p.updateFields);
-	check.add(validateUpdate(body));
-	if (typeof body.name === 'string') body.name = body.name.trim();
-	check.field(body, 'email', validateEmail, 'Email');
-	return check.result({ path: `/v1/vendors/${id}`, body });
-}
 
 export const { description, execute } = bodyOperation({
 	resource: 'vendor',
@@ -49,7 +32,15 @@ export const { description, execute } = bodyOperation({
 		vendorId: readLocator(ctx, 'vendorId', i),
 		updateFields: readCollection(ctx, 'updateFields', i),
 	}),
-	check: checkParameters,
+	check: (p) => {
+		const check = new ItemCheck();
+		const id = check.take(validateUuid(p.vendorId, 'Vendor'));
+		const body = toApiBody(p.updateFields);
+		check.add(validateUpdate(body));
+		if (typeof body.name === 'string') body.name = body.name.trim();
+		check.field(body, 'email', validateEmail, 'Email');
+		return check.result({ path: `/v1/vendors/${id}`, body });
+	},
 });
 
 export const toolDescription =
