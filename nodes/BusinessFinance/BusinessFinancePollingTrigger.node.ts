@@ -34,9 +34,7 @@ export class BusinessFinancePollingTrigger implements INodeType {
 		properties: pollingTriggerProperties,
 	};
 
-	methods = {
-		credentialTest: { businessFinanceApiTest },
-	};
+	methods = { credentialTest: { businessFinanceApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await poll.call(this);

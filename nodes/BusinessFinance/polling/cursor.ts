@@ -41,9 +41,7 @@ interface Instant {
 function parseStamp(stamp: string): Instant | undefined {
 	const match = STAMP_RE.exec(stamp.trim());
 	if (!match) return undefined;
-	const [year, month, day, hours, minutes, seconds] = match
-		.slice(1, 7)
-		.map((part) => Number(part ?? 0));
+	const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map((p) => Number(p ?? 0));
 	const date = new Date(0);
 	date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years below 100 as 19xx
 	if (date.getUTCMonth() !== month - 1 || hours > 23 || minutes > 59 || seconds > 60)
