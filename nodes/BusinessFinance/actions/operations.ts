@@ -38,8 +38,7 @@ export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 		return await requestResource.call(this, { ...call, path, body });
 	}
 
-	const description = shownFor(resource, config.operation, config.fields);
-	return { description, checkItem, execute };
+	return { description: shownFor(resource, config.operation, config.fields), checkItem, execute };
 }
 
 interface ListOperationConfig {
@@ -57,11 +56,11 @@ interface ListOperationConfig {
 
 /** Get Many: every page or up to Limit, each element shaped (Simplify), filters as the query. */
 export function listOperation(config: ListOperationConfig) {
-	const fields = [
+	const description = shownFor(config.resource, config.operation, [
 		...returnAllAndLimit(config.plural),
 		simplifyField(config.item),
 		collection('filters', config.filters),
-	];
+	]);
 
 	async function execute(
 		this: IExecuteFunctions,
@@ -90,6 +89,5 @@ export function listOperation(config: ListOperationConfig) {
 			: `The service listed no ${config.plural}.`;
 	}
 
-	const description = shownFor(config.resource, config.operation, fields);
 	return { description, execute, nothingListed };
 }

@@ -3,13 +3,13 @@
  * the one table of what the node can do. Adding an operation is its file and its line in the
  * resource's index.ts (CONTRIBUTING.md, "Code map and common changes").
  */
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { ResourceName } from '../helpers/resourceFields';
 import type { ItemChecker } from './batch';
 import * as payable from './payables';
 import * as receivable from './receivables';
 import * as treasury from './treasury';
-import type { OperationExecute } from './utils';
+import type { OperationContext } from './utils';
 import * as vendor from './vendors';
 import * as webhookEndpoint from './webhookEndpoints';
 
@@ -17,7 +17,12 @@ export const RESOURCES = { receivable, payable, vendor, treasury, webhookEndpoin
 
 /** An operation module; `checkItem` (money or mail) gets Validate All Before Sending. */
 export interface Operation {
-	execute: OperationExecute;
+	/** An item's resource object(s) to output. */
+	execute: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		context: OperationContext,
+	) => Promise<IDataObject | IDataObject[]>;
 	toolDescription: string;
 	checkItem?: ItemChecker;
 	/** A listing's answer to an agent when it lists nothing. */

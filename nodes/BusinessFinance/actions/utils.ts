@@ -9,13 +9,6 @@ export interface OperationContext {
 	waitBudgetMs: number;
 }
 
-/** An operation's per-item function: returns the resource object(s) to output. */
-export type OperationExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-	context: OperationContext,
-) => Promise<IDataObject | IDataObject[]>;
-
 /** `dueDate` → `due_date`. */
 function toSnakeCase(name: string): string {
 	return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
