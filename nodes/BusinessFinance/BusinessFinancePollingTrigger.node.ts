@@ -25,26 +25,16 @@ export class BusinessFinancePollingTrigger implements INodeType {
 		subtitle: '={{$parameter["event"]}}',
 		description:
 			'Starts the workflow on new transactions, new vendors or changed vendors, found by polling the Business Finance service (no public URL needed)',
-		defaults: {
-			name: 'Business Finance Polling Trigger',
-		},
+		defaults: { name: 'Business Finance Polling Trigger' },
 		polling: true,
 		builderHint: pollingBuilderHint,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: CREDENTIAL_NAME,
-				required: true,
-				testedBy: 'businessFinanceApiTest',
-			},
-		],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: 'businessFinanceApiTest' }],
 		properties: pollingTriggerProperties,
 	};
 
-	methods = {
-		credentialTest: { businessFinanceApiTest },
-	};
+	methods = { credentialTest: { businessFinanceApiTest } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await poll.call(this);

@@ -1,6 +1,5 @@
 /** Validate All Before Sending: one invalid row means no request at all, not a half-sent batch. */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
-import type { Problem } from '../helpers/validators';
 import {
 	checkWaitBudget,
 	describeProblems,
@@ -12,15 +11,7 @@ import {
 /** An operation's per-item check: its parameters to its request, or every problem. Sends nothing. */
 export type ItemChecker = (ctx: IExecuteFunctions, i: number) => Checked<unknown>;
 
-interface ItemFailure {
-	message: string;
-	description?: string;
-}
-
-/** The option, read once for the batch (from the first item, as resource and operation are). */
-export function validateAllBeforeSending(ctx: IExecuteFunctions): boolean {
-	return readCollection(ctx, 'options', 0).validateAllBeforeSending === true;
-}
+type ItemFailure = ReturnType<typeof describeProblems>;
 
 /** What is wrong with item `i`, or undefined: its operation's check and the node options'. */
 function itemFailure(
@@ -28,16 +19,15 @@ function itemFailure(
 	checkItem: ItemChecker,
 	i: number,
 ): ItemFailure | undefined {
-	let problems: Problem[];
 	try {
 		const checks = [checkItem(ctx, i), checkWaitBudget(ctx, i)];
-		problems = checks.flatMap((checked) => (checked.ok ? [] : checked.problems));
+		const problems = checks.flatMap((checked) => (checked.ok ? [] : checked.problems));
+		return problems.length ? describeProblems(problems) : undefined;
 	} catch (error) {
 		// A parameter that cannot be read for this item (an expression that fails on its data).
 		const { message, description } = error as Error & { description?: string | null };
 		return { message, description: description ?? undefined };
 	}
-	return problems.length ? describeProblems(problems) : undefined;
 }
 
 function itemLine(index: number, failure: ItemFailure): string {
@@ -47,12 +37,14 @@ function itemLine(index: number, failure: ItemFailure): string {
 	return `Item ${index + 1}: ${reason}`;
 }
 
-/** Undefined when all items pass; else the node's error, and one per item for Continue On Fail. */
+/** Option on and an item invalid: the node's error, and one per item for Continue On Fail. */
 export function refuseInvalidBatch(
 	ctx: IExecuteFunctions,
 	count: number,
 	checkItem: ItemChecker,
 ): { summary: NodeOperationError; perItem: NodeOperationError[] } | undefined {
+	// The option is read once for the batch, from the first item, as resource and operation are.
+	if (readCollection(ctx, 'options', 0).validateAllBeforeSending !== true) return undefined;
 	const failures = new Map<number, ItemFailure>();
 	for (let i = 0; i < count; i++) {
 		const failure = itemFailure(ctx, checkItem, i);
@@ -73,12 +65,12 @@ export function refuseInvalidBatch(
 			].join('\n'),
 		},
 	);
+	const passed: ItemFailure = {
+		message: `Not sent: ${invalid} invalid`,
+		description: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${numbers}, counting from 1). This item passed its checks: fix the others and run again.`,
+	};
 	const perItem = Array.from({ length: count }, (_, i) => {
-		const failure = failures.get(i);
-		const description = failure
-			? failure.description
-			: `'Validate All Before Sending' is on, so nothing was sent because of the invalid items (${numbers}, counting from 1). This item passed its checks: fix the others and run again.`;
-		const message = failure ? failure.message : `Not sent: ${invalid} invalid`;
+		const { message, description } = failures.get(i) ?? passed;
 		return markRefusedBeforeSending(
 			new NodeOperationError(node, message, { itemIndex: i, description }),
 		);

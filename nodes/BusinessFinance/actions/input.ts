@@ -17,8 +17,9 @@ import {
 } from '../helpers/validators';
 import { validateWebhookEndpointId } from '../helpers/requestRules';
 
-/** What an item's check gives: the request to send, or every problem found. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
+
+type FieldCheck = (value: unknown, field: string) => Validated<IDataObject[string]>;
 
 /** Collects an item's problems while its request is built. */
 export class ItemCheck {
@@ -32,11 +33,15 @@ export class ItemCheck {
 		return undefined;
 	}
 
+	/** `body[key]`, when given, replaced by `take` of its check (`validate` names it `field`). */
+	field(body: IDataObject, key: string, validate: FieldCheck, field: string): void {
+		if (body[key] !== undefined) body[key] = this.take(validate(body[key], field));
+	}
+
 	add(problems: Problem[]): void {
 		this.problems.push(...problems);
 	}
 
-	/** The request built, when no problem was noted; else the problems. */
 	result<T>(value: T): Checked<T> {
 		if (this.problems.length === 0) return { ok: true, value };
 		return { ok: false, problems: [...this.problems] };
@@ -82,26 +87,17 @@ export function readLocator(ctx: IExecuteFunctions, name: string, i: number): un
 	return ctx.getNodeParameter(name, i, '', { extractValue: true });
 }
 
-/** `returnAll` and `limit` of a list operation (`limit` unchecked until `checkPaging`). */
-export function readPaging(ctx: IExecuteFunctions, i: number) {
-	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
+/** `returnAll` and `limit` of a list operation: with Return All off, a whole number of at least 1. */
+export function checkPaging(check: ItemCheck, ctx: IExecuteFunctions, i: number) {
+	if (ctx.getNodeParameter('returnAll', i, false)) return { returnAll: true, limit: 0 };
 	// No fallback for `limit`: n8n fills in its default (descriptions/common.ts returnAllAndLimit).
-	return { returnAll, limit: returnAll ? undefined : ctx.getNodeParameter('limit', i) };
-}
-
-/** The paging to send: with Return All off, `limit` must be a whole number of at least 1. */
-export function checkPaging(
-	check: ItemCheck,
-	paging: ReturnType<typeof readPaging>,
-): { returnAll: boolean; limit: number } {
-	if (paging.returnAll) return { returnAll: true, limit: 0 };
-	return { returnAll: false, limit: check.take(validateLimit(paging.limit)) ?? 0 };
+	const limit = check.take(validateLimit(ctx.getNodeParameter('limit', i)));
+	return { returnAll: false, limit: limit ?? 0 };
 }
 
 /** A webhook endpoint's path from its id (any id the service gives, URL-encoded). */
 export function checkWebhookEndpointPath(check: ItemCheck, id: unknown): string {
-	const checked = check.take(validateWebhookEndpointId(id)) ?? '';
-	return webhookEndpointPath(checked);
+	return webhookEndpointPath(check.take(validateWebhookEndpointId(id)) ?? '');
 }
 
 /** The node option "Max Wait for Rate Limits" of item `i`, in milliseconds, or its problem. */

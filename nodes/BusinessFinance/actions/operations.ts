@@ -3,17 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { collection, returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
 import { shaped, type ResourceName, type SimplifiableResource } from '../helpers/resourceFields';
 import { apiRequestAllItems } from '../transport';
-import {
-	checkPaging,
-	ItemCheck,
-	readCollection,
-	readPaging,
-	sendable,
-	type Checked,
-} from './input';
+import { checkPaging, ItemCheck, readCollection, sendable, type Checked } from './input';
 import { compact, requestResource, type OperationContext } from './utils';
 
-/** What an item sends: the path, and the body when there is one. */
 export interface BodyRequest {
 	path: string;
 	body?: IDataObject;
@@ -42,18 +34,11 @@ export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 		context: OperationContext,
 	): Promise<IDataObject> {
 		const { path, body } = sendable(this, checkItem(this, i), i);
-		return await requestResource.call(this, {
-			...context,
-			resource,
-			method,
-			path,
-			body,
-			itemIndex: i,
-		});
+		const call = { ...context, resource, method, itemIndex: i };
+		return await requestResource.call(this, { ...call, path, body });
 	}
 
-	const description = shownFor(resource, config.operation, config.fields);
-	return { description, checkItem, execute };
+	return { description: shownFor(resource, config.operation, config.fields), checkItem, execute };
 }
 
 interface ListOperationConfig {
@@ -71,11 +56,11 @@ interface ListOperationConfig {
 
 /** Get Many: every page or up to Limit, each element shaped (Simplify), filters as the query. */
 export function listOperation(config: ListOperationConfig) {
-	const fields = [
+	const description = shownFor(config.resource, config.operation, [
 		...returnAllAndLimit(config.plural),
 		simplifyField(config.item),
 		collection('filters', config.filters),
-	];
+	]);
 
 	async function execute(
 		this: IExecuteFunctions,
@@ -83,7 +68,7 @@ export function listOperation(config: ListOperationConfig) {
 		{ waitBudgetMs }: OperationContext,
 	): Promise<IDataObject[]> {
 		const check = new ItemCheck();
-		const paging = checkPaging(check, readPaging(this, i));
+		const paging = checkPaging(check, this, i);
 		const qs = config.query(check, compact(readCollection(this, 'filters', i)));
 		const request = sendable(this, check.result({ qs, paging }), i);
 		const simplify = this.getNodeParameter('simplify', i, false) === true;
@@ -104,6 +89,5 @@ export function listOperation(config: ListOperationConfig) {
 			: `The service listed no ${config.plural}.`;
 	}
 
-	const description = shownFor(config.resource, config.operation, fields);
 	return { description, execute, nothingListed };
 }

@@ -3,13 +3,13 @@
  * the one table of what the node can do. Adding an operation is its file and its line in the
  * resource's index.ts (CONTRIBUTING.md, "Code map and common changes").
  */
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { ResourceName } from '../helpers/resourceFields';
 import type { ItemChecker } from './batch';
 import * as payable from './payables';
 import * as receivable from './receivables';
 import * as treasury from './treasury';
-import type { OperationExecute } from './utils';
+import type { OperationContext } from './utils';
 import * as vendor from './vendors';
 import * as webhookEndpoint from './webhookEndpoints';
 
@@ -17,7 +17,12 @@ export const RESOURCES = { receivable, payable, vendor, treasury, webhookEndpoin
 
 /** An operation module; `checkItem` (money or mail) gets Validate All Before Sending. */
 export interface Operation {
-	execute: OperationExecute;
+	/** An item's resource object(s) to output. */
+	execute: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		context: OperationContext,
+	) => Promise<IDataObject | IDataObject[]>;
 	toolDescription: string;
 	checkItem?: ItemChecker;
 	/** A listing's answer to an agent when it lists nothing. */
@@ -42,23 +47,12 @@ export function allOperations(): Array<{ resource: string; operation: string; op
 export function chosenOperation(ctx: IExecuteFunctions) {
 	const resource = ctx.getNodeParameter('resource', 0) as string;
 	const operation = ctx.getNodeParameter('operation', 0) as string;
-	const op = operationOf(resource, operation);
-	if (!op) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The operation "${operation}" of the resource "${resource}" is not supported`,
-		);
-	}
-	return { resource, operation, op };
-}
-
-function operationOf(resource: string, operation: string): Operation | undefined {
-	const module = (RESOURCES as Record<string, Record<string, unknown>>)[resource];
-	const op =
-		module && Object.prototype.hasOwnProperty.call(module, operation)
-			? module[operation]
-			: undefined;
-	return isOperation(op) ? op : undefined;
+	const chosen = allOperations().find((o) => o.resource === resource && o.operation === operation);
+	if (chosen) return chosen;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The operation "${operation}" of the resource "${resource}" is not supported`,
+	);
 }
 
 /** The record type `op` of `resource` answers with, if any. */

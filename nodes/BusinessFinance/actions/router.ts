@@ -6,7 +6,7 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { refuseInvalidBatch, validateAllBeforeSending } from './batch';
+import { refuseInvalidBatch } from './batch';
 import { answerOf, chosenOperation } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent } from '../helpers/resourceFields';
@@ -72,18 +72,13 @@ export async function router(
 	const items = this.getInputData();
 	const { resource, operation, op } = chosenOperation(this);
 	const asTool = runsAsTool(this);
-	if (op.checkItem && validateAllBeforeSending(this)) {
-		const refusal = refuseInvalidBatch(this, items.length, op.checkItem);
-		if (refusal && !continueOnFail && !asTool) throw refusal.summary;
-		if (refusal) {
-			return [
-				refusal.perItem.map((error, i) => ({
-					json: errorItemJson(this, error, asTool),
-					pairedItem: { item: i },
-				})),
-			];
-		}
-	}
+	const errorItem = (error: NodeApiError | NodeOperationError, i: number) => ({
+		json: errorItemJson(this, error, asTool),
+		pairedItem: { item: i },
+	});
+	const refusal = op.checkItem && refuseInvalidBatch(this, items.length, op.checkItem);
+	if (refusal && !continueOnFail && !asTool) throw refusal.summary;
+	if (refusal) return [refusal.perItem.map(errorItem)];
 
 	const answers = answerOf(resource, op);
 	const returnData: INodeExecutionData[] = [];
@@ -108,7 +103,7 @@ export async function router(
 			warnOfRetryOnFail(this, operation, error);
 			// As a tool the error is the answer (errorItemJson says why); never thrown.
 			if (continueOnFail || asTool) {
-				returnData.push({ json: errorItemJson(this, error, asTool), pairedItem: { item: i } });
+				returnData.push(errorItem(error, i));
 				continue;
 			}
 			throw error;

@@ -1,11 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { collection } from '../descriptions/common';
 import { dueDateField, notesField } from '../descriptions/dates';
 import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/validators';
 import { validateUpdate } from '../helpers/requestRules';
-import { ItemCheck, readCollection, type Checked } from './input';
-import { bodyOperation, type BodyRequest } from './operations';
+import { ItemCheck, readCollection } from './input';
+import { bodyOperation } from './operations';
 import { toApiBody } from './utils';
 
 /** Receivable and payable updates: one operation (a PATCH of status, notes, due date). */
@@ -16,22 +16,6 @@ interface StatusUpdateConfig {
 	idPlaceholder: string;
 	/** The `status` option of `updateFields` (its values are the resource's writable statuses). */
 	statusField: INodeProperties;
-}
-
-/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-function checkUpdate(
-	resource: string,
-	idLabel: string,
-	p: { id: unknown; updateFields: IDataObject },
-): Checked<BodyRequest> {
-	const check = new ItemCheck();
-	const id = check.take(validateUuid(p.id, idLabel));
-	const body = toApiBody(p.updateFields);
-	check.add(validateUpdate(body));
-	if (body.due_date !== undefined) {
-		body.due_date = check.take(normaliseDate(body.due_date, 'Due Date'));
-	}
-	return check.result({ path: `/v1/${resource}s/${id}`, body });
 }
 
 export function statusUpdateOperation(config: StatusUpdateConfig) {
@@ -56,7 +40,14 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 			id: ctx.getNodeParameter(idParameter, i, ''),
 			updateFields: readCollection(ctx, 'updateFields', i),
 		}),
-		check: (p) => checkUpdate(resource, idLabel, p),
+		check: (p) => {
+			const check = new ItemCheck();
+			const id = check.take(validateUuid(p.id, idLabel));
+			const body = toApiBody(p.updateFields);
+			check.add(validateUpdate(body));
+			check.field(body, 'due_date', normaliseDate, 'Due Date');
+			return check.result({ path: `/v1/${resource}s/${id}`, body });
+		},
 	});
 	// No checkItem: Validate All Before Sending is for the operations that send money or mail.
 	return { description, execute };

@@ -9,37 +9,21 @@ export interface OperationContext {
 	waitBudgetMs: number;
 }
 
-/** An operation's per-item function: returns the resource object(s) to output. */
-export type OperationExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-	context: OperationContext,
-) => Promise<IDataObject | IDataObject[]>;
-
 /** `dueDate` → `due_date`. */
 function toSnakeCase(name: string): string {
 	return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** Drops fields that are not set. Does not mutate its argument. */
-export function compact(fields: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (isSet(value)) out[key] = value;
-	}
-	return out;
-}
+export const compact = (fields: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(fields).filter(([, value]) => isSet(value)));
 
 /** Maps camelCase keys to the API's snake_case names, dropping fields that are not set. */
-export function toApiBody(fields: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(compact(fields))) {
-		out[toSnakeCase(key)] = value;
-	}
-	return out;
-}
+export const toApiBody = (fields: IDataObject): IDataObject =>
+	Object.fromEntries(
+		Object.entries(compact(fields)).map(([key, value]) => [toSnakeCase(key), value]),
+	);
 
-/** One API call of an operation, for item `itemIndex`. */
 interface ApiCall extends OperationContext {
 	method: HttpMethod;
 	path: string;

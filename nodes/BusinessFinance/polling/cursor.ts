@@ -25,7 +25,6 @@ export interface Row {
 
 export const emptyPosition = (): Position => ({ at: '', ids: [] });
 
-const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 // ISO 8601 / RFC 3339: date, T or a space, hh:mm[:ss[.fraction]], then Z, ±hh[:mm] or no offset
@@ -42,9 +41,7 @@ interface Instant {
 function parseStamp(stamp: string): Instant | undefined {
 	const match = STAMP_RE.exec(stamp.trim());
 	if (!match) return undefined;
-	const [year, month, day, hours, minutes, seconds] = match
-		.slice(1, 7)
-		.map((part) => Number(part ?? 0));
+	const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map((p) => Number(p ?? 0));
 	const date = new Date(0);
 	date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years below 100 as 19xx
 	if (date.getUTCMonth() !== month - 1 || hours > 23 || minutes > 59 || seconds > 60)
@@ -69,7 +66,7 @@ export function compareStamps(a: string, b: string): number {
 	const ia = parseStamp(a);
 	const ib = parseStamp(b);
 	if (!ia || !ib) return compareText(a, b);
-	if (ia.seconds !== ib.seconds) return sign(ia.seconds - ib.seconds);
+	if (ia.seconds !== ib.seconds) return Math.sign(ia.seconds - ib.seconds);
 	const width = Math.max(ia.fraction.length, ib.fraction.length);
 	return compareText(ia.fraction.padEnd(width, '0'), ib.fraction.padEnd(width, '0'));
 }

@@ -22,11 +22,11 @@ import {
 	type ForwardRead,
 	getPage,
 	idOf,
+	lastPageOf,
 	type ListReader,
 	locate,
 	misordered,
 	PAGE_SIZE,
-	readAll,
 	readableRows,
 	readNew,
 	rowOf,
@@ -42,6 +42,10 @@ interface PollState extends IDataObject {
 	position: Position;
 	/** Estimated offset in the list of the first item at `position.at`: the page to read first. */
 	offsetEstimate: number;
+}
+
+function stateAt(watching: string, position: Position, offsetEstimate = 0): PollState {
+	return { watching, position, offsetEstimate };
 }
 
 interface Settings {
@@ -161,11 +165,8 @@ async function pollFrom(
 			`Business Finance Polling Trigger: a page failed (${message}); emitting the ${read.fresh.length} new items before it`,
 		);
 	}
-	const position = advance(
-		state.position,
-		read.fresh.map((item) => rowOf(reader, item)),
-	);
-	const next = { watching: state.watching, position, offsetEstimate: 0 };
+	const rows = read.fresh.map((item) => rowOf(reader, item));
+	const next = stateAt(state.watching, advance(state.position, rows));
 	return { next: { ...next, offsetEstimate: nextOffset(read, next) }, emitted: read.fresh };
 }
 
@@ -179,18 +180,15 @@ function nextOffset(read: ForwardRead, state: PollState): number {
 
 /** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
 async function pollChanged(reader: ListReader, state: PollState): Promise<PollResult> {
-	const vendors = await readAll(reader);
+	const vendors = await reader.pages.all(reader.filters);
 	const changed = readableRows(reader, vendors)
 		.map((row) => ({ vendor: vendors[row.index], row }))
 		.filter(({ vendor, row }) => compareStamps(row.stamp, String(vendor.created_at ?? '')) !== 0)
 		.filter(({ row }) => !isSeen(state.position, row))
 		.sort((a, b) => compareRows(a.row, b.row));
 	if (changed.length === 0) return { emitted: [] };
-	const position = advance(
-		state.position,
-		changed.map(({ row }) => row),
-	);
-	const next = { watching: state.watching, position, offsetEstimate: 0 };
+	const rows = changed.map(({ row }) => row);
+	const next = stateAt(state.watching, advance(state.position, rows));
 	return { next, emitted: changed.map(({ vendor }) => vendor) };
 }
 
@@ -201,30 +199,23 @@ async function firstPosition(
 	settings: Settings,
 ): Promise<PollState> {
 	if (POLLED[settings.event].changes) {
-		const rows = readableRows(reader, await readAll(reader));
-		rows.sort(compareRows);
-		return {
-			watching: settings.watching,
-			position: advance(emptyPosition(), rows),
-			offsetEstimate: 0,
-		};
+		const rows = readableRows(reader, await reader.pages.all(reader.filters)).sort(compareRows);
+		return stateAt(settings.watching, advance(emptyPosition(), rows));
 	}
 	const first = await getPage(reader, 1);
-	const lastNumber = Math.max(1, Math.ceil((first.total ?? first.items.length) / PAGE_SIZE));
+	const lastNumber = lastPageOf(first.total ?? first.items.length);
 	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
 	const oldest = readableRows(reader, first.items, false)[0]?.stamp;
 	const refusal = last === first ? undefined : misordered(reader, last.items, oldest);
 	if (refusal) throw refusal;
-	if (last.items.length === 0)
-		return { watching: settings.watching, position: emptyPosition(), offsetEstimate: 0 };
+	if (last.items.length === 0) return stateAt(settings.watching, emptyPosition());
 	// the newest readable item, never none: an empty cursor would make every item new
 	const newest = readableRows(reader, last.items).sort(compareRows).at(-1);
 	if (!newest) throw unplaceable(ctx, reader);
 	const { stamp, id } = newest;
-	const position: Position = { at: stamp, floor: id, ids: [] };
 	const tieIndex = last.items.findIndex((item) => compareStamps(reader.stampOf(item), stamp) === 0);
 	const offsetEstimate = (last.number - 1) * PAGE_SIZE + tieIndex;
-	return { watching: settings.watching, position, offsetEstimate };
+	return stateAt(settings.watching, { at: stamp, floor: id, ids: [] }, offsetEstimate);
 }
 
 /** Activation refused: no item of the list's last page has a timestamp it can start from. */
@@ -246,7 +237,7 @@ async function fetchTestEvent(
 	const reader = await openReader(ctx, settings);
 	let newest: IDataObject | undefined;
 	if (POLLED[settings.event].changes) {
-		const vendors = await readAll(reader);
+		const vendors = await reader.pages.all(reader.filters);
 		const row = readableRows(reader, vendors).sort(compareRows).at(-1);
 		newest = row && vendors[row.index];
 	} else {

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import type { apiPages } from '../transport';
 import { hasMore, pageCap, type PageMeta } from '../transport/pagination';
 import {
 	compareRows,
@@ -27,15 +28,7 @@ interface Page {
 
 /** A list as the poll reads it: its pages (transport's apiPages), filters, and ordering timestamp. */
 export interface ListReader {
-	pages: {
-		page: (query: IDataObject) => Promise<{ items: IDataObject[]; meta: PageMeta }>;
-		all: (qs: IDataObject) => Promise<IDataObject[]>;
-		refuse: {
-			repeatedPage: (number: number) => Error;
-			endless: (number: number, max: number) => Error;
-			unordered: (field: string, earlier: string, later: string) => Error;
-		};
-	};
+	pages: Awaited<ReturnType<typeof apiPages>>;
 	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
 	/** The field `stampOf` reads, as messages name it. */
@@ -95,10 +88,8 @@ export async function getPage(
 	return { number, items, total, meta, hasMore: hasMore(meta, number, limit, items.length) };
 }
 
-const lastPageOf = (page: Page): number =>
-	page.total === undefined
-		? Number.POSITIVE_INFINITY
-		: Math.max(1, Math.ceil(page.total / PAGE_SIZE));
+/** The number of the last page of a list of `total` items (page 1 when it is empty). */
+export const lastPageOf = (total: number): number => Math.max(1, Math.ceil(total / PAGE_SIZE));
 
 /**
  * The last page whose first item is older than the cursor (or page 1): the guessed page first
@@ -113,7 +104,7 @@ export async function locate(reader: ListReader, position: Position, guess: numb
 	let number = Math.max(1, guess);
 	for (;;) {
 		const page = await getPage(reader, number);
-		hi = Math.min(hi, lastPageOf(page));
+		if (page.total !== undefined) hi = Math.min(hi, lastPageOf(page.total));
 		// an empty page past the first is beyond the list: searched below it, like a newer page
 		if (number === 1 || older(page.items[0])) {
 			best = page;
@@ -218,7 +209,3 @@ export async function readNew(
 	const order = (a: IDataObject, b: IDataObject) => compareRows(rowOf(reader, a), rowOf(reader, b));
 	return { ...result, fresh: result.fresh.sort(order) };
 }
-
-/** Every item (changed vendors: the API has no "updated since"), through the guarded listing. */
-export const readAll = async (reader: ListReader): Promise<IDataObject[]> =>
-	await reader.pages.all(reader.filters);

@@ -88,12 +88,8 @@ export function checkParameters(p: CreatePayableParameters): Checked<BodyRequest
 	if (isSet(p.vendorId)) body.vendor_id = check.take(validateUuid(p.vendorId, 'Vendor'));
 	check.add(validatePayee(p.vendorId, fields.vendor_name));
 	if (typeof fields.vendor_name === 'string') body.vendor_name = fields.vendor_name.trim();
-	if (fields.vendor_email !== undefined) {
-		body.vendor_email = check.take(validateEmail(fields.vendor_email, 'Vendor Email'));
-	}
-	if (fields.due_date !== undefined) {
-		body.due_date = check.take(normaliseDate(fields.due_date, 'Due Date'));
-	}
+	check.field(body, 'vendor_email', validateEmail, 'Vendor Email');
+	check.field(body, 'due_date', normaliseDate, 'Due Date');
 	const method = prepareMethodDetails(fields.payment_method, details, {
 		context: 'payable',
 		hasVendorId: isSet(p.vendorId),

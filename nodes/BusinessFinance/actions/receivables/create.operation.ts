@@ -90,15 +90,9 @@ export function checkParameters(p: CreateReceivableParameters): Checked<BodyRequ
 		amount: check.take(validateAmount(p.amount, RECEIVABLE_AMOUNT)),
 		...fields,
 	};
-	if (fields.customer_id !== undefined) {
-		body.customer_id = check.take(validateUuid(fields.customer_id, 'Customer ID'));
-	}
-	if (fields.customer_email !== undefined) {
-		body.customer_email = check.take(validateEmail(fields.customer_email, 'Customer Email'));
-	}
-	if (fields.due_date !== undefined) {
-		body.due_date = check.take(normaliseDate(fields.due_date, 'Due Date'));
-	}
+	check.field(body, 'customer_id', validateUuid, 'Customer ID');
+	check.field(body, 'customer_email', validateEmail, 'Customer Email');
+	check.field(body, 'due_date', normaliseDate, 'Due Date');
 	if (fields.send_immediately !== undefined) {
 		const sendNow = check.take(validateBoolean(fields.send_immediately, 'Send Immediately'));
 		body.send_immediately = sendNow;

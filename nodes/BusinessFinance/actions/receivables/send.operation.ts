@@ -1,13 +1,6 @@
 import { validateUuid } from '../../helpers/validators';
-import { ItemCheck, type Checked } from '../input';
-import { bodyOperation, type BodyRequest } from '../operations';
-
-/** The path to POST for one item, without a body, or the problem with its id. Sends nothing. */
-export function checkParameters(p: { receivableId: unknown }): Checked<BodyRequest> {
-	const check = new ItemCheck();
-	const id = check.take(validateUuid(p.receivableId, 'Receivable ID'));
-	return check.result({ path: `/v1/receivables/${id}/send` });
-}
+import { ItemCheck } from '../input';
+import { bodyOperation } from '../operations';
 
 export const { description, checkItem, execute } = bodyOperation({
 	resource: 'receivable',
@@ -33,7 +26,11 @@ export const { description, checkItem, execute } = bodyOperation({
 		},
 	],
 	read: (ctx, i) => ({ receivableId: ctx.getNodeParameter('receivableId', i, '') }),
-	check: checkParameters,
+	check: (p) => {
+		const check = new ItemCheck();
+		const id = check.take(validateUuid(p.receivableId, 'Receivable ID'));
+		return check.result({ path: `/v1/receivables/${id}/send` });
+	},
 });
 
 export const toolDescription =

@@ -11,6 +11,15 @@ import { isSet, validateEmail, validateRequiredText } from '../../helpers/valida
 import { ItemCheck, readCollection, type Checked } from '../input';
 import { bodyOperation, type BodyRequest } from '../operations';
 
+/** The vendor's email, an additional field here and an update field of Vendor → Update. */
+export const emailField: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. ar@acme.com',
+};
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Name',
@@ -27,16 +36,7 @@ const fields: INodeProperties[] = [
 	}),
 	collection(
 		'additionalFields',
-		byDisplayName([
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. ar@acme.com',
-			},
-			...methodDetailsFields('/paymentMethod'),
-		]),
+		byDisplayName([emailField, ...methodDetailsFields('/paymentMethod')]),
 	),
 ];
 

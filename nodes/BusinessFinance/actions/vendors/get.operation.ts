@@ -9,31 +9,17 @@ import { answerMeansNoRoute } from '../../helpers/assumedRoutes';
 import { validateUuid } from '../../helpers/validators';
 import { shaped } from '../../helpers/resourceFields';
 import { getApiErrorInfo } from '../../transport';
-import { ItemCheck, readLocator, sendable, type Checked } from '../input';
+import { ItemCheck, readLocator, sendable } from '../input';
 import { requestData, type OperationContext } from '../utils';
 
 export const description = shownFor('vendor', 'get', [vendorLocator(), simplifyField('vendor')]);
-
-/** The path to GET for one item, or the problem with its id. Sends nothing. */
-function checkParameters(vendorId: unknown): Checked<string> {
-	const check = new ItemCheck();
-	const id = check.take(validateUuid(vendorId, 'Vendor'));
-	return check.result(`/v1/vendors/${id}`);
-}
 
 /**
  * The service's 404/405 rephrased: `GET /v1/vendors/{id}` is an assumed route, so a service
  * without it must say so and point at what works, not claim the vendor is missing.
  */
-function explainNotFound(
-	ctx: IExecuteFunctions,
-	caught: unknown,
-	vendorId: string,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (!(caught instanceof NodeApiError || caught instanceof NodeOperationError)) {
-		return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
-	}
+function explainNotFound(caught: unknown, vendorId: string): unknown {
+	if (!(caught instanceof NodeApiError || caught instanceof NodeOperationError)) return caught;
 	const info = getApiErrorInfo(caught);
 	if (!info) return caught;
 	if (answerMeansNoRoute(info)) {
@@ -53,12 +39,14 @@ export async function execute(
 	context: OperationContext,
 ): Promise<IDataObject> {
 	const vendorId = readLocator(this, 'vendorId', i);
-	const path = sendable(this, checkParameters(vendorId), i);
+	const check = new ItemCheck();
+	const id = check.take(validateUuid(vendorId, 'Vendor'));
+	const path = sendable(this, check.result(`/v1/vendors/${id}`), i);
 	let vendor: IDataObject;
 	try {
 		vendor = await requestData.call(this, { ...context, method: 'GET', path, itemIndex: i });
 	} catch (error) {
-		throw explainNotFound(this, error, String(vendorId).trim(), i);
+		throw explainNotFound(error, String(vendorId).trim());
 	}
 	const simplify = this.getNodeParameter('simplify', i, false) === true;
 	return shaped('vendor', vendor, simplify);

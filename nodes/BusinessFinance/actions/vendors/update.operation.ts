@@ -1,27 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
 import { collection, vendorLocator } from '../../descriptions/common';
 import { paymentMethodField } from '../../descriptions/methodDetails';
 import { validateEmail, validateUuid } from '../../helpers/validators';
 import { validateUpdate } from '../../helpers/requestRules';
-import { ItemCheck, readCollection, readLocator, type Checked } from '../input';
-import { bodyOperation, type BodyRequest } from '../operations';
+import { ItemCheck, readCollection, readLocator } from '../input';
+import { bodyOperation } from '../operations';
 import { toApiBody } from '../utils';
-
-interface UpdateVendorParameters {
-	vendorId: unknown;
-	updateFields: IDataObject;
-}
-
-/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-function checkParameters(p: UpdateVendorParameters): Checked<BodyRequest> {
-	const check = new ItemCheck();
-	const id = check.take(validateUuid(p.vendorId, 'Vendor'));
-	const body = toApiBody(p.updateFields);
-	check.add(validateUpdate(body));
-	if (typeof body.name === 'string') body.name = body.name.trim();
-	if (body.email !== undefined) body.email = check.take(validateEmail(body.email, 'Email'));
-	return check.result({ path: `/v1/vendors/${id}`, body });
-}
+import { emailField } from './create.operation';
 
 export const { description, execute } = bodyOperation({
 	resource: 'vendor',
@@ -30,13 +14,7 @@ export const { description, execute } = bodyOperation({
 	fields: [
 		vendorLocator(),
 		collection('updateFields', [
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. ar@acme.com',
-			},
+			emailField,
 			{
 				displayName: 'Name',
 				name: 'name',
@@ -54,7 +32,15 @@ export const { description, execute } = bodyOperation({
 		vendorId: readLocator(ctx, 'vendorId', i),
 		updateFields: readCollection(ctx, 'updateFields', i),
 	}),
-	check: checkParameters,
+	check: (p) => {
+		const check = new ItemCheck();
+		const id = check.take(validateUuid(p.vendorId, 'Vendor'));
+		const body = toApiBody(p.updateFields);
+		check.add(validateUpdate(body));
+		if (typeof body.name === 'string') body.name = body.name.trim();
+		check.field(body, 'email', validateEmail, 'Email');
+		return check.result({ path: `/v1/vendors/${id}`, body });
+	},
 });
 
 export const toolDescription =

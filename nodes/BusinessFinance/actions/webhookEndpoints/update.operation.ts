@@ -3,32 +3,8 @@ import { collection, webhookEndpointIdField } from '../../descriptions/common';
 import { eventTypeOptions } from '../../descriptions/events';
 import { isSet, validateBoolean } from '../../helpers/validators';
 import { validateEventTypes, validateUpdate, validateWebhookUrl } from '../../helpers/requestRules';
-import { checkWebhookEndpointPath, ItemCheck, readCollection, type Checked } from '../input';
-import { bodyOperation, type BodyRequest } from '../operations';
-
-interface UpdateEndpointParameters {
-	webhookEndpointId: unknown;
-	updateFields: IDataObject;
-}
-
-/** The path and body to PATCH for one item, or every problem with them. Sends nothing. */
-function checkParameters(p: UpdateEndpointParameters): Checked<BodyRequest> {
-	const check = new ItemCheck();
-	const path = checkWebhookEndpointPath(check, p.webhookEndpointId);
-	const fields = p.updateFields;
-	const body: IDataObject = {};
-	if (isSet(fields.url)) body.url = check.take(validateWebhookUrl(fields.url));
-	if (isSet(fields.description)) body.description = fields.description;
-	// An empty selection is sent as [] on purpose: the service reads it as "every event type".
-	if (fields.filterTypes !== undefined) {
-		body.filter_types = check.take(validateEventTypes(fields.filterTypes));
-	}
-	if (fields.disabled !== undefined) {
-		body.disabled = check.take(validateBoolean(fields.disabled, 'Disabled'));
-	}
-	check.add(validateUpdate(body));
-	return check.result({ path, body });
-}
+import { checkWebhookEndpointPath, ItemCheck, readCollection } from '../input';
+import { bodyOperation } from '../operations';
 
 export const { description, execute } = bodyOperation({
 	resource: 'webhookEndpoint',
@@ -74,7 +50,19 @@ export const { description, execute } = bodyOperation({
 		webhookEndpointId: ctx.getNodeParameter('webhookEndpointId', i, ''),
 		updateFields: readCollection(ctx, 'updateFields', i),
 	}),
-	check: checkParameters,
+	check: (p) => {
+		const check = new ItemCheck();
+		const path = checkWebhookEndpointPath(check, p.webhookEndpointId);
+		const { url, filterTypes, disabled } = p.updateFields;
+		const body: IDataObject = {};
+		if (isSet(url)) body.url = check.take(validateWebhookUrl(url));
+		if (isSet(p.updateFields.description)) body.description = p.updateFields.description;
+		// An empty selection is sent as [] on purpose: the service reads it as "every event type".
+		if (filterTypes !== undefined) body.filter_types = check.take(validateEventTypes(filterTypes));
+		if (disabled !== undefined) body.disabled = check.take(validateBoolean(disabled, 'Disabled'));
+		check.add(validateUpdate(body));
+		return check.result({ path, body });
+	},
 });
 
 export const toolDescription =
