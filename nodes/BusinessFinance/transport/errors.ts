@@ -59,7 +59,8 @@ const STATUS_HINTS: Record<number, string> = {
 
 export function hintFor(status: number | undefined, code: string | undefined): string {
 	// Own keys only: a code the service names `constructor` is no hint of ours.
-	if (code && Object.prototype.hasOwnProperty.call(ERROR_CODE_HINTS, code)) return ERROR_CODE_HINTS[code];
+	if (code && Object.prototype.hasOwnProperty.call(ERROR_CODE_HINTS, code))
+		return ERROR_CODE_HINTS[code];
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	if (status !== undefined && status >= 500) return ERROR_CODE_HINTS.INTERNAL_ERROR;
 	if (status !== undefined && status >= 400) return STATUS_HINTS[400];
