@@ -193,11 +193,17 @@ it.each([
 	['three passes at most: the one inserted in the third is the next poll’s', 0, 2, 'e0000c'],
 	[
 		'a later pass failing: the first pass’s items are emitted, the insert next poll',
-		400,
+		2,
 		0,
 		'e0000a',
 	],
-])('items inserted behind the reading in every pass, %s', async (_, failPass2, extra, next) => {
+	[
+		'the third pass failing: both passes’ items are emitted in order, the insert next poll',
+		3,
+		1,
+		'e0000b',
+	],
+])('items inserted behind the reading in every pass, %s', async (_, failPass, extra, next) => {
 	const trigger = await activated(many('a', 90, (i) => i));
 	const first = many('e', 12, () => 500); // e0000–e0009 end page 1, e0010–e0011 on page 2
 	list.add('transactions', ...first);
@@ -206,9 +212,7 @@ it.each([
 	// each page 2 asked for gets one more at 500 behind page 1's end: every pass reads one twice
 	list.onRequest = ({ query }) => {
 		if (query.get('page') === '2') list.add('transactions', tx(late.shift()!, 500));
-		return query.get('page') === '1' && ++pageOneRequests === 2 && failPass2
-			? failPass2
-			: undefined;
+		return query.get('page') === '1' && ++pageOneRequests === failPass ? 400 : undefined;
 	};
 	const emitted = [...first.map((t) => t.id), ...late.slice(0, extra)].sort();
 	expect(ids(await trigger.poll())).toEqual(emitted);

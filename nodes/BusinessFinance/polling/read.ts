@@ -198,12 +198,10 @@ export async function readNew(
 	const taken = new Set<string>();
 	let result = await readForward(reader, position, start, taken);
 	for (let pass = 2; result.shifted && result.error === undefined && pass <= MAX_PASSES; pass++) {
-		let again: ForwardRead;
-		try {
-			again = await readForward(reader, position, await getPage(reader, start.number), taken);
-		} catch (error) {
-			return { ...result, error };
-		}
+		// A pass that fails ends the read with what the passes before found, sorted all the same.
+		const again = await getPage(reader, start.number)
+			.then(async (page) => await readForward(reader, position, page, taken))
+			.catch((error: unknown): ForwardRead => ({ ...result, fresh: [], error }));
 		result = { ...again, fresh: [...result.fresh, ...again.fresh] };
 	}
 	const order = (a: IDataObject, b: IDataObject) => compareRows(rowOf(reader, a), rowOf(reader, b));
