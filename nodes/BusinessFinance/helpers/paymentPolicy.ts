@@ -4,9 +4,9 @@
  */
 import { PAYMENT_METHODS, type PaymentMethod } from './constants';
 import {
-	completingFields,
 	detailFieldByApiName,
-	listOf,
+	fieldsFor,
+	labelsOf,
 	METHOD_LABELS,
 	PAYMENT_DETAIL_FIELDS,
 	PAYMENT_METHOD_LABEL,
@@ -26,6 +26,11 @@ interface MethodDetailsOptions {
 	context?: 'vendor' | 'payable';
 	/** Payables: whether a vendor is named; if not, details without a method are refused. */
 	hasVendorId?: boolean;
+}
+
+/** Whether the vendor rules apply (the default). */
+function forVendor(options: MethodDetailsOptions): boolean {
+	return (options.context ?? 'vendor') === 'vendor';
 }
 
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
@@ -61,25 +66,16 @@ function methodProblem(
 	details: MethodDetails,
 	options: MethodDetailsOptions,
 ): Problem | undefined {
-	if (isSet(method)) {
-		if (isPaymentMethod(method)) return undefined;
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} must be ${METHOD_CHOICES}`,
-		};
-	}
-	if ((options.context ?? 'vendor') === 'vendor') {
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} is required: ${METHOD_CHOICES}`,
-		};
-	}
+	const problem = (wrong: string) => ({
+		field: PAYMENT_METHOD_LABEL,
+		message: `${METHOD_NAME} ${wrong}`,
+	});
+	if (isPaymentMethod(method)) return undefined;
+	if (isSet(method)) return problem(`must be ${METHOD_CHOICES}`);
+	if (forVendor(options)) return problem(`is required: ${METHOD_CHOICES}`);
 	const hasDetails = PAYMENT_DETAIL_FIELDS.some((f) => isSet(details[f.apiField]));
 	if (options.hasVendorId === false && hasDetails) {
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} is required when bank or wallet details are given: ${METHOD_CHOICES}`,
-		};
+		return problem(`is required when bank or wallet details are given: ${METHOD_CHOICES}`);
 	}
 	return undefined;
 }
@@ -87,19 +83,16 @@ function methodProblem(
 /** Details the method needs that are missing. */
 function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[] {
 	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
-	const missing = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method) && !has(f));
+	const { required, oneOf } = fieldsFor(method);
+	const missing = required.filter((f) => !has(f));
 	const problems: Problem[] = missing.map((f) => ({
 		field: f.label,
 		message: `${quoted(f.label)} is required for ${METHOD_LABELS[method]}${f.choices ? `: one of ${f.choices.join(', ')}` : ''}`,
 	}));
-	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
 	if (oneOf.length > 0 && !oneOf.some(has)) {
 		problems.push({
 			field: oneOf[0].label,
-			message: `${METHOD_LABELS[method]} needs ${listOf(
-				oneOf.map((f) => quoted(f.label)),
-				'or',
-			)}`,
+			message: `${METHOD_LABELS[method]} needs ${labelsOf(oneOf, 'or')}`,
 		});
 	}
 	return problems;
@@ -124,17 +117,16 @@ function validateMethodDetails(
 	if (wrongMethod) return [...problems, wrongMethod];
 	if (!known) return problems;
 
+	const { required, oneOf } = fieldsFor(known);
 	const mustBeComplete =
-		(options.context ?? 'vendor') === 'vendor' ||
-		completingFields(known).some((f) => isSet(details[f.apiField]));
+		forVendor(options) || [...required, ...oneOf].some((f) => isSet(details[f.apiField]));
 	if (mustBeComplete) problems.push(...missingDetails(known, details));
 	return problems;
 }
 
 /** One detail in the form to send; undefined when there is nothing to send. */
-function normaliseDetail(apiField: string, value: unknown): unknown {
+function normaliseDetail(field: PaymentDetailField | undefined, value: unknown): unknown {
 	if (value === undefined || value === null) return undefined;
-	const field = detailFieldByApiName(apiField);
 	// Text that is only a number in disguise is fine for names and addresses; identifiers are
 	// refused by validateMethodDetails instead (their digits may already be wrong).
 	if (typeof value === 'number' && Number.isFinite(value) && !field?.textOnly) return String(value);
@@ -142,16 +134,6 @@ function normaliseDetail(apiField: string, value: unknown): unknown {
 	const trimmed = value.trim();
 	if (trimmed === '') return undefined;
 	return field?.normalise ? field.normalise(trimmed) : trimmed;
-}
-
-/** The details in the form to send (each field's `normalise`), empty ones dropped. */
-function normaliseMethodDetails(details: MethodDetails): MethodDetails {
-	const result: MethodDetails = {};
-	for (const [apiField, value] of Object.entries(details)) {
-		const sent = normaliseDetail(apiField, value);
-		if (sent !== undefined) result[apiField] = sent;
-	}
-	return result;
 }
 
 /** A collection's values split into method details (by API field name) and the other fields. */
@@ -170,18 +152,19 @@ export function separateMethodDetails(fields: Record<string, unknown>): {
 }
 
 /**
- * The details of the method (all without a known one): the editor hides other methods' details
- * but keeps what was typed; a value the user cannot see is neither checked nor sent.
+ * The details in the form to send (each field's `normalise`), empty ones dropped, and only the
+ * method's (all without a known one): the editor hides other methods' details but keeps what was
+ * typed; a value the user cannot see is neither checked nor sent.
  */
-function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
-	if (!isPaymentMethod(method)) return details;
-	const applicable: MethodDetails = {};
+function detailsToSend(method: unknown, details: MethodDetails): MethodDetails {
+	const result: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
-		if (detailFieldByApiName(apiField)?.methods.includes(method) !== false) {
-			applicable[apiField] = value;
-		}
+		const field = detailFieldByApiName(apiField);
+		if (isPaymentMethod(method) && field?.methods.includes(method) === false) continue;
+		const sent = normaliseDetail(field, value);
+		if (sent !== undefined) result[apiField] = sent;
 	}
-	return applicable;
+	return result;
 }
 
 /** The details to send and every problem with them and the method. */
@@ -190,6 +173,6 @@ export function prepareMethodDetails(
 	details: MethodDetails,
 	options: MethodDetailsOptions = {},
 ): { details: MethodDetails; problems: Problem[] } {
-	const normalised = normaliseMethodDetails(applicableDetails(method, details));
+	const normalised = detailsToSend(method, details);
 	return { details: normalised, problems: validateMethodDetails(method, normalised, options) };
 }
