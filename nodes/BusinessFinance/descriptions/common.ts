@@ -25,10 +25,7 @@ export function vendorLocator(
 				name: 'list',
 				type: 'list',
 				placeholder: 'Select a vendor...',
-				typeOptions: {
-					searchListMethod: 'searchVendors',
-					searchable: true,
-				},
+				typeOptions: { searchListMethod: 'searchVendors', searchable: true },
 			},
 			{
 				displayName: 'By ID',
