@@ -35,10 +35,7 @@ export function vendorLocator(
 				validation: [
 					{
 						type: 'regex',
-						properties: {
-							regex,
-							errorMessage: 'Not a valid vendor ID: expected a UUID',
-						},
+						properties: { regex, errorMessage: 'Not a valid vendor ID: expected a UUID' },
 					},
 				],
 			},
@@ -78,7 +75,6 @@ export function collection(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-/** A resource's Operation parameter. */
 export function operationField(
 	resource: string,
 	options: INodePropertyOptions[],

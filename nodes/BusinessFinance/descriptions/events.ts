@@ -7,7 +7,6 @@ import { byName, labelOf } from './order';
 export const ALL_EVENTS = '*';
 export const ALL_EVENTS_LABEL = 'All Events';
 
-/** Every event type by its label. */
 const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
 	EVENT_TYPES.map((type) => [type, labelOf(type)]),
 );

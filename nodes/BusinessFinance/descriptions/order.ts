@@ -6,12 +6,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-/** Collection fields, A–Z by display name. */
 export function byDisplayName(fields: INodeProperties[]): INodeProperties[] {
 	return [...fields].sort((a, b) => collator.compare(a.displayName, b.displayName));
 }
 
-/** List options, A–Z by name. */
 export function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
 	return [...options].sort((a, b) => collator.compare(a.name, b.name));
 }

@@ -8,9 +8,7 @@ export function isValidAbaRouting(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const digits = value.trim();
 	if (!/^\d{9}$/.test(digits)) return false;
-	const weights = [3, 7, 1];
-	let sum = 0;
-	for (let i = 0; i < 9; i++) sum += Number(digits[i]) * weights[i % 3];
+	const sum = [...digits].reduce((total, digit, i) => total + Number(digit) * [3, 7, 1][i % 3], 0);
 	return sum !== 0 && sum % 10 === 0;
 }
 

@@ -40,7 +40,6 @@ export interface DetailContext {
 export interface PaymentDetailField {
 	/** The node parameter (camelCase), fixed by saved workflows. */
 	parameter: string;
-	/** The API body field. */
 	apiField: string;
 	/** The parameter's display name; messages name the field by it. */
 	label: string;
@@ -182,7 +181,6 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 	},
 ];
 
-/** The detail field of an API field name. */
 export function detailFieldByApiName(apiField: string): PaymentDetailField | undefined {
 	return PAYMENT_DETAIL_FIELDS.find((f) => f.apiField === apiField);
 }

@@ -28,11 +28,6 @@ interface MethodDetailsOptions {
 	hasVendorId?: boolean;
 }
 
-/** Whether the vendor rules apply (the default). */
-function forVendor(options: MethodDetailsOptions): boolean {
-	return (options.context ?? 'vendor') === 'vendor';
-}
-
 export function isPaymentMethod(value: unknown): value is PaymentMethod {
 	return typeof value === 'string' && (PAYMENT_METHODS as readonly string[]).includes(value);
 }
@@ -52,9 +47,7 @@ function formProblem(field: PaymentDetailField, context: DetailContext): Problem
 			fix: `Give ${name} as text: in an expression, as a string such as "000123456789"; in a spreadsheet, from a column formatted as text`,
 		};
 	}
-	if (typeof value !== 'string') {
-		return { field: field.label, message: `${name} must be text` };
-	}
+	if (typeof value !== 'string') return { field: field.label, message: `${name} must be text` };
 	if (!isSet(value)) return undefined;
 	const wrong = field.check?.(value, context);
 	return wrong === undefined ? undefined : { field: field.label, message: `${name} ${wrong}` };
@@ -72,7 +65,7 @@ function methodProblem(
 	});
 	if (isPaymentMethod(method)) return undefined;
 	if (isSet(method)) return problem(`must be ${METHOD_CHOICES}`);
-	if (forVendor(options)) return problem(`is required: ${METHOD_CHOICES}`);
+	if (options.context !== 'payable') return problem(`is required: ${METHOD_CHOICES}`);
 	const hasDetails = PAYMENT_DETAIL_FIELDS.some((f) => isSet(details[f.apiField]));
 	if (options.hasVendorId === false && hasDetails) {
 		return problem(`is required when bank or wallet details are given: ${METHOD_CHOICES}`);
@@ -110,16 +103,15 @@ function validateMethodDetails(
 ): Problem[] {
 	const known = isPaymentMethod(method) ? method : undefined;
 	const context: DetailContext = { method: known, details };
-	const problems = PAYMENT_DETAIL_FIELDS.map((f) => formProblem(f, context)).filter(
-		(p): p is Problem => p !== undefined,
-	);
+	const problems = PAYMENT_DETAIL_FIELDS.flatMap((f) => formProblem(f, context) ?? []);
 	const wrongMethod = methodProblem(method, details, options);
 	if (wrongMethod) return [...problems, wrongMethod];
 	if (!known) return problems;
 
 	const { required, oneOf } = fieldsFor(known);
 	const mustBeComplete =
-		forVendor(options) || [...required, ...oneOf].some((f) => isSet(details[f.apiField]));
+		options.context !== 'payable' ||
+		[...required, ...oneOf].some((f) => isSet(details[f.apiField]));
 	if (mustBeComplete) problems.push(...missingDetails(known, details));
 	return problems;
 }

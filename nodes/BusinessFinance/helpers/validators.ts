@@ -88,7 +88,6 @@ export function validateEmail(value: unknown, field = 'Email'): Validated<string
 }
 
 interface AmountRule {
-	/** The bound: receivables `{ min: 0.01 }`, payables `{ min: 0, exclusive: true }`. */
 	min: number;
 	/** When true the amount must be greater than `min`, otherwise at least `min`. */
 	exclusive?: boolean;
