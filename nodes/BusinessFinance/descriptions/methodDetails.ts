@@ -43,12 +43,9 @@ function methodsNote(field: PaymentDetailField): string {
 }
 
 /** Where the details read the method: a sibling (payable create) or top-level (vendor create). */
-type MethodParameterPath = 'paymentMethod' | '/paymentMethod';
+type MethodPath = 'paymentMethod' | '/paymentMethod';
 
-function detailProperty(
-	field: PaymentDetailField,
-	methodPath: MethodParameterPath,
-): INodeProperties {
+function detailProperty(field: PaymentDetailField, methodPath: MethodPath): INodeProperties {
 	const property: INodeProperties = {
 		displayName: field.label,
 		name: field.parameter,
@@ -72,6 +69,6 @@ function detailProperty(
 }
 
 /** Every bank and wallet detail, each shown only for its methods (written only, never returned). */
-export function methodDetailsFields(methodPath: MethodParameterPath): INodeProperties[] {
+export function methodDetailsFields(methodPath: MethodPath): INodeProperties[] {
 	return PAYMENT_DETAIL_FIELDS.map((field) => detailProperty(field, methodPath));
 }
