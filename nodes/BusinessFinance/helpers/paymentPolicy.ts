@@ -73,24 +73,6 @@ function methodProblem(
 	return undefined;
 }
 
-/** Details the method needs that are missing. */
-function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[] {
-	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
-	const { required, oneOf } = fieldsFor(method);
-	const missing = required.filter((f) => !has(f));
-	const problems: Problem[] = missing.map((f) => ({
-		field: f.label,
-		message: `${quoted(f.label)} is required for ${METHOD_LABELS[method]}${f.choices ? `: one of ${f.choices.join(', ')}` : ''}`,
-	}));
-	if (oneOf.length > 0 && !oneOf.some(has)) {
-		problems.push({
-			field: oneOf[0].label,
-			message: `${METHOD_LABELS[method]} needs ${labelsOf(oneOf, 'or')}`,
-		});
-	}
-	return problems;
-}
-
 /**
  * Every problem with a method and its (normalised, applicable) details: each detail's form;
  * vendors need a method and complete details; payables need complete details only once one that
@@ -108,11 +90,18 @@ function validateMethodDetails(
 	if (wrongMethod) return [...problems, wrongMethod];
 	if (!known) return problems;
 
+	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
 	const { required, oneOf } = fieldsFor(known);
-	const mustBeComplete =
-		options.context !== 'payable' ||
-		[...required, ...oneOf].some((f) => isSet(details[f.apiField]));
-	if (mustBeComplete) problems.push(...missingDetails(known, details));
+	if (options.context === 'payable' && ![...required, ...oneOf].some(has)) return problems;
+	for (const f of required.filter((r) => !has(r))) {
+		const choices = f.choices ? `: one of ${f.choices.join(', ')}` : '';
+		const message = `${quoted(f.label)} is required for ${METHOD_LABELS[known]}${choices}`;
+		problems.push({ field: f.label, message });
+	}
+	if (oneOf.length > 0 && !oneOf.some(has)) {
+		const message = `${METHOD_LABELS[known]} needs ${labelsOf(oneOf, 'or')}`;
+		problems.push({ field: oneOf[0].label, message });
+	}
 	return problems;
 }
 
