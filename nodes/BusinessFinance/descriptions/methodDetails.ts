@@ -28,17 +28,16 @@ export function paymentMethodField(overrides: Partial<INodeProperties> = {}): IN
 
 /** Which methods use the field and how: "Required for ACH; Wire needs this, SWIFT Code or IBAN". */
 function methodsNote(field: PaymentDetailField): string {
-	const labels = (methods: readonly PaymentMethod[]) => {
-		const names = methods.map((m) => METHOD_LABELS[m]);
-		return listOf(names, 'and');
-	};
+	const label = (method: PaymentMethod) => METHOD_LABELS[method];
 	const notes: string[] = [];
-	if (field.requiredFor?.length) notes.push(`Required for ${labels(field.requiredFor)}`);
+	if (field.requiredFor?.length) {
+		notes.push(`Required for ${listOf(field.requiredFor.map(label), 'and')}`);
+	}
 	for (const method of field.oneOfFor ?? []) {
 		const others = fieldsFor(method).oneOf.filter((f) => f !== field);
 		notes.push(`${METHOD_LABELS[method]} needs this, ${labelsOf(others, 'or')}`);
 	}
-	if (notes.length === 0) notes.push(`Used with ${labels(field.methods)}`);
+	if (notes.length === 0) notes.push(`Used with ${listOf(field.methods.map(label), 'and')}`);
 	return notes.join('; ');
 }
 

@@ -186,10 +186,7 @@ export function detailFieldByApiName(apiField: string): PaymentDetailField | und
 }
 
 /** The details a method requires, and those of which it requires one (wire: routing, SWIFT, IBAN). */
-export function fieldsFor(method: PaymentMethod): {
-	required: PaymentDetailField[];
-	oneOf: PaymentDetailField[];
-} {
+export function fieldsFor(method: PaymentMethod) {
 	return {
 		required: PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method)),
 		oneOf: PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method)),

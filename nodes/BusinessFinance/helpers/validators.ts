@@ -51,7 +51,6 @@ export function validateRequiredText(value: unknown, field: string): Validated<s
 	return ok(text.trim());
 }
 
-/** A UUID in its canonical 8-4-4-4-12 hex form (any version, any case). */
 const UUID_RE = new RegExp(UUID_PATTERN);
 
 /** Trims the value, checks it is a UUID and lower-cases it. */
