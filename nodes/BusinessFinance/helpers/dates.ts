@@ -22,17 +22,11 @@ function isCalendarDate(value: string): boolean {
 	return day <= monthDays[month - 1];
 }
 
-interface LuxonLike {
-	isValid?: boolean;
-	toISODate: () => string | null;
-}
+type LuxonLike = { isValid?: boolean; toISODate: () => string | null };
 
 function isLuxonLike(value: unknown): value is LuxonLike {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		typeof (value as { toISODate?: unknown }).toISODate === 'function'
-	);
+	const candidate = value as Partial<LuxonLike> | null;
+	return typeof value === 'object' && typeof candidate?.toISODate === 'function';
 }
 
 /** The text of a date value; null for an invalid Date or DateTime, undefined for other types. */
