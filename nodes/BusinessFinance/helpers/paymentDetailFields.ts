@@ -93,8 +93,7 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 		requiredFor: BANK_METHODS,
 		textOnly: true,
 		check: (value, { method }) => {
-			if (method !== 'ach' && method !== 'wire') return undefined;
-			if (isValidAccountNumber(method, value)) return undefined;
+			if (!method || method === 'crypto' || isValidAccountNumber(method, value)) return undefined;
 			return method === 'ach'
 				? 'must be 4 to 17 digits for ACH'
 				: 'must be 4 to 34 letters or digits for Wire';
