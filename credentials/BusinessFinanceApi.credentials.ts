@@ -53,10 +53,6 @@ export class BusinessFinanceApi implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
 	};
 }

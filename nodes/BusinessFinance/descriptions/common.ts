@@ -25,10 +25,7 @@ export function vendorLocator(
 				name: 'list',
 				type: 'list',
 				placeholder: 'Select a vendor...',
-				typeOptions: {
-					searchListMethod: 'searchVendors',
-					searchable: true,
-				},
+				typeOptions: { searchListMethod: 'searchVendors', searchable: true },
 			},
 			{
 				displayName: 'By ID',
@@ -38,10 +35,7 @@ export function vendorLocator(
 				validation: [
 					{
 						type: 'regex',
-						properties: {
-							regex,
-							errorMessage: 'Not a valid vendor ID: expected a UUID',
-						},
+						properties: { regex, errorMessage: 'Not a valid vendor ID: expected a UUID' },
 					},
 				],
 			},
@@ -81,7 +75,6 @@ export function collection(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-/** A resource's Operation parameter. */
 export function operationField(
 	resource: string,
 	options: INodePropertyOptions[],

@@ -11,11 +11,7 @@ export function dateField(displayName: string, name: string, description: string
 	};
 }
 
-export const dueDateField: INodeProperties = dateField(
-	'Due Date',
-	'dueDate',
-	'When payment is due',
-);
+export const dueDateField = dateField('Due Date', 'dueDate', 'When payment is due');
 
 /** Free-text notes, in the create and update collections of receivables and payables. */
 export const notesField: INodeProperties = {

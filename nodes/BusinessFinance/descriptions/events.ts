@@ -1,23 +1,14 @@
 /** The event types as the editor shows them (Trigger On, Event Types): labels sorted A–Z. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { EVENT_TYPES, TRANSACTION_TYPES } from '../helpers/constants';
-import { byName } from './order';
+import { byName, labelOf } from './order';
 
 /** The trigger's `events` value that selects every event type (sent as no filter). */
 export const ALL_EVENTS = '*';
 export const ALL_EVENTS_LABEL = 'All Events';
 
-/** "treasury.transaction.created" → "Treasury Transaction Created". */
-function eventLabel(type: string): string {
-	return type
-		.split('.')
-		.map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-		.join(' ');
-}
-
-/** Every event type by its label. */
 const EVENT_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
-	EVENT_TYPES.map((type) => [type, eventLabel(type)]),
+	EVENT_TYPES.map((type) => [type, labelOf(type)]),
 );
 
 /** The event types as options, A–Z by label; the description names the service's event type. */
@@ -62,12 +53,7 @@ export const eventOutputOption: INodeProperties = {
 	description: 'What each item of an execution holds',
 };
 
-const TYPE_LABELS: Record<string, string> = {
-	deposit: 'Deposit',
-	withdrawal: 'Withdrawal',
-	conversion: 'Conversion',
-};
 /** The transaction types as options, A–Z (Get Transactions' Type, the polling trigger's Transaction Type). */
 export const transactionTypeOptions = byName(
-	TRANSACTION_TYPES.map((value) => ({ name: TYPE_LABELS[value], value })),
+	TRANSACTION_TYPES.map((value) => ({ name: labelOf(value), value })),
 );

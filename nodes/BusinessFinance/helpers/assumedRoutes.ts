@@ -15,8 +15,7 @@ interface FailedAnswer {
  * A 405 or 501; a 404 not in the API's error shape (a framework's or proxy's), or speaking of a
  * route. Any other 404 means the record was not found.
  */
-export function answerMeansNoRoute(answer: FailedAnswer): boolean {
-	const { status, code, serviceMessage } = answer;
+export function answerMeansNoRoute({ status, code, serviceMessage }: FailedAnswer): boolean {
 	if (status === 405 || status === 501) return true;
 	if (status !== 404) return false;
 	if (!code) return true;

@@ -3,19 +3,12 @@
  * `ibantools`); the messages are ./paymentDetailFields.ts's.
  */
 
-/** Removes spaces and hyphens that people type into bank numbers. */
-function compact(value: string): string {
-	return value.replace(/[\s-]+/g, '');
-}
-
 /** ABA routing number: 9 digits, weights 3 7 1, a sum that is a multiple of 10 and not 0. */
 export function isValidAbaRouting(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const digits = value.trim();
 	if (!/^\d{9}$/.test(digits)) return false;
-	const weights = [3, 7, 1];
-	let sum = 0;
-	for (let i = 0; i < 9; i++) sum += Number(digits[i]) * weights[i % 3];
+	const sum = [...digits].reduce((total, digit, i) => total + Number(digit) * [3, 7, 1][i % 3], 0);
 	return sum !== 0 && sum % 10 === 0;
 }
 
@@ -44,21 +37,17 @@ const BBAN_PATTERNS: Record<string, RegExp> = Object.fromEntries(
 		}),
 );
 
-/** Removes spaces (and hyphens) and upper-cases: the electronic form of an IBAN. */
+/** Removes the spaces and hyphens people type, and upper-cases: the electronic form of an IBAN. */
 export function normaliseIban(value: string): string {
-	return compact(value).toUpperCase();
+	return value.replace(/[\s-]+/g, '').toUpperCase();
 }
 
 /** ISO 7064 MOD 97-10 of an upper-case alphanumeric string, letters as 10..35, digit by digit. */
 function mod97(text: string): number {
 	let remainder = 0;
 	for (const char of text) {
-		const code = char.charCodeAt(0);
-		if (code >= 48 && code <= 57) {
-			remainder = (remainder * 10 + (code - 48)) % 97;
-		} else {
-			remainder = (remainder * 100 + (code - 55)) % 97;
-		}
+		const value = parseInt(char, 36);
+		remainder = (remainder * (value < 10 ? 10 : 100) + value) % 97;
 	}
 	return remainder;
 }

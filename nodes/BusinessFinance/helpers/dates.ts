@@ -2,7 +2,7 @@
  * Calendar dates as the API takes them (`YYYY-MM-DD`), from whatever n8n gives: text, an ISO
  * date-time, a Luxon DateTime or a JS Date. Pure functions, no runtime dependencies.
  */
-import { describe, fail, ok, quoted, type Problem, type Validated } from './validators';
+import { describe, fail, ok, oneProblem, quoted, type Problem, type Validated } from './validators';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // YYYY-MM-DD, then T (or a space, as RFC 3339 allows) and hh:mm[:ss[.fraction]], then an
@@ -11,33 +11,22 @@ const DATE_TIME_RE =
 	/^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?$/;
 const DATE_FIX = 'Use a date such as 2026-03-31';
 
-function isLeapYear(year: number): boolean {
-	return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
 /** True for a real calendar date written as YYYY-MM-DD (2026-02-30 is not one). */
 function isCalendarDate(value: string): boolean {
 	const match = DATE_RE.exec(value);
 	if (!match) return false;
-	const year = Number(match[1]);
-	const month = Number(match[2]);
-	const day = Number(match[3]);
+	const [year, month, day] = match.slice(1).map(Number);
 	if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-	const monthDays = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+	const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+	const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 	return day <= monthDays[month - 1];
 }
 
-interface LuxonLike {
-	isValid?: boolean;
-	toISODate: () => string | null;
-}
+type LuxonLike = { isValid?: boolean; toISODate: () => string | null };
 
 function isLuxonLike(value: unknown): value is LuxonLike {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		typeof (value as { toISODate?: unknown }).toISODate === 'function'
-	);
+	const candidate = value as Partial<LuxonLike> | null;
+	return typeof value === 'object' && typeof candidate?.toISODate === 'function';
 }
 
 /** The text of a date value; null for an invalid Date or DateTime, undefined for other types. */
@@ -69,12 +58,12 @@ function dateOfDateTime(text: string): string | undefined {
 export function normaliseDate(value: unknown, field = 'Date'): Validated<string> {
 	const expected = `${quoted(field)} must be a date as YYYY-MM-DD (an ISO 8601 date-time is cut to its date)`;
 	const text = dateText(value);
-	if (text === null) return fail(field, `${expected}, got an invalid date`, DATE_FIX);
-	if (text === undefined) return fail(field, `${expected}, got ${describe(value)}`, DATE_FIX);
-	if (text === '') return fail(field, `${expected}, got an empty value`, DATE_FIX);
-
-	const date = DATE_RE.test(text) ? text : dateOfDateTime(text);
-	if (date === undefined) return fail(field, `${expected}, got ${describe(value)}`, DATE_FIX);
+	const date = !text || DATE_RE.test(text) ? text : dateOfDateTime(text);
+	if (!date) {
+		const got =
+			text === null ? 'an invalid date' : text === '' ? 'an empty value' : describe(value);
+		return fail(field, `${expected}, got ${got}`, DATE_FIX);
+	}
 	if (!isCalendarDate(date)) {
 		return fail(
 			field,
@@ -88,11 +77,9 @@ export function normaliseDate(value: unknown, field = 'Date'): Validated<string>
 /** A From–To filter of normalised dates: From must not be after To (the API refuses it). */
 export function validateDateRange(from: string | undefined, to: string | undefined): Problem[] {
 	if (from === undefined || to === undefined || from <= to) return [];
-	return [
-		{
-			field: 'From',
-			message: `'From' (${from}) is after 'To' (${to})`,
-			fix: "Set 'From' to a date on or before 'To'",
-		},
-	];
+	return oneProblem(
+		'From',
+		`'From' (${from}) is after 'To' (${to})`,
+		"Set 'From' to a date on or before 'To'",
+	);
 }

@@ -40,7 +40,6 @@ export interface DetailContext {
 export interface PaymentDetailField {
 	/** The node parameter (camelCase), fixed by saved workflows. */
 	parameter: string;
-	/** The API body field. */
 	apiField: string;
 	/** The parameter's display name; messages name the field by it. */
 	label: string;
@@ -94,13 +93,10 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 		requiredFor: BANK_METHODS,
 		textOnly: true,
 		check: (value, { method }) => {
-			if (method === 'ach' && !isValidAccountNumber('ach', value)) {
-				return 'must be 4 to 17 digits for ACH';
-			}
-			if (method === 'wire' && !isValidAccountNumber('wire', value)) {
-				return 'must be 4 to 34 letters or digits for Wire';
-			}
-			return undefined;
+			if (!method || method === 'crypto' || isValidAccountNumber(method, value)) return undefined;
+			return method === 'ach'
+				? 'must be 4 to 17 digits for ACH'
+				: 'must be 4 to 34 letters or digits for Wire';
 		},
 	},
 	{
@@ -184,16 +180,16 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 	},
 ];
 
-/** The detail field of an API field name. */
 export function detailFieldByApiName(apiField: string): PaymentDetailField | undefined {
 	return PAYMENT_DETAIL_FIELDS.find((f) => f.apiField === apiField);
 }
 
-/** The details that decide whether a method's details are complete: required or one-of. */
-export function completingFields(method: PaymentMethod): PaymentDetailField[] {
-	return PAYMENT_DETAIL_FIELDS.filter(
-		(f) => f.requiredFor?.includes(method) || f.oneOfFor?.includes(method),
-	);
+/** The details a method requires, and those of which it requires one (wire: routing, SWIFT, IBAN). */
+export function fieldsFor(method: PaymentMethod) {
+	return {
+		required: PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method)),
+		oneOf: PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method)),
+	};
 }
 
 /** "A, B or C" / "A and B". */
@@ -202,17 +198,17 @@ export function listOf(words: readonly string[], last: 'and' | 'or'): string {
 	return `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
 }
 
+/** The fields' labels as messages name them, listed: "'IBAN' or 'SWIFT Code'". */
+export function labelsOf(fields: readonly PaymentDetailField[], last: 'and' | 'or'): string {
+	const labels = fields.map((f) => quoted(f.label));
+	return listOf(labels, last);
+}
+
 /** What a method needs, in words: "ACH needs Account Number and Routing Number". */
 function methodRequirement(method: PaymentMethod): string {
-	const labels = (fields: PaymentDetailField[], last: 'and' | 'or') =>
-		listOf(
-			fields.map((f) => quoted(f.label)),
-			last,
-		);
-	const required = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method));
-	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
-	const parts = [labels(required, 'and')];
-	if (oneOf.length > 0) parts.push(`one of ${labels(oneOf, 'or')}`);
+	const { required, oneOf } = fieldsFor(method);
+	const parts = [labelsOf(required, 'and')];
+	if (oneOf.length > 0) parts.push(`one of ${labelsOf(oneOf, 'or')}`);
 	return `${METHOD_LABELS[method]} needs ${parts.filter(Boolean).join(' and ')}`;
 }
 

@@ -4,9 +4,9 @@
  */
 import { PAYMENT_METHODS, type PaymentMethod } from './constants';
 import {
-	completingFields,
 	detailFieldByApiName,
-	listOf,
+	fieldsFor,
+	labelsOf,
 	METHOD_LABELS,
 	PAYMENT_DETAIL_FIELDS,
 	PAYMENT_METHOD_LABEL,
@@ -47,9 +47,7 @@ function formProblem(field: PaymentDetailField, context: DetailContext): Problem
 			fix: `Give ${name} as text: in an expression, as a string such as "000123456789"; in a spreadsheet, from a column formatted as text`,
 		};
 	}
-	if (typeof value !== 'string') {
-		return { field: field.label, message: `${name} must be text` };
-	}
+	if (typeof value !== 'string') return { field: field.label, message: `${name} must be text` };
 	if (!isSet(value)) return undefined;
 	const wrong = field.check?.(value, context);
 	return wrong === undefined ? undefined : { field: field.label, message: `${name} ${wrong}` };
@@ -61,48 +59,18 @@ function methodProblem(
 	details: MethodDetails,
 	options: MethodDetailsOptions,
 ): Problem | undefined {
-	if (isSet(method)) {
-		if (isPaymentMethod(method)) return undefined;
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} must be ${METHOD_CHOICES}`,
-		};
-	}
-	if ((options.context ?? 'vendor') === 'vendor') {
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} is required: ${METHOD_CHOICES}`,
-		};
-	}
+	const problem = (wrong: string) => ({
+		field: PAYMENT_METHOD_LABEL,
+		message: `${METHOD_NAME} ${wrong}`,
+	});
+	if (isPaymentMethod(method)) return undefined;
+	if (isSet(method)) return problem(`must be ${METHOD_CHOICES}`);
+	if (options.context !== 'payable') return problem(`is required: ${METHOD_CHOICES}`);
 	const hasDetails = PAYMENT_DETAIL_FIELDS.some((f) => isSet(details[f.apiField]));
 	if (options.hasVendorId === false && hasDetails) {
-		return {
-			field: PAYMENT_METHOD_LABEL,
-			message: `${METHOD_NAME} is required when bank or wallet details are given: ${METHOD_CHOICES}`,
-		};
+		return problem(`is required when bank or wallet details are given: ${METHOD_CHOICES}`);
 	}
 	return undefined;
-}
-
-/** Details the method needs that are missing. */
-function missingDetails(method: PaymentMethod, details: MethodDetails): Problem[] {
-	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
-	const missing = PAYMENT_DETAIL_FIELDS.filter((f) => f.requiredFor?.includes(method) && !has(f));
-	const problems: Problem[] = missing.map((f) => ({
-		field: f.label,
-		message: `${quoted(f.label)} is required for ${METHOD_LABELS[method]}${f.choices ? `: one of ${f.choices.join(', ')}` : ''}`,
-	}));
-	const oneOf = PAYMENT_DETAIL_FIELDS.filter((f) => f.oneOfFor?.includes(method));
-	if (oneOf.length > 0 && !oneOf.some(has)) {
-		problems.push({
-			field: oneOf[0].label,
-			message: `${METHOD_LABELS[method]} needs ${listOf(
-				oneOf.map((f) => quoted(f.label)),
-				'or',
-			)}`,
-		});
-	}
-	return problems;
 }
 
 /**
@@ -117,24 +85,29 @@ function validateMethodDetails(
 ): Problem[] {
 	const known = isPaymentMethod(method) ? method : undefined;
 	const context: DetailContext = { method: known, details };
-	const problems = PAYMENT_DETAIL_FIELDS.map((f) => formProblem(f, context)).filter(
-		(p): p is Problem => p !== undefined,
-	);
+	const problems = PAYMENT_DETAIL_FIELDS.flatMap((f) => formProblem(f, context) ?? []);
 	const wrongMethod = methodProblem(method, details, options);
 	if (wrongMethod) return [...problems, wrongMethod];
 	if (!known) return problems;
 
-	const mustBeComplete =
-		(options.context ?? 'vendor') === 'vendor' ||
-		completingFields(known).some((f) => isSet(details[f.apiField]));
-	if (mustBeComplete) problems.push(...missingDetails(known, details));
+	const has = (f: PaymentDetailField) => isSet(details[f.apiField]);
+	const { required, oneOf } = fieldsFor(known);
+	if (options.context === 'payable' && ![...required, ...oneOf].some(has)) return problems;
+	for (const f of required.filter((r) => !has(r))) {
+		const choices = f.choices ? `: one of ${f.choices.join(', ')}` : '';
+		const message = `${quoted(f.label)} is required for ${METHOD_LABELS[known]}${choices}`;
+		problems.push({ field: f.label, message });
+	}
+	if (oneOf.length > 0 && !oneOf.some(has)) {
+		const message = `${METHOD_LABELS[known]} needs ${labelsOf(oneOf, 'or')}`;
+		problems.push({ field: oneOf[0].label, message });
+	}
 	return problems;
 }
 
 /** One detail in the form to send; undefined when there is nothing to send. */
-function normaliseDetail(apiField: string, value: unknown): unknown {
+function normaliseDetail(field: PaymentDetailField | undefined, value: unknown): unknown {
 	if (value === undefined || value === null) return undefined;
-	const field = detailFieldByApiName(apiField);
 	// Text that is only a number in disguise is fine for names and addresses; identifiers are
 	// refused by validateMethodDetails instead (their digits may already be wrong).
 	if (typeof value === 'number' && Number.isFinite(value) && !field?.textOnly) return String(value);
@@ -142,16 +115,6 @@ function normaliseDetail(apiField: string, value: unknown): unknown {
 	const trimmed = value.trim();
 	if (trimmed === '') return undefined;
 	return field?.normalise ? field.normalise(trimmed) : trimmed;
-}
-
-/** The details in the form to send (each field's `normalise`), empty ones dropped. */
-function normaliseMethodDetails(details: MethodDetails): MethodDetails {
-	const result: MethodDetails = {};
-	for (const [apiField, value] of Object.entries(details)) {
-		const sent = normaliseDetail(apiField, value);
-		if (sent !== undefined) result[apiField] = sent;
-	}
-	return result;
 }
 
 /** A collection's values split into method details (by API field name) and the other fields. */
@@ -170,18 +133,19 @@ export function separateMethodDetails(fields: Record<string, unknown>): {
 }
 
 /**
- * The details of the method (all without a known one): the editor hides other methods' details
- * but keeps what was typed; a value the user cannot see is neither checked nor sent.
+ * The details in the form to send (each field's `normalise`), empty ones dropped, and only the
+ * method's (all without a known one): the editor hides other methods' details but keeps what was
+ * typed; a value the user cannot see is neither checked nor sent.
  */
-function applicableDetails(method: unknown, details: MethodDetails): MethodDetails {
-	if (!isPaymentMethod(method)) return details;
-	const applicable: MethodDetails = {};
+function detailsToSend(method: unknown, details: MethodDetails): MethodDetails {
+	const result: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
-		if (detailFieldByApiName(apiField)?.methods.includes(method) !== false) {
-			applicable[apiField] = value;
-		}
+		const field = detailFieldByApiName(apiField);
+		if (isPaymentMethod(method) && field?.methods.includes(method) === false) continue;
+		const sent = normaliseDetail(field, value);
+		if (sent !== undefined) result[apiField] = sent;
 	}
-	return applicable;
+	return result;
 }
 
 /** The details to send and every problem with them and the method. */
@@ -190,6 +154,6 @@ export function prepareMethodDetails(
 	details: MethodDetails,
 	options: MethodDetailsOptions = {},
 ): { details: MethodDetails; problems: Problem[] } {
-	const normalised = normaliseMethodDetails(applicableDetails(method, details));
+	const normalised = detailsToSend(method, details);
 	return { details: normalised, problems: validateMethodDetails(method, normalised, options) };
 }

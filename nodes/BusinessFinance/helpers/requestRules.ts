@@ -4,6 +4,7 @@ import {
 	fail,
 	isSet,
 	ok,
+	oneProblem,
 	quoted,
 	validateRequiredText,
 	type Problem,
@@ -13,25 +14,21 @@ import {
 /** An update without any field is refused by the service: say so before sending. */
 export function validateUpdate(body: Record<string, unknown>): Problem[] {
 	if (Object.keys(body).length > 0) return [];
-	return [
-		{
-			field: 'Update Fields',
-			message: 'Nothing to update',
-			fix: "Add at least one field under 'Update Fields' (empty values are not sent)",
-		},
-	];
+	return oneProblem(
+		'Update Fields',
+		'Nothing to update',
+		"Add at least one field under 'Update Fields' (empty values are not sent)",
+	);
 }
 
 /** A payable names who is paid: an existing vendor, or a vendor name. */
 export function validatePayee(vendorId: unknown, vendorName: unknown): Problem[] {
 	if (isSet(vendorId) || isSet(vendorName)) return [];
-	return [
-		{
-			field: 'Vendor Name',
-			message: "A payable needs a 'Vendor' or a 'Vendor Name'",
-			fix: "Select a vendor, or add 'Vendor Name' under 'Additional Fields'",
-		},
-	];
+	return oneProblem(
+		'Vendor Name',
+		"A payable needs a 'Vendor' or a 'Vendor Name'",
+		"Select a vendor, or add 'Vendor Name' under 'Additional Fields'",
+	);
 }
 
 /** Sending a receivable emails the customer, so it needs the customer's email. */
@@ -40,29 +37,23 @@ export function validateSendImmediately(
 	customerEmail: unknown,
 ): Problem[] {
 	if (!sendImmediately || isSet(customerEmail)) return [];
-	return [
-		{
-			field: 'Customer Email',
-			message: "'Send Immediately' needs a 'Customer Email'",
-			fix: "Add 'Customer Email' under 'Additional Fields', or turn 'Send Immediately' off",
-		},
-	];
+	return oneProblem(
+		'Customer Email',
+		"'Send Immediately' needs a 'Customer Email'",
+		"Add 'Customer Email' under 'Additional Fields', or turn 'Send Immediately' off",
+	);
 }
 
 /** A webhook endpoint id goes into the path: any token without spaces, `/`, `?` or `#`. */
 export function validateWebhookEndpointId(value: unknown): Validated<string> {
 	const field = 'Webhook Endpoint ID';
-	const required = validateRequiredText(value, field);
-	if (!required.ok) return required;
-	const id = required.value;
-	if (/[\s/?#]/.test(id)) {
-		return fail(
-			field,
-			`${quoted(field)} must not contain spaces, "/", "?" or "#"`,
-			'Enter the endpoint’s ID, such as ep_2b9f6c1d8a',
-		);
-	}
-	return ok(id);
+	const id = validateRequiredText(value, field);
+	if (!id.ok || !/[\s/?#]/.test(id.value)) return id;
+	return fail(
+		field,
+		`${quoted(field)} must not contain spaces, "/", "?" or "#"`,
+		'Enter the endpoint’s ID, such as ep_2b9f6c1d8a',
+	);
 }
 
 /** Where events are delivered: an absolute http or https URL. */

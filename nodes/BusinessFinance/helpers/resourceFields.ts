@@ -97,17 +97,10 @@ function resourceOfEventType(type: unknown): ResourceName | undefined {
 	return undefined;
 }
 
-/** An event's `data` with stable columns for the resource its type names, else as it came. */
-function eventDataWithStableColumns<T>(type: unknown, data: T): T | IDataObject {
-	const resource = resourceOfEventType(type);
-	return resource ? withStableColumns(resource, data) : data;
-}
-
-/** A trigger's item json: the whole event, or its resource alone with stable columns. */
+/** A trigger's item json: the whole event, or its resource alone (stable columns for ours). */
 export function eventItemJson(output: 'event' | 'data', event: IDataObject): IDataObject {
 	if (output === 'event') return event;
-	const data = eventDataWithStableColumns(event.type, event.data);
-	return typeof data === 'object' && data !== null && !Array.isArray(data)
-		? (data as IDataObject)
-		: { data };
+	const resource = resourceOfEventType(event.type);
+	const data = resource ? withStableColumns(resource, event.data) : event.data;
+	return isPlainObject(data) ? data : { data };
 }

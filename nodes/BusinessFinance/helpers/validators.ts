@@ -15,6 +15,11 @@ export const ok = <T>(value: T): Validated<T> => ({ ok: true, value });
 export const fail = <T>(field: string, message: string, fix?: string): Validated<T> =>
 	fix === undefined ? { ok: false, field, message } : { ok: false, field, message, fix };
 
+/** The list a rule about several values returns when it is broken: its one problem. */
+export const oneProblem = (field: string, message: string, fix: string): Problem[] => [
+	{ field, message, fix },
+];
+
 /** A field as messages name it: its label in single quotes (values get double, `describe`). */
 export function quoted(label: string): string {
 	return `'${label}'`;
@@ -48,17 +53,12 @@ export function validateRequiredText(value: unknown, field: string): Validated<s
 
 const UUID_RE = new RegExp(UUID_PATTERN);
 
-/** A UUID in its canonical 8-4-4-4-12 hex form (any version, any case). */
-function isUuid(value: unknown): value is string {
-	return typeof value === 'string' && UUID_RE.test(value);
-}
-
 /** Trims the value, checks it is a UUID and lower-cases it. */
 export function validateUuid(value: unknown, field = 'ID'): Validated<string> {
 	const trimmed = typeof value === 'string' ? value.trim() : value;
 	const fix = `Check the value of ${quoted(field)}`;
 	if (!isSet(trimmed)) return fail(field, `${quoted(field)} is required`, fix);
-	if (!isUuid(trimmed)) {
+	if (typeof trimmed !== 'string' || !UUID_RE.test(trimmed)) {
 		return fail(
 			field,
 			`${quoted(field)} must be a UUID such as 3f2b9c1e-8a4d-4c2e-9f1a-2b3c4d5e6f70, got ${describe(value)}`,
@@ -73,15 +73,10 @@ export function validateUuid(value: unknown, field = 'ID'): Validated<string> {
 const EMAIL_RE =
 	/^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
-/** A pragmatic email check: `local@domain.tld`, no spaces, at most 254 characters. */
-function isEmail(value: unknown): value is string {
-	return typeof value === 'string' && value.length <= 254 && EMAIL_RE.test(value);
-}
-
-/** Trims the value and checks it is an email address. */
+/** Trims the value and checks it is an email address (`EMAIL_RE`, at most 254 characters). */
 export function validateEmail(value: unknown, field = 'Email'): Validated<string> {
 	const trimmed = typeof value === 'string' ? value.trim() : value;
-	if (!isEmail(trimmed)) {
+	if (typeof trimmed !== 'string' || trimmed.length > 254 || !EMAIL_RE.test(trimmed)) {
 		return fail(
 			field,
 			`${quoted(field)} must be an email address such as name@example.com, got ${describe(value)}`,
@@ -92,7 +87,6 @@ export function validateEmail(value: unknown, field = 'Email'): Validated<string
 }
 
 interface AmountRule {
-	/** The bound: receivables `{ min: 0.01 }`, payables `{ min: 0, exclusive: true }`. */
 	min: number;
 	/** When true the amount must be greater than `min`, otherwise at least `min`. */
 	exclusive?: boolean;
@@ -109,16 +103,15 @@ const MAX_AMOUNT = 1_000_000_000_000;
 
 /** The value as a finite number: numbers, or numeric text as expressions give it. */
 function parseAmount(value: unknown, field: string): Validated<number> {
-	let amount: number;
 	// An Amount field starts empty (null), and n8n does not flag an empty number as required
 	if (value === null || value === undefined || value === '')
 		return fail(field, `${quoted(field)} is required: enter an amount such as 125.50`);
-	if (typeof value === 'number') amount = value;
-	else if (typeof value === 'string' && NUMERIC_STRING_RE.test(value.trim())) {
-		amount = Number(value.trim());
-	} else {
+	const numericText = typeof value === 'string' && NUMERIC_STRING_RE.test(value.trim());
+	if (typeof value !== 'number' && !numericText) {
 		return fail(field, `${quoted(field)} must be a number such as 125.50, got ${describe(value)}`);
 	}
+	// Number() ignores the spaces around numeric text, as trim() does
+	const amount = Number(value);
 	if (!Number.isFinite(amount)) {
 		return fail(field, `${quoted(field)} must be a finite number, got ${describe(value)}`);
 	}

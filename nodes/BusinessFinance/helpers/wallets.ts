@@ -5,9 +5,6 @@
 import { EVM_CHAINS, WALLET_CHAINS, type WalletChain } from './constants';
 
 const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const SOLANA_ADDRESS = new RegExp(`^${BASE58}{32,44}$`);
-const TRON_ADDRESS = new RegExp(`^T${BASE58}{33}$`);
 /** Legacy (P2PKH) and P2SH: base58 starting with 1 or 3, 26 to 35 characters. */
 const BITCOIN_BASE58_ADDRESS = new RegExp(`^[13]${BASE58}{25,34}$`);
 /** bech32/bech32m: `bc1` and 11 to 71 bech32 characters, checked on the lower-case form. */
@@ -19,18 +16,20 @@ interface WalletRule {
 	hint: string;
 }
 
-const EVM_RULE: WalletRule = {
-	test: (a) => EVM_ADDRESS.test(a),
-	hint: '0x followed by 40 hex characters',
-};
+const matching = (pattern: RegExp, hint: string): WalletRule => ({
+	test: (a) => pattern.test(a),
+	hint,
+});
+
+const EVM_RULE = matching(/^0x[0-9a-fA-F]{40}$/, '0x followed by 40 hex characters');
 
 const WALLET_RULES: Record<WalletChain, WalletRule> = {
 	...(Object.fromEntries(EVM_CHAINS.map((chain) => [chain, EVM_RULE])) as Record<
 		(typeof EVM_CHAINS)[number],
 		WalletRule
 	>),
-	solana: { test: (a) => SOLANA_ADDRESS.test(a), hint: '32 to 44 base58 characters' },
-	tron: { test: (a) => TRON_ADDRESS.test(a), hint: 'T followed by 33 base58 characters' },
+	solana: matching(new RegExp(`^${BASE58}{32,44}$`), '32 to 44 base58 characters'),
+	tron: matching(new RegExp(`^T${BASE58}{33}$`), 'T followed by 33 base58 characters'),
 	bitcoin: {
 		// A bech32 address is all lower case or all upper case, never mixed.
 		test: (a) =>
@@ -52,7 +51,6 @@ export function isValidWalletAddress(chain: unknown, address: unknown): boolean 
 	return WALLET_RULES[chain].test(address.trim());
 }
 
-/** What an address on `chain` looks like, for messages. */
 export function walletAddressHint(chain: WalletChain): string {
 	return WALLET_RULES[chain].hint;
 }

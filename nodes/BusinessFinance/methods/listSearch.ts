@@ -8,11 +8,9 @@ export async function searchVendors(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = paginationToken ? Number(paginationToken) : 1;
-	const qs: IDataObject = {
-		page: Number.isInteger(page) && page >= 1 ? page : 1,
-		limit: API_MAX_PAGE_SIZE,
-	};
+	const token = Number(paginationToken);
+	const page = Number.isInteger(token) && token >= 1 ? token : 1;
+	const qs: IDataObject = { page, limit: API_MAX_PAGE_SIZE };
 	const search = typeof filter === 'string' ? filter.trim() : '';
 	if (search !== '') qs.search = search;
 
@@ -24,6 +22,6 @@ export async function searchVendors(
 			name: v.email ? `${String(v.name)} (${String(v.email)})` : String(v.name ?? v.id),
 			value: String(v.id),
 		})),
-		paginationToken: meta.has_more === true ? String((qs.page as number) + 1) : undefined,
+		paginationToken: meta.has_more === true ? String(page + 1) : undefined,
 	};
 }
