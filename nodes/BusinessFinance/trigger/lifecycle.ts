@@ -18,9 +18,9 @@ import {
 	type Target,
 } from './endpoints';
 import { originalBeforeAdopting, pointHere, recordOriginal, releaseAdopted } from './ownership';
-import type { SecretSource } from './memory';
-import { forgetSecret, secretSourceAtActivation } from './secrets';
-import { clearSlot, getSlot, register, unregister, type SlotState } from './state';
+import { forgetEndpoint, type SecretSource } from './memory';
+import { secretSourceAtActivation } from './secrets';
+import { clearSlot, endpointKey, getSlot, register, unregister, type SlotState } from './state';
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const want = target.call(this);
@@ -183,7 +183,7 @@ async function release(this: IHookFunctions, slot: SlotState): Promise<boolean> 
 	const id = slot.endpointId ?? (givenEndpointId(this) || undefined);
 	if (id && slot.created) await deleteEndpoint.call(this, id);
 	else if (id && !(await releaseAdopted(this, slot, id))) return false;
-	if (id) forgetSecret(this, id);
+	if (id) forgetEndpoint(endpointKey(this, id));
 	unregister(this, slot);
 	return true;
 }
