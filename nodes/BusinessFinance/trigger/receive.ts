@@ -6,6 +6,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventItemJson } from '../helpers/resourceFields';
+import { isObject } from '../transport/response';
 
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -113,8 +114,7 @@ function parseEvent(rawBody: string): IDataObject | 'invalid_json' | 'invalid_ev
 	} catch {
 		return 'invalid_json';
 	}
-	if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'invalid_event';
-	return event as IDataObject;
+	return isObject(event) ? event : 'invalid_event';
 }
 
 /** A verified delivery: recorded by its verified id, so every copy of it runs the workflow once. */

@@ -1,6 +1,7 @@
 /** The trigger's registration: in static data per mode, and in memory while activation runs. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { isObject } from '../transport/response';
 import { nodeMemory, peekNode, type Registration, type SecretSource } from './memory';
 
 /**
@@ -40,9 +41,7 @@ export function slotName(ctx: Ctx): 'production' | 'test' {
 export function getSlot(ctx: IHookFunctions): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
 	const name = slotName(ctx);
-	if (typeof data[name] !== 'object' || data[name] === null) {
-		data[name] = {};
-	}
+	if (!isObject(data[name])) data[name] = {};
 	return data[name] as SlotState;
 }
 
@@ -53,7 +52,7 @@ export function getSlot(ctx: IHookFunctions): SlotState {
  */
 export function readSlot(ctx: IWebhookFunctions): Readonly<SlotState> {
 	const slot = ctx.getWorkflowStaticData('node')[slotName(ctx)];
-	return typeof slot === 'object' && slot !== null ? (slot as SlotState) : {};
+	return isObject(slot) ? (slot as SlotState) : {};
 }
 
 export function clearSlot(slot: SlotState): void {
