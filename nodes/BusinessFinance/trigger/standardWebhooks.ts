@@ -52,14 +52,9 @@ function decodeSecret(secret: string): Buffer | undefined {
 }
 
 /** The HMAC of a message, base64 (the part after `v1,`). */
-function computeSignature(
-	key: Buffer,
-	msgId: string,
-	timestamp: string,
-	rawBody: string | Buffer,
-): string {
+function computeSignature(key: Buffer, message: SignedMessage, rawBody: string | Buffer): string {
 	return createHmac('sha256', key)
-		.update(`${msgId}.${timestamp}.`, 'utf8')
+		.update(`${message.id}.${message.timestamp}.`, 'utf8')
 		.update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody)
 		.digest('base64');
 }
@@ -154,7 +149,7 @@ export function signatureMatches(
 ): boolean {
 	const key = decodeSecret(secret);
 	if (!key) return false;
-	const expected = computeSignature(key, message.id, String(message.timestamp), rawBody);
+	const expected = computeSignature(key, message, rawBody);
 	// Compare every entry (map, no early exit) so timing does not tell which one matched.
 	return message.signatures.map((signature) => sameText(signature, expected)).includes(true);
 }
