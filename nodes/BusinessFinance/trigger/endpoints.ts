@@ -141,11 +141,10 @@ export function target(this: IHookFunctions): Target {
 	const url = this.getNodeWebhookUrl('default');
 	const noUrl = 'n8n did not provide a webhook URL for this trigger';
 	if (!url) throw activationError(this.getNode(), noUrl);
-	const filterTypes = selectedEventTypes(this.getNodeParameter('events', []));
 	const { allowUnsigned } = this.getNodeParameter('options', {}) as IDataObject;
 	return {
 		url,
-		filterTypes,
+		filterTypes: selectedEventTypes(this.getNodeParameter('events', [])),
 		givenId: givenEndpointId(this),
 		allowUnsigned: allowUnsigned === true,
 	};
