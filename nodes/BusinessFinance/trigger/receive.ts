@@ -48,10 +48,8 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
 	const event = parseEvent(rawBody);
 	if (typeof event === 'string') {
-		return respond(this, 400, {
-			error: event,
-			message: 'The delivery body is not an event object',
-		});
+		const text = 'The delivery body is not an event object';
+		return respond(this, 400, { error: event, message: text });
 	}
 	if (!read.ok) return accept(this, settings, event, read.id, nowSeconds);
 
@@ -65,10 +63,8 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	if (verdict === 'verified') return acceptVerified(this, settings, event, message, nowSeconds);
 	if (verdict === 'unavailable') {
 		// Not checked with any other secret (secrets.ts): answered so that the service retries.
-		return respond(this, 503, {
-			error: 'secret_unavailable',
-			message: 'The signing secret to verify this delivery is not available now; retry later',
-		});
+		const text = 'The signing secret to verify this delivery is not available now; retry later';
+		return respond(this, 503, { error: 'secret_unavailable', message: text });
 	}
 	if (verdict === 'mismatch') {
 		const text = 'Webhook signature verification failed';
@@ -127,10 +123,8 @@ function acceptVerified(
 ): Answer {
 	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
 	if (isAwaitingAnswer(nodeKey(ctx), message.id)) {
-		return respond(ctx, 409, {
-			error: 'delivery_in_progress',
-			message: 'A copy of this delivery is being started now; retry later',
-		});
+		const text = 'A copy of this delivery is being started now; retry later';
+		return respond(ctx, 409, { error: 'delivery_in_progress', message: text });
 	}
 	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
 	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, triggerLog(ctx))) {
@@ -179,7 +173,6 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): Ans
 	return { noWebhookResponse: true };
 }
 
-/** The trigger as n8n's log names it, and that log. */
 const triggerLog = (ctx: IWebhookFunctions): TriggerLog => ({
 	nodeName: ctx.getNode().name,
 	workflowId: String(ctx.getWorkflow().id ?? ''),
