@@ -97,11 +97,7 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 	return id;
 }
 
-export async function patchEndpoint(
-	this: IHookFunctions,
-	id: string,
-	body: IDataObject,
-): Promise<void> {
+export async function patchEndpoint(this: IHookFunctions, id: string, body: IDataObject) {
 	await apiRequest.call(this, 'PATCH', webhookEndpointPath(id), body);
 }
 
@@ -111,11 +107,7 @@ export async function deleteEndpoint(this: IHookFunctions, id: string): Promise<
 }
 
 /** Puts back the settings saved before the trigger changed a given endpoint; one gone (404) is fine. */
-export async function restoreEndpoint(
-	this: IHookFunctions,
-	id: string,
-	original: IDataObject,
-): Promise<void> {
+export async function restoreEndpoint(this: IHookFunctions, id: string, original: IDataObject) {
 	const body: IDataObject = {
 		filter_types: Array.isArray(original.filter_types) ? original.filter_types : [],
 		disabled: original.disabled === true,
@@ -129,15 +121,10 @@ export async function restoreEndpoint(
 	await requestUnless(this, [404], 'PATCH', webhookEndpointPath(id), body);
 }
 
-/** What activation wants the endpoint to look like. */
-export interface Target {
-	url: string;
-	filterTypes: string[];
-	givenId: string;
-	allowUnsigned: boolean;
-}
+export type Target = ReturnType<typeof target>;
 
-export function target(this: IHookFunctions): Target {
+/** What activation wants the endpoint to look like. */
+export function target(this: IHookFunctions) {
 	const url = this.getNodeWebhookUrl('default');
 	const noUrl = 'n8n did not provide a webhook URL for this trigger';
 	if (!url) throw activationError(this.getNode(), noUrl);
