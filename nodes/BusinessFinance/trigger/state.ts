@@ -9,17 +9,14 @@ import { nodeMemory, peekNode, type Registration, type SecretSource } from './me
  * and test, so a test run never touches what the active workflow set up. No secret is stored here.
  */
 export interface SlotState extends IDataObject {
-	/** The endpoint the trigger registered on. */
 	endpointId?: string;
 	/** True when the trigger created the endpoint (deleted on deactivation). */
 	created?: boolean;
 	/** The endpoint's settings before the trigger first changed it (given endpoints only). */
 	original?: IDataObject;
-	/** Which endpoint `original` belongs to. */
 	originalOf?: string;
 	/** The webhook URL the endpoint was pointed at. */
 	webhookUrl?: string;
-	/** Where the signing secret came from at activation. */
 	secretSource?: SecretSource;
 }
 
