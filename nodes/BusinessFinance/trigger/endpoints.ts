@@ -2,7 +2,14 @@
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type ApiRequestOptions, dataOf, getApiErrorInfo } from '../transport';
+import {
+	apiRequest,
+	type ApiRequestOptions,
+	dataOf,
+	getApiErrorInfo,
+	type HttpMethod,
+} from '../transport';
+import { isObject } from '../transport/response';
 import { ALL_EVENTS } from '../descriptions/events';
 import { webhookEndpointPath } from '../helpers/constants';
 
@@ -23,28 +30,35 @@ export async function attempt<T>(request: () => Promise<T>): Promise<Outcome<T>>
 	}
 }
 
-/** The request's answer, or undefined when the service answers 404 (gone, or never existed). */
-async function unless404<T>(request: () => Promise<T>): Promise<T | undefined> {
-	const got = await attempt(request);
+/** The service has no such route: 404 or 405 (a service without the route, or an older one). */
+const MISSING_ROUTE = [404, 405];
+
+/** The service's answer, or undefined when it answers one of the `absent` statuses. */
+async function requestUnless(
+	ctx: Ctx,
+	absent: number[],
+	method: HttpMethod,
+	path: string,
+	body?: IDataObject,
+	options?: ApiRequestOptions,
+): Promise<IDataObject | undefined> {
+	const got = await attempt(
+		async () => await apiRequest.call(ctx, method, path, body, undefined, options),
+	);
 	if (got.ok) return got.value;
-	if (got.status === 404) return undefined;
+	if (got.status !== undefined && absent.includes(got.status)) return undefined;
 	throw got.error;
 }
 
 /** The answer's `data` when it is an object, else none: fields are then read as missing. */
 function recordOf(response: IDataObject): IDataObject {
 	const data = dataOf(response);
-	return typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
+	return isObject(data) ? data : {};
 }
-
-/** The service has no such route: 404 or 405 (a service without the route, or an older one). */
-const isMissingRoute = (status: number | undefined) => status === 404 || status === 405;
 
 /** The endpoint, or undefined when the service answers 404 (deleted or never existed). */
 export async function fetchEndpoint(this: Ctx, id: string): Promise<IDataObject | undefined> {
-	const got = await unless404(
-		async () => await apiRequest.call(this, 'GET', webhookEndpointPath(id)),
-	);
+	const got = await requestUnless(this, [404], 'GET', webhookEndpointPath(id));
 	return got && recordOf(got);
 }
 
@@ -57,38 +71,22 @@ export async function fetchEndpointSecret(
 	id: string,
 	limits?: SecretFetchLimits,
 ): Promise<string | undefined> {
-	const got = await attempt(
-		async () =>
-			await apiRequest.call(
-				this,
-				'GET',
-				`${webhookEndpointPath(id)}/secret`,
-				undefined,
-				undefined,
-				limits,
-			),
-	);
-	if (!got.ok) {
-		if (isMissingRoute(got.status)) return undefined;
-		throw got.error;
-	}
-	const secret = recordOf(got.value).secret;
+	const path = `${webhookEndpointPath(id)}/secret`;
+	const got = await requestUnless(this, MISSING_ROUTE, 'GET', path, undefined, limits);
+	const secret = got && recordOf(got).secret;
 	return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
 }
 
 /** Creates an endpoint; its id. */
 export async function postEndpoint(this: IHookFunctions, body: IDataObject): Promise<string> {
-	const made = await attempt(async () => await apiRequest.call(this, 'POST', '/v1/webhooks', body));
-	if (!made.ok) {
-		if (isMissingRoute(made.status)) {
-			throw activationError(
-				this.getNode(),
-				"The service does not let this account create webhook endpoints through the API. Create an endpoint in the service's dashboard (any URL, it is replaced on activation), then paste its ID (ep_...) into 'Webhook Endpoint ID'.",
-			);
-		}
-		throw made.error;
+	const made = await requestUnless(this, MISSING_ROUTE, 'POST', '/v1/webhooks', body);
+	if (!made) {
+		throw activationError(
+			this.getNode(),
+			"The service does not let this account create webhook endpoints through the API. Create an endpoint in the service's dashboard (any URL, it is replaced on activation), then paste its ID (ep_...) into 'Webhook Endpoint ID'.",
+		);
 	}
-	const id = recordOf(made.value).id;
+	const id = recordOf(made).id;
 	if (typeof id !== 'string' || !id) {
 		throw activationError(
 			this.getNode(),
@@ -99,25 +97,17 @@ export async function postEndpoint(this: IHookFunctions, body: IDataObject): Pro
 	return id;
 }
 
-export async function patchEndpoint(
-	this: IHookFunctions,
-	id: string,
-	body: IDataObject,
-): Promise<void> {
+export async function patchEndpoint(this: IHookFunctions, id: string, body: IDataObject) {
 	await apiRequest.call(this, 'PATCH', webhookEndpointPath(id), body);
 }
 
 /** Deletes an endpoint; one already gone (404) is fine. */
 export async function deleteEndpoint(this: IHookFunctions, id: string): Promise<void> {
-	await unless404(async () => await apiRequest.call(this, 'DELETE', webhookEndpointPath(id)));
+	await requestUnless(this, [404], 'DELETE', webhookEndpointPath(id));
 }
 
 /** Puts back the settings saved before the trigger changed a given endpoint; one gone (404) is fine. */
-export async function restoreEndpoint(
-	this: IHookFunctions,
-	id: string,
-	original: IDataObject,
-): Promise<void> {
+export async function restoreEndpoint(this: IHookFunctions, id: string, original: IDataObject) {
 	const body: IDataObject = {
 		filter_types: Array.isArray(original.filter_types) ? original.filter_types : [],
 		disabled: original.disabled === true,
@@ -128,26 +118,20 @@ export async function restoreEndpoint(
 	if (typeof original.description === 'string' && original.description.trim()) {
 		body.description = original.description;
 	}
-	await unless404(async () => await apiRequest.call(this, 'PATCH', webhookEndpointPath(id), body));
+	await requestUnless(this, [404], 'PATCH', webhookEndpointPath(id), body);
 }
+
+export type Target = ReturnType<typeof target>;
 
 /** What activation wants the endpoint to look like. */
-export interface Target {
-	url: string;
-	filterTypes: string[];
-	givenId: string;
-	allowUnsigned: boolean;
-}
-
-export function target(this: IHookFunctions): Target {
+export function target(this: IHookFunctions) {
 	const url = this.getNodeWebhookUrl('default');
 	const noUrl = 'n8n did not provide a webhook URL for this trigger';
 	if (!url) throw activationError(this.getNode(), noUrl);
-	const filterTypes = selectedEventTypes(this.getNodeParameter('events', []));
 	const { allowUnsigned } = this.getNodeParameter('options', {}) as IDataObject;
 	return {
 		url,
-		filterTypes,
+		filterTypes: selectedEventTypes(this.getNodeParameter('events', [])),
 		givenId: givenEndpointId(this),
 		allowUnsigned: allowUnsigned === true,
 	};
@@ -181,11 +165,15 @@ export function selectedEventTypes(events: unknown): string[] {
 /** The same URL, also when the service hands it back normalised (host case, escapes). */
 function sameUrl(url: unknown, wanted: string): boolean {
 	if (typeof url !== 'string') return false;
-	if (url === wanted) return true;
+	const parsed = parseUrl(url);
+	return url === wanted || (parsed !== undefined && parsed.href === parseUrl(wanted)?.href);
+}
+
+export function parseUrl(url: string): URL | undefined {
 	try {
-		return new URL(url).href === new URL(wanted).href;
+		return new URL(url);
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 

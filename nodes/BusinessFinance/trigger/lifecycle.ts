@@ -18,9 +18,9 @@ import {
 	type Target,
 } from './endpoints';
 import { originalBeforeAdopting, pointHere, recordOriginal, releaseAdopted } from './ownership';
-import type { SecretSource } from './memory';
-import { forgetSecret, secretSourceAtActivation } from './secrets';
-import { clearSlot, getSlot, register, unregister, type SlotState } from './state';
+import { forgetEndpoint, type SecretSource } from './memory';
+import { secretSourceAtActivation } from './secrets';
+import { clearSlot, endpointKey, getSlot, register, unregister, type SlotState } from './state';
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const want = target.call(this);
@@ -57,15 +57,14 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			);
 		}
 	}
-	const created = want.givenId
-		? await adoptEndpoint.call(this, want, slot)
-		: await createEndpoint.call(this, want, slot);
+	if (want.givenId) await adoptEndpoint.call(this, want, slot);
+	else await createEndpoint.call(this, want, slot);
 	// Published is all the editor says: the address given to the service is what a user checks
 	// when nothing arrives (an N8N_WEBHOOK_URL the service cannot reach, say).
 	this.logger.info(
 		`Business Finance Trigger "${this.getNode().name}" (workflow ${this.getWorkflow().id}): webhook endpoint ${slot.endpointId} sends its events to ${want.url}; the service must be able to reach that address`,
 	);
-	return created;
+	return true;
 }
 
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
@@ -76,11 +75,7 @@ export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 }
 
 /** Points an endpoint the user owns at this workflow, its own settings recorded first. */
-async function adoptEndpoint(
-	this: IHookFunctions,
-	want: Target,
-	slot: SlotState,
-): Promise<boolean> {
+async function adoptEndpoint(this: IHookFunctions, want: Target, slot: SlotState): Promise<void> {
 	const id = want.givenId;
 	const endpoint = await fetchEndpoint.call(this, id);
 	if (!endpoint) {
@@ -97,24 +92,19 @@ async function adoptEndpoint(
 	recordOriginal(this, slot, id, original, want.url);
 	register(this, slot, id, source);
 	await pointHere(this, id, targetSettings(want), original);
-	return true;
 }
 
 /** Creates an endpoint for this workflow (or reuses the one it created before), then its secret. */
-async function createEndpoint(
-	this: IHookFunctions,
-	want: Target,
-	slot: SlotState,
-): Promise<boolean> {
+async function createEndpoint(this: IHookFunctions, want: Target, slot: SlotState): Promise<void> {
 	const id = (await reuseEndpoint.call(this, want, slot)) ?? (await postNew.call(this, want, slot));
 	slot.webhookUrl = want.url;
 	register(this, slot, id);
 	const resolved = await attempt(async () => await secretSourceAtActivation(this, id));
 	if (resolved.ok && (resolved.value !== 'none' || want.allowUnsigned)) {
 		register(this, slot, id, resolved.value);
-		return true;
+	} else {
+		await rollback.call(this, slot, id, resolved);
 	}
-	return await rollback.call(this, slot, id, resolved);
 }
 
 /** The endpoint this trigger created earlier, pointed here again; undefined when it is gone. */
@@ -183,7 +173,7 @@ async function release(this: IHookFunctions, slot: SlotState): Promise<boolean> 
 	const id = slot.endpointId ?? (givenEndpointId(this) || undefined);
 	if (id && slot.created) await deleteEndpoint.call(this, id);
 	else if (id && !(await releaseAdopted(this, slot, id))) return false;
-	if (id) forgetSecret(this, id);
+	if (id) forgetEndpoint(endpointKey(this, id));
 	unregister(this, slot);
 	return true;
 }

@@ -10,9 +10,8 @@ import type { IDataObject, Logger } from 'n8n-workflow';
 import { BoundedMap } from '../helpers/boundedMap';
 import { mayWarn, WARNING_INTERVAL_MS } from '../helpers/warnings';
 
-/** Most trigger nodes (per node and mode) remembered per n8n process. */
+/** The caps per n8n process: trigger nodes (per node and mode), and webhook endpoints. */
 export const MAX_NODES = 500;
-/** Most webhook endpoints remembered per n8n process. */
 export const MAX_ENDPOINTS = 1000;
 
 /** Where deliveries are verified from, as decided at activation. */

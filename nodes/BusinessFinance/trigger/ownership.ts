@@ -8,6 +8,7 @@ import {
 	activationError,
 	attempt,
 	fetchEndpoint,
+	parseUrl,
 	patchEndpoint,
 	pickSettings,
 	restoreEndpoint,
@@ -39,14 +40,6 @@ function holderOf(url: unknown, ownUrl: string, webhookId: string | undefined): 
 	if (!webhookId || a[a.length - 2] !== webhookId) return 'other';
 	// A service may hand the URL back normalised (host case, escapes): compared by its parts.
 	return a[a.length - 3] === b[b.length - 3] ? 'self' : 'sibling';
-}
-
-function parseUrl(url: string): URL | undefined {
-	try {
-		return new URL(url);
-	} catch {
-		return undefined;
-	}
 }
 
 /** The endpoint's own settings as the slot or this process recorded them. */

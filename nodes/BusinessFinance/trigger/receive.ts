@@ -6,6 +6,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { eventItemJson } from '../helpers/resourceFields';
+import { isObject } from '../transport/response';
 
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -47,10 +48,8 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	const rawBody = await rawBodyOf(this.getRequestObject() as unknown as RequestLike);
 	const event = parseEvent(rawBody);
 	if (typeof event === 'string') {
-		return respond(this, 400, {
-			error: event,
-			message: 'The delivery body is not an event object',
-		});
+		const text = 'The delivery body is not an event object';
+		return respond(this, 400, { error: event, message: text });
 	}
 	if (!read.ok) return accept(this, settings, event, read.id, nowSeconds);
 
@@ -64,10 +63,8 @@ export async function receive(this: IWebhookFunctions): Promise<Answer> {
 	if (verdict === 'verified') return acceptVerified(this, settings, event, message, nowSeconds);
 	if (verdict === 'unavailable') {
 		// Not checked with any other secret (secrets.ts): answered so that the service retries.
-		return respond(this, 503, {
-			error: 'secret_unavailable',
-			message: 'The signing secret to verify this delivery is not available now; retry later',
-		});
+		const text = 'The signing secret to verify this delivery is not available now; retry later';
+		return respond(this, 503, { error: 'secret_unavailable', message: text });
 	}
 	if (verdict === 'mismatch') {
 		const text = 'Webhook signature verification failed';
@@ -113,8 +110,7 @@ function parseEvent(rawBody: string): IDataObject | 'invalid_json' | 'invalid_ev
 	} catch {
 		return 'invalid_json';
 	}
-	if (typeof event !== 'object' || event === null || Array.isArray(event)) return 'invalid_event';
-	return event as IDataObject;
+	return isObject(event) ? event : 'invalid_event';
 }
 
 /** A verified delivery: recorded by its verified id, so every copy of it runs the workflow once. */
@@ -127,10 +123,8 @@ function acceptVerified(
 ): Answer {
 	if (!isWanted(settings, event)) return ignored(ctx, 'event type not selected');
 	if (isAwaitingAnswer(nodeKey(ctx), message.id)) {
-		return respond(ctx, 409, {
-			error: 'delivery_in_progress',
-			message: 'A copy of this delivery is being started now; retry later',
-		});
+		const text = 'A copy of this delivery is being started now; retry later';
+		return respond(ctx, 409, { error: 'delivery_in_progress', message: text });
 	}
 	const until = replayableUntil(message.timestamp, settings.toleranceSeconds, nowSeconds);
 	if (recordVerified(nodeKey(ctx), message.id, until, nowSeconds, triggerLog(ctx))) {
@@ -179,7 +173,6 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): Ans
 	return { noWebhookResponse: true };
 }
 
-/** The trigger as n8n's log names it, and that log. */
 const triggerLog = (ctx: IWebhookFunctions): TriggerLog => ({
 	nodeName: ctx.getNode().name,
 	workflowId: String(ctx.getWorkflow().id ?? ''),

@@ -11,7 +11,6 @@ import { settledWithin } from '../transport';
 import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import {
 	endpointMemory,
-	forgetEndpoint,
 	type EndpointMemory,
 	type Registration,
 	type SecretSource,
@@ -26,11 +25,6 @@ const REFRESH_INTERVAL_MS = 60_000;
 const FAILURE_MEMORY_MS = 30_000;
 /** Most a delivery waits for the secret, fetched or joined: the service waits for the answer. */
 const RECEIVE_DEADLINE_MS = 5_000;
-
-/** Deactivation released the endpoint: its secret is no longer this node's to verify with. */
-export function forgetSecret(ctx: Ctx, endpointId: string): void {
-	forgetEndpoint(endpointKey(ctx, endpointId));
-}
 
 /** What one fetch learned, written to the entry. */
 function learn(entry: EndpointMemory, secret: string | undefined): void {

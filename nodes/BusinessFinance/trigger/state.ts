@@ -1,6 +1,7 @@
 /** The trigger's registration: in static data per mode, and in memory while activation runs. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { isObject } from '../transport/response';
 import { nodeMemory, peekNode, type Registration, type SecretSource } from './memory';
 
 /**
@@ -8,17 +9,14 @@ import { nodeMemory, peekNode, type Registration, type SecretSource } from './me
  * and test, so a test run never touches what the active workflow set up. No secret is stored here.
  */
 export interface SlotState extends IDataObject {
-	/** The endpoint the trigger registered on. */
 	endpointId?: string;
 	/** True when the trigger created the endpoint (deleted on deactivation). */
 	created?: boolean;
 	/** The endpoint's settings before the trigger first changed it (given endpoints only). */
 	original?: IDataObject;
-	/** Which endpoint `original` belongs to. */
 	originalOf?: string;
 	/** The webhook URL the endpoint was pointed at. */
 	webhookUrl?: string;
-	/** Where the signing secret came from at activation. */
 	secretSource?: SecretSource;
 }
 
@@ -40,9 +38,7 @@ export function slotName(ctx: Ctx): 'production' | 'test' {
 export function getSlot(ctx: IHookFunctions): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
 	const name = slotName(ctx);
-	if (typeof data[name] !== 'object' || data[name] === null) {
-		data[name] = {};
-	}
+	if (!isObject(data[name])) data[name] = {};
 	return data[name] as SlotState;
 }
 
@@ -53,7 +49,7 @@ export function getSlot(ctx: IHookFunctions): SlotState {
  */
 export function readSlot(ctx: IWebhookFunctions): Readonly<SlotState> {
 	const slot = ctx.getWorkflowStaticData('node')[slotName(ctx)];
-	return typeof slot === 'object' && slot !== null ? (slot as SlotState) : {};
+	return isObject(slot) ? (slot as SlotState) : {};
 }
 
 export function clearSlot(slot: SlotState): void {

@@ -17,10 +17,8 @@ const CAUSES: Record<FailureCause, string> = {
 		"a timestamp outside the trigger's Timestamp Tolerance: n8n's clock or the service's is off, or the deliveries are retried late",
 };
 
-interface FailedTrigger extends TriggerLog {
-	/** state.ts `nodeKey`: workflow, node and mode. */
-	key: string;
-}
+/** `key`: state.ts `nodeKey` (workflow, node and mode). */
+type FailedTrigger = TriggerLog & { key: string };
 
 type Failures = NonNullable<NodeMemory['failures']>;
 
