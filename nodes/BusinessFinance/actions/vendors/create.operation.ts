@@ -2,12 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { collection } from '../../descriptions/common';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
-import {
-	isPaymentMethod,
-	prepareMethodDetails,
-	separateMethodDetails,
-} from '../../helpers/paymentPolicy';
-import { isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
+import { PAYMENT_METHODS } from '../../helpers/constants';
+import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
+import { isOneOf, isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
 import { ItemCheck, readCollection, type Checked } from '../input';
 import { bodyOperation, type BodyRequest } from '../operations';
 
@@ -52,7 +49,7 @@ export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest>
 	const { details, others } = separateMethodDetails(p.additionalFields);
 	const body: IDataObject = { name: check.take(validateRequiredText(p.name, 'Name')) };
 	if (isSet(others.email)) body.email = check.take(validateEmail(others.email, 'Email'));
-	if (isPaymentMethod(p.paymentMethod)) body.payment_method = p.paymentMethod;
+	if (isOneOf(PAYMENT_METHODS, p.paymentMethod)) body.payment_method = p.paymentMethod;
 	const method = prepareMethodDetails(p.paymentMethod, details, { context: 'vendor' });
 	check.add(method.problems);
 	Object.assign(body, method.details);
