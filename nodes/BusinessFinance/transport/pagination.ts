@@ -11,7 +11,7 @@ const MAX_PAGES = 10_000;
 
 export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
-const realId = ({ id }: IDataObject): string | undefined =>
+export const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 
 class Listing {
