@@ -8,7 +8,7 @@ import { isOneOf, isSet, validateEmail, validateRequiredText } from '../../helpe
 import { ItemCheck, readCollection, type Checked } from '../input';
 import { bodyOperation, type BodyRequest } from '../operations';
 
-/** The vendor's email, an additional field here and an update field of Vendor → Update. */
+/** The vendor's email and name, fields here and update fields of Vendor → Update. */
 export const emailField: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
@@ -17,16 +17,16 @@ export const emailField: INodeProperties = {
 	placeholder: 'e.g. ar@acme.com',
 };
 
+export const nameField: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Acme Supplies LLC',
+};
+
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Acme Supplies LLC',
-		description: 'The vendor’s name',
-	},
+	{ ...nameField, required: true, description: 'The vendor’s name' },
 	paymentMethodField({
 		required: true,
 		hint: "Add the details the method needs under 'Additional Fields'",
@@ -43,7 +43,6 @@ interface CreateVendorParameters {
 	additionalFields: IDataObject;
 }
 
-/** The request for one item, or every problem with it. Sends nothing. */
 export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const { details, others } = separateMethodDetails(p.additionalFields);
