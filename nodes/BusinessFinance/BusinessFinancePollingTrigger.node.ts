@@ -1,15 +1,9 @@
-import {
-	NodeConnectionTypes,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { pollingBuilderHint } from './descriptions/builderHints';
 import { CREDENTIAL_NAME } from './helpers/constants';
 import { pollingTriggerProperties } from './polling/description';
-import { poll } from './polling/poll';
+import { poll as pollNewItems } from './polling/poll';
 import { businessFinanceApiTest } from './transport/credential';
 
 export class BusinessFinancePollingTrigger implements INodeType {
@@ -36,7 +30,5 @@ export class BusinessFinancePollingTrigger implements INodeType {
 
 	methods = { credentialTest: { businessFinanceApiTest } };
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await poll.call(this);
-	}
+	poll = pollNewItems;
 }

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { collection } from '../descriptions/common';
 import { dueDateField, notesField } from '../descriptions/dates';
+import { byName } from '../descriptions/order';
 import { normaliseDate } from '../helpers/dates';
 import { validateUuid } from '../helpers/validators';
 import { validateUpdate } from '../helpers/requestRules';
@@ -14,12 +15,22 @@ interface StatusUpdateConfig {
 	idParameter: string;
 	idLabel: string;
 	idPlaceholder: string;
-	/** The `status` option of `updateFields` (its values are the resource's writable statuses). */
-	statusField: INodeProperties;
+	/** The statuses an update may set (the service's writable ones), value to label. */
+	statuses: Record<string, string>;
+	defaultStatus: string;
+	statusDescription: string;
 }
 
 export function statusUpdateOperation(config: StatusUpdateConfig) {
-	const { resource, idParameter, idLabel } = config;
+	const { resource, idParameter, idLabel, defaultStatus } = config;
+	const statusField: INodeProperties = {
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: byName(Object.entries(config.statuses).map(([value, name]) => ({ name, value }))),
+		default: defaultStatus,
+		description: config.statusDescription,
+	};
 	const { description, execute } = bodyOperation({
 		resource,
 		operation: 'update',
@@ -34,7 +45,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 				placeholder: config.idPlaceholder,
 				description: `The ID (a UUID) of the ${resource} to update`,
 			},
-			collection('updateFields', [dueDateField, notesField, config.statusField]),
+			collection('updateFields', [dueDateField, notesField, statusField]),
 		],
 		read: (ctx, i) => ({
 			id: ctx.getNodeParameter(idParameter, i, ''),

@@ -75,12 +75,14 @@ export function collection(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-export function operationField(
+/** A resource's Operation field, then the parameters of each of its operations, in order. */
+export function operationProperties(
 	resource: string,
 	options: INodePropertyOptions[],
 	defaultOperation: string,
-): INodeProperties {
-	return {
+	operations: Array<{ description: INodeProperties[] }>,
+): INodeProperties[] {
+	const field: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
@@ -89,6 +91,7 @@ export function operationField(
 		options,
 		default: defaultOperation,
 	};
+	return [field, ...operations.flatMap((operation) => operation.description)];
 }
 
 /** `returnAll` and `limit` for a list operation (`shownFor` adds the operation). */

@@ -32,9 +32,6 @@ export type WalletChain = (typeof WALLET_CHAINS)[number];
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
 
-export const RECEIVABLE_WRITABLE_STATUSES = ['draft', 'cancelled'] as const;
-export const PAYABLE_WRITABLE_STATUSES = ['pending_review', 'ready'] as const;
-
 export const EVENT_TYPES = [
 	'receivable.created',
 	'receivable.updated',

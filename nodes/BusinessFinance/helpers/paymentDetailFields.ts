@@ -10,14 +10,9 @@ import {
 	normaliseIban,
 	normaliseSwift,
 } from './bankIdentifiers';
-import { quoted } from './validators';
+import { isOneOf, quoted } from './validators';
 import { PAYMENT_METHODS, WALLET_CHAINS, type PaymentMethod } from './constants';
-import {
-	isValidWalletAddress,
-	isWalletChain,
-	normaliseWalletAddress,
-	walletAddressHint,
-} from './wallets';
+import { isValidWalletAddress, normaliseWalletAddress, walletAddressHint } from './wallets';
 
 /** The methods as the editor and messages name them. */
 export const METHOD_LABELS: Record<PaymentMethod, string> = {
@@ -163,7 +158,7 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 		normalise: normaliseWalletAddress,
 		check: (value, { details }) => {
 			const chain = details.wallet_chain;
-			if (!isWalletChain(chain) || isValidWalletAddress(chain, value)) return undefined;
+			if (!isOneOf(WALLET_CHAINS, chain) || isValidWalletAddress(chain, value)) return undefined;
 			return `is not a valid ${chain} address: expected ${walletAddressHint(chain)}`;
 		},
 	},
@@ -176,7 +171,7 @@ export const PAYMENT_DETAIL_FIELDS: readonly PaymentDetailField[] = [
 		methods: ['crypto'],
 		requiredFor: ['crypto'],
 		check: (value) =>
-			isWalletChain(value) ? undefined : `must be one of ${WALLET_CHAINS.join(', ')}`,
+			isOneOf(WALLET_CHAINS, value) ? undefined : `must be one of ${WALLET_CHAINS.join(', ')}`,
 	},
 ];
 

@@ -2,7 +2,7 @@
  * The payment-method policy of vendors and payables (docs/api-decisions.md, "Payment methods and
  * their details"), from the table in ./paymentDetailFields.ts. Messages never repeat details.
  */
-import { PAYMENT_METHODS, type PaymentMethod } from './constants';
+import { PAYMENT_METHODS } from './constants';
 import {
 	detailFieldByApiName,
 	fieldsFor,
@@ -13,7 +13,7 @@ import {
 	type DetailContext,
 	type PaymentDetailField,
 } from './paymentDetailFields';
-import { isSet, quoted, type Problem } from './validators';
+import { isOneOf, isSet, quoted, type Problem } from './validators';
 
 /** Bank and wallet details by API field name (`account_number`, ...). */
 type MethodDetails = Record<string, unknown>;
@@ -26,10 +26,6 @@ interface MethodDetailsOptions {
 	context?: 'vendor' | 'payable';
 	/** Payables: whether a vendor is named; if not, details without a method are refused. */
 	hasVendorId?: boolean;
-}
-
-export function isPaymentMethod(value: unknown): value is PaymentMethod {
-	return typeof value === 'string' && (PAYMENT_METHODS as readonly string[]).includes(value);
 }
 
 const METHOD_CHOICES = `one of ${PAYMENT_METHODS.join(', ')}`;
@@ -63,7 +59,7 @@ function methodProblem(
 		field: PAYMENT_METHOD_LABEL,
 		message: `${METHOD_NAME} ${wrong}`,
 	});
-	if (isPaymentMethod(method)) return undefined;
+	if (isOneOf(PAYMENT_METHODS, method)) return undefined;
 	if (isSet(method)) return problem(`must be ${METHOD_CHOICES}`);
 	if (options.context !== 'payable') return problem(`is required: ${METHOD_CHOICES}`);
 	const hasDetails = PAYMENT_DETAIL_FIELDS.some((f) => isSet(details[f.apiField]));
@@ -83,7 +79,7 @@ function validateMethodDetails(
 	details: MethodDetails,
 	options: MethodDetailsOptions = {},
 ): Problem[] {
-	const known = isPaymentMethod(method) ? method : undefined;
+	const known = isOneOf(PAYMENT_METHODS, method) ? method : undefined;
 	const context: DetailContext = { method: known, details };
 	const problems = PAYMENT_DETAIL_FIELDS.flatMap((f) => formProblem(f, context) ?? []);
 	const wrongMethod = methodProblem(method, details, options);
@@ -141,7 +137,7 @@ function detailsToSend(method: unknown, details: MethodDetails): MethodDetails {
 	const result: MethodDetails = {};
 	for (const [apiField, value] of Object.entries(details)) {
 		const field = detailFieldByApiName(apiField);
-		if (isPaymentMethod(method) && field?.methods.includes(method) === false) continue;
+		if (isOneOf(PAYMENT_METHODS, method) && field?.methods.includes(method) === false) continue;
 		const sent = normaliseDetail(field, value);
 		if (sent !== undefined) result[apiField] = sent;
 	}

@@ -2,6 +2,7 @@
 import { EVENT_TYPES } from './constants';
 import {
 	fail,
+	isOneOf,
 	isSet,
 	ok,
 	oneProblem,
@@ -80,7 +81,7 @@ export function validateEventTypes(value: unknown): Validated<string[]> {
 				.split(',')
 				.map((t) => t.trim())
 				.filter(Boolean);
-	const unknown = list.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+	const unknown = list.filter((t) => !isOneOf(EVENT_TYPES, t));
 	if (unknown.length > 0) {
 		return fail(
 			'Event Types',

@@ -34,7 +34,7 @@ export const SIMPLIFIED_FIELDS = {
 
 export type SimplifiableResource = keyof typeof SIMPLIFIED_FIELDS;
 
-function isPlainObject(value: unknown): value is IDataObject {
+export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

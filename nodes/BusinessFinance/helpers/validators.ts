@@ -35,6 +35,10 @@ export function describe(value: unknown): string {
 	return `a value of type ${typeof value}`;
 }
 
+/** Whether `value` is one of `values`, exactly as the API writes it (lower case). */
+export const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
+	typeof value === 'string' && (values as readonly string[]).includes(value);
+
 /** Whether the user actually set a value (empty text, null and undefined are "not set"). */
 export function isSet(value: unknown): boolean {
 	if (value === undefined || value === null) return false;

@@ -3,6 +3,7 @@
  * base58check need hashes the package would have to ship.
  */
 import { EVM_CHAINS, WALLET_CHAINS, type WalletChain } from './constants';
+import { isOneOf } from './validators';
 
 const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
 /** Legacy (P2PKH) and P2SH: base58 starting with 1 or 3, 26 to 35 characters. */
@@ -40,14 +41,9 @@ const WALLET_RULES: Record<WalletChain, WalletRule> = {
 	},
 };
 
-/** A chain name exactly as the API writes it (lower case). */
-export function isWalletChain(value: unknown): value is WalletChain {
-	return typeof value === 'string' && (WALLET_CHAINS as readonly string[]).includes(value);
-}
-
 /** True when `address` (surrounding spaces ignored) has the structure of an address on `chain`. */
 export function isValidWalletAddress(chain: unknown, address: unknown): boolean {
-	if (!isWalletChain(chain) || typeof address !== 'string') return false;
+	if (!isOneOf(WALLET_CHAINS, chain) || typeof address !== 'string') return false;
 	return WALLET_RULES[chain].test(address.trim());
 }
 

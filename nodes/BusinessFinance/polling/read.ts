@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
 import type { apiPages } from '../transport';
-import { hasMore, pageCap, type PageMeta } from '../transport/pagination';
+import { hasMore, pageCap, type PageMeta, realId } from '../transport/pagination';
 import {
 	compareRows,
 	compareStamps,
@@ -52,8 +52,7 @@ export function readableRows(reader: ListReader, items: IDataObject[], report = 
 	return rows;
 }
 
-export const idOf = (item: IDataObject): string =>
-	typeof item.id === 'string' || typeof item.id === 'number' ? String(item.id) : '';
+export const idOf = (item: IDataObject): string => realId(item) ?? '';
 
 export const rowOf = (reader: ListReader, item: IDataObject): Row => ({
 	stamp: reader.stampOf(item),

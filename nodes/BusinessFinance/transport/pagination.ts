@@ -2,8 +2,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
+import { isPlainObject } from '../helpers/resourceFields';
 import { LISTING, listingError } from './errors';
-import { isObject } from './response';
 import { type Call, send } from './send';
 
 /** Hard cap on the pages of one listing, whatever the service says. */
@@ -11,7 +11,7 @@ const MAX_PAGES = 10_000;
 
 export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
-const realId = ({ id }: IDataObject): string | undefined =>
+export const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 
 class Listing {
@@ -51,9 +51,9 @@ class Listing {
 export async function getPage(call: Call, path: string, query: IDataObject) {
 	const { data, meta } = await send(call, 'GET', path, undefined, query);
 	if (!Array.isArray(data)) throw listingError(call, LISTING.notAList(path));
-	const bad = data.findIndex((element) => !isObject(element));
+	const bad = data.findIndex((element) => !isPlainObject(element));
 	if (bad >= 0) throw listingError(call, LISTING.notObjects(path, bad, data[bad]));
-	return { items: data as IDataObject[], meta: (isObject(meta) ? meta : {}) as PageMeta };
+	return { items: data as IDataObject[], meta: (isPlainObject(meta) ? meta : {}) as PageMeta };
 }
 
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */

@@ -4,9 +4,6 @@ import type { IDataObject } from 'n8n-workflow';
 /** A non-empty string, or undefined: what a field of an answer is read as. */
 export const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
-export const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** The `data` of a `{data: ...}` answer; an answer without it is passed through as it is. */
 export function dataOf(response: IDataObject): IDataObject | IDataObject[] {
 	if (response && typeof response === 'object' && 'data' in response)

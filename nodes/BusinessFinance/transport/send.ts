@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../helpers/constants';
+import { isPlainObject } from '../helpers/resourceFields';
 import {
 	backoffMs,
 	CancelledError,
@@ -20,7 +21,7 @@ import {
 } from './deadline';
 import * as errors from './errors';
 import { type Headers, headerValue, type KeyLimiter, retryAfterAtMs } from './limiter';
-import { classifyNetworkError, isObject, type NetworkFailure, parseBody } from './response';
+import { classifyNetworkError, type NetworkFailure, parseBody } from './response';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type ApiContext =
@@ -191,7 +192,7 @@ function readResponse(call: Call, response: FullResponse, receivedAtMs: number):
 		if (parsed.kind === 'empty') return { kind: 'data', data: {} };
 		if (parsed.kind === 'invalid') return answer({ kind: 'unreadable' });
 		const { value } = parsed;
-		return { kind: 'data', data: isObject(value) ? value : { data: value as IDataObject } };
+		return { kind: 'data', data: isPlainObject(value) ? value : { data: value as IDataObject } };
 	}
 	if (status < 500) return answer({ kind: 'final' });
 	const retryAtMs = retryAfterAtMs(headers, receivedAtMs);

@@ -75,7 +75,6 @@ interface CreatePayableParameters {
 	additionalFields: IDataObject;
 }
 
-/** The request for one item, or every problem with it. Sends nothing. */
 export function checkParameters(p: CreatePayableParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const { details, others } = separateMethodDetails(p.additionalFields);

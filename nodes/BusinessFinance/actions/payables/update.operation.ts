@@ -1,22 +1,14 @@
-import { PAYABLE_WRITABLE_STATUSES } from '../../helpers/constants';
 import { statusUpdateOperation } from '../statusUpdate';
-
-const STATUS_LABELS: Record<string, string> = { pending_review: 'Pending Review', ready: 'Ready' };
 
 export const { description, execute } = statusUpdateOperation({
 	resource: 'payable',
 	idParameter: 'payableId',
 	idLabel: 'Payable ID',
 	idPlaceholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
-	statusField: {
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: PAYABLE_WRITABLE_STATUSES.map((value) => ({ name: STATUS_LABELS[value], value })),
-		default: 'ready',
-		description:
-			'Approve a payable for payment (Ready) or send it back to review. Scheduled, paid, failed or cancelled payables cannot be changed.',
-	},
+	statuses: { pending_review: 'Pending Review', ready: 'Ready' },
+	defaultStatus: 'ready',
+	statusDescription:
+		'Approve a payable for payment (Ready) or send it back to review. Scheduled, paid, failed or cancelled payables cannot be changed.',
 });
 
 export const toolDescription =

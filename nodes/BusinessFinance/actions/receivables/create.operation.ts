@@ -81,7 +81,6 @@ interface CreateReceivableParameters {
 	additionalFields: IDataObject;
 }
 
-/** The request for one item, or every problem with it. Sends nothing. */
 export function checkParameters(p: CreateReceivableParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const fields = toApiBody(p.additionalFields);

@@ -1,37 +1,32 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { operationField } from '../../descriptions/common';
+import { operationProperties } from '../../descriptions/common';
 import * as create from './create.operation';
 import * as send from './send.operation';
 import * as update from './update.operation';
 
 export { create, send, update };
 
-export const description: INodeProperties[] = [
-	operationField(
-		'receivable',
-		[
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a receivable (a customer invoice)',
-				action: 'Create receivable',
-			},
-			{
-				name: 'Send',
-				value: 'send',
-				description: 'Email a receivable to its customer',
-				action: 'Send receivable',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the status, notes or due date of a receivable',
-				action: 'Update receivable',
-			},
-		],
-		'create',
-	),
-	...create.description,
-	...send.description,
-	...update.description,
-];
+export const description = operationProperties(
+	'receivable',
+	[
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a receivable (a customer invoice)',
+			action: 'Create receivable',
+		},
+		{
+			name: 'Send',
+			value: 'send',
+			description: 'Email a receivable to its customer',
+			action: 'Send receivable',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change the status, notes or due date of a receivable',
+			action: 'Update receivable',
+		},
+	],
+	'create',
+	[create, send, update],
+);

@@ -2,16 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { collection } from '../../descriptions/common';
 import { methodDetailsFields, paymentMethodField } from '../../descriptions/methodDetails';
 import { byDisplayName } from '../../descriptions/order';
-import {
-	isPaymentMethod,
-	prepareMethodDetails,
-	separateMethodDetails,
-} from '../../helpers/paymentPolicy';
-import { isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
+import { PAYMENT_METHODS } from '../../helpers/constants';
+import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
+import { isOneOf, isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
 import { ItemCheck, readCollection, type Checked } from '../input';
 import { bodyOperation, type BodyRequest } from '../operations';
 
-/** The vendor's email, an additional field here and an update field of Vendor → Update. */
+/** The vendor's email and name, fields here and update fields of Vendor → Update. */
 export const emailField: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
@@ -20,16 +17,16 @@ export const emailField: INodeProperties = {
 	placeholder: 'e.g. ar@acme.com',
 };
 
+export const nameField: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Acme Supplies LLC',
+};
+
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Acme Supplies LLC',
-		description: 'The vendor’s name',
-	},
+	{ ...nameField, required: true, description: 'The vendor’s name' },
 	paymentMethodField({
 		required: true,
 		hint: "Add the details the method needs under 'Additional Fields'",
@@ -46,13 +43,12 @@ interface CreateVendorParameters {
 	additionalFields: IDataObject;
 }
 
-/** The request for one item, or every problem with it. Sends nothing. */
 export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest> {
 	const check = new ItemCheck();
 	const { details, others } = separateMethodDetails(p.additionalFields);
 	const body: IDataObject = { name: check.take(validateRequiredText(p.name, 'Name')) };
 	if (isSet(others.email)) body.email = check.take(validateEmail(others.email, 'Email'));
-	if (isPaymentMethod(p.paymentMethod)) body.payment_method = p.paymentMethod;
+	if (isOneOf(PAYMENT_METHODS, p.paymentMethod)) body.payment_method = p.paymentMethod;
 	const method = prepareMethodDetails(p.paymentMethod, details, { context: 'vendor' });
 	check.add(method.problems);
 	Object.assign(body, method.details);

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { operationField } from '../../descriptions/common';
+import { operationProperties } from '../../descriptions/common';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
@@ -7,39 +6,34 @@ import * as update from './update.operation';
 
 export { create, get, getAll, update };
 
-export const description: INodeProperties[] = [
-	operationField(
-		'vendor',
-		[
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a vendor (a payee)',
-				action: 'Create vendor',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one vendor by its ID',
-				action: 'Get vendor',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List vendors, optionally filtered by a search term',
-				action: 'Get many vendors',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the name, email or payment method of a vendor',
-				action: 'Update vendor',
-			},
-		],
-		'create',
-	),
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-];
+export const description = operationProperties(
+	'vendor',
+	[
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a vendor (a payee)',
+			action: 'Create vendor',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get one vendor by its ID',
+			action: 'Get vendor',
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List vendors, optionally filtered by a search term',
+			action: 'Get many vendors',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change the name, email or payment method of a vendor',
+			action: 'Update vendor',
+		},
+	],
+	'create',
+	[create, get, getAll, update],
+);

@@ -5,7 +5,7 @@ import { validateUpdate } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator } from '../input';
 import { bodyOperation } from '../operations';
 import { toApiBody } from '../utils';
-import { emailField } from './create.operation';
+import { emailField, nameField } from './create.operation';
 
 export const { description, execute } = bodyOperation({
 	resource: 'vendor',
@@ -15,13 +15,7 @@ export const { description, execute } = bodyOperation({
 		vendorLocator(),
 		collection('updateFields', [
 			emailField,
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Acme Supplies LLC',
-			},
+			nameField,
 			paymentMethodField({
 				description:
 					'The vendor’s payment method. Bank and wallet details cannot be changed through an update.',
