@@ -9,7 +9,7 @@ import {
 	getApiErrorInfo,
 	type HttpMethod,
 } from '../transport';
-import { isObject } from '../transport/response';
+import { isPlainObject } from '../helpers/resourceFields';
 import { ALL_EVENTS } from '../descriptions/events';
 import { webhookEndpointPath } from '../helpers/constants';
 
@@ -53,7 +53,7 @@ async function requestUnless(
 /** The answer's `data` when it is an object, else none: fields are then read as missing. */
 function recordOf(response: IDataObject): IDataObject {
 	const data = dataOf(response);
-	return isObject(data) ? data : {};
+	return isPlainObject(data) ? data : {};
 }
 
 /** The endpoint, or undefined when the service answers 404 (deleted or never existed). */

@@ -5,8 +5,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { eventItemJson } from '../helpers/resourceFields';
-import { isObject } from '../transport/response';
+import { eventItemJson, isPlainObject } from '../helpers/resourceFields';
 
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -110,7 +109,7 @@ function parseEvent(rawBody: string): IDataObject | 'invalid_json' | 'invalid_ev
 	} catch {
 		return 'invalid_json';
 	}
-	return isObject(event) ? event : 'invalid_event';
+	return isPlainObject(event) ? event : 'invalid_event';
 }
 
 /** A verified delivery: recorded by its verified id, so every copy of it runs the workflow once. */

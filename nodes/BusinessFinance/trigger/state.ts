@@ -1,7 +1,7 @@
 /** The trigger's registration: in static data per mode, and in memory while activation runs. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { isObject } from '../transport/response';
+import { isPlainObject } from '../helpers/resourceFields';
 import { nodeMemory, peekNode, type Registration, type SecretSource } from './memory';
 
 /**
@@ -38,7 +38,7 @@ export function slotName(ctx: Ctx): 'production' | 'test' {
 export function getSlot(ctx: IHookFunctions): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
 	const name = slotName(ctx);
-	if (!isObject(data[name])) data[name] = {};
+	if (!isPlainObject(data[name])) data[name] = {};
 	return data[name] as SlotState;
 }
 
@@ -49,7 +49,7 @@ export function getSlot(ctx: IHookFunctions): SlotState {
  */
 export function readSlot(ctx: IWebhookFunctions): Readonly<SlotState> {
 	const slot = ctx.getWorkflowStaticData('node')[slotName(ctx)];
-	return isObject(slot) ? (slot as SlotState) : {};
+	return isPlainObject(slot) ? (slot as SlotState) : {};
 }
 
 export function clearSlot(slot: SlotState): void {
