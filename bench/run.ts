@@ -2,6 +2,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import { mkdirSync, writeFileSync } from 'fs';
+import { runClaimOverlap } from './claim-overlap';
 import { runDataTableSync } from './data-table-sync';
 import { runLimits } from './rate-limited';
 import { machine, type Outcome } from './report';
@@ -9,6 +10,7 @@ import { runTriggerBurst } from './trigger-burst';
 
 const SCENARIOS: Record<string, () => Promise<Outcome>> = {
 	limits: runLimits,
+	overlap: runClaimOverlap,
 	sync: runDataTableSync,
 	trigger: runTriggerBurst,
 };

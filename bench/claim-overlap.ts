@@ -1,0 +1,319 @@
+// `npm run bench -- overlap` (docs/benchmarks.md, "Each event once while runs overlap"): a burst of
+// distinct events at concurrency 20, then a copy of each with a new webhook-id (what a retry at
+// another webhook processor, or after a restart, looks like to the trigger), through two recipes
+// in one n8n: n8n's Remove Duplicates, and a claim with n8n's Redis node (Increment, atomic).
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { setTimeout as sleep } from 'timers/promises';
+import {
+	build,
+	importCredentials,
+	importWorkflows,
+	installPackage,
+	N8nServer,
+	requireRuntime,
+	type WorkflowJson,
+} from '../scripts/n8n';
+import { pollUntil } from '../scripts/poll';
+import { requireQueueServices } from '../scripts/queue/installed';
+import { startRedis, type RedisInstance } from '../scripts/queue/redis';
+import { stopGroup } from '../scripts/process-group';
+import { chain, node, trigger } from '../test/e2e/workflows';
+import { signedHeaders } from '../test/helpers/standardWebhooks';
+import { startCollector } from './burst';
+import { printMarkdownTable, type Outcome } from './report';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
+
+const EVENTS = Number(process.env.BENCH_OVERLAP_N ?? 100);
+const CONCURRENCY = Number(process.env.BENCH_OVERLAP_CONCURRENCY ?? 20);
+const REDIS_CREDENTIAL = { id: 'bfBenchRedis0001', name: 'Redis (bench)', type: 'redis' };
+const CLAIM_NODE = 'Claim the event';
+
+interface Recipe {
+	name: string;
+	webhookId: string;
+	/** The nodes between the trigger and the step that reports a run. */
+	steps: () => Array<Record<string, any>>;
+}
+
+const RECIPES: Recipe[] = [
+	{
+		name: 'removeDuplicates',
+		webhookId: '8c2d4e61-5555-4c1a-9e01-00000000d0d1',
+		steps: () => [
+			node(
+				CLAIM_NODE,
+				'n8n-nodes-base.removeDuplicates',
+				{
+					operation: 'removeItemsSeenInPreviousExecutions',
+					dedupeValue: '={{ $json.id }}',
+					options: {},
+				},
+				{ typeVersion: 2 },
+			),
+		],
+	},
+	{
+		name: 'redisClaim',
+		webhookId: '8c2d4e61-5555-4c1a-9e01-00000000d0d2',
+		steps: () => [
+			node(
+				CLAIM_NODE,
+				'n8n-nodes-base.redis',
+				{ operation: 'incr', key: '=bf-event:{{ $json.id }}', expire: true, ttl: 2592000 },
+				{ credentials: { redis: { id: REDIS_CREDENTIAL.id, name: REDIS_CREDENTIAL.name } } },
+			),
+			node(
+				'First claim only',
+				'n8n-nodes-base.filter',
+				{
+					conditions: {
+						options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+						conditions: [
+							{
+								id: 'c1',
+								leftValue: '={{ Object.values($json)[0] }}',
+								rightValue: 1,
+								operator: { type: 'number', operation: 'equals' },
+							},
+						],
+						combinator: 'and',
+					},
+					options: {},
+				},
+				{ typeVersion: 2 },
+			),
+		],
+	},
+];
+
+type Collector = Awaited<ReturnType<typeof startCollector>>;
+
+function workflowOf(recipe: Recipe, endpointId: string, collector: Collector): WorkflowJson {
+	const report = node(
+		'Report the run',
+		'n8n-nodes-base.httpRequest',
+		{
+			method: 'POST',
+			url: collector.url,
+			sendBody: true,
+			bodyParameters: {
+				parameters: [
+					{ name: 'source', value: recipe.name },
+					{ name: 'id', value: "={{ $('Receivable paid').item.json.id }}" },
+				],
+			},
+			options: {},
+		},
+		{ typeVersion: 4.2 },
+	);
+	const start = trigger('Receivable paid', recipe.webhookId, {
+		webhookEndpointId: endpointId,
+		events: ['receivable.paid'],
+	});
+	return chain(`bfOverlap${recipe.name.slice(0, 7)}`, `bench: ${recipe.name}`, [
+		start,
+		...recipe.steps(),
+		report,
+	]);
+}
+
+async function createEndpoint(sb: SandboxProcess) {
+	const created = await sb.api.request('POST', '/webhooks', {
+		body: { url: 'http://127.0.0.1:9/before-the-bench', filter_types: [], disabled: false },
+	});
+	if (created.status !== 201) throw new Error(`creating an endpoint: ${created.text}`);
+	const { id } = created.body.data;
+	const secret: string = (await sb.api.request('GET', `/webhooks/${id}/secret`)).body.data.secret;
+	return { id, secret };
+}
+
+/** Posts every delivery, `CONCURRENCY` at a time; returns the statuses (0: no answer). */
+async function sendAll(url: string, deliveries: Array<{ body: string; headers: any }>) {
+	const statuses: number[] = [];
+	let next = 0;
+	const worker = async () => {
+		while (next < deliveries.length) {
+			const { body, headers } = deliveries[next++];
+			const answer = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			}).catch(() => undefined);
+			await answer?.arrayBuffer();
+			statuses.push(answer?.status ?? 0);
+		}
+	};
+	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+	return statuses;
+}
+
+function deliveries(recipe: string, secret: string, tag: string, copy: boolean) {
+	const ts = Math.floor(Date.now() / 1000);
+	return Array.from({ length: EVENTS }, (_, i) => {
+		const id = `evt_${tag}_${recipe}_${i}`;
+		const body = JSON.stringify({
+			id,
+			type: 'receivable.paid',
+			created_at: new Date().toISOString(),
+			data: { id: `rcv_${tag}_${i}`, status: 'paid', amount: 1250, currency: 'USD' },
+		});
+		const webhookId = `msg_${tag}_${recipe}_${i}${copy ? '_copy' : ''}`;
+		return { body, headers: signedHeaders(secret, body, { id: webhookId, ts }) };
+	});
+}
+
+/** Waits until n8n has finished `count` runs of the workflow, then until the collector is quiet. */
+async function settle(n8n: N8nServer, workflowId: string, count: number): Promise<void> {
+	await pollUntil(
+		`${count} finished runs of ${workflowId}`,
+		async () => {
+			const runs = await n8n.executions(workflowId, false);
+			return runs.filter((run) => run.stoppedAt).length >= Math.min(count, 100);
+		},
+		180_000,
+		500,
+	);
+	await sleep(3000);
+}
+
+/** The newest 100 runs that did not succeed, and the first error message among them. */
+async function failures(n8n: N8nServer, workflowId: string) {
+	const failed = (await n8n.executions(workflowId)).filter((run) => run.status !== 'success');
+	const message: string | undefined = failed
+		.map((run) => run.data?.resultData?.error?.message)
+		.find(Boolean);
+	return { failed: failed.length, message };
+}
+
+/** n8n's own record of the claim step's time, over the newest 100 runs (the copies'). */
+async function claimStepMs(n8n: N8nServer, workflowId: string) {
+	const times: number[] = (await n8n.executions(workflowId))
+		.map((run) => run.data?.resultData?.runData?.[CLAIM_NODE]?.[0]?.executionTime)
+		.filter((ms): ms is number => typeof ms === 'number')
+		.sort((a, b) => a - b);
+	const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+	return { p50: at(0.5), p90: at(0.9), runs: times.length };
+}
+
+interface RecipeResult {
+	recipe: string;
+	burstAnswered200: number;
+	burstRunsFailed: Awaited<ReturnType<typeof failures>>;
+	copyRunsFailed: Awaited<ReturnType<typeof failures>>;
+	eventsRunOnce: number;
+	eventsRunTwice: number;
+	copiesAnswered200: number;
+	copiesPassed: number;
+	claimStepMs: Awaited<ReturnType<typeof claimStepMs>>;
+}
+
+async function measureRecipe(
+	n8n: N8nServer,
+	collector: Collector,
+	recipe: Recipe,
+	workflow: WorkflowJson,
+	secret: string,
+): Promise<RecipeResult> {
+	const url = `${n8n.baseUrl}/webhook/${recipe.webhookId}/webhook`;
+	const tag = Date.now().toString(36);
+	const passes = () =>
+		[...collector.runs.entries()].filter(([key]) => key.startsWith(`${recipe.name}:`));
+	const burst = await sendAll(url, deliveries(recipe.name, secret, tag, false));
+	await settle(n8n, workflow.id!, EVENTS);
+	const burstRunsFailed = await failures(n8n, workflow.id!);
+	const afterBurst = passes().map(([, times]) => times.length);
+	const copies = await sendAll(url, deliveries(recipe.name, secret, tag, true));
+	await settle(n8n, workflow.id!, 2 * EVENTS);
+	const copyRunsFailed = await failures(n8n, workflow.id!);
+	const afterCopies = passes().reduce((sum, [, times]) => sum + times.length, 0);
+	return {
+		recipe: recipe.name,
+		burstAnswered200: burst.filter((s) => s === 200).length,
+		burstRunsFailed,
+		copyRunsFailed,
+		eventsRunOnce: afterBurst.filter((n) => n === 1).length,
+		eventsRunTwice: afterBurst.filter((n) => n > 1).length,
+		copiesAnswered200: copies.filter((s) => s === 200).length,
+		copiesPassed: afterCopies - afterBurst.reduce((a, b) => a + b, 0),
+		claimStepMs: await claimStepMs(n8n, workflow.id!),
+	};
+}
+
+export async function runClaimOverlap(): Promise<Outcome> {
+	const runtime = requireRuntime();
+	build();
+	const sb = await startSandboxProcess(['--rate-limit', '1000000']);
+	const collector = await startCollector();
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-overlap-'));
+	let redis: RedisInstance | undefined;
+	let n8n: N8nServer | undefined;
+	try {
+		redis = await startRedis(requireQueueServices().redisServer, userFolder);
+		const endpoints = await Promise.all(RECIPES.map(() => createEndpoint(sb)));
+		const workflows = RECIPES.map((r, i) => workflowOf(r, endpoints[i].id, collector));
+		installPackage(userFolder);
+		const redisData = { host: '127.0.0.1', port: redis.port, database: 0, password: '' };
+		await importCredentials(runtime, { userFolder, port: 0 }, [
+			{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+			{ ...REDIS_CREDENTIAL, data: redisData },
+		]);
+		await importWorkflows(runtime, { userFolder, port: 0 }, workflows);
+		n8n = await N8nServer.start(runtime, { userFolder, logLevel: 'warn', extraEnv: {} });
+		await n8n.setupOwner();
+		const results: RecipeResult[] = [];
+		for (const [i, recipe] of RECIPES.entries()) {
+			await n8n.activate(workflows[i].id!);
+			await untilServed(sb, endpoints[i].id, `${n8n.baseUrl}/webhook/${recipe.webhookId}/webhook`);
+			results.push(await measureRecipe(n8n, collector, recipe, workflows[i], endpoints[i].secret));
+		}
+		report(results, runtime.version);
+		return {
+			file: `claim-overlap-${runtime.version}.json`,
+			record: { settings: { events: EVENTS, concurrency: CONCURRENCY }, results },
+		};
+	} finally {
+		await n8n?.stop();
+		if (redis) await stopGroup(redis.process, 'SIGTERM', 10_000);
+		await collector.close();
+		await sb.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+async function untilServed(sb: SandboxProcess, endpointId: string, url: string): Promise<void> {
+	await pollUntil(
+		'the endpoint to point at n8n',
+		async () => (await sb.api.request('GET', `/webhooks/${endpointId}`)).body?.data?.url === url,
+		60_000,
+	);
+}
+
+function report(results: RecipeResult[], version: string): void {
+	console.log(
+		`\nn8n ${version}: ${EVENTS} distinct events at concurrency ${CONCURRENCY}, then a copy of each with a new webhook-id`,
+	);
+	const head = ['recipe', 'burst: each once', 'burst: twice', 'burst: runs failed'];
+	head.push('copies that passed', 'copies: runs failed', 'claim step p50 / p90 ms');
+	printMarkdownTable(
+		head,
+		results.map((r) => [
+			r.recipe,
+			`${r.eventsRunOnce} of ${EVENTS}`,
+			String(r.eventsRunTwice),
+			String(r.burstRunsFailed.failed),
+			`${r.copiesPassed} of ${EVENTS}`,
+			String(r.copyRunsFailed.failed),
+			`${r.claimStepMs.p50} / ${r.claimStepMs.p90}`,
+		]),
+	);
+	for (const r of results) {
+		for (const [phase, f] of [
+			['burst', r.burstRunsFailed],
+			['copies', r.copyRunsFailed],
+		] as const) {
+			if (f.message) console.log(`${r.recipe}, ${phase}: a failed run says "${f.message}"`);
+		}
+	}
+}
