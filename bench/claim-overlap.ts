@@ -25,7 +25,7 @@ import { startCollector } from './burst';
 import { printMarkdownTable, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 
-const EVENTS = Number(process.env.BENCH_OVERLAP_N ?? 100);
+const EVENTS = Math.min(100, Number(process.env.BENCH_OVERLAP_N ?? 100)); // settle(): at most 100
 const CONCURRENCY = Number(process.env.BENCH_OVERLAP_CONCURRENCY ?? 20);
 const REDIS_CREDENTIAL = { id: 'bfBenchRedis0001', name: 'Redis (bench)', type: 'redis' };
 const CLAIM_NODE = 'Claim the event';
@@ -164,13 +164,18 @@ function deliveries(recipe: string, secret: string, tag: string, copy: boolean) 
 	});
 }
 
-/** Waits until n8n has finished `count` runs of the workflow, then until the collector is quiet. */
-async function settle(n8n: N8nServer, workflowId: string, count: number): Promise<void> {
+/**
+ * Waits until n8n has finished a run for each delivery of the phase that began at `sinceMs` (1.x
+ * answers before it creates the run, so the answers alone do not say so), then 3 s more for the
+ * last reports. n8n's list gives the newest 100 runs: hence at most 100 events.
+ */
+async function settle(n8n: N8nServer, workflowId: string, sinceMs: number): Promise<void> {
 	await pollUntil(
-		`${count} finished runs of ${workflowId}`,
+		`${EVENTS} finished runs of ${workflowId}`,
 		async () => {
 			const runs = await n8n.executions(workflowId, false);
-			return runs.filter((run) => run.stoppedAt).length >= Math.min(count, 100);
+			const ofPhase = runs.filter((run) => Date.parse(run.startedAt) >= sinceMs - 1000);
+			return ofPhase.filter((run) => run.stoppedAt).length >= EVENTS;
 		},
 		180_000,
 		500,
@@ -220,12 +225,14 @@ async function measureRecipe(
 	const tag = Date.now().toString(36);
 	const passes = () =>
 		[...collector.runs.entries()].filter(([key]) => key.startsWith(`${recipe.name}:`));
+	const burstSent = Date.now();
 	const burst = await sendAll(url, deliveries(recipe.name, secret, tag, false));
-	await settle(n8n, workflow.id!, EVENTS);
+	await settle(n8n, workflow.id!, burstSent);
 	const burstRunsFailed = await failures(n8n, workflow.id!);
 	const afterBurst = passes().map(([, times]) => times.length);
+	const copiesSent = Date.now();
 	const copies = await sendAll(url, deliveries(recipe.name, secret, tag, true));
-	await settle(n8n, workflow.id!, 2 * EVENTS);
+	await settle(n8n, workflow.id!, copiesSent);
 	const copyRunsFailed = await failures(n8n, workflow.id!);
 	const afterCopies = passes().reduce((sum, [, times]) => sum + times.length, 0);
 	return {
