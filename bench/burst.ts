@@ -36,7 +36,8 @@ export async function startCollector() {
 
 type Delivery = ReturnType<typeof signedDeliveries>[number];
 
-function signedDeliveries(secret: string, prefix: string, count: number) {
+/** `copy`: the same events under new webhook-ids (what the trigger's memory has not seen). */
+export function signedDeliveries(secret: string, prefix: string, count: number, copy = '') {
 	const ts = Math.floor(Date.now() / 1000);
 	return Array.from({ length: count }, (_, i) => {
 		const id = `evt_${prefix}_${i}`;
@@ -46,16 +47,24 @@ function signedDeliveries(secret: string, prefix: string, count: number) {
 			created_at: new Date().toISOString(),
 			data: { id: `rcv_${prefix}_${i}`, status: 'paid', amount: 1250, currency: 'USD' },
 		});
-		return { id, body, headers: signedHeaders(secret, body, { id: `msg_${prefix}_${i}`, ts }) };
+		return {
+			id,
+			body,
+			headers: signedHeaders(secret, body, { id: `msg_${prefix}_${i}${copy}`, ts }),
+		};
 	});
 }
 
-interface Answer {
+export interface Answer {
 	status: number;
 	ms: number;
 }
 
-async function send(url: string, deliveries: Delivery[], concurrency: number): Promise<Answer[]> {
+export async function send(
+	url: string,
+	deliveries: Delivery[],
+	concurrency: number,
+): Promise<Answer[]> {
 	const answers: Answer[] = [];
 	let next = 0;
 	const worker = async () => {

@@ -20,10 +20,10 @@ import { requireQueueServices } from '../scripts/queue/installed';
 import { startRedis, type RedisInstance } from '../scripts/queue/redis';
 import { stopGroup } from '../scripts/process-group';
 import { chain, node, trigger } from '../test/e2e/workflows';
-import { signedHeaders } from '../test/helpers/standardWebhooks';
-import { startCollector } from './burst';
+import { send, signedDeliveries, startCollector } from './burst';
 import { printMarkdownTable, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
+import { createEndpoint, reportRun, stepMs } from './trigger-burst';
 
 const EVENTS = Math.min(100, Number(process.env.BENCH_OVERLAP_N ?? 100)); // settle(): at most 100
 const CONCURRENCY = Number(process.env.BENCH_OVERLAP_CONCURRENCY ?? 20);
@@ -91,77 +91,13 @@ const RECIPES: Recipe[] = [
 type Collector = Awaited<ReturnType<typeof startCollector>>;
 
 function workflowOf(recipe: Recipe, endpointId: string, collector: Collector): WorkflowJson {
-	const report = node(
-		'Report the run',
-		'n8n-nodes-base.httpRequest',
-		{
-			method: 'POST',
-			url: collector.url,
-			sendBody: true,
-			bodyParameters: {
-				parameters: [
-					{ name: 'source', value: recipe.name },
-					{ name: 'id', value: "={{ $('Receivable paid').item.json.id }}" },
-				],
-			},
-			options: {},
-		},
-		{ typeVersion: 4.2 },
-	);
 	const start = trigger('Receivable paid', recipe.webhookId, {
 		webhookEndpointId: endpointId,
 		events: ['receivable.paid'],
 	});
-	return chain(`bfOverlap${recipe.name.slice(0, 7)}`, `bench: ${recipe.name}`, [
-		start,
-		...recipe.steps(),
-		report,
-	]);
-}
-
-async function createEndpoint(sb: SandboxProcess) {
-	const created = await sb.api.request('POST', '/webhooks', {
-		body: { url: 'http://127.0.0.1:9/before-the-bench', filter_types: [], disabled: false },
-	});
-	if (created.status !== 201) throw new Error(`creating an endpoint: ${created.text}`);
-	const { id } = created.body.data;
-	const secret: string = (await sb.api.request('GET', `/webhooks/${id}/secret`)).body.data.secret;
-	return { id, secret };
-}
-
-/** Posts every delivery, `CONCURRENCY` at a time; returns the statuses (0: no answer). */
-async function sendAll(url: string, deliveries: Array<{ body: string; headers: any }>) {
-	const statuses: number[] = [];
-	let next = 0;
-	const worker = async () => {
-		while (next < deliveries.length) {
-			const { body, headers } = deliveries[next++];
-			const answer = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', ...headers },
-				body,
-			}).catch(() => undefined);
-			await answer?.arrayBuffer();
-			statuses.push(answer?.status ?? 0);
-		}
-	};
-	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-	return statuses;
-}
-
-function deliveries(recipe: string, secret: string, tag: string, copy: boolean) {
-	const ts = Math.floor(Date.now() / 1000);
-	return Array.from({ length: EVENTS }, (_, i) => {
-		const id = `evt_${tag}_${recipe}_${i}`;
-		const body = JSON.stringify({
-			id,
-			type: 'receivable.paid',
-			created_at: new Date().toISOString(),
-			data: { id: `rcv_${tag}_${i}`, status: 'paid', amount: 1250, currency: 'USD' },
-		});
-		const webhookId = `msg_${tag}_${recipe}_${i}${copy ? '_copy' : ''}`;
-		return { body, headers: signedHeaders(secret, body, { id: webhookId, ts }) };
-	});
+	const report = reportRun(collector.url, recipe.name, "={{ $('Receivable paid').item.json.id }}");
+	const id = `bfOverlap${recipe.name.slice(0, 7)}`;
+	return chain(id, `bench: ${recipe.name}`, [start, ...recipe.steps(), report]);
 }
 
 /**
@@ -192,16 +128,6 @@ async function failures(n8n: N8nServer, workflowId: string) {
 	return { failed: failed.length, message };
 }
 
-/** n8n's own record of the claim step's time, over the newest 100 runs (the copies'). */
-async function claimStepMs(n8n: N8nServer, workflowId: string) {
-	const times: number[] = (await n8n.executions(workflowId))
-		.map((run) => run.data?.resultData?.runData?.[CLAIM_NODE]?.[0]?.executionTime)
-		.filter((ms): ms is number => typeof ms === 'number')
-		.sort((a, b) => a - b);
-	const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-	return { p50: at(0.5), p90: at(0.9), runs: times.length };
-}
-
 interface RecipeResult {
 	recipe: string;
 	burstAnswered200: number;
@@ -211,7 +137,7 @@ interface RecipeResult {
 	eventsRunTwice: number;
 	copiesAnswered200: number;
 	copiesPassed: number;
-	claimStepMs: Awaited<ReturnType<typeof claimStepMs>>;
+	claimStepMs: Awaited<ReturnType<typeof stepMs>>;
 }
 
 async function measureRecipe(
@@ -226,25 +152,26 @@ async function measureRecipe(
 	const passes = () =>
 		[...collector.runs.entries()].filter(([key]) => key.startsWith(`${recipe.name}:`));
 	const burstSent = Date.now();
-	const burst = await sendAll(url, deliveries(recipe.name, secret, tag, false));
+	const prefix = `${tag}_${recipe.name}`;
+	const burst = await send(url, signedDeliveries(secret, prefix, EVENTS), CONCURRENCY);
 	await settle(n8n, workflow.id!, burstSent);
 	const burstRunsFailed = await failures(n8n, workflow.id!);
 	const afterBurst = passes().map(([, times]) => times.length);
 	const copiesSent = Date.now();
-	const copies = await sendAll(url, deliveries(recipe.name, secret, tag, true));
+	const copies = await send(url, signedDeliveries(secret, prefix, EVENTS, '_copy'), CONCURRENCY);
 	await settle(n8n, workflow.id!, copiesSent);
 	const copyRunsFailed = await failures(n8n, workflow.id!);
 	const afterCopies = passes().reduce((sum, [, times]) => sum + times.length, 0);
 	return {
 		recipe: recipe.name,
-		burstAnswered200: burst.filter((s) => s === 200).length,
+		burstAnswered200: burst.filter((a) => a.status === 200).length,
 		burstRunsFailed,
 		copyRunsFailed,
 		eventsRunOnce: afterBurst.filter((n) => n === 1).length,
 		eventsRunTwice: afterBurst.filter((n) => n > 1).length,
-		copiesAnswered200: copies.filter((s) => s === 200).length,
+		copiesAnswered200: copies.filter((a) => a.status === 200).length,
 		copiesPassed: afterCopies - afterBurst.reduce((a, b) => a + b, 0),
-		claimStepMs: await claimStepMs(n8n, workflow.id!),
+		claimStepMs: await stepMs(n8n, workflow.id!, CLAIM_NODE),
 	};
 }
 

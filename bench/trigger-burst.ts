@@ -121,7 +121,7 @@ function unmeasured(measured: ConfigurationResult[]): object[] {
 		.map((r: object) => ({ measuredOn: before.machine.date, ...r }));
 }
 
-async function createEndpoint(sb: SandboxProcess): Promise<BurstSetup['endpoint']> {
+export async function createEndpoint(sb: SandboxProcess): Promise<BurstSetup['endpoint']> {
 	const created = await sb.api.request('POST', '/webhooks', {
 		body: { url: 'http://127.0.0.1:9/before-the-bench', filter_types: [], disabled: false },
 	});
@@ -194,17 +194,18 @@ async function inSingleN8n(
 		const target = { baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] };
 		const measured = await measureBurst(target, setup, s);
 		if (!setup.configuration.dedupe) return measured;
-		return { ...measured, dedupeStepMs: await dedupeStepMs(n8n) };
+		return { ...measured, dedupeStepMs: await stepMs(n8n, TRIGGER_WORKFLOW_ID, DEDUPE_NODE) };
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
-async function dedupeStepMs(n8n: N8nServer): Promise<ConfigurationResult['dedupeStepMs']> {
-	const runs = await n8n.executions(TRIGGER_WORKFLOW_ID); // the newest 100, with their data
+/** n8n's own record of `nodeName`'s time (`executionTime`) in the workflow's newest 100 runs. */
+export async function stepMs(n8n: N8nServer, workflowId: string, nodeName: string) {
+	const runs = await n8n.executions(workflowId); // the newest 100, with their data
 	const times: number[] = runs
-		.map((run) => run.data?.resultData?.runData?.[DEDUPE_NODE]?.[0]?.executionTime)
+		.map((run) => run.data?.resultData?.runData?.[nodeName]?.[0]?.executionTime)
 		.filter((ms): ms is number => typeof ms === 'number')
 		.sort((a, b) => a - b);
 	const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
@@ -236,25 +237,24 @@ function dedupeNode() {
 	return node(DEDUPE_NODE, 'n8n-nodes-base.removeDuplicates', parameters, { typeVersion: 2 });
 }
 
+/** Reports `{ source, id }` to the bench's collector (bench/burst.ts). */
+export function reportRun(collectorUrl: string, source: string, id: string) {
+	const parameters = {
+		method: 'POST',
+		url: collectorUrl,
+		sendBody: true,
+		bodyParameters: {
+			parameters: [
+				{ name: 'source', value: source },
+				{ name: 'id', value: id },
+			],
+		},
+		options: {},
+	};
+	return node('Report the run', 'n8n-nodes-base.httpRequest', parameters, { typeVersion: 4.2 });
+}
+
 function burstWorkflows({ collector, endpoint, configuration }: Setup): WorkflowJson[] {
-	const reportRun = (source: Side, id: string) =>
-		node(
-			'Report the run',
-			'n8n-nodes-base.httpRequest',
-			{
-				method: 'POST',
-				url: collector.url,
-				sendBody: true,
-				bodyParameters: {
-					parameters: [
-						{ name: 'source', value: source },
-						{ name: 'id', value: id },
-					],
-				},
-				options: {},
-			},
-			{ typeVersion: 4.2 },
-		);
 	const webhook = node(
 		'Webhook',
 		'n8n-nodes-base.webhook',
@@ -268,11 +268,11 @@ function burstWorkflows({ collector, endpoint, configuration }: Setup): Workflow
 				events: ['receivable.paid'],
 			}),
 			...(configuration.dedupe ? [dedupeNode()] : []),
-			reportRun('trigger', '={{ $json.id }}'),
+			reportRun(collector.url, 'trigger', '={{ $json.id }}'),
 		]),
 		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [
 			webhook,
-			reportRun('webhook', '={{ $json.body.id }}'),
+			reportRun(collector.url, 'webhook', '={{ $json.body.id }}'),
 		]),
 	];
 }
