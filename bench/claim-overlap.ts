@@ -12,6 +12,7 @@ import {
 	importWorkflows,
 	installPackage,
 	N8nServer,
+	redisCredentialsOf,
 	requireRuntime,
 	type WorkflowJson,
 } from '../scripts/n8n';
@@ -19,16 +20,16 @@ import { pollUntil } from '../scripts/poll';
 import { requireQueueServices } from '../scripts/queue/installed';
 import { startRedis, type RedisInstance } from '../scripts/queue/redis';
 import { stopGroup } from '../scripts/process-group';
-import { chain, node, trigger } from '../test/e2e/workflows';
-import { send, signedDeliveries, startCollector } from './burst';
+import { CLAIM, chain, exampleClaimNodes, node, trigger } from '../test/e2e/workflows';
+import { send, signedDeliveries } from '../test/helpers/deliveries';
+import { startCollector } from './burst';
 import { printMarkdownTable, type Outcome } from './report';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 import { createEndpoint, reportRun, stepMs } from './trigger-burst';
 
 const EVENTS = Math.min(100, Number(process.env.BENCH_OVERLAP_N ?? 100)); // settle(): at most 100
 const CONCURRENCY = Number(process.env.BENCH_OVERLAP_CONCURRENCY ?? 20);
-const REDIS_CREDENTIAL = { id: 'bfBenchRedis0001', name: 'Redis (bench)', type: 'redis' };
-const CLAIM_NODE = 'Claim the event';
+const CLAIM_NODE = CLAIM.count; // the step whose time is reported, in both recipes
 
 interface Recipe {
 	name: string;
@@ -57,34 +58,7 @@ const RECIPES: Recipe[] = [
 	{
 		name: 'redisClaim',
 		webhookId: '8c2d4e61-5555-4c1a-9e01-00000000d0d2',
-		steps: () => [
-			node(
-				CLAIM_NODE,
-				'n8n-nodes-base.redis',
-				{ operation: 'incr', key: '=bf-event:{{ $json.id }}', expire: true, ttl: 2592000 },
-				{ credentials: { redis: { id: REDIS_CREDENTIAL.id, name: REDIS_CREDENTIAL.name } } },
-			),
-			node(
-				'First claim only',
-				'n8n-nodes-base.filter',
-				{
-					conditions: {
-						options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
-						conditions: [
-							{
-								id: 'c1',
-								leftValue: '={{ Object.values($json)[0] }}',
-								rightValue: 1,
-								operator: { type: 'number', operation: 'equals' },
-							},
-						],
-						combinator: 'and',
-					},
-					options: {},
-				},
-				{ typeVersion: 2 },
-			),
-		],
+		steps: exampleClaimNodes, // example 03's, with its Redis credential
 	},
 ];
 
@@ -119,9 +93,11 @@ async function settle(n8n: N8nServer, workflowId: string, sinceMs: number): Prom
 	await sleep(3000);
 }
 
-/** The newest 100 runs that did not succeed, and the first error message among them. */
+/** The phase's runs (the newest EVENTS) that did not succeed, and the first error message among them. */
 async function failures(n8n: N8nServer, workflowId: string) {
-	const failed = (await n8n.executions(workflowId)).filter((run) => run.status !== 'success');
+	const failed = (await n8n.executions(workflowId, true, EVENTS)).filter(
+		(run) => run.status !== 'success',
+	);
 	const message: string | undefined = failed
 		.map((run) => run.data?.resultData?.error?.message)
 		.find(Boolean);
@@ -188,10 +164,9 @@ export async function runClaimOverlap(): Promise<Outcome> {
 		const endpoints = await Promise.all(RECIPES.map(() => createEndpoint(sb)));
 		const workflows = RECIPES.map((r, i) => workflowOf(r, endpoints[i].id, collector));
 		installPackage(userFolder);
-		const redisData = { host: '127.0.0.1', port: redis.port, database: 0, password: '' };
 		await importCredentials(runtime, { userFolder, port: 0 }, [
 			{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
-			{ ...REDIS_CREDENTIAL, data: redisData },
+			...redisCredentialsOf(workflows, redis.port),
 		]);
 		await importWorkflows(runtime, { userFolder, port: 0 }, workflows);
 		n8n = await N8nServer.start(runtime, { userFolder, logLevel: 'warn', extraEnv: {} });

@@ -8,12 +8,16 @@ import {
 	importWorkflows,
 	installPackage,
 	N8nServer,
+	redisCredentialsOf,
 	requireRuntime,
 	type Runtime,
 	type WorkflowJson,
 } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
-import { chain, node, trigger } from '../test/e2e/workflows';
+import { requireQueueServices } from '../scripts/queue/installed';
+import { redisCommand, startRedis, type RedisInstance } from '../scripts/queue/redis';
+import { stopGroup } from '../scripts/process-group';
+import { CLAIM, chain, exampleClaimNodes, node, trigger } from '../test/e2e/workflows';
 import { processesOf } from '../test/e2e-queue/listening';
 import {
 	measureBurst,
@@ -34,13 +38,17 @@ interface Configuration {
 	meaning: string;
 	env: Record<string, string>;
 	target: number | 'reported';
-	/** Example 03's recipe: n8n's Remove Duplicates right after the trigger. */
-	dedupe?: boolean;
+	/** A step right after the trigger: example 03's claim, or Remove Duplicates (its earlier recipe). */
+	recipe?: 'claim' | 'removeDuplicates';
+	/** Claims already in Redis before the burst (a long history). */
+	recorded?: number;
 	/** Deliveries per side, instead of BENCH_BURST_N. */
 	perSide?: number;
 }
 
 const DEDUPE_NODE = 'Skip events already handled';
+/** The step whose time is reported, per recipe. */
+const STEP_OF = { removeDuplicates: DEDUPE_NODE, claim: CLAIM.count };
 
 const CONFIGURATIONS: Configuration[] = [
 	{ name: 'defaults', meaning: "n8n's defaults", env: {}, target: 1.5 },
@@ -58,10 +66,27 @@ const CONFIGURATIONS: Configuration[] = [
 	},
 	{
 		name: 'recipe',
-		meaning: "defaults, with example 03's Remove Duplicates after the trigger",
+		meaning: "defaults, with Remove Duplicates after the trigger (example 03's earlier recipe)",
 		env: {},
 		target: 'reported',
-		dedupe: true,
+		recipe: 'removeDuplicates',
+		perSide: 300,
+	},
+	{
+		name: 'claim',
+		meaning: "defaults, with example 03's claim (Redis Increment, then a Filter) after the trigger",
+		env: {},
+		target: 'reported',
+		recipe: 'claim',
+		perSide: 300,
+	},
+	{
+		name: 'claim10k',
+		meaning: 'as claim, with 10,000 events already claimed in Redis',
+		env: {},
+		target: 'reported',
+		recipe: 'claim',
+		recorded: 10_000,
 		perSide: 300,
 	},
 ];
@@ -70,7 +95,7 @@ type Setup = BurstSetup & { configuration: Configuration };
 type ConfigurationResult = Record<Side, SideResult> & {
 	configuration: Configuration;
 	timeRatio: number;
-	/** n8n's own record of the de-duplication node's time, over the last 100 runs. */
+	/** n8n's own record of the recipe's (first) node's time, over the last 100 runs. */
 	dedupeStepMs?: { p50: number; p90: number; runs: number };
 };
 
@@ -156,11 +181,11 @@ function report(results: ConfigurationResult[], s: BurstSettings): void {
 	const rows = results.flatMap((r) => [sideCells(r, r.trigger), sideCells(r, r.webhook)]);
 	printMarkdownTable(head, rows);
 	for (const { configuration, dedupeStepMs: step } of results) {
-		if (step) {
+		if (step && configuration.recipe) {
 			const { p50, p90, runs } = step;
 			const of = `${configuration.perSide ?? s.perSide} deliveries per side`;
 			console.log(
-				`${configuration.name} (${of}): ${DEDUPE_NODE} took ${p50} / ${p90} ms (p50 / p90, ${runs} runs)`,
+				`${configuration.name} (${of}): ${STEP_OF[configuration.recipe]} took ${p50} / ${p90} ms (p50 / p90, ${runs} runs)`,
 			);
 		}
 	}
@@ -175,16 +200,23 @@ async function inSingleN8n(
 	s: Parameters<typeof measureBurst>[2],
 ): Promise<Record<Side, SideResult> & Pick<ConfigurationResult, 'dedupeStepMs'>> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-burst-'));
+	const { recipe, recorded, env } = setup.configuration;
 	let n8n: N8nServer | undefined;
+	let redis: RedisInstance | undefined;
 	try {
 		installPackage(userFolder);
+		const workflows = burstWorkflows(setup);
+		if (recipe === 'claim') redis = await startRedisWith(userFolder, recorded ?? 0);
 		const { apiKey, baseUrl } = setup.sb;
-		await importCredentials(runtime, { userFolder, port: 0 }, [{ apiKey, baseUrl }]);
-		await importWorkflows(runtime, { userFolder, port: 0 }, burstWorkflows(setup));
+		await importCredentials(runtime, { userFolder, port: 0 }, [
+			{ apiKey, baseUrl },
+			...(redis ? redisCredentialsOf(workflows, redis.port) : []),
+		]);
+		await importWorkflows(runtime, { userFolder, port: 0 }, workflows);
 		n8n = await N8nServer.start(runtime, {
 			userFolder,
 			logLevel: 'warn',
-			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.configuration.env },
+			extraEnv: { GENERIC_TIMEZONE: 'UTC', ...env },
 		});
 		await n8n.setupOwner();
 		await n8n.activate(TRIGGER_WORKFLOW_ID);
@@ -193,17 +225,28 @@ async function inSingleN8n(
 		const group = n8n.process.child.pid!;
 		const target = { baseUrl: n8n.baseUrl, pids: () => [...processesOf([group]).keys()] };
 		const measured = await measureBurst(target, setup, s);
-		if (!setup.configuration.dedupe) return measured;
-		return { ...measured, dedupeStepMs: await stepMs(n8n, TRIGGER_WORKFLOW_ID, DEDUPE_NODE) };
+		if (!recipe) return measured;
+		return { ...measured, dedupeStepMs: await stepMs(n8n, TRIGGER_WORKFLOW_ID, STEP_OF[recipe]) };
 	} finally {
 		await n8n?.stop();
+		if (redis) await stopGroup(redis.process, 'SIGTERM', 10_000);
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
+/** A Redis holding `recorded` claims of earlier events (set in one MSET). */
+async function startRedisWith(dir: string, recorded: number): Promise<RedisInstance> {
+	const redis = await startRedis(requireQueueServices().redisServer, dir);
+	if (recorded) {
+		const pairs = Array.from({ length: recorded }, (_, i) => [`bf-event:evt_earlier_${i}`, '1']);
+		await redisCommand(redis.port, ['MSET', ...pairs.flat()]);
+	}
+	return redis;
+}
+
 /** n8n's own record of `nodeName`'s time (`executionTime`) in the workflow's newest 100 runs. */
 export async function stepMs(n8n: N8nServer, workflowId: string, nodeName: string) {
-	const runs = await n8n.executions(workflowId); // the newest 100, with their data
+	const runs = await n8n.executions(workflowId, true, 100);
 	const times: number[] = runs
 		.map((run) => run.data?.resultData?.runData?.[nodeName]?.[0]?.executionTime)
 		.filter((ms): ms is number => typeof ms === 'number')
@@ -267,8 +310,16 @@ function burstWorkflows({ collector, endpoint, configuration }: Setup): Workflow
 				webhookEndpointId: endpoint.id,
 				events: ['receivable.paid'],
 			}),
-			...(configuration.dedupe ? [dedupeNode()] : []),
-			reportRun(collector.url, 'trigger', '={{ $json.id }}'),
+			...(configuration.recipe === 'removeDuplicates' ? [dedupeNode()] : []),
+			...(configuration.recipe === 'claim' ? exampleClaimNodes() : []),
+			// the claim's nodes put out the Redis count, not the event
+			reportRun(
+				collector.url,
+				'trigger',
+				configuration.recipe === 'claim'
+					? "={{ $('On receivable paid').item.json.id }}"
+					: '={{ $json.id }}',
+			),
 		]),
 		chain(WEBHOOK_WORKFLOW_ID, 'bench: Webhook node burst', [
 			webhook,

@@ -47,7 +47,7 @@ export class BusinessFinanceApi implements ICredentialType {
 			placeholder: 'whsec_...',
 			description:
 				'Optional. Used by the Business Finance Trigger to verify deliveries when the service cannot hand out the endpoint’s secret. Starts with "whsec_".',
-			hint: 'Leave empty unless the trigger’s activation asks for it: the trigger fetches each endpoint’s secret from the service itself',
+			hint: 'Leave empty unless the trigger’s activation asks for it: the trigger fetches each endpoint’s secret itself',
 		},
 	];
 

@@ -43,7 +43,14 @@ export const EVM_CHAINS = ['ethereum', 'base', 'polygon', 'arbitrum', 'optimism'
 export const WALLET_CHAINS = [...EVM_CHAINS, 'solana', 'tron', 'bitcoin'];
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'conversion'] as const;
 export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
-export const FAULT_KINDS = ['status500', 'status503', 'reset', 'malformed', 'latency'] as const;
+export const FAULT_KINDS = [
+	'status500',
+	'status503',
+	'reset',
+	'malformed',
+	'cut',
+	'latency',
+] as const;
 
 const text = (max = 255) =>
 	({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S' }) as const;

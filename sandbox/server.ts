@@ -164,7 +164,8 @@ async function injectFault(
 	const fault = faults.decide(req.method, path);
 	if (!fault) return undefined;
 	if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-	if (fault.terminal && fault.afterProcessing) {
+	// a cut answer is a success's answer broken off: the request is always processed first
+	if (fault.terminal && (fault.afterProcessing || fault.terminal === 'cut')) {
 		afterProcessing.set(req, fault.terminal);
 		return undefined;
 	}
@@ -194,6 +195,14 @@ function faultAfterProcessing(req: FastifyRequest, reply: FastifyReply, payload:
 		return payload;
 	}
 	if (kind === 'malformed') return '{"data": {"id": "malformed-inj';
+	if (kind === 'cut') {
+		// the answer's head and half its body, straight on the socket, which then closes: what
+		// Fastify would write after it goes nowhere
+		const body = String(payload ?? '');
+		const head = `HTTP/1.1 ${reply.statusCode} OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`;
+		req.raw.socket.end(head + body.slice(0, Math.floor(body.length / 2)));
+		return payload;
+	}
 	const [status, code] =
 		kind === 'status500' ? [500, 'INTERNAL_ERROR'] : [503, 'SERVICE_UNAVAILABLE'];
 	reply.code(status).type('application/json');

@@ -6,6 +6,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
 	APPROVERS_CREDENTIAL,
 	MCP_BEARER_CREDENTIAL,
+	HOT_RELOAD_ENV,
 	N8nServer,
 	OWNER_PASSWORD_FILE,
 	REPO_ROOT,
@@ -17,6 +18,8 @@ import {
 	importWorkflows,
 	installPackage,
 	loadExamples,
+	reinstallInPlace,
+	reloadsInPlace,
 	privateUserFolder,
 	secretInUserFolder,
 	type N8nOptions,
@@ -117,7 +120,10 @@ async function startDevN8n(runtime: Runtime, options: N8nOptions): Promise<N8nSe
 		port: options.port,
 		logLevel: 'info',
 		logFile: logFileOf(options),
-		extraEnv: { GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC' },
+		extraEnv: {
+			GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE || 'UTC',
+			...(reloadsInPlace(runtime) && HOT_RELOAD_ENV),
+		},
 	});
 }
 
@@ -144,12 +150,15 @@ function banner(n8n: N8nServer, sandbox: RunningSandbox, secrets: DevSecrets): s
 		'',
 		`  ${path.relative(process.cwd(), logFileOf(n8n.options))} shows "ECONNREFUSED 127.0.0.1:9" errors: harmless, this n8n`,
 		'  is kept off the internet on purpose (its calls to n8n.io go to a closed local port).',
-		'  Editing nodes/, credentials/ or icons/ rebuilds and restarts n8n. Ctrl-C stops everything.',
+		`  Editing nodes/, credentials/ or icons/ rebuilds the package and ${reloadsInPlace(n8n.runtime) ? 'reloads it in the running n8n' : 'restarts n8n'}. Ctrl-C stops everything.`,
 		'',
 	].join('\n');
 }
 
-/** Rebuild, reinstall, restart n8n; a failed build keeps the running n8n and its build. */
+/**
+ * Rebuild, reinstall, and reload the package in the running n8n (2.41 and later), or restart n8n
+ * when it cannot; a failed build keeps the running n8n and its build.
+ */
 async function rebuildAndRestart(state: DevState, changed: string[]): Promise<void> {
 	const files = changed.slice(0, 3).join(', ') + (changed.length > 3 ? ', ...' : '');
 	say(`changed: ${files || 'sources'}; rebuilding`);
@@ -157,6 +166,10 @@ async function rebuildAndRestart(state: DevState, changed: string[]): Promise<vo
 		build();
 	} catch (error) {
 		console.error(`[dev] build failed; n8n keeps the previous build:\n${(error as Error).message}`);
+		return;
+	}
+	if (reloadsInPlace(state.runtime) && (await reinstallInPlace(state.n8n))) {
+		say('n8n reloaded the package in place (open editors show the new descriptions)');
 		return;
 	}
 	installPackage(state.options.userFolder);

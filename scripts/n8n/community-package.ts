@@ -5,7 +5,7 @@ import * as path from 'path';
 import { REPO_ROOT } from './runtime';
 import { privateUserFolder } from './user-folder';
 
-const PACKAGE_NAME = 'n8n-nodes-business-finance';
+export const PACKAGE_NAME = 'n8n-nodes-business-finance';
 
 interface PackageJson {
 	version: string;
@@ -25,13 +25,24 @@ export function build(): void {
 	}
 }
 
-/** Every n8n the scripts start is set up through here first, so the user folder is made private before n8n writes into it. */
-export function installPackage(userFolder: string): void {
+/** Where n8n keeps community packages, under a user folder. */
+const nodesFolder = (userFolder: string): string => path.join(userFolder, '.n8n', 'nodes');
+
+/** The folder n8n loads the package from, under a user folder. */
+export const installedPackage = (userFolder: string): string =>
+	path.join(nodesFolder(userFolder), 'node_modules', PACKAGE_NAME);
+
+/**
+ * Every n8n the scripts start is set up through here first, so the user folder is made private
+ * before n8n writes into it. `inPlace`: the files are written over the installed ones, the
+ * folders kept, so that a running n8n's file watcher (scripts/n8n/hot-reload.ts) keeps watching.
+ */
+export function installPackage(userFolder: string, { inPlace = false } = {}): void {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 	assertBuilt(pkg);
-	const nodesDir = path.join(privateUserFolder(userFolder), '.n8n', 'nodes');
-	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	fs.rmSync(target, { recursive: true, force: true });
+	const nodesDir = nodesFolder(privateUserFolder(userFolder));
+	const target = installedPackage(userFolder);
+	if (!inPlace) fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
 	const shipped = { ...pkg, devDependencies: undefined, scripts: undefined };
 	fs.writeFileSync(path.join(target, 'package.json'), JSON.stringify(shipped, null, 2));

@@ -1,4 +1,4 @@
-// n8n's internal REST API for data tables, as the editor uses it; same routes in 2.40.7 and 1.123.81.
+// n8n's internal REST API for data tables, as the editor uses it; same routes in 2.40.7, 2.41.1 and 1.123.81.
 import type { N8nApi } from './http';
 
 export type DataTableColumnType = 'string' | 'number' | 'boolean' | 'date';

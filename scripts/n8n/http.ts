@@ -36,6 +36,15 @@ export class N8nApi {
 		return answer.body?.data ?? answer.body;
 	}
 
+	/** The node types the editor loads: `/types/nodes.json`, served to a signed-in user only. */
+	async nodeTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		if (!this.cookie) await this.login();
+		const answer = await this.request('GET', '/types/nodes.json', undefined, {
+			cookie: this.cookie,
+		});
+		return failUnlessOk(answer, 'GET /types/nodes.json').body;
+	}
+
 	async api(method: string, urlPath: string, body?: unknown): Promise<any> {
 		this.apiKey ??= this.createApiKey().catch((error) => {
 			this.apiKey = undefined; // the next call tries again

@@ -51,6 +51,17 @@ export interface WorkflowJson {
 	[key: string]: any;
 }
 
+/** A credential for each Redis credential the workflows name (n8n's Redis node), at a local Redis. */
+export function redisCredentialsOf(workflows: WorkflowJson[], port: number): OtherCredential[] {
+	const named = new Map<string, string>();
+	for (const node of workflows.flatMap((workflow) => workflow.nodes)) {
+		const credential = node.credentials?.redis;
+		if (credential) named.set(credential.id, credential.name);
+	}
+	const data = { host: '127.0.0.1', port, database: 0, password: '' };
+	return [...named].map(([id, name]) => ({ id, name, type: 'redis', data }));
+}
+
 /** The temp file holds the API key in clear: removed afterwards. */
 export async function importCredentials(
 	runtime: Runtime,

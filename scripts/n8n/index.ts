@@ -3,6 +3,7 @@
 export * from './community-package';
 export * from './data-tables';
 export * from './environment';
+export * from './hot-reload';
 export * from './http';
 export * from './import';
 export * from './runtime';

@@ -21,6 +21,12 @@ export interface Runtime {
 	n8nScript: string;
 }
 
+/** Whether `runtime` is n8n `major`.`minor` or a later version. */
+export function atLeast(runtime: Runtime, major: number, minor: number): boolean {
+	const [hasMajor, hasMinor] = runtime.version.split('.').map(Number);
+	return hasMajor > major || (hasMajor === major && hasMinor >= minor);
+}
+
 export function cacheDir(): string {
 	return (
 		process.env.BF_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-business-finance')

@@ -58,10 +58,17 @@ export class N8nServer extends N8nApi {
 		return await this.api('POST', `/workflows/${workflowId}/deactivate`);
 	}
 
-	/** Up to 100: one page of the public API. */
-	async executions(workflowId: string, includeData = true): Promise<any[]> {
-		const query = `workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=100`;
-		return (await this.api('GET', `/executions?${query}`))?.data ?? [];
+	/** The workflow's newest `max` executions (all by default), newest first: pages of 100. */
+	async executions(workflowId: string, includeData = true, max = Infinity): Promise<any[]> {
+		const runs: any[] = [];
+		let cursor = '';
+		do {
+			const query = `workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=100`;
+			const page = await this.api('GET', `/executions?${query}${cursor && `&cursor=${cursor}`}`);
+			runs.push(...(page?.data ?? []));
+			cursor = page?.nextCursor ? encodeURIComponent(page.nextCursor) : '';
+		} while (cursor && runs.length < max);
+		return runs.slice(0, max);
 	}
 
 	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60_000): Promise<any[]> {

@@ -1,5 +1,5 @@
 /**
- * n8n 2.40.7 in queue mode (scripts/queue): main + 2 workers (concurrency 1) + 2 webhook
+ * n8n (package.json's config.n8nVersion) in queue mode (scripts/queue): main + 2 workers (concurrency 1) + 2 webhook
  * processors behind a load balancer. Where an execution ran is shown from n8n's own records
  * (evidence.ts). One environment for the file: it takes about a minute to start.
  */
@@ -8,6 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import {
 	importCredentials,
 	importWorkflows,
+	redisCredentialsOf,
 	requireRuntime,
 	type WorkflowJson,
 } from '../../scripts/n8n';
@@ -18,6 +19,7 @@ import {
 	TRIGGER_EARLY_WEBHOOK_ID,
 	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
+	CLAIM,
 	exampleCopies,
 	sharedWorkflows,
 } from '../e2e/workflows';
@@ -26,6 +28,8 @@ import { runTwoListings } from './listing';
 import { listeners } from './listening';
 import { runDir } from './run-dir';
 import { CRASH, LISTING_CREDENTIAL, crashWorkflows, listingWorkflow } from './workflows';
+import { BURST, burstThenCopies, type Route } from '../e2e/overlap';
+import { redisCommand } from '../../scripts/queue/redis';
 import { eventBody } from '../trigger/support';
 import { output, post, runManually, signed, sleep, triggerSteps } from '../e2e/service';
 
@@ -34,6 +38,8 @@ const TAG = Date.now().toString(36);
 const LISTING = { vendors: 10_000, pageSize: 100, limit: 50, windowSeconds: 5 };
 const EXAMPLE03_WEBHOOK_ID = '5f4b2a10-0003-4c1a-9e01-0000000000q3';
 const COPIES = exampleCopies('bfQueueExmpl', EXAMPLE03_WEBHOOK_ID);
+/** Pairs of simultaneous copies: enough that a claim that is not atomic shows (docs/trigger.md). */
+const TWINS = 20;
 
 let env: QueueEnvironment;
 let sandbox: RunningSandbox;
@@ -76,11 +82,14 @@ beforeAll(async () => {
 	env = await QueueEnvironment.start(requireRuntime(), requireQueueServices(), { dir });
 	await env.main.setupOwner();
 	const cli = env.cliOptions();
+	const workflows = [...shared, listingWorkflow(), ...crashWorkflows()];
 	await importCredentials(env.main.runtime, cli, [
 		{ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
 		{ ...LISTING_CREDENTIAL, apiKey: listingSandbox.apiKey, baseUrl: listingSandbox.baseUrl },
+		// example 03's claim, on the queue's own Redis (its keys do not clash with Bull's)
+		...redisCredentialsOf(workflows, env.settings.redisPort),
 	]);
-	await importWorkflows(env.main.runtime, cli, [...shared, listingWorkflow(), ...crashWorkflows()]);
+	await importWorkflows(env.main.runtime, cli, workflows);
 }, 600_000);
 
 afterAll(async () => {
@@ -240,63 +249,78 @@ describe('a delivery that reaches a webhook processor while main is still activa
 	});
 });
 
-describe('example 03’s de-duplication (n8n’s own store) across the two webhook processors', () => {
+describe('example 03’s claim (Redis Increment) across the two webhook processors and two workers', () => {
+	const workflowId = COPIES.example03.id;
 	const hookPath = `webhook/${EXAMPLE03_WEBHOOK_ID}/webhook`;
-	const SKIP = 'Skip events already handled';
+	const processorUrls = () =>
+		env.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}/${hookPath}`);
+	let endpoint = { id: '', secret: '' };
 
-	it('a delivery answered by one processor and its retry (same webhook-id, new signature) sent to the other: both accepted, the steps after the de-duplication run once', async () => {
-		const workflowId = COPIES.example03.id;
-		await sandbox.admin.clearRequests();
-		await env.main.activate(workflowId);
-		const endpointId = await steps.createdEndpointId();
-		const secret = (await v1('GET', `/webhooks/${endpointId}/secret`)).body.data.secret;
+	beforeAll(async () => {
+		endpoint = await activateWithEndpoint(workflowId);
+	}, 120_000);
+
+	afterAll(async () => {
+		await env.main.deactivate(workflowId);
+		await steps.endpointDeleted(endpoint.id);
+	}, 120_000);
+
+	it('a delivery answered by one processor and its retry (same webhook-id, new signature) sent to the other: both accepted, the steps after the claim run once', async () => {
 		const body = eventBody('receivable.paid', { id: `rcv_q_dedupe_${TAG}`, status: 'paid' });
 		const webhookId = `msg_q_dedupe_${TAG}`;
-		const [first, other] = env.webhookProcessors.map(
-			(p) => `http://127.0.0.1:${p.port}/${hookPath}`,
-		);
-		// accepted once that processor sees the endpoint main recorded (a 401 before is not remembered)
-		const deliver = (url: string) =>
-			env.main.waitFor(`a delivery accepted by ${url}`, async () => {
-				const answer = await post(url, body, signed(body, webhookId, secret));
-				return answer.status === 200 && answer;
-			});
-		await deliver(first);
+		const [first, other] = processorUrls();
+		const before = (await env.main.executions(workflowId, false)).length;
+		await accepted(first, body, webhookId, endpoint.secret);
 		await sleep(1100); // a later webhook-timestamp, so a new signature, as a service's retry has
-		await deliver(other);
-		const runs = (await env.main.waitForExecutions(workflowId, 1, 60_000)).sort(
-			(a, b) => Number(a.id) - Number(b.id),
-		);
+		await accepted(other, body, webhookId, endpoint.secret);
+		const runs = (await env.main.waitForExecutions(workflowId, before + 1, 60_000))
+			.filter((run) => output(run, 'Receivable paid')[0]?.id === JSON.parse(body).id)
+			.sort((a, b) => Number(a.id) - Number(b.id));
 		expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
 		// each processor queued its own (its trigger knows only the deliveries it answered)
 		const queuedBy = runs.map((run) =>
 			processesThatLogged(env, String(run.id), 'Enqueued execution'),
 		);
 		expect(queuedBy.flat().sort()).toEqual(['webhook-1', 'webhook-2']);
-		expect(runs.map((run) => output(run, SKIP).length)).toEqual([1, 0]);
+		expect(runs.map((run) => output(run, CLAIM.gate).length)).toEqual([1, 0]);
 		expect(runs.map((run) => output(run, 'Post to Slack').length)).toEqual([1, 0]);
-
-		// Measured, not promised: two copies at the same moment, one to each processor, run on the
-		// two workers at once; whether n8n's store lets both through is printed (docs/trigger.md).
-		const twin = eventBody('receivable.paid', { id: `rcv_q_twin_${TAG}`, status: 'paid' });
-		const twinId = `msg_q_twin_${TAG}`;
-		const answers = await Promise.all(
-			[first, other].map((url) => post(url, twin, signed(twin, twinId, secret))),
-		);
-		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-		const all = await env.main.waitForExecutions(workflowId, 3, 60_000);
-		const twins = all.filter(
-			(run) => output(run, 'Receivable paid')[0]?.id === JSON.parse(twin).id,
-		);
-		expect(twins).toHaveLength(2);
-		const posted = twins.reduce((sum, run) => sum + output(run, 'Post to Slack').length, 0);
-		console.log(
-			`two copies at the same moment on two processors: ${posted} of 2 passed the de-duplication`,
-		);
-		expect(posted).toBeGreaterThanOrEqual(1);
-		await env.main.deactivate(workflowId);
-		await steps.endpointDeleted(endpointId);
 	});
+
+	it(`${TWINS} times two copies at the same moment, one to each processor: one of each pair goes past the claim`, async () => {
+		const [first, other] = processorUrls();
+		const twins = Array.from({ length: TWINS }, (_, i) =>
+			eventBody('receivable.paid', { id: `rcv_q_twin_${i}_${TAG}`, status: 'paid' }),
+		);
+		const before = (await env.main.executions(workflowId, false)).length;
+		for (const [i, twin] of twins.entries()) {
+			const headers = signed(twin, `msg_q_twin_${i}_${TAG}`, endpoint.secret);
+			const answers = await Promise.all([first, other].map((url) => post(url, twin, headers)));
+			expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		}
+		const all = await env.main.waitForExecutions(workflowId, before + 2 * TWINS - 1, 120_000);
+		const ids = twins.map((twin) => JSON.parse(twin).id);
+		const runsOf = (id: string) =>
+			all.filter((run) => output(run, 'Receivable paid')[0]?.id === id);
+		const passed = ids.map((id) => runsOf(id).map((run) => output(run, CLAIM.gate).length));
+		const workers = new Set(ids.flatMap(runsOf).map((run) => workerThatRan(env, String(run.id))));
+		expect(workers).toEqual(new Set(['worker-1', 'worker-2']));
+		expect(passed.map((runs) => [runs.length, runs.reduce((a, b) => a + b, 0)])).toEqual(
+			ids.map(() => [2, 1]),
+		);
+	}, 300_000);
+
+	it(`a burst of ${BURST.events} spread over both processors, then a copy of each (new webhook-id) sent to the other one: each event runs twice and goes past the claim once`, async () => {
+		const urls = processorUrls();
+		const route: Route = (phase, i) => urls[(i + (phase === 'copy' ? 1 : 0)) % 2];
+		const prefix = `q_burst_${TAG}`;
+		const workflow = { id: workflowId, trigger: 'Receivable paid' };
+		const outcome = await burstThenCopies(env.main, workflow, endpoint.secret, prefix, route);
+		expect(outcome.refused).toEqual({ burst: [], copy: [] });
+		expect(outcome.failed).toEqual([]);
+		expect(outcome.perEvent.size).toBe(BURST.events);
+		const counts = [...outcome.perEvent.values()];
+		expect(counts.filter((c) => c.runs !== 2 || c.passed !== 1)).toEqual([]);
+	}, 900_000);
 });
 
 describe('two listings at once on one key, on two workers (the rate limit is per process)', () => {
@@ -340,39 +364,42 @@ async function activateWithEndpoint(workflowId: string): Promise<{ id: string; s
 }
 
 /**
- * Measured, not a guarantee: what n8n 2.40.7 does when a worker dies mid-run (docs/trigger.md,
+ * Measured, not a guarantee: what n8n 2.x (2.40.7, 2.41.1) does when a worker dies mid-run (docs/trigger.md,
  * "Exactly once, per setup"). The service was answered on receipt, so it does not deliver again.
  */
 describe('a worker killed during a run', () => {
-	it('the job is found stalled and not run again; the webhook processor that queued it records the run as failed without its data (saved progress included) and starts the Error Workflow; Retry cannot bring the event back', async () => {
+	it('the job is found stalled and not run again; the webhook processor that queued it records the run as failed without its data (saved progress included) and starts the Error Workflow; Retry cannot bring the event back; the claim stays until released, then a replay runs once', async () => {
 		const endpoint = await activateWithEndpoint(CRASH.workflowId);
 		await env.main.activate(CRASH.errorWorkflowId); // 2.x runs only a published Error Workflow
 		const body = eventBody('receivable.paid', { id: `rcv_q_crash_${TAG}`, status: 'paid' });
 		const hook = `${env.loadBalancer.url}/webhook/${CRASH.webhookId}/webhook`;
 		await accepted(hook, body, `msg_q_crash_${TAG}`, endpoint.secret);
 		const run = await env.main.waitFor(
-			'the run to have saved its de-duplication step',
+			'the run to have saved its claim',
 			async () => {
 				const [latest] = await env.main.executions(CRASH.workflowId);
-				return latest && output(latest, CRASH.skip).length === 1 && latest;
+				return latest && output(latest, CLAIM.gate).length === 1 && latest;
 			},
 			60_000,
 		);
 		expect(run.status).toBe('running');
 		const killedAt = Date.now();
 		await env.kill(workerThatRan(env, String(run.id)));
+		const statuses = new Set<string>();
 		const failed = await env.main.waitFor(
-			'the run to end',
+			'the run to be recorded failed',
 			async () => {
 				const now = await env.main.api('GET', `/executions/${run.id}?includeData=true`);
-				return now?.stoppedAt ? now : undefined;
+				if (now?.stoppedAt) statuses.add(now.status);
+				return now?.stoppedAt && now.status === 'error' ? now : undefined;
 			},
-			120_000,
+			180_000,
 		);
 		const seconds = Math.round((Date.now() - killedAt) / 1000);
-		console.log(`a run whose worker was killed: recorded ${failed.status} ${seconds} s later`);
+		console.log(`a run whose worker was killed: recorded ${[...statuses]} ${seconds} s later`);
+		// 2.41.1 first shows it crashed, with the worker's saved progress; then, like 2.40.7, failed
+		// with none (measured: "crashed,error" 35 s after the kill)
 		const stalled = /failed to be processed too many times and will no longer retry/;
-		expect(failed.status).toBe('error');
 		expect(failed.data.resultData.error.message).toMatch(stalled);
 		expect(failed.data.resultData.runData).toEqual({});
 		expect(processesThatLogged(env, String(run.id), 'Enqueued execution')).toEqual([
@@ -400,6 +427,26 @@ describe('a worker killed during a run', () => {
 		);
 		expect(retried.status).toBe('error');
 		expect(output(retried, CRASH.handled)).toEqual([]);
+
+		// The claim outlived the run: a replay of the event (a new webhook-id) stops at it...
+		const key = `bf-event:${JSON.parse(body).id}`;
+		expect(await redisCommand(env.settings.redisPort, ['GET', key])).toBe('1');
+		const replay = async (label: string) => {
+			const count = (await env.main.executions(CRASH.workflowId, false)).length;
+			await accepted(hook, body, `msg_q_crash_${label}_${TAG}`, endpoint.secret);
+			const runs = await env.main.waitForExecutions(CRASH.workflowId, count, 90_000);
+			return runs.reduce((a, b) => (Number(b.id) > Number(a.id) ? b : a));
+		};
+		const stopped = await replay('copy');
+		expect([stopped.status, output(stopped, CLAIM.gate), output(stopped, CRASH.handled)]).toEqual([
+			'success',
+			[],
+			[],
+		]);
+		// ...until the claim is released (docs/trigger.md): then the replay is handled, once
+		expect(await redisCommand(env.settings.redisPort, ['DEL', key])).toBe(1);
+		const handled = await replay('released');
+		expect([handled.status, output(handled, CRASH.handled).length]).toEqual(['success', 1]);
 		await env.main.deactivate(CRASH.workflowId);
 		await steps.endpointDeleted(endpoint.id);
 	}, 400_000);

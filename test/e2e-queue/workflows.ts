@@ -1,5 +1,13 @@
 /** Only the queue suite and bench/queue-listing.ts use it; the rest: test/e2e/workflows.ts. */
-import { action, chain, manual, node, operation, trigger } from '../e2e/workflows';
+import {
+	action,
+	chain,
+	exampleClaimNodes,
+	manual,
+	node,
+	operation,
+	trigger,
+} from '../e2e/workflows';
 import type { WorkflowJson } from '../../scripts/n8n';
 
 export const LISTING_CREDENTIAL = { id: 'bfQueueListing01', name: 'Business Finance rate-limited' };
@@ -16,31 +24,21 @@ export const CRASH = {
 	workflowId: 'bfQueueCrashRun1',
 	errorWorkflowId: 'bfQueueCrashErr1',
 	webhookId: '5f4b2a10-0004-4c1a-9e01-0000000000c4',
-	skip: 'Skip events already handled',
 	handled: 'Handled',
 };
 
 /**
- * Example 03's shape with a 20-second step between the de-duplication and the effect, so that a
- * test can kill the worker there; with Save Execution Progress on and an Error Workflow, to show
+ * Example 03's shape with a 20-second step between the claim and the effect, so that a test can
+ * kill the worker there; with Save Execution Progress on and an Error Workflow, to show
  * what each keeps after a crash.
  */
 export function crashWorkflows(): WorkflowJson[] {
-	const dedupe = {
-		operation: 'removeItemsSeenInPreviousExecutions',
-		dedupeValue: '={{ $json.id }}',
-	};
 	const run = chain(CRASH.workflowId, 'queue: a run a worker crash interrupts', [
 		trigger('Receivable paid', CRASH.webhookId, {
 			webhookEndpointId: '',
 			events: ['receivable.paid'],
 		}),
-		node(
-			CRASH.skip,
-			'n8n-nodes-base.removeDuplicates',
-			{ ...dedupe, options: {} },
-			{ typeVersion: 2 },
-		),
+		...exampleClaimNodes(),
 		node(
 			'Work for 20 s',
 			'n8n-nodes-base.wait',

@@ -1,4 +1,7 @@
-/** A fresh n8n (BF_N8N_VERSION, default 2.40.7) with this package as a community package. */
+/**
+ * A fresh n8n (BF_N8N_VERSION, default package.json's config.n8nVersion) with this package as a community package, and a
+ * Redis when asked.
+ */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -9,6 +12,7 @@ import {
 	importCredentials,
 	importWorkflows,
 	installPackage,
+	redisCredentialsOf,
 	requireRuntime,
 	type DataTable,
 	type Runtime,
@@ -16,12 +20,19 @@ import {
 	type SandboxCredential,
 	type WorkflowJson,
 } from '../../scripts/n8n';
+import { stopGroup } from '../../scripts/process-group';
+import { requireQueueServices } from '../../scripts/queue';
+import { saveRedis, startRedis, type RedisInstance } from '../../scripts/queue/redis';
 import { rl } from './workflows';
 
 export interface PackageInN8n {
 	runtime: Runtime;
 	n8n: N8nServer;
 	userFolder: string;
+	/** With `redis: true`: the Redis that every Redis credential the workflows name points at. */
+	redis?: RedisInstance;
+	/** As an outage: Redis stops (its keys saved first); the function returned starts it again. */
+	stopRedis(): Promise<() => Promise<void>>;
 	/** Stops n8n and starts it again on the same folder and port (a deploy); `n8n` is the new one. */
 	restart(between?: () => Promise<void>): Promise<N8nServer>;
 	stop(): Promise<void>;
@@ -30,6 +41,10 @@ export interface PackageInN8n {
 export async function startN8nWithPackage(setup: {
 	credentials: Array<SandboxCredential | OtherCredential>;
 	workflows: WorkflowJson[];
+	/** Starts a Redis (for example 03's claim), which stays up across restart(). */
+	redis?: boolean;
+	/** More environment for n8n (`npm run dev`'s HOT_RELOAD_ENV, say). */
+	extraEnv?: Record<string, string>;
 }): Promise<PackageInN8n> {
 	const runtime = requireRuntime();
 	build();
@@ -38,20 +53,25 @@ export async function startN8nWithPackage(setup: {
 		if (!process.env.BF_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 	let n8n: N8nServer | undefined;
+	let redis: RedisInstance | undefined;
+	const endRedis = async () => redis && (await stopGroup(redis.process, 'SIGTERM', 10_000));
 	const startOptions = {
 		userFolder,
 		logLevel: 'info' as const,
-		extraEnv: { GENERIC_TIMEZONE: 'UTC' },
+		extraEnv: { GENERIC_TIMEZONE: 'UTC', ...setup.extraEnv },
 	};
 	try {
 		installPackage(userFolder);
 		const cliOptions = { userFolder, port: 0 };
-		await importCredentials(runtime, cliOptions, setup.credentials);
+		if (setup.redis) redis = await startRedis(requireQueueServices().redisServer, userFolder);
+		const redisCredentials = redis ? redisCredentialsOf(setup.workflows, redis.port) : [];
+		await importCredentials(runtime, cliOptions, [...setup.credentials, ...redisCredentials]);
 		await importWorkflows(runtime, cliOptions, setup.workflows);
 		n8n = await N8nServer.start(runtime, startOptions);
 		await n8n.setupOwner();
 	} catch (error) {
 		await n8n?.stop();
+		await endRedis();
 		removeFolder();
 		throw error;
 	}
@@ -60,6 +80,7 @@ export async function startN8nWithPackage(setup: {
 		runtime,
 		n8n: server,
 		userFolder,
+		redis,
 		restart: async (between) => {
 			await server.stop();
 			await between?.();
@@ -69,7 +90,17 @@ export async function startN8nWithPackage(setup: {
 		},
 		stop: async () => {
 			await server.stop();
+			await endRedis();
 			removeFolder();
+		},
+		stopRedis: async () => {
+			const { port } = redis!;
+			await saveRedis(port);
+			await endRedis();
+			return async () => {
+				redis = await startRedis(requireQueueServices().redisServer, userFolder, port);
+				environment.redis = redis;
+			};
 		},
 	};
 	return environment;

@@ -1,4 +1,4 @@
-// A real n8n (BF_N8N_VERSION, default 2.40.7; `npm run provision`) per file: run with --runInBand.
+// A real n8n (BF_N8N_VERSION, default package.json's config.n8nVersion; `npm run provision`) per file: run with --runInBand.
 const path = require('path');
 
 module.exports = {

@@ -93,6 +93,26 @@ const toolNode = (name: string) => {
 	return node(name, TOOL, parameters, { credentials: { businessFinanceApi: credential } });
 };
 
+/** The tool Output choice (descriptions/tool.ts) on the examples' list_vendors: name → choice. */
+export const OUTPUT_CHOICES: Record<string, Record<string, string>> = {
+	list_vendors_raw: { output: 'raw' },
+	list_vendors_selected: { output: 'selected', outputFields: 'name, bank_name, email' },
+};
+
+/** `workflow` with a copy of its list_vendors per Output choice, connected as list_vendors is. */
+function withOutputChoices(workflow: WorkflowJson): WorkflowJson {
+	const listVendors = nodeNamed(workflow, 'list_vendors');
+	for (const [name, choice] of Object.entries(OUTPUT_CHOICES)) {
+		const copy = JSON.parse(JSON.stringify(listVendors));
+		Object.assign(copy, { name, id: `${listVendors.id}-${name}` });
+		delete copy.parameters.toolDescription;
+		Object.assign(copy.parameters, choice);
+		workflow.nodes.push(copy);
+		workflow.connections[name] = workflow.connections.list_vendors;
+	}
+	return workflow;
+}
+
 /** `workflow` without the nodes `drop`, and with the tools `add` connected to `to`. */
 function withTools(workflow: WorkflowJson, to: string, drop: string[], add: string[]) {
 	workflow.nodes = workflow.nodes.filter((n) => !drop.includes(n.name)).concat(add.map(toolNode));
@@ -116,7 +136,7 @@ export function mcpWorkflow(): WorkflowJson {
 	Object.assign(trigger, { parameters: { path: MCP_PATH }, webhookId: MCP_WEBHOOK_ID });
 	delete trigger.credentials;
 	const add = [...Object.keys(WRITES), ...Object.keys(OTHER_KEYS)];
-	return withTools(copy, trigger.name, ['propose_payable'], add);
+	return withOutputChoices(withTools(copy, trigger.name, ['propose_payable'], add));
 }
 
 export const READS_WORKFLOW_ID = 'bfE2eMcpReads001';
@@ -176,7 +196,7 @@ export function agentWorkflow(
 	nodeNamed(copy, AGENT).typeVersion = agentVersion;
 	nodeNamed(copy, 'OpenAI Chat Model').credentials.openAiApi = credential;
 	const add = ['create_receivable', 'get_balance_revoked_key', 'list_vendors_rate_limited'];
-	return withTools(copy, AGENT, REVIEW, add);
+	return withOutputChoices(withTools(copy, AGENT, REVIEW, add));
 }
 
 /** Example 07 with a Manual Trigger of the same name (the connections hold) and a fixed prompt. */

@@ -26,7 +26,7 @@ import {
 	type ScriptedModel,
 	type Step,
 } from '../helpers/scripted-model';
-import { RECEIVABLE_MAY_EXIST, RETRY_ADVICE } from '../helpers/outcomes';
+import { RECEIVABLE_MAY_EXIST_FOR_MODEL, RETRY_ADVICE } from '../helpers/outcomes';
 import { bodyOf, scriptedServer, type ScriptedServer } from '../helpers/scripted-server';
 import { bodyOf as mailText, linksOf, smtpServer, type SmtpServer } from '../helpers/smtp-server';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
@@ -37,6 +37,7 @@ import {
 	LIMITED_CREDENTIAL,
 	MCP_PATH,
 	MCP_WORKFLOW_ID,
+	OUTPUT_CHOICES,
 	READS_WORKFLOW_ID,
 	REVOKED_CREDENTIAL,
 	TOOLS_FILE,
@@ -250,6 +251,10 @@ const SCRIPT: Step[] = [
 	{
 		toolCalls: [
 			{ name: 'list_vendors', arguments: { search: 'acme', limit: 5 } },
+			...Object.keys(OUTPUT_CHOICES).map((name) => ({
+				name,
+				arguments: { search: 'acme', limit: 5 },
+			})),
 			{ name: 'get_balance', arguments: {} },
 			{ name: 'get_transactions', arguments: { limit: 3 } },
 		],
@@ -379,6 +384,18 @@ describe('in n8n’s AI Agent', () => {
 			expect(JSON.parse(told('get_transactions')!)).toHaveLength(3);
 		});
 
+		it('the Output choice: Raw gives every field, Selected Fields the id and those named, Simplified no bank details', async () => {
+			const [vendor] = (await api.get('/vendors', { query: { search: 'acme' } })).body.data;
+			const [raw] = JSON.parse(told('list_vendors_raw')!);
+			expect(raw).toEqual(expect.objectContaining(vendor));
+			expect(Object.keys(raw)).toEqual(expect.arrayContaining(['bank_name', 'wallet_address']));
+			const [selected] = JSON.parse(told('list_vendors_selected')!);
+			const named = ['id', 'name', 'bank_name', 'email'].filter((f) => vendor[f] != null);
+			expect(Object.keys(selected)).toEqual(named);
+			const [simplified] = JSON.parse(told('list_vendors')!);
+			expect(Object.keys(simplified)).not.toContain('bank_name');
+		});
+
 		it('a refused input: each refused field and its reason, that nothing was sent, and nothing reaches the service', () => {
 			const bad = received.filter((r) => r.body?.invoice_number === BAD.invoice_number);
 			expect(bad).toEqual([]);
@@ -445,11 +462,12 @@ describe('in n8n’s AI Agent, creates the service processed but whose answers w
 	});
 
 	it.each(LOST)(
-		'%s: the model is told the outcome is unknown and how to check, with nothing that invites a second call',
+		'%s: the model is told the outcome is unknown, not to call again for that item and what to tell the user, with nothing that invites a second call',
 		(invoice) => {
 			const told = results.find((r) => r.arguments.invoice_number === invoice)?.result;
 			const [answer] = parsed(told);
-			expect(answer.outcome).toMatch(RECEIVABLE_MAY_EXIST);
+			expect(answer.outcome).toMatch(RECEIVABLE_MAY_EXIST_FOR_MODEL);
+			expect(answer.description).toBeUndefined(); // the person's text, which names a dashboard
 			expect(told).not.toMatch(RETRY_ADVICE);
 		},
 	);
@@ -603,9 +621,11 @@ describe('over MCP', () => {
 			const { tools } = await client.listTools();
 			const nodes = MCP_WORKFLOW.nodes.filter((n) => n.type === TOOL_TYPE);
 			expect(tools.map((t) => t.name).sort()).toEqual(nodes.map((n) => n.name).sort());
-			// the node's 14 operations, each once on the sandbox's own key
+			// the node's 14 operations, each once on the sandbox's own key (and Output choices besides)
 			const ownKey = nodes.filter(
-				(n) => n.credentials.businessFinanceApi.id === SANDBOX_CREDENTIAL.id,
+				(n) =>
+					n.credentials.businessFinanceApi.id === SANDBOX_CREDENTIAL.id &&
+					!(n.name in OUTPUT_CHOICES),
 			);
 			const operations = ownKey.map(({ parameters: p }) => `${p.resource}.${p.operation}`);
 			expect(new Set(operations).size).toBe(14);
@@ -664,6 +684,41 @@ describe('over MCP', () => {
 			expect(answered.get_balance).toEqual([(await api.get('/treasury/balance')).body.data]);
 			const instructions = (await api.get('/treasury/deposit-instructions')).body.data;
 			expect(answered.get_deposit_instructions).toEqual([instructions]);
+		});
+	});
+
+	describe('the Output choice', () => {
+		/** Each choice's answer to the same search, beside the node's normal output. */
+		async function answersEachWay() {
+			const args = READS().list_vendors;
+			const normal = output(
+				(await environment.n8n.execute(READS_WORKFLOW_ID)).data,
+				'list_vendors',
+			);
+			const each = { simplified: await call('list_vendors', args) } as Record<string, any>;
+			for (const name of Object.keys(OUTPUT_CHOICES)) each[name] = await call(name, args);
+			return { normal, each };
+		}
+
+		it('Raw answers the node’s output whole; Selected Fields the id and the fields named, no null; Simplified (the default) today’s answer', async () => {
+			const { normal, each } = await answersEachWay();
+			expect(normal).toEqual([expect.objectContaining({ name: 'Acme Office Supplies' })]);
+			for (const answer of Object.values(each)) expect(answer.isError).toBe(false);
+			expect(each.list_vendors_raw.json).toEqual(normal);
+			const picked = (v: any) =>
+				Object.fromEntries(
+					['id', 'name', 'bank_name', 'email'].filter((f) => v[f] != null).map((f) => [f, v[f]]),
+				);
+			expect(each.list_vendors_selected.json).toEqual(normal.map(picked));
+			expect(Object.keys(each.list_vendors_selected.json[0])[0]).toBe('id');
+			const agentFields = ['id', 'name', 'email', 'payment_method', 'updated_at'];
+			const simplified = (v: any) =>
+				Object.fromEntries(agentFields.filter((f) => v[f] != null).map((f) => [f, v[f]]));
+			expect(each.simplified.json).toEqual(normal.map(simplified));
+			const sizes = Object.entries(each).map(([way, a]) => `${way} ${a.text.length}`);
+			console.log(
+				`list_vendors as a tool, in characters: normal ${JSON.stringify(normal).length}, ${sizes.join(', ')}`,
+			);
 		});
 	});
 
@@ -733,7 +788,8 @@ describe('over MCP', () => {
 				error: expect.stringMatching(/^SERVICE_UNAVAILABLE/),
 				httpCode: '503',
 			});
-			expect(lost.json[0].outcome).toMatch(RECEIVABLE_MAY_EXIST);
+			expect(lost.json[0].outcome).toMatch(RECEIVABLE_MAY_EXIST_FOR_MODEL);
+			expect(lost.json[0].description).toBeUndefined();
 			expect(lost.text).not.toMatch(RETRY_ADVICE);
 			expect(await receivablesCreated('INV-MCP-LOST')).toHaveLength(1);
 			expect(await sandbox.admin.getRequests()).toHaveLength(1);

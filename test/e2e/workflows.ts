@@ -332,6 +332,15 @@ export function exampleCopy(
 	return copy;
 }
 
+/** Example 03's claim (docs/trigger.md, "Exactly once, per setup"): Redis Increment, then a Filter. */
+export const CLAIM = { count: 'Claim the event', gate: 'First delivery only' };
+
+/** Copies of example 03's two claim nodes, for other workflows to put after their trigger. */
+export function exampleClaimNodes(): Node[] {
+	const example = exampleCopy('03-notify-when-receivable-paid.json', 'unused', {});
+	return [nodeNamed(example, CLAIM.count), nodeNamed(example, CLAIM.gate)];
+}
+
 export function nodeNamed(workflow: WorkflowJson, name: string): Node {
 	const node = workflow.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`${workflow.name} has no node "${name}"`);

@@ -1,4 +1,4 @@
-/** Only stable hooks (data-test-id, label[for=<parameter>]): they work on 2.40.7 and 1.123.81. */
+/** Only stable hooks (data-test-id, label[for=<parameter>]): they work on 2.40.7, 2.41.1 and 1.123.81. */
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';

@@ -1,7 +1,7 @@
 /**
  * The browser console errors n8n's editor logs by itself on the editor test's path, with this
  * package or without it. The test fails on every other one. Each entry says why it is n8n's
- * (seen on 2.40.7 and 1.123.81, with the browser kept off the network).
+ * (seen on 2.40.7, 2.41.1 and 1.123.81, with the browser kept off the network).
  */
 import type { BrowserProblem } from './browser';
 

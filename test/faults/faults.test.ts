@@ -280,6 +280,8 @@ describe('a create the service processed before its answer was lost', () => {
 		['status503', /^SERVICE_UNAVAILABLE/],
 		['status500', /^INTERNAL_ERROR/],
 		['reset', /^Could not reach the Business Finance service/],
+		['cut', /^The answer of the Business Finance service broke off/],
+		['malformed', /not valid JSON/],
 	])(
 		'%s: sent once, the receivable exists, and the error says so with no advice to send again',
 		async (kind, message) => {
@@ -296,6 +298,15 @@ describe('a create the service processed before its answer was lost', () => {
 			expect(await receivablesCreated()).toHaveLength(1);
 		},
 	);
+
+	it("a cut answer with n8n's Retry On Fail on: the error says the outcome is unknown and to switch Retry On Fail off, never to check the credential", async () => {
+		await afterProcessing('cut', 2);
+		const settings = { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 };
+		const res = await env.run(create, { settings });
+		const description = String(res.error?.description);
+		expect(description).toMatch(/Outcome unknown: .*Switch Retry On Fail off/);
+		expect(description).not.toMatch(/credential|Base URL/);
+	}, 30_000);
 
 	it("with n8n's Retry On Fail on: n8n sends it again (a second invoice), and the error says to switch it off", async () => {
 		await afterProcessing('status503', 2);
@@ -320,5 +331,52 @@ describe('a create the service processed before its answer was lost', () => {
 		expect(off.hints).toEqual([]);
 		const update = { resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} };
 		expect((await env.run(update, { settings: { retryOnFail: true } })).hints).toEqual([]);
+	});
+});
+
+describe('a status change the service applied before its answer was lost', () => {
+	const cancel = (id: string) => ({
+		resource: 'receivable',
+		operation: 'update',
+		receivableId: id,
+		updateFields: { status: 'cancelled' },
+	});
+	const patchFault = (kind: FaultKind) =>
+		env.sb.admin.addFault({ kind, count: 1, method: 'PATCH', afterProcessing: true });
+
+	it.each<FaultKind>(['status503', 'reset', 'cut'])(
+		'%s: sent once (a second PATCH would be refused as an invalid transition); the error says the change may have been made',
+		async (kind) => {
+			const receivable = await env.api<IDataObject>('POST', '/v1/receivables', {
+				invoice_number: `INV-CANCEL-${kind}`,
+				amount: 10,
+			});
+			await patchFault(kind);
+			const res = await env.run(cancel(String(receivable.id)));
+			const description = String(res.error?.description);
+			expect(description).toMatch(
+				/Outcome unknown: .*receivable's status may have been changed to cancelled\. Look at the receivable in the dashboard/,
+			);
+			expect(description).not.toMatch(RETRY_ADVICE);
+			expect(res.error?.message).not.toMatch(/INVALID_STATUS_TRANSITION/);
+			const patches = (await env.requests()).filter((r) => r.method === 'PATCH');
+			expect(patches).toHaveLength(1);
+			const events = await env.sb.admin.getEvents();
+			expect(events.filter((e) => e.type === 'receivable.cancelled')).toHaveLength(1);
+		},
+	);
+
+	it('a notes-only update is still retried after a 503 (setting the same notes twice changes nothing)', async () => {
+		const receivable = await env.api<IDataObject>('POST', '/v1/receivables', {
+			invoice_number: 'INV-NOTES',
+			amount: 10,
+		});
+		await env.sb.admin.addFault({ kind: 'status503', count: 1, method: 'PATCH' });
+		const res = await env.run({
+			...cancel(String(receivable.id)),
+			updateFields: { notes: 'checked' },
+		});
+		expect(res.error).toBeUndefined();
+		expect((await env.requests()).filter((r) => r.method === 'PATCH')).toHaveLength(2);
 	});
 });

@@ -7,3 +7,7 @@ export const RETRY_ADVICE =
 /** The outcome text of a receivable create (nodes/BusinessFinance/transport/errors.ts). */
 export const RECEIVABLE_MAY_EXIST =
 	/^Outcome unknown: .*receivable may have been created.*receivable\.created event.*second invoice.*never retried automatically\.$/;
+
+/** The same outcome as a tool gives it to a model: what to do instead, in words it can act on. */
+export const RECEIVABLE_MAY_EXIST_FOR_MODEL =
+	/^Outcome unknown: .*receivable may have been created.*\. Do not call this tool again for this item: a second request may create a second invoice\. Tell the user that the receivable may have been created.*, and that a person should check it: look for its invoice number in the dashboard/;

@@ -2,6 +2,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { BusinessFinanceTrigger } from '../../nodes/BusinessFinance/BusinessFinanceTrigger.node';
+import { BusinessFinancePollingTrigger } from '../../nodes/BusinessFinance/BusinessFinancePollingTrigger.node';
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 
 const node = new BusinessFinance();
 const d = node.description;
@@ -77,12 +79,21 @@ const INTERFACE: Record<string, Record<string, [string[], string?, string[]?]>> 
 /** The tool descriptions seen so far: each operation's differs from every other's. */
 const toolDescriptions: string[] = [];
 
-/** The properties n8n shows for a resource/operation, on the action node or its `@tool`. */
-function shown(resource: string, operation: string, asTool = false): INodeProperties[] {
+/**
+ * The properties n8n shows for a resource/operation, on the action node or its `@tool` (whose
+ * Output is `output`).
+ */
+function shown(
+	resource: string,
+	operation: string,
+	asTool = false,
+	output = 'simplified',
+): INodeProperties[] {
 	return d.properties.filter((p) => {
 		const show = p.displayOptions?.show;
 		if (!show) return true;
 		if (show['@tool'] && !show['@tool'].includes(asTool)) return false;
+		if (show.output && !show.output.includes(output)) return false;
 		if (show.resource && !show.resource.includes(resource)) return false;
 		if (show.operation && !show.operation.includes(operation)) return false;
 		return true;
@@ -131,12 +142,19 @@ describe.each(
 		for (const name of names) expect(names.filter((n) => n === name)).toHaveLength(1);
 	});
 
-	it('as a tool, also one Tool Description, the operation’s own', () => {
+	it('as a tool, also one Tool Description, the operation’s own, and the Output choice (Fields with Selected Fields)', () => {
 		const asTool = shown(resource, operation, true).filter((p) => p.type !== 'notice');
 		const added = asTool.filter((p) => !props.includes(p));
-		expect(added.map((p) => p.name)).toEqual(['toolDescription']);
+		expect(added.map((p) => p.name)).toEqual(['toolDescription', 'output']);
 		expect(toolDescriptions).not.toContain(added[0].default);
 		toolDescriptions.push(added[0].default as string);
+		expect(added[1].default).toBe('simplified');
+		const options = added[1].options!.map((o) => (o as { value: string }).value);
+		expect(options).toEqual(['raw', 'selected', 'simplified']);
+		const selected = shown(resource, operation, true, 'selected').filter(
+			(p) => p.type !== 'notice' && !asTool.includes(p),
+		);
+		expect(selected.map((p) => p.name)).toEqual(['outputFields']);
 	});
 
 	if (collection) {
@@ -376,6 +394,26 @@ describe('execute() reads Continue On Fail itself', () => {
 });
 
 /** n8n's AI workflow builder reads `builderHint` (n8n-workflow's IBuilderHint), as n8n's own nodes give it. */
+it('every hint, on the three nodes and the credential, is within n8n’s 120 characters', () => {
+	const nodes = [
+		d,
+		new BusinessFinanceTrigger().description,
+		new BusinessFinancePollingTrigger().description,
+	];
+	const hints: string[] = [];
+	const collect = (properties: unknown[]): void => {
+		for (const p of properties as Array<INodeProperties & { values?: unknown[] }>) {
+			if (p.hint) hints.push(p.hint);
+			for (const child of p.options ?? []) if (typeof child === 'object') collect([child]);
+			if (p.values) collect(p.values);
+		}
+	};
+	for (const description of nodes) collect(description.properties);
+	collect(new BusinessFinanceApi().properties);
+	expect(hints.length).toBeGreaterThan(5);
+	expect(hints.filter((hint) => hint.length > 120)).toEqual([]);
+});
+
 describe('builder hints', () => {
 	const { BusinessFinancePollingTrigger } =
 		require('../../nodes/BusinessFinance/BusinessFinancePollingTrigger.node') as typeof import('../../nodes/BusinessFinance/BusinessFinancePollingTrigger.node');
@@ -388,7 +426,7 @@ describe('builder hints', () => {
 	const types = nodes.map((n) => `${PACKAGE}.${n.description.name}`);
 
 	it.each(nodes.map((n) => [n.description.name, n] as const))(
-		'%s names only nodes that exist: this package’s other two (and n8n’s Remove Duplicates)',
+		'%s names only nodes that exist: this package’s other two (and n8n’s Redis, for the claim)',
 		(name, n) => {
 			const hint = n.description.builderHint!;
 			expect(hint.searchHint!.length).toBeGreaterThan(80);
@@ -396,7 +434,7 @@ describe('builder hints', () => {
 			const others = types.filter((t) => t !== `${PACKAGE}.${name}`);
 			expect(related.filter((t) => t.startsWith(`${PACKAGE}.`)).sort()).toEqual(others.sort());
 			expect(related.filter((t) => !t.startsWith(`${PACKAGE}.`))).toEqual(
-				name === 'businessFinanceTrigger' ? ['n8n-nodes-base.removeDuplicates'] : [],
+				name === 'businessFinanceTrigger' ? ['n8n-nodes-base.redis'] : [],
 			);
 		},
 	);
@@ -404,7 +442,7 @@ describe('builder hints', () => {
 	it('the webhook trigger tells a builder to de-duplicate on the event id; the event choices have hints', () => {
 		const [, trigger, polling] = nodes;
 		expect(trigger.description.builderHint!.searchHint).toMatch(
-			/Remove Duplicates.*\{\{ \$json\.id \}\}/,
+			/Redis node \(operation Increment, key bf-event:\{\{ \$json\.id \}\}, Expire on.*count is 1/,
 		);
 		const events = trigger.description.properties.find((p) => p.name === 'events')!;
 		const event = polling.description.properties.find((p) => p.name === 'event')!;

@@ -390,6 +390,50 @@ describe('a service that lies about its pages: the read ends as the transport’
 	});
 });
 
+describe('an activation whose page meta.total points to is empty starts after the newest item, never from nothing', () => {
+	/** Pages of `size` from the list, with `meta.total` said to be `total`. */
+	const pagesWith = (size: number, total: number) => {
+		list.onRequest = ({ query }) => {
+			const page = Number(query.get('page'));
+			const data = list.transactions.slice((page - 1) * size, page * size);
+			return { body: { data, meta: { page, limit: size, total, has_more: page * size < total } } };
+		};
+	};
+	it.each([
+		['an item removed between page 1 and the last page (total one too high)', 100, 201],
+		['a total that counts more than the filter lets through (twice the items)', 100, 400],
+		['pages larger than asked for (200 a page)', 200, 200],
+	])('%s: the next poll emits only what is new', async (_, size, total) => {
+		const trigger = new PollHarness({}, list.baseUrl);
+		list.add('transactions', ...many('o', 200, (i) => i));
+		pagesWith(size, total);
+		expect(await trigger.activate()).toEqual([]);
+		list.onRequest = undefined;
+		list.add('transactions', tx('new', 5_000));
+		expect(ids(await trigger.poll())).toEqual(['new']);
+	});
+});
+
+describe('a removal, then a page that fails', () => {
+	it('the poll emits nothing (the removal moved an item onto a page already read); the next poll emits every new item once, that one included', async () => {
+		const trigger = await activated([tx('a', 0)]);
+		const added = many('n', 250, (i) => 10 + i);
+		list.add('transactions', ...added);
+		let failing = true;
+		list.onRequest = ({ query }) => {
+			const page = Number(query.get('page'));
+			// n0005 (page 1, read) is removed before page 2 is answered: n0099 moves onto page 1
+			if (page === 2) list.transactions = list.transactions.filter((t) => t.id !== 'n0005');
+			return page === 3 && failing ? 500 : undefined;
+		};
+		await expect(trigger.poll()).rejects.toThrow(/500|INTERNAL_ERROR/);
+		failing = false;
+		const left = added.map((t) => t.id).filter((id) => id !== 'n0005');
+		expect(ids(await trigger.poll())).toEqual(left);
+		expect(await trigger.poll()).toEqual([]);
+	});
+});
+
 describe('a list that is not oldest first is refused, never read as new', () => {
 	const ORDER =
 		/does not list \/v1\/treasury\/transactions oldest first: created_at .* comes before /;

@@ -81,6 +81,19 @@ describe('documentation anchors', () => {
 		expect([...anchorsIn(readFileSync(join(ROOT, target), 'utf8'))]).toContain(anchor);
 	});
 
+	// The editor's Docs link is the codex's primary documentation with n8n's tracking query added
+	// (`<url>?utm_source=…`, n8n-editor-ui's NodeSettings): after a `#` it would break the anchor.
+	it.each(filesUnder('nodes', '.node.json'))(
+		'%s: its Docs link has no anchor, and names a file here',
+		(file) => {
+			const codex = JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
+			const url: string = codex.resources.primaryDocumentation[0].url;
+			expect(url).not.toContain('#');
+			expect(url.startsWith(`${REPOSITORY}/blob/main/`)).toBe(true);
+			expect(existsSync(join(ROOT, url.slice(`${REPOSITORY}/blob/main/`.length)))).toBe(true);
+		},
+	);
+
 	it('reads anchors as GitHub makes them', () => {
 		expect(anchorOf("Flows started by the service's events")).toBe(
 			'flows-started-by-the-services-events',

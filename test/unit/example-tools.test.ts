@@ -101,3 +101,18 @@ describe('the check itself', () => {
 		expect(fromAiKeys(parameters).sort()).toEqual(['limit', 'search']);
 	});
 });
+
+it('06 says on its canvas, beside propose_payable, to pick 06b again after importing', () => {
+	const example = JSON.parse(
+		readFileSync(join(EXAMPLES, '06-finance-tools-over-mcp.json'), 'utf8'),
+	) as { nodes: Array<ExampleNode & { position: [number, number] }> };
+	const tool = example.nodes.find((n) => n.name === 'propose_payable')!;
+	const notes = example.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+	const beside = notes.filter(({ position: [x, y], parameters: p }) => {
+		const [tx, ty] = tool.position;
+		// a node is about 100 px wide: the note starts within reach of it, on either side
+		return x <= tx + 200 && x + p.width >= tx - 100 && Math.abs(y - ty) <= 300;
+	});
+	expect(beside).toHaveLength(1);
+	expect(beside[0].parameters.content).toMatch(/propose_payable[\s\S]*06b[\s\S]*From list/);
+});

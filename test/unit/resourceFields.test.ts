@@ -2,6 +2,7 @@ import { answerMeansNoRoute } from '../../nodes/BusinessFinance/helpers/assumedR
 import {
 	eventItemJson,
 	forAgent,
+	selectedForAgent,
 	SIMPLIFIED_FIELDS,
 	simplified,
 	withStableColumns,
@@ -149,6 +150,29 @@ describe('forAgent (the answer when the node runs as an agent tool)', () => {
 			extra: 1,
 		});
 		expect(forAgent(undefined, { balances: [], updated_at: null })).toEqual({ balances: [] });
+	});
+});
+
+describe('selectedForAgent (a tool with Output: Selected Fields)', () => {
+	const vendor = { name: 'Acme', id: 'vnd_1', email: null, bank_name: 'First Bank', extra: 1 };
+
+	it('keeps the id first, then the named fields in their order, leaving out null and absent ones', () => {
+		const picked = selectedForAgent(['bank_name', 'email', 'missing', 'name', 'id'], vendor);
+		expect(Object.entries(picked as object)).toEqual([
+			['id', 'vnd_1'],
+			['bank_name', 'First Bank'],
+			['name', 'Acme'],
+		]);
+	});
+
+	it('answers only the record’s own fields: a name Object has, or __proto__, adds nothing', () => {
+		const record = JSON.parse('{"id":"x","__proto__":{"polluted":true}}');
+		const picked = selectedForAgent(
+			['constructor', 'toString', '__proto__', 'hasOwnProperty'],
+			record,
+		);
+		expect(picked).toEqual({ id: 'x' });
+		expect(Object.getPrototypeOf(picked)).toBe(Object.prototype);
 	});
 });
 

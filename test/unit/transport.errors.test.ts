@@ -3,7 +3,11 @@ import { inspect } from 'util';
 import { NodeApiError } from 'n8n-workflow';
 
 import { getApiErrorInfo, unknownOutcome } from '../../nodes/BusinessFinance/transport/errors';
-import { RECEIVABLE_MAY_EXIST, RETRY_ADVICE } from '../helpers/outcomes';
+import {
+	RECEIVABLE_MAY_EXIST,
+	RECEIVABLE_MAY_EXIST_FOR_MODEL,
+	RETRY_ADVICE,
+} from '../helpers/outcomes';
 import {
 	apiError,
 	call,
@@ -183,6 +187,15 @@ describe('error mapping', () => {
 	});
 });
 
+/** As axios rejects a response stream that ended early: the error holds the response. */
+const cutAnswer = () =>
+	Object.assign(new Error('stream has been aborted'), {
+		code: 'ERR_BAD_RESPONSE',
+		isAxiosError: true,
+		response: { status: 201, headers: {}, data: '{"data": {"id": "rcv' },
+	});
+const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
+
 describe('a create or send whose outcome is unknown', () => {
 	const hang = () => new Promise<never>(() => undefined);
 	const page = '<html><head><title>502 Bad Gateway</title></head></html>';
@@ -193,6 +206,20 @@ describe('a create or send whose outcome is unknown', () => {
 		['an empty 504', () => ({ statusCode: 504, body: '' })],
 		['a dropped connection', () => Promise.reject(networkError('ECONNRESET'))],
 		['a 201 whose body cannot be read', () => ({ statusCode: 201, body: '{"data": {"id' })],
+		// what the HTTP layer throws for an answer that began and broke off
+		['a 201 cut mid-body (an error carrying the response)', () => Promise.reject(cutAnswer())],
+		[
+			'a body that does not decompress',
+			() => Promise.reject(coded('Z_DATA_ERROR', 'incorrect header check')),
+		],
+		[
+			'a garbage status line',
+			() => Promise.reject(coded('HPE_INVALID_CONSTANT', 'Parse Error: Expected HTTP/')),
+		],
+		[
+			'an oversized header',
+			() => Promise.reject(coded('HPE_HEADER_OVERFLOW', 'Parse Error: Header overflow')),
+		],
 		['no answer within the request timeout', hang],
 	])(
 		'%s: says the receivable may exist, how to check, and no advice to send again',
@@ -200,10 +227,13 @@ describe('a create or send whose outcome is unknown', () => {
 			const ctx = fakeContext(fake, answer as never);
 			const error = await failure(call(ctx, 'POST', '/v1/receivables', { amount: 1 }));
 			expect(ctx.calls).toHaveLength(1);
-			expect(unknownOutcome(error)).toMatch(RECEIVABLE_MAY_EXIST);
+			expect(unknownOutcome(error)?.person).toMatch(RECEIVABLE_MAY_EXIST);
 			expect(error.description).not.toMatch(RETRY_ADVICE);
-			expect(unknownOutcome(error)).toMatch(/^Outcome unknown: .*never retried automatically\.$/);
-			expect(error.description).toContain(unknownOutcome(error));
+			expect(unknownOutcome(error)?.person).toMatch(
+				/^Outcome unknown: .*never retried automatically\.$/,
+			);
+			expect(error.description).toContain(unknownOutcome(error)?.person);
+			expect(unknownOutcome(error)?.model).toMatch(RECEIVABLE_MAY_EXIST_FOR_MODEL);
 		},
 	);
 
@@ -221,14 +251,14 @@ describe('a create or send whose outcome is unknown', () => {
 	])('POST %s: says what may exist there and how to find it', async (path, what) => {
 		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
 		const error = await failure(call(ctx, 'POST', path, {}));
-		expect(unknownOutcome(error)).toMatch(what);
+		expect(unknownOutcome(error)?.person).toMatch(what);
 		expect(error.description).not.toMatch(RETRY_ADVICE);
 	});
 
 	it('a create refused by the service (4xx) or never sent has a known outcome', async () => {
 		const refused = fakeContext(fake, () => apiError(400, 'VALIDATION_ERROR', 'amount'));
 		expect(
-			unknownOutcome(await failure(call(refused, 'POST', '/v1/receivables', {}))),
+			unknownOutcome(await failure(call(refused, 'POST', '/v1/receivables', {})))?.person,
 		).toBeUndefined();
 		const down = fakeContext(fake, () => Promise.reject(networkError('ECONNREFUSED')));
 		const notSent = await failure(call(down, 'POST', '/v1/receivables', {}));
@@ -241,7 +271,7 @@ describe('a create or send whose outcome is unknown', () => {
 		const error = await failure(call(ctx, 'PATCH', '/v1/vendors/v1', { name: 'x' }));
 		expect(ctx.calls).toHaveLength(4);
 		expect(error.description).toMatch(/temporarily unavailable\. Try again in a few minutes/);
-		expect(unknownOutcome(error)).toBeUndefined();
+		expect(unknownOutcome(error)?.person).toBeUndefined();
 		const failing = fakeContext(fake, () => apiError(500, 'INTERNAL_ERROR', 'boom'));
 		const read = await failure(call(failing, 'GET', '/v1/vendors'));
 		expect(read.description).toMatch(/failed while handling the request\. Try again later/);

@@ -456,6 +456,25 @@ describe('the registry of limiters', () => {
 		for (const key of keys(1_200, 'c')) limiterFor(registry, key, fake.clock);
 		expect(limiterFor(registry, 'svc_held', fake.clock)).toBe(held);
 	});
+
+	it('a key whose window is used up, with callers waiting for the next one (none in flight), keeps its limiter: a new caller waits with them', async () => {
+		const registry: Limiters = new Map();
+		const used = limiterFor(registry, 'svc_used_up', fake.clock);
+		const first = await fake.run(used.acquire(budget(0)));
+		first.answered(200, limitOf(1, 0, seconds(30_000)), fake.now); // the window's last request
+		first.release();
+		// waits for the next window, then sends at once
+		const waiting = used.acquire(budget(10 * WINDOW_MS)).then((ticket) => ticket.release());
+		await fake.run(fake.clock.sleep(10));
+		for (const key of keys(1_200, 'd')) limiterFor(registry, key, fake.clock);
+		const again = limiterFor(registry, 'svc_used_up', fake.clock);
+		expect(again).toBe(used);
+		const started = fake.now;
+		const next = await fake.run(again.acquire(budget(10 * WINDOW_MS)));
+		expect(fake.now - started).toBeGreaterThanOrEqual(29_000); // not sent into the used-up window
+		next.release();
+		await fake.run(waiting);
+	});
 });
 
 describe('proactive waiting and per-key sharing', () => {

@@ -30,17 +30,38 @@ afterAll(async () => {
 });
 
 describe('README, "Try it locally"', () => {
-	it('the line for example 03, after the banner’s export line, marks a new invoice paid', async () => {
+	/** README line `index` among those naming $SANDBOX, run in bash after the banner's export line. */
+	async function runLine(index: number): Promise<any> {
 		const [exportLine] = pasteLines(sandbox.baseUrl, 'a-token');
 		const lines = tryItLines().filter((line) => line.includes('$SANDBOX'));
-		expect(lines).toHaveLength(1);
+		expect(lines).toHaveLength(2);
 		// Not execFileSync: the sandbox answers from this process.
-		const { stdout } = await promisify(execFile)('bash', ['-c', `${exportLine}\n${lines[0]}`], {
+		const script = `${exportLine}\n${lines[index]}`;
+		const { stdout } = await promisify(execFile)('bash', ['-c', script], {
 			env: { PATH: process.env.PATH },
 		});
+		return JSON.parse(stdout);
+	}
+
+	it('the line for example 03, after the banner’s export line, marks a new invoice paid', async () => {
 		// The admin route answers the receivable it moved (the event it publishes: test/trigger).
-		const paid = JSON.parse(stdout).data;
+		const paid = (await runLine(0)).data;
 		expect(paid).toMatchObject({ invoice_number: 'INV-TRY-1', amount: 100, status: 'paid' });
+	});
+
+	it('the line for example 05 adds a transaction created now, which the service then lists', async () => {
+		const [added] = (await runLine(1)).data;
+		expect(added).toMatchObject({ type: 'deposit', amount: 250, reference: 'TRY-TX-1' });
+		expect(Date.now() - Date.parse(added.created_at)).toBeLessThan(60_000);
+		const today = added.created_at.slice(0, 10);
+		const listed = await fetch(
+			`${sandbox.baseUrl}/v1/treasury/transactions?from=${today}&limit=100`,
+			{
+				headers: { authorization: `Bearer ${sandbox.apiKey}` },
+			},
+		);
+		const { data } = (await listed.json()) as { data: Array<{ id: string }> };
+		expect(data.map((t) => t.id)).toContain(added.id);
 	});
 
 	it('the export line gives the sandbox’s address without /v1 (the commands add it)', () => {

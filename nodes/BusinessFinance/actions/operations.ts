@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { collection, returnAllAndLimit, shownFor, simplifyField } from '../descriptions/common';
 import { shaped, type ResourceName, type SimplifiableResource } from '../helpers/resourceFields';
-import { apiRequestAllItems } from '../transport';
+import { apiRequestAllItems, type LostAnswer } from '../transport';
 import { checkPaging, ItemCheck, readCollection, sendable, type Checked } from './input';
 import { compact, requestResource, type OperationContext } from './utils';
 
@@ -21,6 +21,8 @@ interface BodyOperationConfig<P> {
 	read: (ctx: IExecuteFunctions, i: number) => P;
 	/** The request for those parameters, or every problem with them. Sends nothing. */
 	check: (parameters: P) => Checked<BodyRequest>;
+	/** For a request that must be sent once although it is a PATCH: what its lost answer means. */
+	lost?: (request: BodyRequest) => LostAnswer | undefined;
 }
 
 /** One request per item; `checkItem` is exported only where money or mail is sent (router.ts). */
@@ -33,9 +35,9 @@ export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 		i: number,
 		context: OperationContext,
 	): Promise<IDataObject> {
-		const { path, body } = sendable(this, checkItem(this, i), i);
-		const call = { ...context, resource, method, itemIndex: i };
-		return await requestResource.call(this, { ...call, path, body });
+		const request = sendable(this, checkItem(this, i), i);
+		const call = { ...context, resource, method, itemIndex: i, lost: config.lost?.(request) };
+		return await requestResource.call(this, { ...call, ...request });
 	}
 
 	return { description: shownFor(resource, config.operation, config.fields), checkItem, execute };

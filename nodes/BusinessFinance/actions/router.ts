@@ -9,7 +9,8 @@ import {
 import { refuseInvalidBatch } from './batch';
 import { answerOf, chosenOperation } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
-import { forAgent } from '../helpers/resourceFields';
+import { forAgent, selectedForAgent, type ResourceName } from '../helpers/resourceFields';
+import type { ToolOutput } from '../descriptions/tool';
 import { unknownOutcome } from '../transport';
 
 /** Whether n8n runs the node as a tool: `isToolExecution()` (2.x), or an `ai_tool` output. */
@@ -38,23 +39,48 @@ function errorItemJson(
 		if (error.description) json.details = error.description;
 		return json;
 	}
-	if (error.description) json.description = error.description;
+	const lost = unknownOutcome(error);
+	// a model is given the outcome in its own words, not the person's (which names the dashboard)
+	if (error.description && !(asTool && lost)) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	const outcome = wasRefusedBeforeSending(error) ? NOTHING_SENT : unknownOutcome(error);
+	const outcome = wasRefusedBeforeSending(error) ? NOTHING_SENT : lost?.model;
 	if (asTool && outcome) json.outcome = outcome;
 	return json;
+}
+
+type Shape = (json: IDataObject) => IDataObject;
+
+/** How a tool answers with each record of item `i`: its Output choice (descriptions/tool.ts). */
+function toolShape(ctx: IExecuteFunctions, i: number, resource?: ResourceName): Shape {
+	const output = ctx.getNodeParameter('output', i, 'simplified') as ToolOutput;
+	if (output === 'raw') return (json) => json;
+	if (output !== 'selected') return (json) => forAgent(resource, json) as IDataObject;
+	const listed = String(ctx.getNodeParameter('outputFields', i, ''));
+	const names = listed.split(/[\s,]+/).filter(Boolean);
+	if (names.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Output is Selected Fields, but Fields is empty', {
+			description:
+				'Name the fields the model gets, separated by commas (e.g. name, email), or choose Simplified',
+			itemIndex: i,
+		});
+	}
+	return (json) => selectedForAgent(names, json) as IDataObject;
 }
 
 /** Creates and sends: sent once, never retried by the node (docs/transport.md#retries). */
 const sendsOnce = (operation: string) => operation === 'create' || operation === 'send';
 
 const RETRY_ON_FAIL =
-	"Retry On Fail is on in this node's Settings: when the service fails after receiving a create or send (a 5xx answer, a dropped connection), n8n sends it again, which may create a second record or email the customer twice. Switch Retry On Fail off for this node; rate limits are waited out without it.";
+	"Retry On Fail is on in this node's Settings: when the service fails after receiving a create, a send or a status change (a 5xx answer, a dropped connection), n8n sends it again, which may create a second record, email the customer twice or be refused as a change already made. Switch Retry On Fail off for this node; rate limits are waited out without it.";
 
-/** What a person is shown about n8n's Retry On Fail on a create or send. */
+/**
+ * What a person is shown about n8n's Retry On Fail: on a create or send that succeeded, a hint;
+ * on any request whose outcome is unknown (a status change too), in its error.
+ */
 function warnOfRetryOnFail(ctx: IExecuteFunctions, operation: string, error?: Error): void {
-	if (!sendsOnce(operation) || ctx.getNode().retryOnFail !== true) return;
+	if (ctx.getNode().retryOnFail !== true) return;
 	if (!error) {
+		if (!sendsOnce(operation)) return;
 		ctx.addExecutionHints?.({ message: RETRY_ON_FAIL, type: 'warning', location: 'outputPane' });
 		return;
 	}
@@ -84,6 +110,7 @@ export async function router(
 	const returnData: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
+			const shape = asTool ? toolShape(this, i, answers) : undefined;
 			const waitBudgetMs = sendable(this, checkWaitBudget(this, i), i);
 			const result = await op.execute.call(this, i, { waitBudgetMs });
 			const list = Array.isArray(result) ? result : [result];
@@ -91,8 +118,7 @@ export async function router(
 				returnData.push({ json: { message: op.nothingListed(this, i) }, pairedItem: { item: i } });
 			}
 			for (const json of list) {
-				const shaped = asTool ? (forAgent(answers, json) as IDataObject) : json;
-				returnData.push({ json: shaped ?? {}, pairedItem: { item: i } });
+				returnData.push({ json: (shape ? shape(json) : json) ?? {}, pairedItem: { item: i } });
 			}
 		} catch (caught) {
 			const error =

@@ -8,6 +8,7 @@ import { validateUpdate } from '../helpers/requestRules';
 import { ItemCheck, readCollection } from './input';
 import { bodyOperation } from './operations';
 import { toApiBody } from './utils';
+import type { LostAnswer } from '../transport';
 
 /** Receivable and payable updates: one operation (a PATCH of status, notes, due date). */
 interface StatusUpdateConfig {
@@ -17,8 +18,26 @@ interface StatusUpdateConfig {
 	idPlaceholder: string;
 	/** The statuses an update may set (the service's writable ones), value to label. */
 	statuses: Record<string, string>;
+	/** What setting each status does besides the status itself ("money leaves the account"). */
+	effects?: Record<string, string>;
 	defaultStatus: string;
 	statusDescription: string;
+}
+
+/**
+ * A status change is sent once: applied but answered 5xx, a second request would be refused as
+ * an invalid transition and the node would say the change failed. The API cannot read a
+ * receivable or payable back, so the dashboard and the events are where to look.
+ */
+function statusChangeLost(config: StatusUpdateConfig, status: unknown): LostAnswer | undefined {
+	if (typeof status !== 'string') return undefined;
+	const effect = config.effects?.[status];
+	return {
+		may: `the ${config.resource}'s status may have been changed to ${status}${effect ? ` (${effect})` : ''}`,
+		check: `look at the ${config.resource} in the dashboard, or for its ${config.resource}.* events (Business Finance Trigger)`,
+		again:
+			'if the first was applied, a second request may be refused as an invalid status transition',
+	};
 }
 
 export function statusUpdateOperation(config: StatusUpdateConfig) {
@@ -59,6 +78,7 @@ export function statusUpdateOperation(config: StatusUpdateConfig) {
 			check.field(body, 'due_date', normaliseDate, 'Due Date');
 			return check.result({ path: `/v1/${resource}s/${id}`, body });
 		},
+		lost: ({ body }) => statusChangeLost(config, body?.status),
 	});
 	// No checkItem: Validate All Before Sending is for the operations that send money or mail.
 	return { description, execute };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isSet } from '../helpers/validators';
 import { withStableColumns, type ResourceName } from '../helpers/resourceFields';
-import { apiRequest, dataOf, type HttpMethod } from '../transport';
+import { apiRequest, dataOf, type HttpMethod, type LostAnswer } from '../transport';
 
 /** What every operation receives besides the item index. */
 export interface OperationContext {
@@ -29,12 +29,14 @@ interface ApiCall extends OperationContext {
 	path: string;
 	body?: IDataObject;
 	itemIndex: number;
+	/** For a request sent once that is no POST: what its lost answer may mean. */
+	lost?: LostAnswer;
 }
 
 /** One API call, answering the response's `data`. */
 export async function requestData(this: IExecuteFunctions, call: ApiCall): Promise<IDataObject> {
-	const { method, path, body, itemIndex, waitBudgetMs } = call;
-	const options = { itemIndex, waitBudgetMs };
+	const { method, path, body, itemIndex, waitBudgetMs, lost } = call;
+	const options = { itemIndex, waitBudgetMs, lost };
 	return dataOf(await apiRequest.call(this, method, path, body, undefined, options)) as IDataObject;
 }
 

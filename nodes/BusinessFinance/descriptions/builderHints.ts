@@ -9,7 +9,7 @@ const ACTION = `${PACKAGE}.businessFinance`;
 const TRIGGER = `${PACKAGE}.businessFinanceTrigger`;
 const POLLING = `${PACKAGE}.businessFinancePollingTrigger`;
 const ONCE =
-	"Put n8n's Remove Duplicates (operation Remove Items Processed in Previous Executions, value {{ $json.id }}) right after it, before any step with an effect, so that a retried delivery runs the workflow once across restarts and n8n processes.";
+	"Claim each event right after it, before any step with an effect: n8n's Redis node (operation Increment, key bf-event:{{ $json.id }}, Expire on, TTL 2592000), then a Filter that goes on only when the count is 1. A retried delivery then runs the workflow once across restarts and n8n processes, also while runs overlap.";
 
 export const actionBuilderHint: IBuilderHint = {
 	searchHint:
@@ -29,7 +29,7 @@ export const actionBuilderHint: IBuilderHint = {
 export const triggerBuilderHint: IBuilderHint = {
 	searchHint: `Starts a workflow on a verified Business Finance event; the service must reach n8n's production webhook URL, else use the Business Finance Polling Trigger. ${ONCE}`,
 	relatedNodes: [
-		{ nodeType: 'n8n-nodes-base.removeDuplicates', relationHint: ONCE },
+		{ nodeType: 'n8n-nodes-base.redis', relationHint: ONCE },
 		{ nodeType: ACTION, relationHint: 'Reads or changes the record an event names (data.id)' },
 		{ nodeType: POLLING, relationHint: 'The same events by polling, where n8n has no public URL' },
 	],

@@ -18,3 +18,50 @@ export function toolDescriptionFields(
 		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 	}));
 }
+
+export type ToolOutput = 'raw' | 'selected' | 'simplified';
+
+/**
+ * What a tool answers with each record (n8n's guideline for nodes used as tools); Simplified,
+ * the default, is the answer the node gave before the choice existed (docs/node-reference.md).
+ */
+export const toolOutputFields: INodeProperties[] = [
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		noDataExpression: true,
+		default: 'simplified',
+		description: 'Which fields of each record the model gets',
+		options: [
+			{
+				name: 'Raw',
+				value: 'raw',
+				description: 'The node’s normal output: every field, empty ones as null',
+			},
+			{
+				name: 'Selected Fields',
+				value: 'selected',
+				description: 'The ID and the fields you name, without empty ones',
+			},
+			{
+				name: 'Simplified',
+				value: 'simplified',
+				description:
+					'The fields a model acts on, without empty ones; vendors without their bank details',
+			},
+		],
+		displayOptions: { show: { '@tool': [true] } },
+	},
+	{
+		displayName: 'Fields',
+		name: 'outputFields',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. name, email, status',
+		description:
+			'The fields the model gets besides the ID, as the service names them, separated by commas',
+		displayOptions: { show: { '@tool': [true], output: ['selected'] } },
+	},
+];

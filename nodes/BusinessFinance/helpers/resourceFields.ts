@@ -79,11 +79,22 @@ const AGENT_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
  */
 export function forAgent<T>(resource: ResourceName | undefined, value: T): T | IDataObject {
 	if (!isPlainObject(value)) return value;
-	const fields = (resource && AGENT_FIELDS[resource]) ?? Object.keys(value);
+	return withoutEmpty((resource && AGENT_FIELDS[resource]) ?? Object.keys(value), value);
+}
+
+/** A record as a tool with Output "Selected Fields" answers: its id, then `names`, no `null`s. */
+export function selectedForAgent<T>(names: readonly string[], value: T): T | IDataObject {
+	if (!isPlainObject(value)) return value;
+	return withoutEmpty([...new Set(['id', ...names])], value);
+}
+
+function withoutEmpty(fields: readonly string[], value: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const field of fields) {
+		// own fields only: a picked name like `constructor` must not answer Object's own function
+		if (field === '__proto__' || !Object.prototype.hasOwnProperty.call(value, field)) continue;
 		const kept = value[field];
-		if (kept !== null && kept !== undefined && field !== '__proto__') out[field] = kept;
+		if (kept !== null && kept !== undefined) out[field] = kept;
 	}
 	return out;
 }

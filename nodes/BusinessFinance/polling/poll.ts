@@ -25,6 +25,7 @@ import {
 	lastPageOf,
 	type ListReader,
 	locate,
+	type Page,
 	misordered,
 	PAGE_SIZE,
 	readableRows,
@@ -154,6 +155,10 @@ async function pollFrom(
 		state.offsetEstimate > 0 ? Math.floor((state.offsetEstimate - 1) / PAGE_SIZE) + 1 : 1;
 	const start = await locate(reader, state.position, guess);
 	const read = await readNew(reader, state.position, start);
+	// An item was removed under a read that then failed: another moved onto a page already read,
+	// older than what came after it. Emitting would move the cursor past it for good, so nothing
+	// is emitted and the next poll reads it all again.
+	if (read.error !== undefined && read.removed) throw read.error;
 	if (read.fresh.length === 0) {
 		if (read.error !== undefined) throw read.error;
 		return { next: { ...state, offsetEstimate: nextOffset(read, state) }, emitted: [] };
@@ -203,12 +208,11 @@ async function firstPosition(
 		return stateAt(settings.watching, advance(emptyPosition(), rows));
 	}
 	const first = await getPage(reader, 1);
-	const lastNumber = lastPageOf(first.total ?? first.items.length);
-	const last = lastNumber > 1 ? await getPage(reader, lastNumber) : first;
+	const last = await lastFilledPage(reader, first);
 	const oldest = readableRows(reader, first.items, false)[0]?.stamp;
 	const refusal = last === first ? undefined : misordered(reader, last.items, oldest);
 	if (refusal) throw refusal;
-	if (last.items.length === 0) return stateAt(settings.watching, emptyPosition());
+	if (last.items.length === 0) return stateAt(settings.watching, emptyPosition()); // none yet
 	// the newest readable item, never none: an empty cursor would make every item new
 	const newest = readableRows(reader, last.items).sort(compareRows).at(-1);
 	if (!newest) throw unplaceable(ctx, reader);
@@ -216,6 +220,26 @@ async function firstPosition(
 	const tieIndex = last.items.findIndex((item) => compareStamps(reader.stampOf(item), stamp) === 0);
 	const offsetEstimate = (last.number - 1) * PAGE_SIZE + tieIndex;
 	return stateAt(settings.watching, { at: stamp, floor: id, ids: [] }, offsetEstimate);
+}
+
+/**
+ * The page `meta.total` points to, or when that one is empty (an item removed since page 1, a
+ * total that counts more than the filter lets through, pages larger than asked for) the last page
+ * with items, by halves between it and page 1: never "nothing yet" when page 1 had items.
+ */
+async function lastFilledPage(reader: ListReader, first: Page): Promise<Page> {
+	const lastNumber = lastPageOf(first.total ?? first.items.length);
+	if (lastNumber <= 1) return first;
+	const last = await getPage(reader, lastNumber);
+	if (last.items.length > 0 || first.items.length === 0) return last;
+	let filled = first;
+	let empty = lastNumber;
+	while (empty - filled.number > 1) {
+		const page = await getPage(reader, Math.floor((filled.number + empty) / 2));
+		if (page.items.length > 0) filled = page;
+		else empty = page.number;
+	}
+	return filled;
 }
 
 /** Activation refused: no item of the list's last page has a timestamp it can start from. */

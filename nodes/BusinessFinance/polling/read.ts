@@ -17,7 +17,7 @@ export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
 const MAX_PAGES_PER_POLL = 100;
 
-interface Page {
+export interface Page {
 	number: number;
 	items: IDataObject[];
 	/** `meta.total`, when the service sent one. */
@@ -131,6 +131,12 @@ export interface ForwardRead {
 	 * already read). Either may have hidden an item: the read is made again.
 	 */
 	shifted: boolean;
+	/**
+	 * A `meta.total` dropped in some pass: an item not yet read moved onto a page already read.
+	 * Unlike an insert behind the reading (a new item at a time already passed, which the cursor's
+	 * ids still let through), it is older than what came after it: no cursor past those may be kept.
+	 */
+	removed?: boolean;
 }
 
 /** From `start` to the end (or the page cap): items neither seen nor in `taken` (added to it). */
@@ -165,7 +171,7 @@ async function readForward(
 			return { ...result, error };
 		}
 		// fewer items than a page ago: some were removed, and as many moved onto the page just read
-		if (shrank(before, page)) result.shifted = true;
+		if (shrank(before, page)) Object.assign(result, { shifted: true, removed: true });
 	}
 }
 
@@ -196,13 +202,15 @@ export async function readNew(
 ): Promise<ForwardRead> {
 	const taken = new Set<string>();
 	let result = await readForward(reader, position, start, taken);
+	let removed = result.removed === true;
 	for (let pass = 2; result.shifted && result.error === undefined && pass <= MAX_PASSES; pass++) {
 		// A pass that fails ends the read with what the passes before found, sorted all the same.
 		const again = await getPage(reader, start.number)
 			.then(async (page) => await readForward(reader, position, page, taken))
 			.catch((error: unknown): ForwardRead => ({ ...result, fresh: [], error }));
 		result = { ...again, fresh: [...result.fresh, ...again.fresh] };
+		removed ||= again.removed === true;
 	}
 	const order = (a: IDataObject, b: IDataObject) => compareRows(rowOf(reader, a), rowOf(reader, b));
-	return { ...result, fresh: result.fresh.sort(order) };
+	return { ...result, removed, fresh: result.fresh.sort(order) };
 }

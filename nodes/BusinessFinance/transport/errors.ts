@@ -42,8 +42,8 @@ const ERROR_CODE_HINTS: Record<string, string> = {
 	SERVICE_UNAVAILABLE:
 		"The service is temporarily unavailable. Try again in a few minutes, or enable 'Retry On Fail' in the node settings.",
 };
-// Both retry hints above are for reads and updates only: a create or send that got a 5xx has the
-// unknown-outcome text instead (UNKNOWN_OUTCOMES), which never invites a second try.
+// Both retry hints above are for requests that may be sent again: one sent once that got a 5xx
+// has the unknown-outcome text instead (LostAnswer), which never invites a second try.
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request. Check the node parameters.',
@@ -68,11 +68,14 @@ export function hintFor(status: number | undefined, code: string | undefined): s
 }
 
 const API_INFO = Symbol.for('businessFinance.apiErrorInfo');
-/** Errors of a create or send that may have been processed, with what to say about it. */
-const outcomes = new WeakMap<Error, string>();
+/** Errors of a request sent once that may have been processed, with what to say about it. */
+const outcomes = new WeakMap<Error, { person: string; model: string }>();
 
-/** What may have happened, when a create or send failed after it may have been processed. */
-export const unknownOutcome = (error: Error): string | undefined => outcomes.get(error);
+/**
+ * What may have happened, when a request sent once failed after it may have been processed: for
+ * a person (the error's own text) and for a model (a tool's answer).
+ */
+export const unknownOutcome = (error: Error) => outcomes.get(error);
 type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
@@ -90,8 +93,8 @@ interface ApiErrorArgs extends Scope {
 	serviceMessage?: string;
 	description?: string;
 	extra?: string;
-	/** Set when a create or send may have been processed (unknownOutcome). */
-	outcome?: string;
+	/** Set when a request sent once may have been processed (unknownOutcome). */
+	lost?: LostAnswer;
 }
 
 // A `NodeApiError` built from a plain object that holds only status, code and message: no request
@@ -100,7 +103,8 @@ interface ApiErrorArgs extends Scope {
 function buildApiError(args: ApiErrorArgs): NodeApiError {
 	const { node, status, code, serviceMessage, itemIndex, secrets } = args;
 	const message = redact(args.message, secrets);
-	const hint = args.description ?? args.outcome ?? hintFor(status, code);
+	const outcome = args.lost && outcomeText(args.lost);
+	const hint = args.description ?? outcome ?? hintFor(status, code);
 	const description = redact([hint, args.extra].filter(Boolean).join(' '), secrets);
 	const httpCode = status !== undefined ? String(status) : undefined;
 	const errorResponse: JsonObject = { message };
@@ -118,8 +122,13 @@ function buildApiError(args: ApiErrorArgs): NodeApiError {
 		error.httpCode = httpCode;
 		(error as unknown as WithInfo)[API_INFO] = { status, code, serviceMessage };
 	}
-	if (args.outcome) outcomes.set(error, redact(args.outcome, secrets));
+	if (args.lost) remember(error, args.lost, secrets);
 	return error;
+}
+
+function remember(error: Error, lost: LostAnswer, secrets: Scope['secrets']): void {
+	const [person, model] = [outcomeText(lost), outcomeForModel(lost)];
+	outcomes.set(error, { person: redact(person, secrets), model: redact(model, secrets) });
 }
 
 /** A `NodeOperationError` for problems found before sending (bad credential, unsafe URL). */
@@ -142,7 +151,7 @@ export interface Scope {
 	secrets: Array<string | undefined>;
 }
 
-export type FailReason = 'final' | 'create' | 'attempts' | 'budget';
+export type FailReason = 'final' | 'once' | 'attempts' | 'budget';
 
 /** A wait that did not fit in the budget: for the next window, or behind a slow first request. */
 export function rateLimitedError(
@@ -165,18 +174,15 @@ export function rateLimitedError(
 }
 
 /** `request`: the one on its way when the execution was cancelled, if any. */
-export function cancelledError(
-	scope: Scope,
-	request?: { method: string; path: string },
-): NodeOperationError {
-	const outcome = request?.method === 'POST' ? outcomeText(request.path) : undefined;
+export function cancelledError(scope: Scope, request?: Target): NodeOperationError {
+	const lost = request?.once ? lostAnswer(request) : undefined;
 	const error = buildOperationError(scope, {
 		message: `The execution was cancelled while ${request ? 'a request was on its way' : 'waiting for the rate limit'}`,
 		description: request
-			? ['The request was abandoned.', outcome].join(' ').trim()
+			? ['The request was abandoned.', lost && outcomeText(lost)].filter(Boolean).join(' ')
 			: 'No request was sent.',
 	});
-	if (outcome) outcomes.set(error, outcome);
+	if (lost) remember(error, lost, scope.secrets);
 	return error;
 }
 
@@ -196,6 +202,8 @@ const NETWORK_TEXT: Record<NetworkKind, (url: string) => string> = {
 		`The host of ${url} cannot be reached from n8n. Check the Base URL and the network.`,
 	timeout: (url) => `The service at ${url} did not answer in time.`,
 	reset: (url) => `The connection to ${url} was closed before the service answered.`,
+	cut: (url) =>
+		`The service at ${url} began to answer, but the answer broke off or could not be read (the connection closed mid-answer, a body that does not decompress, or a malformed head).`,
 	other: (url) => `The connection to ${url} failed.`,
 };
 
@@ -205,37 +213,87 @@ export function describeNetworkFailure(failure: NetworkFailure, baseUrl: string)
 		: `The service at ${baseUrl} did not finish answering within ${formatSeconds(failure.deadlineMs)}.`;
 }
 
-/** How a call that ends without data failed: method, path, attempts (429s not counted), why no retry. */
-export type Ending = { method: string; path: string; attempts: number; reason: FailReason };
+/** The request on its way: `once` when it must not be sent twice; `lost`: what its lost answer means. */
+export type Target = { method: string; path: string; once: boolean; lost?: LostAnswer };
 
-// What a create or send may have done when its answer was lost, and how to find out, by path
-// (the API cannot read receivables or payables back). One text for the node's error and an
-// agent's `outcome`: no retry advice of any kind, for a person, a model or Retry On Fail.
-const UNKNOWN_OUTCOMES: Record<string, string> = {
-	'/v1/receivables':
-		'the receivable may have been created (with Send Immediately, also emailed to the customer). Look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger). Running this again may create a second invoice.',
-	'/v1/receivables/:id/send':
-		'the customer may have been emailed. Look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger). Running this again may email the customer a second time.',
-	'/v1/payables':
-		'the payable may have been created. Look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger). Running this again may create a second payable, which could be paid twice.',
-	'/v1/vendors':
-		'the vendor may have been created. Search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event. Running this again may create a second vendor.',
-	'/v1/webhooks':
-		'the webhook endpoint may have been created. Look at the webhook endpoints in the dashboard. Running this again may create a second endpoint.',
-};
+/** How a call that ends without data failed: its request, attempts (429s not counted), why no retry. */
+export type Ending = Target & { attempts: number; reason: FailReason };
 
-function outcomeText(path: string): string {
-	const sent = path.replace(/^\/v1\/receivables\/[^/]+\/send$/, '/v1/receivables/:id/send');
-	const effect =
-		UNKNOWN_OUTCOMES[sent] ??
-		'the request may have taken effect. Look in the dashboard. Running this again may repeat it.';
-	return `Outcome unknown: the service may have received and processed this request, so ${effect} It is never retried automatically.`;
+/**
+ * What a request sent once may have done when its answer was lost: `may` (what may exist or have
+ * changed), `check` (where a person can see it), `again` (what a second request could do). The
+ * API cannot read receivables or payables back, so `check` names the dashboard and the events.
+ */
+export interface LostAnswer {
+	may: string;
+	check: string;
+	again: string;
 }
 
-// The outcome text when a POST may have been processed: `create` is send.ts's reason for not
-// retrying a POST after a 5xx, an unreadable 2xx or the network (4xx are `final`).
-const uncertain = (ending: Ending) =>
-	ending.reason === 'create' ? outcomeText(ending.path) : undefined;
+// The creates and the send, by path. No retry advice of any kind, for a person, a model or Retry
+// On Fail: `again` says only what a second request could do.
+const UNKNOWN_OUTCOMES: Record<string, LostAnswer> = {
+	'/v1/receivables': {
+		may: 'the receivable may have been created (with Send Immediately, also emailed to the customer)',
+		check:
+			'look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger)',
+		again: 'a second request may create a second invoice',
+	},
+	'/v1/receivables/:id/send': {
+		may: 'the customer may have been emailed',
+		check:
+			'look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger)',
+		again: 'a second request may email the customer a second time',
+	},
+	'/v1/payables': {
+		may: 'the payable may have been created',
+		check:
+			'look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger)',
+		again: 'a second request may create a second payable, which could be paid twice',
+	},
+	'/v1/vendors': {
+		may: 'the vendor may have been created',
+		check:
+			'search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event',
+		again: 'a second request may create a second vendor',
+	},
+	'/v1/webhooks': {
+		may: 'the webhook endpoint may have been created',
+		check: 'look at the webhook endpoints in the dashboard',
+		again: 'a second request may create a second endpoint',
+	},
+};
+
+const SOME_EFFECT: LostAnswer = {
+	may: 'the request may have taken effect',
+	check: 'look in the dashboard',
+	again: 'a second request may repeat it',
+};
+
+const lostAnswerOf = (path: string): LostAnswer =>
+	UNKNOWN_OUTCOMES[path.replace(/^\/v1\/receivables\/[^/]+\/send$/, '/v1/receivables/:id/send')] ??
+	SOME_EFFECT;
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const UNKNOWN = 'Outcome unknown: the service may have received and processed this request, so';
+
+/** For a person (the node's error). */
+function outcomeText(lost: LostAnswer): string {
+	return `${UNKNOWN} ${lost.may}. ${capital(lost.check)}. ${capital(lost.again)}. It is never retried automatically.`;
+}
+
+/** For a model (a tool's `outcome`): it has no dashboard, so it is told what to do instead. */
+function outcomeForModel(lost: LostAnswer): string {
+	return `${UNKNOWN} ${lost.may}. Do not call this tool again for this item: ${lost.again}. Tell the user that ${lost.may}, and that a person should check it: ${lost.check}.`;
+}
+
+/** A request's lost answer: the operation's own text, else the path's (creates and the send). */
+const lostAnswer = (ending: { path: string; lost?: LostAnswer }) =>
+	ending.lost ?? lostAnswerOf(ending.path);
+
+// The outcome when a request sent once may have been processed: `once` is send.ts's reason for
+// not retrying it after a 5xx, an unreadable 2xx or the network (4xx are `final`).
+const uncertain = (ending: Ending) => (ending.reason === 'once' ? lostAnswer(ending) : undefined);
 
 /** What the tries and the budget add. */
 function afterwards(ending: Ending): string {
@@ -253,17 +311,20 @@ export function networkFailureError(
 	failure: NetworkFailure,
 	url: string,
 ) {
-	const notSent =
-		'The request did not reach the service, so nothing was created; it is safe to run again.';
-	const outcome = failure.notSent ? undefined : uncertain(ending);
-	const sent = ending.method === 'POST' ? (outcome ?? notSent) : undefined;
+	const nothing = ending.method === 'POST' ? 'nothing was created' : 'nothing was changed';
+	const notSent = `The request did not reach the service, so ${nothing}; it is safe to run again.`;
+	const lost = failure.notSent ? undefined : uncertain(ending);
+	const sent = ending.once ? (lost ? outcomeText(lost) : notSent) : undefined;
 	return buildApiError({
 		...scope,
 		code: failure.code,
-		message: `Could not reach the Business Finance service (${failure.code})`,
+		message:
+			failure.kind === 'cut'
+				? `The answer of the Business Finance service broke off (${failure.code})`
+				: `Could not reach the Business Finance service (${failure.code})`,
 		description: describeNetworkFailure(failure, url),
 		extra: [sent, afterwards(ending)].filter(Boolean).join(' '),
-		outcome,
+		lost,
 	});
 }
 
@@ -286,15 +347,15 @@ function unknownAnswerError(scope: Scope, ending: Ending, status: number, parsed
 	const proxy = looksHtml
 		? 'The answer came from something other than the API (for example a proxy or gateway): check the Base URL.'
 		: '';
-	const outcome = uncertain(ending);
+	const lost = uncertain(ending);
 	return buildApiError({
 		...scope,
 		status,
 		message: `The service answered HTTP ${status || 'with no status'}${what}`,
-		// an uncertain create's text replaces the status's hint ("Try again later")
-		description: outcome && [proxy, outcome].filter(Boolean).join(' '),
-		extra: outcome ? afterwards(ending) : [proxy, afterwards(ending)].filter(Boolean).join(' '),
-		outcome,
+		// an uncertain request's text replaces the status's hint ("Try again later")
+		description: lost && [proxy, outcomeText(lost)].filter(Boolean).join(' '),
+		extra: lost ? afterwards(ending) : [proxy, afterwards(ending)].filter(Boolean).join(' '),
+		lost,
 	});
 }
 
@@ -305,17 +366,17 @@ export function answerError(
 	answer: { status: number; body: unknown; location?: string },
 ): NodeApiError {
 	const { status, location } = answer;
-	const outcome = uncertain(ending);
+	const lost = uncertain(ending);
 	if (status >= 200 && status < 300) {
 		return buildApiError({
 			...scope,
 			status,
 			message: `The service answered HTTP ${status} with a body that is not valid JSON`,
 			description:
-				outcome ??
+				(lost && outcomeText(lost)) ??
 				'Check that the Base URL points at the Business Finance API (not a web page or proxy).',
 			extra: afterwards(ending),
-			outcome,
+			lost,
 		});
 	}
 	if (status >= 300 && status < 400) {
@@ -334,9 +395,9 @@ export function answerError(
 	const said = serviceError.message?.replace(/\s+/g, ' ').trim();
 	const serviceMessage = said ? redactedExcerpt(said, 300, scope.secrets) : undefined;
 	const message = serviceErrorMessage(status, code, serviceMessage);
-	// an uncertain create's text replaces the code's hint ("Try again in a few minutes, or …")
+	// an uncertain request's text replaces the code's hint ("Try again in a few minutes, or …")
 	const extra = afterwards(ending);
-	return buildApiError({ ...scope, status, code, serviceMessage, message, extra, outcome });
+	return buildApiError({ ...scope, status, code, serviceMessage, message, extra, lost });
 }
 
 function serviceErrorMessage(status: number, code?: string, said?: string): string {

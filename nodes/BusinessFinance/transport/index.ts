@@ -4,12 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
 import { readCredential } from './credential';
 import { type Clock, Deadline, systemClock } from './deadline';
-import { buildOperationError, LISTING, listingError } from './errors';
+import { buildOperationError, LISTING, listingError, type LostAnswer } from './errors';
 import { limiterFor, type Limiters } from './limiter';
 import { getPage, listAll } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
-export { getApiErrorInfo, unknownOutcome } from './errors';
+export { getApiErrorInfo, unknownOutcome, type LostAnswer } from './errors';
 export { settledWithin } from './deadline';
 export { dataOf } from './response';
 export type { HttpMethod };
@@ -17,10 +17,13 @@ export type { HttpMethod };
 // `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
 // option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
 // on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
+// `lost`: for a request that must not be sent twice although it is no POST (a status change),
+// what its lost answer may mean; it is then sent once, as every POST is.
 export interface ApiRequestOptions {
 	itemIndex?: number;
 	waitBudgetMs?: number;
 	deadlineMs?: number;
+	lost?: LostAnswer;
 }
 
 // `limit`: a whole number of at least 1, checked with the node's parameters (checkPaging in
@@ -47,7 +50,7 @@ async function openCall(
 	callOptions: ApiRequestOptions | undefined,
 ): Promise<Call> {
 	const getCredentials = ctx.getCredentials as (type: string, i?: number) => Promise<IDataObject>;
-	const { itemIndex, waitBudgetMs, deadlineMs } = callOptions ?? {};
+	const { itemIndex, waitBudgetMs, deadlineMs, lost } = callOptions ?? {};
 	const node = ctx.getNode();
 	const credential = readCredential(await getCredentials.call(ctx, CREDENTIAL_NAME, itemIndex));
 	if ('problem' in credential) {
@@ -64,7 +67,8 @@ async function openCall(
 	);
 	const { apiKey, baseUrl } = credential;
 	const limiter = limiterFor(limiters, apiKey, clock);
-	return { ctx, node, itemIndex, secrets: [apiKey], baseUrl, limiter, deadline, requestTimeoutMs };
+	const secrets = [apiKey];
+	return { ctx, node, itemIndex, secrets, baseUrl, limiter, deadline, requestTimeoutMs, lost };
 }
 
 /** A transport with its own per-key limiters and clock (tests make theirs with fake clocks). */

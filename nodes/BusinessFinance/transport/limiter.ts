@@ -102,6 +102,8 @@ export class KeyLimiter {
 	private blockedUntilMs = 0;
 	private probing = false;
 	private inFlight = 0;
+	/** Callers waiting in acquire(), for a wake or for a time. */
+	private sleeping = 0;
 	/** The service sends no rate-limit headers: nothing to track, do not queue. */
 	private untracked = false;
 	/** Answers in a row with `remaining 0` and no usable reset (grows their backoff). */
@@ -117,10 +119,16 @@ export class KeyLimiter {
 		return this.wakers.size;
 	}
 
-	/** Nothing waits on it, sends through it or is held off by it: it may be dropped. */
+	/**
+	 * Nothing waits on it (for a wake or for a time), sends through it, is held off by it or is
+	 * counted in a window it knows: it may be dropped. A live window counts, since a new limiter
+	 * would not know that window is used up.
+	 */
 	get idle(): boolean {
-		const quiet = this.inFlight === 0 && this.wakers.size === 0 && !this.probing;
-		return quiet && this.blockedUntilMs <= this.clock.now();
+		const nowMs = this.clock.now();
+		const quiet = this.inFlight === 0 && this.sleeping === 0; // a waker is a sleeper too
+		const live = (this.window?.endsAtMs ?? 0) > nowMs || this.blockedUntilMs > nowMs;
+		return quiet && !this.probing && !live;
 	}
 
 	/** Wait on the caller's deadline until the key may send one request, not before `notBeforeMs`. */
@@ -134,7 +142,12 @@ export class KeyLimiter {
 			if (admission.go) return this.ticket(admission.probe);
 			const { untilMs, orWoken } = admission;
 			const waitMs = untilMs === undefined ? undefined : untilMs - this.clock.now();
-			await deadline.wait(waitMs, untilMs === undefined || orWoken ? register : undefined);
+			this.sleeping += 1;
+			try {
+				await deadline.wait(waitMs, untilMs === undefined || orWoken ? register : undefined);
+			} finally {
+				this.sleeping -= 1;
+			}
 		}
 	}
 

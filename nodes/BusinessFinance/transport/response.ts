@@ -45,7 +45,13 @@ const NETWORK_CODES = new Set(
 	ETIMEOUT`.split(/\s+/),
 );
 
-export type NetworkKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'other';
+export type NetworkKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'unreachable' | 'cut' | 'other';
+
+/**
+ * An answer that began and broke off: the connection closed mid-body, a body that does not
+ * decompress, a head the HTTP parser refuses (a garbage status line, an oversized header).
+ */
+const CUT_CODES = /^(ERR_BAD_RESPONSE|ERR_STREAM_PREMATURE_CLOSE|Z_[A-Z_]+|HPE_[A-Z_]+)$/;
 /** `notSent`: certainly not processed; `deadlineMs`: the transport's own deadline ended it. */
 export interface NetworkFailure {
 	code: string;
@@ -79,15 +85,22 @@ function kindOf(code: string): NetworkKind {
 	return 'other';
 }
 
+/**
+ * What the HTTP layer threw, when it is the network's or a broken answer's; undefined for what
+ * no request caused. An error carrying a response is an answer that broke off: with
+ * ignoreHttpStatusErrors a complete answer is returned, never thrown.
+ */
 export function classifyNetworkError(error: unknown): NetworkFailure | undefined {
 	if (!error || typeof error !== 'object') return undefined;
 	const e = error as { response?: unknown; cause?: { response?: unknown } };
-	// An HTTP answer is not a network failure (with ignoreHttpStatusErrors this should not happen).
-	if (e.response && typeof e.response === 'object' && 'status' in e.response) return undefined;
-	if (e.cause && typeof e.cause === 'object' && e.cause.response) return undefined;
-	const code = collectCodes(error)
-		.find((c) => NETWORK_CODES.has(c.toUpperCase()))
-		?.toUpperCase();
+	const codes = collectCodes(error).map((c) => c.toUpperCase());
+	const answered =
+		(e.response && typeof e.response === 'object') ||
+		(e.cause && typeof e.cause === 'object' && e.cause.response);
+	const cut = codes.find((c) => CUT_CODES.test(c));
+	if (answered || cut)
+		return { code: cut ?? codes[0] ?? 'ERR_BAD_RESPONSE', notSent: false, kind: 'cut' };
+	const code = codes.find((c) => NETWORK_CODES.has(c));
 	if (!code) return undefined;
 	const kind = kindOf(code);
 	const notSent =

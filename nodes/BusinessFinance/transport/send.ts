@@ -29,7 +29,7 @@ export type ApiContext =
 
 /** Total time one attempt may take, from sending to the last byte of the answer. */
 export const REQUEST_TIMEOUT_MS = 60_000;
-/** Attempts for GET/PATCH/DELETE on 5xx, unreadable 2xx bodies and network failures. */
+/** Attempts on 5xx, unreadable 2xx bodies and network failures, for requests not sent once. */
 const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 500;
 const RETRY_CAP_MS = 8_000;
@@ -41,6 +41,11 @@ export interface Call extends errors.Scope {
 	limiter: KeyLimiter;
 	deadline: Deadline;
 	requestTimeoutMs: number;
+	/**
+	 * Set for a request that must not be sent twice although it is no POST (a status change):
+	 * what its lost answer may mean. Every POST is sent once too.
+	 */
+	lost?: errors.LostAnswer;
 }
 
 type FullResponse = { body?: unknown; headers?: Headers; statusCode?: number };
@@ -51,16 +56,16 @@ type Failure =
 
 type Decision = { action: 'retry'; waitMs: number } | { action: 'fail'; reason: errors.FailReason };
 
-/** `attempt`: attempts failed so far. A POST is not retried here: it may have been processed. */
+/** `attempt`: attempts failed so far. A request sent once is not retried: it may have been processed. */
 function decideRetry(
 	failure: Failure,
-	method: HttpMethod,
+	once: boolean,
 	attempt: number,
 	timeLeftMs: number,
 	random: number,
 ): Decision {
 	if (failure.kind === 'final') return { action: 'fail', reason: 'final' };
-	if (method === 'POST') return { action: 'fail', reason: 'create' };
+	if (once) return { action: 'fail', reason: 'once' };
 	if (attempt >= MAX_ATTEMPTS) return { action: 'fail', reason: 'attempts' };
 	const askedMs = failure.kind === 'serverError' ? failure.retryAfterMs : undefined;
 	const waitMs =
@@ -162,11 +167,8 @@ function waitError(call: Call, error: unknown): Error {
 	return errors.rateLimitedError(call, call.deadline, error, call.limiter.reportedLimit);
 }
 
-/** The request an attempt sends, as its errors name it. */
-type Target = { method: HttpMethod; path: string };
-
 /** A failed attempt without an answer; throws for a cancellation or what is not the network's. */
-function networkFailure(call: Call, error: unknown, target: Target): Attempt {
+function networkFailure(call: Call, error: unknown, target: errors.Target): Attempt {
 	if (error instanceof CancelledError) throw errors.cancelledError(call, target);
 	const network: NetworkFailure | undefined =
 		error instanceof AttemptTimeout
@@ -205,7 +207,7 @@ function readResponse(call: Call, response: FullResponse, receivedAtMs: number):
 async function attempt(
 	call: Call,
 	request: IHttpRequestOptions,
-	target: Target,
+	target: errors.Target,
 	notBeforeMs: number,
 ): Promise<Attempt> {
 	const { limiter, deadline } = call;
@@ -243,10 +245,16 @@ export async function send(
 		call.ctx.logger?.debug?.(
 			`Business Finance: ${method} ${path} ${what}; retrying in ${errors.formatSeconds(waitMs)}`,
 		);
+	const target = {
+		method,
+		path,
+		once: method === 'POST' || call.lost !== undefined,
+		lost: call.lost,
+	};
 	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
 	let notBeforeMs = 0;
 	for (;;) {
-		const last = await attempt(call, request, { method, path }, notBeforeMs);
+		const last = await attempt(call, request, target, notBeforeMs);
 		if (last.kind === 'data') return last.data;
 		if (last.kind === 'rateLimited') {
 			notBeforeMs = last.untilMs;
@@ -255,9 +263,9 @@ export async function send(
 		}
 		attempts += 1;
 		const random = deadline.clock.random();
-		const decision = decideRetry(last.failure, method, attempts, deadline.leftMs, random);
+		const decision = decideRetry(last.failure, target.once, attempts, deadline.leftMs, random);
 		if (decision.action === 'fail')
-			throw last.error({ method, path, attempts, reason: decision.reason });
+			throw last.error({ ...target, attempts, reason: decision.reason });
 		log(last.failure.kind, decision.waitMs);
 		await waited(call, deadline.wait(decision.waitMs));
 	}

@@ -30,7 +30,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'e.g. ep_2b9f6c1d8a',
 		description:
 			"ID of an existing webhook endpoint (starts with ep_) to point at this workflow. Leave empty to let the trigger create an endpoint on activation and delete it on deactivation; if your account cannot create endpoints through the API, create one in the service's dashboard and paste its ID here.",
-		hint: 'Leave empty and an endpoint is created when the workflow is published, and deleted when it is unpublished. An ID given here has its URL, events, description and disabled flag restored on unpublishing.',
+		hint: 'Empty: an endpoint is made on publishing, deleted on unpublishing. A given one gets its settings back on unpublishing',
 	},
 	{
 		// n8n's guidelines: an event parameter of a trigger is called Trigger On and has no tooltip.

@@ -28,7 +28,10 @@ const fields: INodeProperties[] = [
 		placeholder: 'e.g. BILL-7731',
 		description: 'The vendor’s invoice number',
 	},
-	amountField('Amount owed, more than 0'),
+	amountField(
+		'Amount owed, more than 0',
+		'More than 0. The create takes no currency: the service books it in its own (the answer’s currency says which)',
+	),
 	vendorLocator(
 		{
 			required: false,

@@ -6,6 +6,7 @@ export const { description, execute } = statusUpdateOperation({
 	idLabel: 'Payable ID',
 	idPlaceholder: 'e.g. 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
 	statuses: { pending_review: 'Pending Review', ready: 'Ready' },
+	effects: { ready: 'approved for payment: the service schedules and pays it' },
 	defaultStatus: 'ready',
 	statusDescription:
 		'Approve a payable for payment (Ready) or send it back to review. Scheduled, paid, failed or cancelled payables cannot be changed.',
