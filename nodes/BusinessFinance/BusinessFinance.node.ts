@@ -5,7 +5,12 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import { allOperations, RESOURCES } from './actions/resources';
+import {
+	allOperations,
+	checkedBeforeSending,
+	RESOURCES,
+	resourceOptions,
+} from './actions/resources';
 import { router } from './actions/router';
 import {
 	CREDENTIAL_NAME,
@@ -44,25 +49,7 @@ export class BusinessFinance implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Payable', value: 'payable', description: 'Bills you owe to vendors' },
-					{
-						name: 'Receivable',
-						value: 'receivable',
-						description: 'Invoices you issue to customers',
-					},
-					{
-						name: 'Treasury',
-						value: 'treasury',
-						description: 'Balance, deposit instructions and transactions',
-					},
-					{ name: 'Vendor', value: 'vendor', description: 'Payees and how they are paid' },
-					{
-						name: 'Webhook Endpoint',
-						value: 'webhookEndpoint',
-						description: 'Where the service sends events',
-					},
-				],
+				options: resourceOptions(),
 				default: 'receivable',
 			},
 			...Object.values(RESOURCES).flatMap((resource) => resource.description),
@@ -85,12 +72,7 @@ export class BusinessFinance implements INodeType {
 					description:
 						'Whether to check every input item before the first request, and send nothing if any item is invalid. The node then fails with one error listing every invalid item and why (with On Error: Continue, one error item per input item). Off: valid items are sent one by one until an invalid one stops the node.',
 					hint: 'Use for batches from a sheet: a half-sent batch of invoices or bills is harder to repair than none',
-					displayOptions: {
-						show: {
-							'/resource': ['receivable', 'payable', 'vendor'],
-							'/operation': ['create', 'send'],
-						},
-					},
+					displayOptions: { show: checkedBeforeSending() },
 				},
 			]),
 		],

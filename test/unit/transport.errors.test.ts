@@ -2,7 +2,16 @@
 import { inspect } from 'util';
 import { NodeApiError } from 'n8n-workflow';
 
-import { getApiErrorInfo, unknownOutcome } from '../../nodes/BusinessFinance/transport/errors';
+import {
+	getApiErrorInfo,
+	unknownOutcome,
+	type LostAnswer,
+} from '../../nodes/BusinessFinance/transport/errors';
+import * as payableCreate from '../../nodes/BusinessFinance/actions/payables/create.operation';
+import * as receivableCreate from '../../nodes/BusinessFinance/actions/receivables/create.operation';
+import * as receivableSend from '../../nodes/BusinessFinance/actions/receivables/send.operation';
+import * as vendorCreate from '../../nodes/BusinessFinance/actions/vendors/create.operation';
+import { ENDPOINT_LOST } from '../../nodes/BusinessFinance/trigger/endpoints';
 import {
 	RECEIVABLE_MAY_EXIST,
 	RECEIVABLE_MAY_EXIST_FOR_MODEL,
@@ -225,7 +234,8 @@ describe('a create or send whose outcome is unknown', () => {
 		'%s: says the receivable may exist, how to check, and no advice to send again',
 		async (_, answer) => {
 			const ctx = fakeContext(fake, answer as never);
-			const error = await failure(call(ctx, 'POST', '/v1/receivables', { amount: 1 }));
+			const options = { lost: receivableCreate.lostAnswer };
+			const error = await failure(call(ctx, 'POST', '/v1/receivables', {}, undefined, options));
 			expect(ctx.calls).toHaveLength(1);
 			expect(unknownOutcome(error)?.person).toMatch(RECEIVABLE_MAY_EXIST);
 			expect(error.description).not.toMatch(RETRY_ADVICE);
@@ -237,20 +247,32 @@ describe('a create or send whose outcome is unknown', () => {
 		},
 	);
 
-	it.each([
+	// each operation's own text (actions/, trigger/endpoints.ts), as the transport says it
+	it.each<[string, LostAnswer, RegExp]>([
 		[
 			'/v1/receivables/r1/send',
+			receivableSend.lostAnswer,
 			/customer may have been emailed.*receivable\.sent event.*email the customer a second time/,
 		],
-		['/v1/payables', /payable may have been created.*payable\.created event.*second payable/],
+		[
+			'/v1/payables',
+			payableCreate.lostAnswer,
+			/payable may have been created.*payable\.created event.*second payable/,
+		],
 		[
 			'/v1/vendors',
+			vendorCreate.lostAnswer,
 			/vendor may have been created\. Search the vendors for its name.*second vendor/,
 		],
-		['/v1/webhooks', /webhook endpoint may have been created/],
-	])('POST %s: says what may exist there and how to find it', async (path, what) => {
+		['/v1/webhooks', ENDPOINT_LOST, /webhook endpoint may have been created/],
+		[
+			'/v1/anything',
+			undefined as never,
+			/the request may have taken effect\. Look in the dashboard/,
+		],
+	])('POST %s: says what may exist there and how to find it', async (path, lost, what) => {
 		const ctx = fakeContext(fake, () => apiError(503, 'SERVICE_UNAVAILABLE', 'down'));
-		const error = await failure(call(ctx, 'POST', path, {}));
+		const error = await failure(call(ctx, 'POST', path, {}, undefined, { lost }));
 		expect(unknownOutcome(error)?.person).toMatch(what);
 		expect(error.description).not.toMatch(RETRY_ADVICE);
 	});

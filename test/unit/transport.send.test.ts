@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { HttpMethod } from '../../nodes/BusinessFinance/transport/send';
+import * as vendorCreate from '../../nodes/BusinessFinance/actions/vendors/create.operation';
 import {
 	apiError,
 	call,
@@ -230,8 +231,9 @@ describe('the attempt and its deadline', () => {
 		const hangs = () => new Promise<never>(() => undefined);
 		const ctx = fakeContext(fake, hangs, {}, [], execution.signal);
 		void fake.clock.sleep(2_000).then(() => execution.abort());
+		const lost = vendorCreate.lostAnswer;
 		const error = await failure(
-			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', { name: 'x' })),
+			fake.run(t.apiRequest.call(ctx as never, 'POST', '/v1/vendors', {}, undefined, { lost })),
 		);
 		expect(error.message).toMatch(/cancelled while a request was on its way/);
 		expect(error.description).toMatch(

@@ -21,11 +21,17 @@ interface BodyOperationConfig<P> {
 	read: (ctx: IExecuteFunctions, i: number) => P;
 	/** The request for those parameters, or every problem with them. Sends nothing. */
 	check: (parameters: P) => Checked<BodyRequest>;
-	/** For a request that must be sent once although it is a PATCH: what its lost answer means. */
+	/**
+	 * What the request may have done when its answer is lost; given, it is sent once (every POST is,
+	 * and a PATCH that gives one): the outcome the node's error and a tool's answer say.
+	 */
 	lost?: (request: BodyRequest) => LostAnswer | undefined;
 }
 
-/** One request per item; `checkItem` is exported only where money or mail is sent (router.ts). */
+/**
+ * One request per item. `checkItem` is exported only where money or mail is sent (Validate All
+ * Before Sending); `sendsOnce` (every POST) tells the router to warn of n8n's Retry On Fail.
+ */
 export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 	const { resource, method } = config;
 	const checkItem = (ctx: IExecuteFunctions, i: number) => config.check(config.read(ctx, i));
@@ -40,7 +46,8 @@ export function bodyOperation<P>(config: BodyOperationConfig<P>) {
 		return await requestResource.call(this, { ...call, ...request });
 	}
 
-	return { description: shownFor(resource, config.operation, config.fields), checkItem, execute };
+	const description = shownFor(resource, config.operation, config.fields);
+	return { description, checkItem, execute, sendsOnce: method === 'POST' };
 }
 
 interface ListOperationConfig {

@@ -1,7 +1,8 @@
 /**
  * The resource modules, each exporting its operations (`<op>.operation.ts`) and its description:
  * the one table of what the node can do. Adding an operation is its file and its line in the
- * resource's index.ts (CONTRIBUTING.md, "Code map and common changes").
+ * resource's index.ts; a resource, its folder and its line here (CONTRIBUTING.md, "Code map and
+ * common changes").
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { ResourceName } from '../helpers/resourceFields';
@@ -25,6 +26,8 @@ export interface Operation {
 	) => Promise<IDataObject | IDataObject[]>;
 	toolDescription: string;
 	checkItem?: ItemChecker;
+	/** Sent once (a create or send): n8n's Retry On Fail may repeat it (router.ts warns). */
+	sendsOnce?: boolean;
 	/** A listing's answer to an agent when it lists nothing. */
 	nothingListed?: (ctx: IExecuteFunctions, i: number) => string;
 	/** The record type it answers with, for the shape an agent gets (default: its resource). */
@@ -58,3 +61,22 @@ export function chosenOperation(ctx: IExecuteFunctions) {
 /** The record type `op` of `resource` answers with, if any. */
 export const answerOf = (resource: string, op: Operation): ResourceName | undefined =>
 	op.answers === undefined ? (resource as ResourceName) : (op.answers ?? undefined);
+
+/** The node's Resource options: each resource module's `option`, by name as n8n's lint orders them. */
+export const resourceOptions = () =>
+	Object.entries(RESOURCES)
+		.map(([value, module]) => ({ ...module.option, value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+
+/**
+ * Where Validate All Before Sending is shown: the operations with a `checkItem` (money or mail).
+ * n8n shows an option for every pair of the lists; test/node/description.test.ts checks that each
+ * pair it shows is one of them.
+ */
+export function checkedBeforeSending() {
+	const checked = allOperations().filter(({ op }) => op.checkItem);
+	return {
+		'/resource': [...new Set(checked.map(({ resource }) => resource))],
+		'/operation': [...new Set(checked.map(({ operation }) => operation))],
+	};
+}

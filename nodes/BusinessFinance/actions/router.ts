@@ -7,7 +7,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { refuseInvalidBatch } from './batch';
-import { answerOf, chosenOperation } from './resources';
+import { answerOf, chosenOperation, type Operation } from './resources';
 import { checkWaitBudget, sendable, wasRefusedBeforeSending } from './input';
 import { forAgent, selectedForAgent, type ResourceName } from '../helpers/resourceFields';
 import type { ToolOutput } from '../descriptions/tool';
@@ -67,9 +67,6 @@ function toolShape(ctx: IExecuteFunctions, i: number, resource?: ResourceName): 
 	return (json) => selectedForAgent(names, json) as IDataObject;
 }
 
-/** Creates and sends: sent once, never retried by the node (docs/transport.md#retries). */
-const sendsOnce = (operation: string) => operation === 'create' || operation === 'send';
-
 const RETRY_ON_FAIL =
 	"Retry On Fail is on in this node's Settings: when the service fails after receiving a create, a send or a status change (a 5xx answer, a dropped connection), n8n sends it again, which may create a second record, email the customer twice or be refused as a change already made. Switch Retry On Fail off for this node; rate limits are waited out without it.";
 
@@ -77,10 +74,10 @@ const RETRY_ON_FAIL =
  * What a person is shown about n8n's Retry On Fail: on a create or send that succeeded, a hint;
  * on any request whose outcome is unknown (a status change too), in its error.
  */
-function warnOfRetryOnFail(ctx: IExecuteFunctions, operation: string, error?: Error): void {
+function warnOfRetryOnFail(ctx: IExecuteFunctions, op: Operation, error?: Error): void {
 	if (ctx.getNode().retryOnFail !== true) return;
 	if (!error) {
-		if (!sendsOnce(operation)) return;
+		if (!op.sendsOnce) return;
 		ctx.addExecutionHints?.({ message: RETRY_ON_FAIL, type: 'warning', location: 'outputPane' });
 		return;
 	}
@@ -96,7 +93,7 @@ export async function router(
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const { resource, operation, op } = chosenOperation(this);
+	const { resource, op } = chosenOperation(this);
 	const asTool = runsAsTool(this);
 	const errorItem = (error: NodeApiError | NodeOperationError, i: number) => ({
 		json: errorItemJson(this, error, asTool),
@@ -126,7 +123,7 @@ export async function router(
 					? caught
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex: i });
 			if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-			warnOfRetryOnFail(this, operation, error);
+			warnOfRetryOnFail(this, op, error);
 			// As a tool the error is the answer (errorItemJson says why); never thrown.
 			if (continueOnFail || asTool) {
 				returnData.push(errorItem(error, i));
@@ -135,6 +132,6 @@ export async function router(
 			throw error;
 		}
 	}
-	warnOfRetryOnFail(this, operation);
+	warnOfRetryOnFail(this, op);
 	return [returnData];
 }

@@ -221,8 +221,8 @@ export type Ending = Target & { attempts: number; reason: FailReason };
 
 /**
  * What a request sent once may have done when its answer was lost: `may` (what may exist or have
- * changed), `check` (where a person can see it), `again` (what a second request could do). The
- * API cannot read receivables or payables back, so `check` names the dashboard and the events.
+ * changed), `check` (where a person can see it), `again` (what a second request could do). Each
+ * operation sent once gives its own (actions/); the API cannot read receivables or payables back.
  */
 export interface LostAnswer {
 	may: string;
@@ -230,49 +230,12 @@ export interface LostAnswer {
 	again: string;
 }
 
-// The creates and the send, by path. No retry advice of any kind, for a person, a model or Retry
-// On Fail: `again` says only what a second request could do.
-const UNKNOWN_OUTCOMES: Record<string, LostAnswer> = {
-	'/v1/receivables': {
-		may: 'the receivable may have been created (with Send Immediately, also emailed to the customer)',
-		check:
-			'look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger)',
-		again: 'a second request may create a second invoice',
-	},
-	'/v1/receivables/:id/send': {
-		may: 'the customer may have been emailed',
-		check:
-			'look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger)',
-		again: 'a second request may email the customer a second time',
-	},
-	'/v1/payables': {
-		may: 'the payable may have been created',
-		check:
-			'look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger)',
-		again: 'a second request may create a second payable, which could be paid twice',
-	},
-	'/v1/vendors': {
-		may: 'the vendor may have been created',
-		check:
-			'search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event',
-		again: 'a second request may create a second vendor',
-	},
-	'/v1/webhooks': {
-		may: 'the webhook endpoint may have been created',
-		check: 'look at the webhook endpoints in the dashboard',
-		again: 'a second request may create a second endpoint',
-	},
-};
-
+// Where an operation says nothing of its own (each create and send does): no business text here.
 const SOME_EFFECT: LostAnswer = {
 	may: 'the request may have taken effect',
 	check: 'look in the dashboard',
 	again: 'a second request may repeat it',
 };
-
-const lostAnswerOf = (path: string): LostAnswer =>
-	UNKNOWN_OUTCOMES[path.replace(/^\/v1\/receivables\/[^/]+\/send$/, '/v1/receivables/:id/send')] ??
-	SOME_EFFECT;
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const UNKNOWN = 'Outcome unknown: the service may have received and processed this request, so';
@@ -287,12 +250,9 @@ function outcomeForModel(lost: LostAnswer): string {
 	return `${UNKNOWN} ${lost.may}. Do not call this tool again for this item: ${lost.again}. Tell the user that ${lost.may}, and that a person should check it: ${lost.check}.`;
 }
 
-/** A request's lost answer: the operation's own text, else the path's (creates and the send). */
-const lostAnswer = (ending: { path: string; lost?: LostAnswer }) =>
-	ending.lost ?? lostAnswerOf(ending.path);
-
 // The outcome when a request sent once may have been processed: `once` is send.ts's reason for
 // not retrying it after a 5xx, an unreadable 2xx or the network (4xx are `final`).
+const lostAnswer = (target: Target) => target.lost ?? SOME_EFFECT;
 const uncertain = (ending: Ending) => (ending.reason === 'once' ? lostAnswer(ending) : undefined);
 
 /** What the tries and the budget add. */

@@ -8,6 +8,7 @@ import {
 	dataOf,
 	getApiErrorInfo,
 	type HttpMethod,
+	type LostAnswer,
 } from '../transport';
 import { isPlainObject } from '../helpers/resourceFields';
 import { ALL_EVENTS } from '../descriptions/events';
@@ -77,9 +78,17 @@ export async function fetchEndpointSecret(
 	return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
 }
 
+/** What a create whose answer was lost may have left behind (the transport's outcome text). */
+export const ENDPOINT_LOST: LostAnswer = {
+	may: 'the webhook endpoint may have been created',
+	check: 'look at the webhook endpoints in the dashboard',
+	again: 'a second request may create a second endpoint',
+};
+
 /** Creates an endpoint; its id. */
 export async function postEndpoint(this: IHookFunctions, body: IDataObject): Promise<string> {
-	const made = await requestUnless(this, MISSING_ROUTE, 'POST', '/v1/webhooks', body);
+	const options = { lost: ENDPOINT_LOST };
+	const made = await requestUnless(this, MISSING_ROUTE, 'POST', '/v1/webhooks', body, options);
 	if (!made) {
 		throw activationError(
 			this.getNode(),

@@ -15,6 +15,7 @@ import {
 } from '../../helpers/validators';
 import { validatePayee } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, readLocator, type Checked } from '../input';
+import type { LostAnswer } from '../../transport';
 import { bodyOperation, type BodyRequest } from '../operations';
 import { toApiBody } from '../utils';
 
@@ -101,7 +102,15 @@ export function checkParameters(p: CreatePayableParameters): Checked<BodyRequest
 	return check.result({ path: '/v1/payables', body });
 }
 
-export const { description, checkItem, execute } = bodyOperation({
+/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
+export const lostAnswer: LostAnswer = {
+	may: 'the payable may have been created',
+	check:
+		'look for its invoice number in the dashboard, or for its payable.created event (Business Finance Trigger)',
+	again: 'a second request may create a second payable, which could be paid twice',
+};
+
+export const { description, checkItem, execute, sendsOnce } = bodyOperation({
 	resource: 'payable',
 	operation: 'create',
 	method: 'POST',
@@ -113,6 +122,7 @@ export const { description, checkItem, execute } = bodyOperation({
 		additionalFields: readCollection(ctx, 'additionalFields', i),
 	}),
 	check: checkParameters,
+	lost: () => lostAnswer,
 });
 
 export const toolDescription =

@@ -12,6 +12,7 @@ import {
 } from '../../helpers/validators';
 import { validateSendImmediately } from '../../helpers/requestRules';
 import { ItemCheck, readCollection, type Checked } from '../input';
+import type { LostAnswer } from '../../transport';
 import { bodyOperation, type BodyRequest } from '../operations';
 import { toApiBody } from '../utils';
 
@@ -100,7 +101,15 @@ export function checkParameters(p: CreateReceivableParameters): Checked<BodyRequ
 	return check.result({ path: '/v1/receivables', body });
 }
 
-export const { description, checkItem, execute } = bodyOperation({
+/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
+export const lostAnswer: LostAnswer = {
+	may: 'the receivable may have been created (with Send Immediately, also emailed to the customer)',
+	check:
+		'look for its invoice number in the dashboard, or for its receivable.created event (Business Finance Trigger)',
+	again: 'a second request may create a second invoice',
+};
+
+export const { description, checkItem, execute, sendsOnce } = bodyOperation({
 	resource: 'receivable',
 	operation: 'create',
 	method: 'POST',
@@ -111,6 +120,7 @@ export const { description, checkItem, execute } = bodyOperation({
 		additionalFields: readCollection(ctx, 'additionalFields', i),
 	}),
 	check: checkParameters,
+	lost: () => lostAnswer,
 });
 
 export const toolDescription =

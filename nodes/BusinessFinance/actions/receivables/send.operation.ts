@@ -1,8 +1,17 @@
 import { validateUuid } from '../../helpers/validators';
 import { ItemCheck } from '../input';
+import type { LostAnswer } from '../../transport';
 import { bodyOperation } from '../operations';
 
-export const { description, checkItem, execute } = bodyOperation({
+/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
+export const lostAnswer: LostAnswer = {
+	may: 'the customer may have been emailed',
+	check:
+		'look at the receivable in the dashboard (its sent_at), or for its receivable.sent event (Business Finance Trigger)',
+	again: 'a second request may email the customer a second time',
+};
+
+export const { description, checkItem, execute, sendsOnce } = bodyOperation({
 	resource: 'receivable',
 	operation: 'send',
 	method: 'POST',
@@ -31,6 +40,7 @@ export const { description, checkItem, execute } = bodyOperation({
 		const id = check.take(validateUuid(p.receivableId, 'Receivable ID'));
 		return check.result({ path: `/v1/receivables/${id}/send` });
 	},
+	lost: () => lostAnswer,
 });
 
 export const toolDescription =

@@ -5,6 +5,12 @@ import * as getTransactions from './getTransactions.operation';
 
 export { getBalance, getDepositInstructions, getTransactions };
 
+/** The resource's entry in the node's Resource list. */
+export const option = {
+	name: 'Treasury',
+	description: 'Balance, deposit instructions and transactions',
+};
+
 export const description = operationProperties(
 	'treasury',
 	[

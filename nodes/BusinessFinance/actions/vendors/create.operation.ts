@@ -6,6 +6,7 @@ import { PAYMENT_METHODS } from '../../helpers/constants';
 import { prepareMethodDetails, separateMethodDetails } from '../../helpers/paymentPolicy';
 import { isOneOf, isSet, validateEmail, validateRequiredText } from '../../helpers/validators';
 import { ItemCheck, readCollection, type Checked } from '../input';
+import type { LostAnswer } from '../../transport';
 import { bodyOperation, type BodyRequest } from '../operations';
 
 /** The vendor's email and name, fields here and update fields of Vendor → Update. */
@@ -55,7 +56,15 @@ export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest>
 	return check.result({ path: '/v1/vendors', body });
 }
 
-export const { description, checkItem, execute } = bodyOperation({
+/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
+export const lostAnswer: LostAnswer = {
+	may: 'the vendor may have been created',
+	check:
+		'search the vendors for its name (Vendor → Get Many with Search, or the vendor list tool), or look for its vendor.created event',
+	again: 'a second request may create a second vendor',
+};
+
+export const { description, checkItem, execute, sendsOnce } = bodyOperation({
 	resource: 'vendor',
 	operation: 'create',
 	method: 'POST',
@@ -66,6 +75,7 @@ export const { description, checkItem, execute } = bodyOperation({
 		additionalFields: readCollection(ctx, 'additionalFields', i),
 	}),
 	check: checkParameters,
+	lost: () => lostAnswer,
 });
 
 export const toolDescription =
