@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { inspect } from 'util';
 
-import { readCredential } from '../../nodes/BusinessFinance/transport/credential';
+import { readCredential } from '../../nodes/BusinessFinance/helpers/credentialRules';
 import { freePort } from '../../scripts/ports';
 import { failure } from './transport-fakes';
 import {

@@ -78,7 +78,9 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 		typeof withBudget.getPollBudgetMs === 'function'
 			? withBudget.getPollBudgetMs()
 			: DEFAULT_POLL_BUDGET_MS;
-	const pages = await apiPages.call(ctx, path, { waitBudgetMs: budget, deadlineMs: budget });
+	const filters = settings.transactionType ? { type: settings.transactionType } : {};
+	const limits = { waitBudgetMs: budget, deadlineMs: budget };
+	const pages = await apiPages.call(ctx, path, filters, limits);
 	const unreadable = (item: IDataObject) => {
 		const key = `${ctx.getNode().id}:${idOf(item)}`;
 		if (skippedItems.get(key)) return;
@@ -91,7 +93,6 @@ async function openReader(ctx: IPollFunctions, settings: Settings): Promise<List
 	};
 	return {
 		pages,
-		filters: settings.transactionType ? { type: settings.transactionType } : {},
 		stampOf: (item) => (typeof item[stampField] === 'string' ? (item[stampField] as string) : ''),
 		stampField,
 		unreadable,
@@ -185,7 +186,7 @@ function nextOffset(read: ForwardRead, state: PollState): number {
 
 /** Changed vendors: the whole list, emitted in updated_at order; all or nothing. */
 async function pollChanged(reader: ListReader, state: PollState): Promise<PollResult> {
-	const vendors = await reader.pages.all(reader.filters);
+	const vendors = await reader.pages.all();
 	const changed = readableRows(reader, vendors)
 		.map((row) => ({ vendor: vendors[row.index], row }))
 		.filter(({ vendor, row }) => compareStamps(row.stamp, String(vendor.created_at ?? '')) !== 0)
@@ -204,7 +205,7 @@ async function firstPosition(
 	settings: Settings,
 ): Promise<PollState> {
 	if (POLLED[settings.event].changes) {
-		const rows = readableRows(reader, await reader.pages.all(reader.filters)).sort(compareRows);
+		const rows = readableRows(reader, await reader.pages.all()).sort(compareRows);
 		return stateAt(settings.watching, advance(emptyPosition(), rows));
 	}
 	const first = await getPage(reader, 1);
@@ -261,7 +262,7 @@ async function fetchTestEvent(
 	const reader = await openReader(ctx, settings);
 	let newest: IDataObject | undefined;
 	if (POLLED[settings.event].changes) {
-		const vendors = await reader.pages.all(reader.filters);
+		const vendors = await reader.pages.all();
 		const row = readableRows(reader, vendors).sort(compareRows).at(-1);
 		newest = row && vendors[row.index];
 	} else {

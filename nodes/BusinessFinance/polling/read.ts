@@ -2,8 +2,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { API_MAX_PAGE_SIZE } from '../helpers/constants';
-import type { apiPages } from '../transport';
-import { hasMore, pageCap, type PageMeta, realId } from '../transport/pagination';
+import { LISTING, type apiPages, type Page } from '../transport';
+import { realId } from '../transport/pagination';
 import {
 	compareRows,
 	compareStamps,
@@ -17,19 +17,11 @@ export const PAGE_SIZE = API_MAX_PAGE_SIZE;
 /** Pages one poll reads forward at most; the rest is left to the next poll (10,000 items). */
 const MAX_PAGES_PER_POLL = 100;
 
-export interface Page {
-	number: number;
-	items: IDataObject[];
-	/** `meta.total`, when the service sent one. */
-	total?: number;
-	meta: PageMeta;
-	hasMore: boolean;
-}
+export type { Page };
 
-/** A list as the poll reads it: its pages (transport's apiPages), filters, and ordering timestamp. */
+/** A list as the poll reads it: its pages (the transport's walker, and all) and ordering timestamp. */
 export interface ListReader {
 	pages: Awaited<ReturnType<typeof apiPages>>;
-	filters: IDataObject;
 	stampOf: (item: IDataObject) => string;
 	/** The field `stampOf` reads, as messages name it. */
 	stampField: string;
@@ -68,7 +60,9 @@ export function misordered(reader: ListReader, items: IDataObject[], before?: st
 	let previous = before;
 	for (const { stamp } of readableRows(reader, items, false)) {
 		if (previous !== undefined && compareStamps(stamp, previous) < 0)
-			return reader.pages.refuse.unordered(reader.stampField, previous, stamp);
+			return reader.pages.walker.refuse(
+				LISTING.unordered(reader.pages.walker.path, reader.stampField, previous, stamp),
+			);
 		previous = stamp;
 	}
 	return undefined;
@@ -80,11 +74,10 @@ export async function getPage(
 	number: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const { items, meta } = await reader.pages.page({ ...reader.filters, page: number, limit });
-	const refusal = misordered(reader, items);
+	const page = await reader.pages.walker.fetch(number, limit);
+	const refusal = misordered(reader, page.items);
 	if (refusal) throw refusal;
-	const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
-	return { number, items, total, meta, hasMore: hasMore(meta, number, limit, items.length) };
+	return page;
 }
 
 /** The number of the last page of a list of `total` items (page 1 when it is empty). */
@@ -148,48 +141,33 @@ async function readForward(
 ): Promise<ForwardRead> {
 	const result: ForwardRead = { fresh: [], rows: [], truncated: false, shifted: false };
 	const read = new Set<string>();
-	let page = start;
-	for (let count = 1; ; count++) {
-		const refusal =
-			lyingPage(reader, page, count, read) ??
-			misordered(reader, page.items, result.rows.at(-1)?.stamp);
-		if (refusal) return { ...result, error: refusal };
-		for (const { index, ...row } of readableRows(reader, page.items)) {
-			result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
-			if (row.id !== '' && read.has(row.id)) result.shifted = true;
-			read.add(row.id);
-			if (isSeen(position, row) || taken.has(row.id)) continue;
-			if (row.id !== '') taken.add(row.id);
-			result.fresh.push(page.items[index]);
+	let before: Page | undefined;
+	let count = 0;
+	try {
+		for await (const page of reader.pages.walker.from(start)) {
+			// fewer items than a page ago: some were removed, as many moved onto the page just read
+			if (before && shrank(before, page)) Object.assign(result, { shifted: true, removed: true });
+			const refusal = misordered(reader, page.items, result.rows.at(-1)?.stamp);
+			if (refusal) return { ...result, error: refusal };
+			for (const { index, ...row } of readableRows(reader, page.items)) {
+				result.rows.push({ ...row, offset: (page.number - 1) * PAGE_SIZE + index });
+				if (row.id !== '' && read.has(row.id)) result.shifted = true;
+				read.add(row.id);
+				if (isSeen(position, row) || taken.has(row.id)) continue;
+				if (row.id !== '') taken.add(row.id);
+				result.fresh.push(page.items[index]);
+			}
+			before = page;
+			if (++count >= MAX_PAGES_PER_POLL && page.hasMore) return { ...result, truncated: true };
 		}
-		if (!page.hasMore || page.items.length === 0) return result;
-		if (count >= MAX_PAGES_PER_POLL) return { ...result, truncated: true };
-		const before = page;
-		try {
-			page = await getPage(reader, page.number + 1);
-		} catch (error) {
-			return { ...result, error };
-		}
-		// fewer items than a page ago: some were removed, and as many moved onto the page just read
-		if (shrank(before, page)) Object.assign(result, { shifted: true, removed: true });
+	} catch (error) {
+		return { ...result, error };
 	}
+	return result;
 }
 
 const shrank = (before: Page, after: Page): boolean =>
 	before.total !== undefined && after.total !== undefined && after.total < before.total;
-
-/**
- * A page the read must not take, as the transport's listing refuses it: one whose every id was
- * read already (a service that ignores `page`), or one past the pages `meta.total` allows.
- */
-function lyingPage(reader: ListReader, page: Page, count: number, read: Set<string>) {
-	const ids = page.items.map(idOf);
-	if (count > 1 && ids.length > 0 && ids.every((id) => id !== '' && read.has(id)))
-		return reader.pages.refuse.repeatedPage(page.number);
-	if (!page.hasMore) return undefined;
-	const allowed = pageCap(page.meta, PAGE_SIZE, page.items.length, Number.POSITIVE_INFINITY);
-	return page.number > allowed ? reader.pages.refuse.endless(page.number - 1, allowed) : undefined;
-}
 
 /** Passes over the list a poll makes at most while items are inserted behind its reading. */
 const MAX_PASSES = 3;

@@ -1,15 +1,20 @@
 /** The only code that talks HTTP to the Business Finance service (docs/transport.md). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, DEFAULT_RATE_LIMIT_WAIT_SECONDS } from '../helpers/constants';
-import { readCredential } from './credential';
+import {
+	API_MAX_PAGE_SIZE,
+	CREDENTIAL_NAME,
+	DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+} from '../helpers/constants';
+import { readCredential } from '../helpers/credentialRules';
 import { type Clock, Deadline, systemClock } from './deadline';
-import { buildOperationError, LISTING, listingError, type LostAnswer } from './errors';
+import { buildOperationError, type LostAnswer } from './errors';
 import { limiterFor, type Limiters } from './limiter';
-import { getPage, listAll } from './pagination';
+import { listAll, PageWalker } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
-export { getApiErrorInfo, unknownOutcome, type LostAnswer } from './errors';
+export { getApiErrorInfo, LISTING, unknownOutcome, type LostAnswer } from './errors';
+export type { Page, PageWalker } from './pagination';
 export { settledWithin } from './deadline';
 export { dataOf } from './response';
 export type { HttpMethod };
@@ -103,19 +108,17 @@ export function createTransport({
 		return await listAll(call, path, qs, limit, options.shapeItem);
 	}
 
-	/** GETs of one path on one call (one deadline and wait budget): a poll's pages, or listAll. */
-	async function apiPages(this: ApiContext, path: string, options?: ApiRequestOptions) {
+	/** One list's pages on one call (one deadline and wait budget): a poll's walker, and `all`. */
+	async function apiPages(
+		this: ApiContext,
+		path: string,
+		filters: IDataObject,
+		options?: ApiRequestOptions,
+	) {
 		const call = await openCall(resolved, this, options);
-		const page = async (query: IDataObject) => await getPage(call, path, query);
-		const all = async (qs: IDataObject) => await listAll(call, path, qs, Number.POSITIVE_INFINITY);
-		/** The listing's own refusals, for a reader that pages by itself. */
-		const refuse = {
-			repeatedPage: (number: number) => listingError(call, LISTING.repeatedPage(path, number)),
-			endless: (number: number, max: number) => listingError(call, LISTING.endless(number, max)),
-			unordered: (field: string, earlier: string, later: string) =>
-				listingError(call, LISTING.unordered(path, field, earlier, later)),
-		};
-		return { page, all, refuse };
+		const walker = new PageWalker(call, path, filters, API_MAX_PAGE_SIZE);
+		const all = async () => await listAll(call, path, filters, Number.POSITIVE_INFINITY);
+		return { walker, all };
 	}
 
 	return { apiRequest, apiRequestAllItems, apiPages };

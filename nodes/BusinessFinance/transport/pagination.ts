@@ -14,10 +14,9 @@ export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 export const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 
+/** The items of a listing: each shaped as its page arrives, one moved onto the next page once. */
 class Listing {
 	readonly items: IDataObject[] = [];
-	private readonly seen = new Set<string>();
-	private readonly firstIds = new Set<string>();
 	private readonly emitted = new Set<string>();
 
 	constructor(
@@ -29,13 +28,7 @@ class Listing {
 		return this.items.length >= this.limit;
 	}
 
-	/** Adds a page's items, one that moved onto it while paging once; false for a repeated page. */
-	take(page: IDataObject[]): boolean {
-		if (page.length === 0) return true;
-		const ids = page.map((item) => realId(item) ?? JSON.stringify(item));
-		if (this.firstIds.has(ids[0]) || ids.every((id) => this.seen.has(id))) return false;
-		this.firstIds.add(ids[0]);
-		for (const id of ids) this.seen.add(id);
+	take(page: IDataObject[]): void {
 		for (const item of page) {
 			const id = realId(item);
 			if (this.full) break;
@@ -43,12 +36,71 @@ class Listing {
 			if (id !== undefined) this.emitted.add(id);
 			this.items.push(this.shape(item));
 		}
-		return true;
+	}
+}
+
+/** A page as the walker hands it out; `total` is `meta.total` when the service sent one. */
+export interface Page {
+	number: number;
+	items: IDataObject[];
+	total?: number;
+	meta: PageMeta;
+	hasMore: boolean;
+}
+
+/**
+ * The one page walker: pages of one list, fetched by number (`fetch`) or walked forward from one
+ * (`from`), every walked page checked by the guards here: a page of items already received (a
+ * service that ignores `page`), more pages than its total allows, an empty page that says more
+ * remain. Listings (listAll) and the polling trigger (polling/read.ts) both walk with it.
+ */
+export class PageWalker {
+	constructor(
+		private readonly call: Call,
+		readonly path: string,
+		private readonly filters: IDataObject,
+		readonly pageSize: number,
+	) {}
+
+	async fetch(number: number, limit = this.pageSize): Promise<Page> {
+		const query = { ...this.filters, page: number, limit };
+		const { items, meta } = await getPage(this.call, this.path, query);
+		const total = typeof meta.total === 'number' && meta.total >= 0 ? meta.total : undefined;
+		return { number, items, total, meta, hasMore: hasMore(meta, number, limit, items.length) };
+	}
+
+	/** `start` and the pages after it, to the end of the list; a guard's refusal is thrown. */
+	async *from(start: Page): AsyncGenerator<Page> {
+		const seen = new Set<string>();
+		const firstIds = new Set<string>();
+		let maxPages = MAX_PAGES;
+		let received = (start.number - 1) * this.pageSize; // as the service counts, repeats included
+		for (let page = start; ; page = await this.fetch(page.number + 1)) {
+			const ids = page.items.map((item) => realId(item) ?? JSON.stringify(item));
+			if (ids.length > 0 && (firstIds.has(ids[0]) || ids.every((id) => seen.has(id))))
+				throw this.refuse(LISTING.repeatedPage(this.path, page.number));
+			if (page.items.length === 0 && saysMoreRemain(page.meta, received)) {
+				const said = `has_more: ${String(page.meta.has_more)}, total: ${String(page.meta.total)}`;
+				throw this.refuse(LISTING.endedEarly(this.path, page.number, said, received));
+			}
+			firstIds.add(ids[0]);
+			for (const id of ids) seen.add(id);
+			received += page.items.length;
+			yield page;
+			if (page.items.length === 0 || !page.hasMore) return;
+			maxPages = pageCap(page.meta, this.pageSize, page.items.length, maxPages);
+			if (page.number >= maxPages) throw this.refuse(LISTING.endless(page.number, maxPages));
+		}
+	}
+
+	/** A refusal of the listing's, as an error the node shows. */
+	refuse([message, description]: string[]) {
+		return listingError(this.call, [message, description]);
 	}
 }
 
 /** One page: its `data` refused unless it is a list of objects (a skipped element would be lost). */
-export async function getPage(call: Call, path: string, query: IDataObject) {
+async function getPage(call: Call, path: string, query: IDataObject) {
 	const { data, meta } = await send(call, 'GET', path, undefined, query);
 	if (!Array.isArray(data)) throw listingError(call, LISTING.notAList(path));
 	const bad = data.findIndex((element) => !isPlainObject(element));
@@ -57,7 +109,7 @@ export async function getPage(call: Call, path: string, query: IDataObject) {
 }
 
 /** Whether another page follows, judged by what the service did (it may use smaller pages). */
-export function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
+function hasMore(meta: PageMeta, page: number, pageSize: number, received: number): boolean {
 	if (typeof meta.has_more === 'boolean') return meta.has_more;
 	if (typeof meta.total !== 'number') return received >= pageSize;
 	return page * effectivePageSize(meta, pageSize, received) < meta.total;
@@ -76,7 +128,7 @@ function saysMoreRemain(meta: PageMeta, received: number): boolean {
 }
 
 /** The page count past which the service loops: its total + 1 (at most MAX_PAGES), else `cap`. */
-export function pageCap(meta: PageMeta, pageSize: number, received: number, cap: number): number {
+function pageCap(meta: PageMeta, pageSize: number, received: number, cap: number): number {
 	if (typeof meta.total !== 'number' || meta.total < 0) return cap;
 	const pages = Math.ceil(meta.total / effectivePageSize(meta, pageSize, received));
 	return Math.min(MAX_PAGES, pages + 1);
@@ -90,24 +142,14 @@ export async function listAll(
 	limit: number,
 	shape: (item: IDataObject) => IDataObject = (item) => item,
 ): Promise<IDataObject[]> {
-	const pageSize = Math.min(API_MAX_PAGE_SIZE, limit);
 	const filters: IDataObject = { ...(qs ?? {}) };
 	delete filters.page;
 	delete filters.limit;
+	const walker = new PageWalker(call, path, filters, Math.min(API_MAX_PAGE_SIZE, limit));
 	const listing = new Listing(limit, shape);
-	let maxPages = MAX_PAGES;
-	let received = 0; // elements of every page so far, repeats included, as the service counts
-	for (let page = 1; !listing.full; page++) {
-		if (page > maxPages) throw listingError(call, LISTING.endless(page - 1, maxPages));
-		const { items, meta } = await getPage(call, path, { ...filters, page, limit: pageSize });
-		if (!listing.take(items)) throw listingError(call, LISTING.repeatedPage(path, page));
-		if (items.length === 0 && saysMoreRemain(meta, received)) {
-			const said = `has_more: ${String(meta.has_more)}, total: ${String(meta.total)}`;
-			throw listingError(call, LISTING.endedEarly(path, page, said, received));
-		}
-		received += items.length;
-		if (items.length === 0 || !hasMore(meta, page, pageSize, items.length)) break;
-		maxPages = pageCap(meta, pageSize, items.length, maxPages);
+	for await (const page of walker.from(await walker.fetch(1))) {
+		listing.take(page.items);
+		if (listing.full) break;
 	}
 	return listing.items;
 }
