@@ -134,12 +134,18 @@ export async function runInServer(
 }
 
 /** `--rawOutput` prints the document pretty-printed among log lines. */
+/**
+ * The run `n8n execute --rawOutput` printed: the JSON block holding `data.resultData`. Other
+ * blocks a loaded n8n prints around it (a log line's object) are not the run: taken for it, they
+ * read as a run whose every node put out nothing.
+ */
 function parseRawOutput(stdout: string): any {
 	const lines = stdout.split('\n');
 	for (let start = lines.indexOf('{'); start >= 0; start = lines.indexOf('{', start + 1)) {
 		for (let end = lines.lastIndexOf('}'); end > start; end = lines.lastIndexOf('}', end - 1)) {
 			try {
-				return JSON.parse(lines.slice(start, end + 1).join('\n'));
+				const parsed = JSON.parse(lines.slice(start, end + 1).join('\n'));
+				if (parsed?.data?.resultData) return parsed;
 			} catch {
 				// not this closing line
 			}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// The code's size, guarded: lines of the code files git tracks (.ts, .js, .mjs, .sh) per part.
+// `target` is where the part should be (CONTRIBUTING.md, "Size"); `ceiling` is the most CI
+// accepts, the figure last landed while a part is still above its target: a change that grows it
+// fails here with the figures, and a change that shrinks it lowers the ceiling in this file.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+const PARTS = {
+	product: { folders: ['nodes', 'credentials'], target: 6_965, ceiling: 7_260 },
+	transport: { folders: ['nodes/BusinessFinance/transport'], target: 1_500, ceiling: 1_610 },
+	support: { folders: ['test', 'sandbox', 'scripts', 'bench'], target: 19_500, ceiling: 22_200 },
+};
+
+const CODE = /\.(ts|js|mjs|sh)$/;
+
+function linesOf(folders) {
+	const files = execFileSync('git', ['ls-files', '--', ...folders], { cwd: root })
+		.toString()
+		.split('\n')
+		.filter((file) => CODE.test(file) && fs.existsSync(path.join(root, file)));
+	const count = (file) => fs.readFileSync(path.join(root, file), 'utf8').split('\n').length - 1;
+	return files.reduce((sum, file) => sum + count(file), 0);
+}
+
+let failed = false;
+for (const [name, { folders, target, ceiling }] of Object.entries(PARTS)) {
+	const lines = linesOf(folders);
+	const over = lines > Math.max(target, ceiling);
+	failed ||= over;
+	const state = lines <= target ? 'within its target' : `${lines - target} over its target`;
+	console.log(
+		`${over ? 'TOO LARGE' : 'ok'}: ${name} (${folders.join(', ')}) ${lines} lines, target ${target}, ceiling ${ceiling}: ${state}`,
+	);
+}
+if (failed) {
+	console.log('A part grew past its ceiling: make the change smaller, or say why in .ci/sizes.mjs.');
+	process.exit(1);
+}
