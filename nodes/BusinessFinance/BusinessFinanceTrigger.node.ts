@@ -31,9 +31,7 @@ export class BusinessFinanceTrigger implements INodeType {
 		// shows this description for both, so it names the actions too.
 		description:
 			'Create invoices and bills, manage vendors, read treasury data, or start a workflow on a verified event of the Business Finance service',
-		defaults: {
-			name: 'Business Finance Trigger',
-		},
+		defaults: { name: 'Business Finance Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -59,9 +57,7 @@ export class BusinessFinanceTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	methods = {
-		credentialTest: { businessFinanceApiTest },
-	};
+	methods = { credentialTest: { businessFinanceApiTest } };
 
 	webhookMethods = {
 		default: {

@@ -49,24 +49,19 @@ function stateAt(watching: string, position: Position, offsetEstimate = 0): Poll
 	return { watching, position, offsetEstimate };
 }
 
-interface Settings {
-	event: PolledEvent;
-	transactionType: string;
-	output: 'event' | 'data';
-	watching: string;
-}
+type Settings = ReturnType<typeof readSettings>;
 
 /** Polls of this process in progress, by workflow and node: an overlapping poll would repeat. */
 const inFlight = new Set<string>();
 /** Items skipped for an unreadable timestamp, by node and id: each is logged once per process. */
 const skippedItems = new BoundedMap<string, true>(1_000);
 
-function readSettings(ctx: IPollFunctions): Settings {
+function readSettings(ctx: IPollFunctions) {
 	const event = ctx.getNodeParameter('event') as PolledEvent;
 	const { filter } = POLLED[event];
 	const transactionType = filter ? String(ctx.getNodeParameter(filter, '') ?? '') : '';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const output = options.output === 'data' ? 'data' : 'event';
+	const output: 'event' | 'data' = options.output === 'data' ? 'data' : 'event';
 	const watching = [event, transactionType].filter(Boolean).join(':');
 	return { event, transactionType, output, watching };
 }

@@ -76,7 +76,7 @@ const outcomes = new WeakMap<Error, { person: string; model: string }>();
  * a person (the error's own text) and for a model (a tool's answer).
  */
 export const unknownOutcome = (error: Error) => outcomes.get(error);
-type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
+export type ApiErrorInfo = { status?: number; code?: string; serviceMessage?: string };
 type WithInfo = { [API_INFO]?: ApiErrorInfo };
 
 /** Status, code and the service's own message (cut, redacted) of an API answer's error. */
@@ -224,11 +224,7 @@ export type Ending = Target & { attempts: number; reason: FailReason };
  * changed), `check` (where a person can see it), `again` (what a second request could do). Each
  * operation sent once gives its own (actions/); the API cannot read receivables or payables back.
  */
-export interface LostAnswer {
-	may: string;
-	check: string;
-	again: string;
-}
+export type LostAnswer = { may: string; check: string; again: string };
 
 // Where an operation says nothing of its own (each create and send does): no business text here.
 const SOME_EFFECT: LostAnswer = {
@@ -256,13 +252,12 @@ const lostAnswer = (target: Target) => target.lost ?? SOME_EFFECT;
 const uncertain = (ending: Ending) => (ending.reason === 'once' ? lostAnswer(ending) : undefined);
 
 /** What the tries and the budget add. */
-function afterwards(ending: Ending): string {
-	const sentences: string[] = [];
-	if (ending.attempts > 1) sentences.push(`Tried ${ending.attempts} times.`);
+function afterwards({ attempts, reason }: Ending): string {
 	const budget =
 		'Not retried: the wait before the next try does not fit in the rate-limit wait budget.';
-	if (ending.reason === 'budget') sentences.push(budget);
-	return sentences.join(' ');
+	return [attempts > 1 && `Tried ${attempts} times.`, reason === 'budget' && budget]
+		.filter(Boolean)
+		.join(' ');
 }
 
 export function networkFailureError(

@@ -13,7 +13,8 @@ import { limiterFor, type Limiters } from './limiter';
 import { listAll, PageWalker } from './pagination';
 import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send } from './send';
 
-export { getApiErrorInfo, LISTING, unknownOutcome, type LostAnswer } from './errors';
+export { getApiErrorInfo, LISTING, unknownOutcome } from './errors';
+export type { ApiErrorInfo, LostAnswer } from './errors';
 export type { Page, PageWalker } from './pagination';
 export { settledWithin } from './deadline';
 export { dataOf } from './response';
@@ -22,8 +23,8 @@ export type { HttpMethod };
 // `waitBudgetMs`: time this call may take before a wait or retry is refused (default: the
 // option's). `deadlineMs`: time it may take at all (default: none), for callers someone is waiting
 // on, such as a webhook delivery that needs a secret: a service that hangs cannot hold them longer.
-// `lost`: for a request that must not be sent twice although it is no POST (a status change),
-// what its lost answer may mean; it is then sent once, as every POST is.
+// `lost`: what the request may have done when its answer is lost (each create and send gives its
+// own, a status change too); given, it is sent once, as every POST is.
 export interface ApiRequestOptions {
 	itemIndex?: number;
 	waitBudgetMs?: number;
@@ -39,11 +40,7 @@ interface ListOptions extends ApiRequestOptions {
 	shapeItem?: (item: IDataObject) => IDataObject;
 }
 
-interface TransportOptions {
-	clock?: Clock;
-	requestTimeoutMs?: number;
-	limiters?: Limiters;
-}
+type TransportOptions = { clock?: Clock; requestTimeoutMs?: number; limiters?: Limiters };
 
 const isDuration = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value) && value >= 0;

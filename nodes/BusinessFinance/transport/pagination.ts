@@ -14,31 +14,6 @@ export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 export const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 
-/** The items of a listing: each shaped as its page arrives, one moved onto the next page once. */
-class Listing {
-	readonly items: IDataObject[] = [];
-	private readonly emitted = new Set<string>();
-
-	constructor(
-		readonly limit: number,
-		private readonly shape: (item: IDataObject) => IDataObject,
-	) {}
-
-	get full(): boolean {
-		return this.items.length >= this.limit;
-	}
-
-	take(page: IDataObject[]): void {
-		for (const item of page) {
-			const id = realId(item);
-			if (this.full) break;
-			if (id !== undefined && this.emitted.has(id)) continue;
-			if (id !== undefined) this.emitted.add(id);
-			this.items.push(this.shape(item));
-		}
-	}
-}
-
 /** A page as the walker hands it out; `total` is `meta.total` when the service sent one. */
 export interface Page {
 	number: number;
@@ -146,10 +121,17 @@ export async function listAll(
 	delete filters.page;
 	delete filters.limit;
 	const walker = new PageWalker(call, path, filters, Math.min(API_MAX_PAGE_SIZE, limit));
-	const listing = new Listing(limit, shape);
+	const items: IDataObject[] = [];
+	const emitted = new Set<string>(); // an item moved onto the next page is taken once
 	for await (const page of walker.from(await walker.fetch(1))) {
-		listing.take(page.items);
-		if (listing.full) break;
+		for (const item of page.items) {
+			const id = realId(item);
+			if (items.length >= limit) break;
+			if (id !== undefined && emitted.has(id)) continue;
+			if (id !== undefined) emitted.add(id);
+			items.push(shape(item));
+		}
+		if (items.length >= limit) break;
 	}
-	return listing.items;
+	return items;
 }

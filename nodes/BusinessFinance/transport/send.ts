@@ -41,10 +41,7 @@ export interface Call extends errors.Scope {
 	limiter: KeyLimiter;
 	deadline: Deadline;
 	requestTimeoutMs: number;
-	/**
-	 * Set for a request that must not be sent twice although it is no POST (a status change):
-	 * what its lost answer may mean. Every POST is sent once too.
-	 */
+	/** ApiRequestOptions.lost (index.ts). */
 	lost?: errors.LostAnswer;
 }
 
@@ -240,17 +237,12 @@ export async function send(
 ): Promise<IDataObject> {
 	if (!isSafePath(path)) throw errors.unsafePathError(call, path);
 	const request = buildRequest(method, `${call.baseUrl}${path}`, body, qs);
-	const { deadline } = call;
 	const log = (what: string, waitMs: number) =>
 		call.ctx.logger?.debug?.(
 			`Business Finance: ${method} ${path} ${what}; retrying in ${errors.formatSeconds(waitMs)}`,
 		);
-	const target = {
-		method,
-		path,
-		once: method === 'POST' || call.lost !== undefined,
-		lost: call.lost,
-	};
+	const { deadline, lost } = call;
+	const target = { method, path, once: method === 'POST' || lost !== undefined, lost };
 	let attempts = 0; // failed attempts other than 429, which only the deadline bounds
 	let notBeforeMs = 0;
 	for (;;) {

@@ -14,7 +14,7 @@ import { isPlainObject } from '../helpers/resourceFields';
 import { ALL_EVENTS } from '../descriptions/events';
 import { webhookEndpointPath } from '../helpers/constants';
 
-type Ctx = IHookFunctions | IWebhookFunctions;
+export type Ctx = IHookFunctions | IWebhookFunctions;
 
 /** An error of activation or deactivation: what went wrong, and what the user can do about it. */
 export const activationError = (node: INode, message: string, description?: string) =>

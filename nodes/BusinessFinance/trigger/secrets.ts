@@ -8,7 +8,7 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { mayWarn } from '../helpers/warnings';
 import { CREDENTIAL_NAME } from '../helpers/constants';
 import { settledWithin } from '../transport';
-import { fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
+import { type Ctx, fetchEndpointSecret, type SecretFetchLimits } from './endpoints';
 import {
 	endpointMemory,
 	type EndpointMemory,
@@ -16,8 +16,6 @@ import {
 	type SecretSource,
 } from './memory';
 import { endpointKey } from './state';
-
-type Ctx = IHookFunctions | IWebhookFunctions;
 
 /** Least time between two fetches of one endpoint's secret while a secret is cached. */
 const REFRESH_INTERVAL_MS = 60_000;

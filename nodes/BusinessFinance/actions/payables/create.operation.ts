@@ -102,7 +102,6 @@ export function checkParameters(p: CreatePayableParameters): Checked<BodyRequest
 	return check.result({ path: '/v1/payables', body });
 }
 
-/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
 export const lostAnswer: LostAnswer = {
 	may: 'the payable may have been created',
 	check:

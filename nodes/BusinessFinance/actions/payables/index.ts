@@ -4,7 +4,6 @@ import * as update from './update.operation';
 
 export { create, update };
 
-/** The resource's entry in the node's Resource list. */
 export const option = { name: 'Payable', description: 'Bills you owe to vendors' };
 
 export const description = operationProperties(

@@ -101,7 +101,6 @@ export function checkParameters(p: CreateReceivableParameters): Checked<BodyRequ
 	return check.result({ path: '/v1/receivables', body });
 }
 
-/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
 export const lostAnswer: LostAnswer = {
 	may: 'the receivable may have been created (with Send Immediately, also emailed to the customer)',
 	check:

@@ -5,7 +5,6 @@ import * as update from './update.operation';
 
 export { create, send, update };
 
-/** The resource's entry in the node's Resource list. */
 export const option = { name: 'Receivable', description: 'Invoices you issue to customers' };
 
 export const description = operationProperties(

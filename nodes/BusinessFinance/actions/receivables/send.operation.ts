@@ -3,7 +3,6 @@ import { ItemCheck } from '../input';
 import type { LostAnswer } from '../../transport';
 import { bodyOperation } from '../operations';
 
-/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
 export const lostAnswer: LostAnswer = {
 	may: 'the customer may have been emailed',
 	check:

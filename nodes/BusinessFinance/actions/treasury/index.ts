@@ -5,7 +5,6 @@ import * as getTransactions from './getTransactions.operation';
 
 export { getBalance, getDepositInstructions, getTransactions };
 
-/** The resource's entry in the node's Resource list. */
 export const option = {
 	name: 'Treasury',
 	description: 'Balance, deposit instructions and transactions',

@@ -56,7 +56,6 @@ export function checkParameters(p: CreateVendorParameters): Checked<BodyRequest>
 	return check.result({ path: '/v1/vendors', body });
 }
 
-/** What a create or send whose answer was lost may have done (the outcome the error and a tool say). */
 export const lostAnswer: LostAnswer = {
 	may: 'the vendor may have been created',
 	check:

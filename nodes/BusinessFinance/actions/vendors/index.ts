@@ -6,7 +6,6 @@ import * as update from './update.operation';
 
 export { create, get, getAll, update };
 
-/** The resource's entry in the node's Resource list. */
 export const option = { name: 'Vendor', description: 'Payees and how they are paid' };
 
 export const description = operationProperties(

@@ -4,7 +4,6 @@ import * as update from './update.operation';
 
 export { get, update };
 
-/** The resource's entry in the node's Resource list. */
 export const option = { name: 'Webhook Endpoint', description: 'Where the service sends events' };
 
 export const description = operationProperties(
