@@ -89,7 +89,7 @@ const cases: Array<[string, INodeParameters, string[]]> = [
 	],
 	[
 		// From a spreadsheet or an expression, 000123456789 is the number 123456789 and 17 digits are
-		// rounded: their text would pay another account (as text they are sent exactly: vendor.test).
+		// rounded: their text would pay another account (as text they are sent exactly: resources.test).
 		'vendor create: bank identifiers given as numbers',
 		vendorCreate({
 			paymentMethod: 'ach',

@@ -7,7 +7,7 @@ function page(query: Record<string, string | number>) {
 	return h.api.get('/v1/vendors', { query });
 }
 
-// Walking every page, each item once: test/node/vendor.test.ts and test/faults/faults.test.ts.
+// Walking every page, each item once: test/node/resources.test.ts and test/faults/faults.test.ts.
 test.each([
 	['defaults: page 1, limit 50', {}, 1, 50, true, 50],
 	['an exact multiple: the last full page', { page: 5 }, 5, 50, false, 50],

@@ -122,7 +122,7 @@ describe("a burst beyond the duplicate memory: n8n's log names the trigger", () 
 		const warnings = jest.spyOn(n8nLogger(), 'warn');
 		const next = signedDelivery(a.secret);
 		expect((await deliver(a.url, next.body, next.headers)).status).toBe(200);
-		// n8n's logger gets it, naming this trigger (the wording: duplicates.test.ts)
+		// n8n's logger gets it, naming this trigger (the wording: memory.test.ts)
 		const said = `"Business Finance Trigger" (workflow ${a.t.workflowId}): the duplicate memory is full`;
 		expect(warnings).toHaveBeenCalledWith(expect.stringContaining(said));
 		expect(quiet.logger.warn).not.toHaveBeenCalled();

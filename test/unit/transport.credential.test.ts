@@ -1,6 +1,8 @@
+import { existsSync } from 'fs';
 import { NodeOperationError } from 'n8n-workflow';
-import { inspect } from 'util';
+import { resolve } from 'path';
 
+import { BusinessFinanceApi } from '../../credentials/BusinessFinanceApi.credentials';
 import { readCredential } from '../../nodes/BusinessFinance/helpers/credentialRules';
 import { freePort } from '../../scripts/ports';
 import { failure } from './transport-fakes';
@@ -18,8 +20,49 @@ import {
 	useScriptedServer,
 } from './transport-http';
 import { answer, bodyOf } from '../helpers/scripted-server';
+import { expectNowhereIn } from '../helpers/secrets';
 
 useScriptedServer();
+
+describe('credential businessFinanceApi', () => {
+	const credential = new BusinessFinanceApi();
+	const field = (name: string) => credential.properties.find((p) => p.name === name)!;
+
+	it('has the public name, display name and fields saved workflows depend on', () => {
+		expect(credential.name).toBe('businessFinanceApi');
+		expect(credential.displayName).toBe('Business Finance API');
+		expect(credential.properties.map((p) => p.name)).toEqual([
+			'apiKey',
+			'baseUrl',
+			'webhookSigningSecret',
+		]);
+		expect(field('apiKey')).toMatchObject({
+			type: 'string',
+			required: true,
+			typeOptions: { password: true },
+		});
+		// No default: a user who leaves it empty is told to fill it in, not sent to their own machine.
+		expect(field('baseUrl')).toMatchObject({ type: 'string', required: true, default: '' });
+		expect(field('baseUrl').placeholder).toMatch(/^e\.g\. https:\/\//);
+		expect(field('webhookSigningSecret')).toMatchObject({
+			type: 'string',
+			typeOptions: { password: true },
+		});
+		expect(field('webhookSigningSecret').required).toBeFalsy();
+		expect(field('apiKey').description).toMatch(/Settings → API Keys/);
+	});
+
+	it('has a documentation URL and light/dark icons that exist', () => {
+		expect(credential.documentationUrl).toMatch(/^https:\/\//);
+		const icon = credential.icon as { light: string; dark: string };
+		for (const file of [icon.light, icon.dark]) {
+			expect(file).toMatch(/^file:\.\.\/icons\/businessFinance(\.dark)?\.svg$/);
+			expect(existsSync(resolve(__dirname, '../../credentials', file.replace(/^file:/, '')))).toBe(
+				true,
+			);
+		}
+	});
+});
 
 describe('the base URL', () => {
 	const KEY_ = 'svc_dummy_base_url_key_0123';
@@ -94,8 +137,7 @@ describe('refusals before sending', () => {
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(text);
 		expect(error.context.itemIndex).toBe(3);
-		if (apiKey.trim().length > 4)
-			expect(JSON.stringify(error) + inspect(error)).not.toContain(apiKey.trim());
+		if (apiKey.trim().length > 4) expectNowhereIn(error, apiKey.trim());
 		expect(server.hits).toHaveLength(0);
 	});
 });
@@ -178,7 +220,7 @@ describe('over real HTTP', () => {
 		expect(error.message).toBe('Could not reach the Business Finance service (ECONNREFUSED)');
 		expect(error.description).toMatch(/Nothing is listening/);
 		expect(error.description).toMatch(/nothing was created/);
-		expect(JSON.stringify(error) + inspect(error, { depth: 10 })).not.toContain(HTTP_KEY);
+		expectNowhereIn(error, HTTP_KEY);
 		const tested = await testCredential({ apiKey: HTTP_KEY, ...over });
 		expect(tested.status).toBe('Error');
 		expect(tested.message).toMatch(/ECONNREFUSED.*Nothing is listening/);

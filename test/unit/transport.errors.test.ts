@@ -17,6 +17,7 @@ import {
 	RECEIVABLE_MAY_EXIST_FOR_MODEL,
 	RETRY_ADVICE,
 } from '../helpers/outcomes';
+import { expectNowhereIn } from '../helpers/secrets';
 import {
 	apiError,
 	call,
@@ -141,8 +142,7 @@ describe('error mapping', () => {
 				JSON.stringify((error as unknown as { errorResponse?: unknown }).errorResponse ?? null),
 				inspect((error as { cause?: unknown }).cause, { depth: 10 }),
 			].join('\n');
-			expect(serialised).not.toContain(KEY);
-			expect(serialised).not.toContain(KEY.slice(4));
+			expectNowhereIn(serialised, KEY, KEY.slice(4));
 		}
 	});
 
