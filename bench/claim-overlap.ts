@@ -2,30 +2,23 @@
 // distinct events at concurrency 20, then a copy of each with a new webhook-id (what a retry at
 // another webhook processor, or after a restart, looks like to the trigger), through two recipes
 // in one n8n: n8n's Remove Duplicates, and a claim with n8n's Redis node (Increment, atomic).
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { setTimeout as sleep } from 'timers/promises';
-import {
-	build,
-	importCredentials,
-	importWorkflows,
-	installPackage,
-	N8nServer,
-	redisCredentialsOf,
-	requireRuntime,
-	type WorkflowJson,
-} from '../scripts/n8n';
+import type { N8nServer, WorkflowJson } from '../scripts/n8n';
 import { pollUntil } from '../scripts/poll';
-import { requireQueueServices } from '../scripts/queue/installed';
-import { startRedis, type RedisInstance } from '../scripts/queue/redis';
-import { stopGroup } from '../scripts/process-group';
-import { CLAIM, chain, exampleClaimNodes, node, trigger } from '../test/e2e/workflows';
+import { CLAIM, chain, exampleClaimNodes, trigger } from '../test/e2e/workflows';
 import { send, signedDeliveries } from '../test/helpers/deliveries';
-import { startCollector } from './burst';
-import { printMarkdownTable, type Outcome } from './report';
-import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
-import { createEndpoint, reportRun, stepMs } from './trigger-burst';
+import { printMarkdownTable, type Outcome } from './common';
+import {
+	createEndpoint,
+	removeDuplicatesNode,
+	reportRun,
+	startN8nFor,
+	stepMs,
+	triggerUrl,
+	untilEndpointPointsAt,
+	withSandboxAndCollector,
+	type Collector,
+} from './trigger-burst';
 
 const EVENTS = Math.min(100, Number(process.env.BENCH_OVERLAP_N ?? 100)); // settle(): at most 100
 const CONCURRENCY = Number(process.env.BENCH_OVERLAP_CONCURRENCY ?? 20);
@@ -42,18 +35,7 @@ const RECIPES: Recipe[] = [
 	{
 		name: 'removeDuplicates',
 		webhookId: '8c2d4e61-5555-4c1a-9e01-00000000d0d1',
-		steps: () => [
-			node(
-				CLAIM_NODE,
-				'n8n-nodes-base.removeDuplicates',
-				{
-					operation: 'removeItemsSeenInPreviousExecutions',
-					dedupeValue: '={{ $json.id }}',
-					options: {},
-				},
-				{ typeVersion: 2 },
-			),
-		],
+		steps: () => [removeDuplicatesNode(CLAIM_NODE)],
 	},
 	{
 		name: 'redisClaim',
@@ -61,8 +43,6 @@ const RECIPES: Recipe[] = [
 		steps: exampleClaimNodes, // example 03's, with its Redis credential
 	},
 ];
-
-type Collector = Awaited<ReturnType<typeof startCollector>>;
 
 function workflowOf(recipe: Recipe, endpointId: string, collector: Collector): WorkflowJson {
 	const start = trigger('Receivable paid', recipe.webhookId, {
@@ -104,39 +84,29 @@ async function failures(n8n: N8nServer, workflowId: string) {
 	return { failed: failed.length, message };
 }
 
-interface RecipeResult {
-	recipe: string;
-	burstAnswered200: number;
-	burstRunsFailed: Awaited<ReturnType<typeof failures>>;
-	copyRunsFailed: Awaited<ReturnType<typeof failures>>;
-	eventsRunOnce: number;
-	eventsRunTwice: number;
-	copiesAnswered200: number;
-	copiesPassed: number;
-	claimStepMs: Awaited<ReturnType<typeof stepMs>>;
-}
+type RecipeResult = Awaited<ReturnType<typeof measureRecipe>>;
 
 async function measureRecipe(
 	n8n: N8nServer,
 	collector: Collector,
 	recipe: Recipe,
-	workflow: WorkflowJson,
+	workflowId: string,
 	secret: string,
-): Promise<RecipeResult> {
-	const url = `${n8n.baseUrl}/webhook/${recipe.webhookId}/webhook`;
+) {
+	const url = triggerUrl(n8n.baseUrl, recipe.webhookId);
 	const tag = Date.now().toString(36);
 	const passes = () =>
 		[...collector.runs.entries()].filter(([key]) => key.startsWith(`${recipe.name}:`));
 	const burstSent = Date.now();
 	const prefix = `${tag}_${recipe.name}`;
 	const burst = await send(url, signedDeliveries(secret, prefix, EVENTS), CONCURRENCY);
-	await settle(n8n, workflow.id!, burstSent);
-	const burstRunsFailed = await failures(n8n, workflow.id!);
+	await settle(n8n, workflowId, burstSent);
+	const burstRunsFailed = await failures(n8n, workflowId);
 	const afterBurst = passes().map(([, times]) => times.length);
 	const copiesSent = Date.now();
 	const copies = await send(url, signedDeliveries(secret, prefix, EVENTS, '_copy'), CONCURRENCY);
-	await settle(n8n, workflow.id!, copiesSent);
-	const copyRunsFailed = await failures(n8n, workflow.id!);
+	await settle(n8n, workflowId, copiesSent);
+	const copyRunsFailed = await failures(n8n, workflowId);
 	const afterCopies = passes().reduce((sum, [, times]) => sum + times.length, 0);
 	return {
 		recipe: recipe.name,
@@ -147,56 +117,34 @@ async function measureRecipe(
 		eventsRunTwice: afterBurst.filter((n) => n > 1).length,
 		copiesAnswered200: copies.filter((a) => a.status === 200).length,
 		copiesPassed: afterCopies - afterBurst.reduce((a, b) => a + b, 0),
-		claimStepMs: await stepMs(n8n, workflow.id!, CLAIM_NODE),
+		claimStepMs: await stepMs(n8n, workflowId, CLAIM_NODE),
 	};
 }
 
 export async function runClaimOverlap(): Promise<Outcome> {
-	const runtime = requireRuntime();
-	build();
-	const sb = await startSandboxProcess(['--rate-limit', '1000000']);
-	const collector = await startCollector();
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-bench-overlap-'));
-	let redis: RedisInstance | undefined;
-	let n8n: N8nServer | undefined;
-	try {
-		redis = await startRedis(requireQueueServices().redisServer, userFolder);
+	return await withSandboxAndCollector(async (sb, collector) => {
 		const endpoints = await Promise.all(RECIPES.map(() => createEndpoint(sb)));
 		const workflows = RECIPES.map((r, i) => workflowOf(r, endpoints[i].id, collector));
-		installPackage(userFolder);
-		await importCredentials(runtime, { userFolder, port: 0 }, [
-			{ apiKey: sb.apiKey, baseUrl: sb.baseUrl },
-			...redisCredentialsOf(workflows, redis.port),
-		]);
-		await importWorkflows(runtime, { userFolder, port: 0 }, workflows);
-		n8n = await N8nServer.start(runtime, { userFolder, logLevel: 'warn', extraEnv: {} });
-		await n8n.setupOwner();
-		const results: RecipeResult[] = [];
-		for (const [i, recipe] of RECIPES.entries()) {
-			await n8n.activate(workflows[i].id!);
-			await untilServed(sb, endpoints[i].id, `${n8n.baseUrl}/webhook/${recipe.webhookId}/webhook`);
-			results.push(await measureRecipe(n8n, collector, recipe, workflows[i], endpoints[i].secret));
+		const env = await startN8nFor(sb, workflows, true);
+		try {
+			const { n8n, runtime } = env;
+			const results: RecipeResult[] = [];
+			for (const [i, recipe] of RECIPES.entries()) {
+				const workflowId = workflows[i].id!;
+				const { id, secret } = endpoints[i];
+				await n8n.activate(workflowId);
+				await untilEndpointPointsAt(sb, id, triggerUrl(n8n.baseUrl, recipe.webhookId));
+				results.push(await measureRecipe(n8n, collector, recipe, workflowId, secret));
+			}
+			report(results, runtime.version);
+			return {
+				file: `claim-overlap-${runtime.version}.json`,
+				record: { settings: { events: EVENTS, concurrency: CONCURRENCY }, results },
+			};
+		} finally {
+			await env.stop();
 		}
-		report(results, runtime.version);
-		return {
-			file: `claim-overlap-${runtime.version}.json`,
-			record: { settings: { events: EVENTS, concurrency: CONCURRENCY }, results },
-		};
-	} finally {
-		await n8n?.stop();
-		if (redis) await stopGroup(redis.process, 'SIGTERM', 10_000);
-		await collector.close();
-		await sb.close();
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-}
-
-async function untilServed(sb: SandboxProcess, endpointId: string, url: string): Promise<void> {
-	await pollUntil(
-		'the endpoint to point at n8n',
-		async () => (await sb.api.request('GET', `/webhooks/${endpointId}`)).body?.data?.url === url,
-		60_000,
-	);
+	});
 }
 
 function report(results: RecipeResult[], version: string): void {

@@ -9,9 +9,14 @@ import {
 } from '../test/e2e/environment';
 import { runManually, output } from '../test/e2e/service';
 import { exampleCopy, nodeNamed } from '../test/e2e/workflows';
-import { printMarkdownTable, type Outcome } from './report';
-import { startSandboxProcess, type SandboxProcess } from './sandbox-process';
-import { UNLIMITED } from './settings';
+import {
+	printMarkdownTable,
+	round3,
+	startSandboxProcess,
+	UNLIMITED,
+	type Outcome,
+	type SandboxProcess,
+} from './common';
 
 const EXAMPLE = '01d-sync-vendors-to-data-table.json';
 const LISTING = 'Get all vendors';
@@ -94,7 +99,7 @@ async function syncRun(bench: Bench, workflowId: string, table: string, n: numbe
 	const expected = { first: [n, 0], changed: [ADDED, n / 100], unchanged: [0, 0] }[step];
 	// The bulk insert puts out one item whatever it inserted: the table's growth is the count.
 	const written = [rows - rowsBefore, output(execution, UPDATE).length];
-	const beyondListingS = Math.round((wallS - listingS) * 1000) / 1000;
+	const beyondListingS = round3(wallS - listingS);
 	const graded = n === 10_000 && bench.env.runtime.major >= 2;
 	const run = {
 		vendors: n,

@@ -1,4 +1,4 @@
-/** Only the queue suite and bench/queue-listing.ts use it; the rest: test/e2e/workflows.ts. */
+/** Only the queue suite and bench/limits.ts use it; the rest: test/e2e/workflows.ts. */
 import {
 	action,
 	chain,
