@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The code's size, guarded: lines of the code files git tracks (.ts, .js, .mjs, .sh) per part.
+// The code's size, guarded: lines of the code files (.ts, .js, .mjs, .sh) git tracks or would
+// (untracked, not ignored), per part.
 // `target` is where the part should be (CONTRIBUTING.md, "Size"); `ceiling` is the most CI
 // accepts, the figure last landed while a part is still above its target: a change that grows it
 // fails here with the figures, and a change that shrinks it lowers the ceiling in this file.
@@ -10,15 +11,19 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 const PARTS = {
-	product: { folders: ['nodes', 'credentials'], target: 6_965, ceiling: 7_260 },
-	transport: { folders: ['nodes/BusinessFinance/transport'], target: 1_500, ceiling: 1_610 },
-	support: { folders: ['test', 'sandbox', 'scripts', 'bench'], target: 19_500, ceiling: 22_200 },
+	product: { folders: ['nodes', 'credentials'], target: 6_965, ceiling: 7_200 },
+	transport: { folders: ['nodes/BusinessFinance/transport'], target: 1_500, ceiling: 1_570 },
+	support: { folders: ['test', 'sandbox', 'scripts', 'bench'], target: 19_500, ceiling: 22_000 },
 };
 
 const CODE = /\.(ts|js|mjs|sh)$/;
 
 function linesOf(folders) {
-	const files = execFileSync('git', ['ls-files', '--', ...folders], { cwd: root })
+	const files = execFileSync(
+		'git',
+		['ls-files', '--cached', '--others', '--exclude-standard', '--', ...folders],
+		{ cwd: root },
+	)
 		.toString()
 		.split('\n')
 		.filter((file) => CODE.test(file) && fs.existsSync(path.join(root, file)));
@@ -37,6 +42,8 @@ for (const [name, { folders, target, ceiling }] of Object.entries(PARTS)) {
 	);
 }
 if (failed) {
-	console.log('A part grew past its ceiling: make the change smaller, or say why in .ci/sizes.mjs.');
+	console.log(
+		'A part grew past its ceiling: make the change smaller, or say why in .ci/sizes.mjs.',
+	);
 	process.exit(1);
 }

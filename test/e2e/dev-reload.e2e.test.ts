@@ -45,9 +45,20 @@ const installEdited = (edit: (source: string) => string) => () => {
 	fs.writeFileSync(installed(), edit(fs.readFileSync(installed(), 'utf8')));
 };
 
-async function actionDisplayName(): Promise<string | undefined> {
-	const types = await environment.n8n.nodeTypes();
-	return types.find((t) => t.name === ACTION)?.displayName;
+/**
+ * The action node's name in n8n's node types once it is `expected`, else the last one read within
+ * 10 s: n8n writes its types file after the reload it logs, so a read just after it can find the
+ * old file, or one half written (no list).
+ */
+async function actionDisplayName(expected: string): Promise<string | undefined> {
+	let seen: string | undefined;
+	const read = async () => {
+		const types = await environment.n8n.nodeTypes().catch(() => undefined);
+		seen = Array.isArray(types) ? types.find((t) => t.name === ACTION)?.displayName : seen;
+		return seen === expected;
+	};
+	await environment.n8n.waitFor(`the action node named ${expected}`, read, 10_000).catch(() => {});
+	return seen;
 }
 
 (reloadsInPlace(runtime) ? describe : describe.skip)(
@@ -55,17 +66,19 @@ async function actionDisplayName(): Promise<string | undefined> {
 	() => {
 		it('a changed build shows in the running n8n, which keeps its process', async () => {
 			const pid = environment.n8n.process.child.pid;
-			expect(await actionDisplayName()).toBe('Business Finance');
+			expect(await actionDisplayName('Business Finance')).toBe('Business Finance');
 			const rename = (source: string) =>
 				source.replace(
 					"displayName: 'Business Finance',",
 					"displayName: 'Business Finance (edited)',",
 				);
 			expect(await reinstallInPlace(environment.n8n, 20_000, installEdited(rename))).toBe(true);
-			expect(await actionDisplayName()).toBe('Business Finance (edited)');
+			expect(await actionDisplayName('Business Finance (edited)')).toBe(
+				'Business Finance (edited)',
+			);
 			// twice: a reinstall keeps n8n watching
 			expect(await reinstallInPlace(environment.n8n, 20_000)).toBe(true);
-			expect(await actionDisplayName()).toBe('Business Finance');
+			expect(await actionDisplayName('Business Finance')).toBe('Business Finance');
 			expect(environment.n8n.process.child.pid).toBe(pid);
 			expect(environment.n8n.process.running()).toBe(true);
 		});
@@ -75,7 +88,7 @@ async function actionDisplayName(): Promise<string | undefined> {
 			expect(await reinstallInPlace(environment.n8n, 20_000, installEdited(broken))).toBe(false);
 			// the next good build reloads again
 			expect(await reinstallInPlace(environment.n8n, 20_000)).toBe(true);
-			expect(await actionDisplayName()).toBe('Business Finance');
+			expect(await actionDisplayName('Business Finance')).toBe('Business Finance');
 		});
 
 		it('a change n8n did not see is written again until a reload begins', async () => {
@@ -83,7 +96,7 @@ async function actionDisplayName(): Promise<string | undefined> {
 			// is made, and only the rewrite of the unchanged action node starts the reload
 			const nothingChanged = () => undefined;
 			expect(await reinstallInPlace(environment.n8n, 20_000, nothingChanged)).toBe(true);
-			expect(await actionDisplayName()).toBe('Business Finance');
+			expect(await actionDisplayName('Business Finance')).toBe('Business Finance');
 		});
 	},
 );
