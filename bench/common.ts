@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startGroup, stopGroup } from '../scripts/process-group';
 import { AdminClient, type RunningSandbox } from '../sandbox';
-import { createHttpClient } from '../test/helpers/http';
+import { createHttpClient } from '../scripts/http-client';
 
 /** What a scenario hands the runner: its result file (in bench/results unless absolute) and figures. */
 export interface Outcome {

@@ -1,4 +1,5 @@
 // The owner is created on first use, so the editor needs no sign-up step.
+import { createHttpClient, type HttpClient, type HttpResponse } from '../http-client';
 import { devOwner, type DevOwner } from './user-folder';
 
 /**
@@ -7,42 +8,39 @@ import { devOwner, type DevOwner } from './user-folder';
  */
 const FORMER_SHARED_PASSWORD = 'BusinessFinance1!';
 
-interface HttpAnswer {
-	status: number;
-	headers: Headers;
-	body: any;
-	text: string;
-}
-
 export class N8nApi {
 	private cookie = '';
 	/** A promise, so calls made at once wait for one key instead of creating several. */
 	private apiKey?: Promise<string>;
+	private readonly http: HttpClient;
 
 	constructor(
 		readonly baseUrl: string,
 		private readonly userFolder: string,
-	) {}
+	) {
+		const headers = { 'browser-id': 'bf-dev-scripts' };
+		this.http = createHttpClient(baseUrl, { headers, retryResetGet: true });
+	}
 
 	owner(): DevOwner {
 		return devOwner(this.userFolder);
 	}
 
 	async rest(method: string, urlPath: string, body?: unknown): Promise<any> {
-		if (!this.cookie) await this.login();
-		const fullPath = `/rest${urlPath}`;
-		const answer = await this.request(method, fullPath, body, { cookie: this.cookie });
-		failUnlessOk(answer, `${method} ${fullPath}`);
+		const answer = await this.signedIn(method, `/rest${urlPath}`, body);
 		return answer.body?.data ?? answer.body;
 	}
 
 	/** The node types the editor loads: `/types/nodes.json`, served to a signed-in user only. */
 	async nodeTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		return (await this.signedIn('GET', '/types/nodes.json')).body;
+	}
+
+	private async signedIn(method: string, fullPath: string, body?: unknown) {
 		if (!this.cookie) await this.login();
-		const answer = await this.request('GET', '/types/nodes.json', undefined, {
-			cookie: this.cookie,
-		});
-		return failUnlessOk(answer, 'GET /types/nodes.json').body;
+		const headers = { cookie: this.cookie };
+		const answer = await this.http.request(method, fullPath, { body, headers });
+		return failUnlessOk(answer, `${method} ${fullPath}`);
 	}
 
 	async api(method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -52,14 +50,14 @@ export class N8nApi {
 		});
 		const fullPath = `/api/v1${urlPath}`;
 		const headers = { 'x-n8n-api-key': await this.apiKey };
-		const answer = await this.request(method, fullPath, body, headers);
+		const answer = await this.http.request(method, fullPath, { body, headers });
 		return failUnlessOk(answer, `${method} ${fullPath}`).body;
 	}
 
 	async setupOwner(): Promise<void> {
-		const settings = await this.request('GET', '/rest/settings');
+		const settings = await this.http.get('/rest/settings');
 		if (settings.body?.data?.userManagement?.showSetupOnFirstLoad !== false) {
-			const answer = await this.request('POST', '/rest/owner/setup', this.owner());
+			const answer = await this.http.post('/rest/owner/setup', this.owner());
 			this.takeAuthCookie(failUnlessOk(answer, 'owner setup (POST /rest/owner/setup)', 1000));
 		}
 		if (this.cookie) return;
@@ -90,17 +88,17 @@ export class N8nApi {
 		if (!this.cookie) throw new Error('login answered without an n8n-auth cookie');
 	}
 
-	private async loginAnswer(password: string): Promise<HttpAnswer> {
+	private async loginAnswer(password: string): Promise<HttpResponse> {
 		const { email } = this.owner();
-		return await this.request('POST', '/rest/login', {
+		return await this.http.post('/rest/login', {
 			emailOrLdapLoginId: email,
 			email,
 			password,
 		});
 	}
 
-	private takeAuthCookie(answer: HttpAnswer): void {
-		const auth = answer.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+	private takeAuthCookie(answer: HttpResponse): void {
+		const auth = answer.setCookies.find((c) => c.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 	}
 
@@ -119,49 +117,9 @@ export class N8nApi {
 			throw new Error(`POST /rest/api-keys answered without a key: ${JSON.stringify(created)}`);
 		return key;
 	}
-
-	/**
-	 * A GET whose kept-alive connection n8n reset is sent once more: n8n 1.123.81 was seen resetting
-	 * one while a large run ended (docs/benchmarks.md), and a GET changes nothing.
-	 */
-	private async request(
-		method: string,
-		urlPath: string,
-		body?: unknown,
-		headers: Record<string, string> = {},
-	): Promise<HttpAnswer> {
-		const send = async (): Promise<HttpAnswer> => {
-			const res = await fetch(`${this.baseUrl}${urlPath}`, {
-				method,
-				headers: {
-					'browser-id': 'bf-dev-scripts',
-					...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-					...headers,
-				},
-				body: body !== undefined ? JSON.stringify(body) : undefined,
-			});
-			const text = await res.text();
-			return { status: res.status, headers: res.headers, body: parseJson(text), text };
-		};
-		try {
-			return await send();
-		} catch (error) {
-			const reset = (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
-			if (method !== 'GET' || !reset) throw error;
-			return await send();
-		}
-	}
 }
 
-function parseJson(text: string): any {
-	try {
-		return text ? JSON.parse(text) : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function failUnlessOk(answer: HttpAnswer, what: string, keep = 2000): HttpAnswer {
+function failUnlessOk(answer: HttpResponse, what: string, keep = 2000): HttpResponse {
 	if (answer.status >= 300)
 		throw new Error(`${what} -> ${answer.status}: ${answer.text.slice(0, keep)}`);
 	return answer;

@@ -17,7 +17,6 @@ import { manualRuns } from '../e2e/manual-runs';
 import {
 	IDS,
 	TRIGGER_EARLY_WEBHOOK_ID,
-	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
 	CLAIM,
 	exampleCopies,
@@ -29,6 +28,7 @@ import { listeners } from './listening';
 import { runDir } from './run-dir';
 import { CRASH, LISTING_CREDENTIAL, crashWorkflows, listingWorkflow } from './workflows';
 import { BURST, burstThenCopies, type Route } from '../e2e/overlap';
+import { triggerFlows } from '../e2e/trigger-flows';
 import { redisCommand } from '../../scripts/queue/redis';
 import { eventBody } from '../trigger/support';
 import { expectNowhereIn } from '../helpers/secrets';
@@ -156,65 +156,23 @@ describe('workflows run on the workers, started from main', () => {
 
 describe('the trigger: activated by main, served by the webhook processors, run by the workers', () => {
 	const hookPath = `webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-	const processorUrls = () =>
-		env.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}/${hookPath}`);
-
-	it('activation through main points the endpoint at the webhook processors’ load balancer', async () => {
-		await env.main.activate(IDS.triggerExisting);
-		const endpoint = await steps.endpointWhen(
-			endpoints.trigger,
-			'the endpoint to point at n8n',
-			(now) => now.url !== TRIGGER_ENDPOINT_BEFORE.url,
-		);
-		expect(endpoint).toMatchObject({ url: `${env.loadBalancer.url}/${hookPath}`, disabled: false });
+	triggerFlows({
+		sandbox: () => sandbox,
+		n8n: () => env.main,
+		endpointId: () => endpoints.trigger,
+		pointedAt: () => `${env.loadBalancer.url}/${hookPath}`,
+		servedAt: () => env.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}/${hookPath}`),
 		// Main does not serve production webhooks itself (N8N_DISABLE_PRODUCTION_MAIN_PROCESS).
-		expect((await post(`${env.main.baseUrl}/${hookPath}`, '{}')).status).toBe(404);
-	});
-
-	it('a signed delivery goes through one webhook processor, which queues it, and runs once, on a worker', async () => {
-		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
-		const routedBefore = env.loadBalancer.routed.length;
-		const receivable = await v1('POST', '/receivables', {
-			invoice_number: `Q-${TAG}-PAID`,
-			amount: 99,
-		});
-		await sandbox.admin.setReceivableStatus(receivable.body.data.id, 'paid');
-
-		const executions = await env.main.waitForExecutions(IDS.triggerExisting, before, 60_000);
-		expect(executions).toHaveLength(before + 1);
-		const [latest] = executions.sort((a, b) => Number(b.id) - Number(a.id));
-		expect(latest).toMatchObject({ status: 'success', mode: 'webhook' });
-		expect(output(latest, 'On receivable paid')).toEqual([
-			expect.objectContaining({
-				type: 'receivable.paid',
-				data: expect.objectContaining({ id: receivable.body.data.id }),
-			}),
-		]);
-		const [delivery] = env.loadBalancer.routed.slice(routedBefore);
-		expect(delivery).toMatchObject({ path: `/${hookPath}`, status: 200 });
-		const processor = env.webhookProcessors[delivery.target].name;
-		expect(processesThatLogged(env, String(latest.id), 'Enqueued execution')).toEqual([processor]);
-		expect(workerThatRan(env, String(latest.id))).toMatch(/^worker-[12]$/);
-	});
-
-	it('a forged delivery is refused with 401 by every webhook processor and starts nothing', async () => {
-		const before = (await env.main.executions(IDS.triggerExisting, false)).length;
-		const body = eventBody('receivable.paid', {});
-		const headers = signed(body, 'msg_forged');
-		for (const url of processorUrls()) expect((await post(url, body, headers)).status).toBe(401);
-		await sleep(3000);
-		expect(await env.main.executions(IDS.triggerExisting, false)).toHaveLength(before);
-	});
-
-	it('deactivation through main restores the endpoint; the processors then answer 404', async () => {
-		await env.main.deactivate(IDS.triggerExisting);
-		const endpoint = await steps.endpointWhen(
-			endpoints.trigger,
-			'the endpoint to be restored',
-			(now) => now.url === TRIGGER_ENDPOINT_BEFORE.url,
-		);
-		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
-		for (const url of processorUrls()) await steps.webhookServed(url, false);
+		activated: async () =>
+			expect((await post(`${env.main.baseUrl}/${hookPath}`, '{}')).status).toBe(404),
+		// one webhook processor queued it (the one the balancer sent the delivery to), one worker ran it
+		ran: (run) => {
+			const delivery = env.loadBalancer.routed.filter((r) => r.path === `/${hookPath}`).at(-1);
+			expect(delivery).toMatchObject({ path: `/${hookPath}`, status: 200 });
+			const processor = env.webhookProcessors[delivery!.target].name;
+			expect(processesThatLogged(env, String(run.id), 'Enqueued execution')).toEqual([processor]);
+			expect(workerThatRan(env, String(run.id))).toMatch(/^worker-[12]$/);
+		},
 	});
 });
 

@@ -11,13 +11,13 @@ import { holdDatabaseWriteLock } from './database-lock';
 import { startN8nWithPackage, type PackageInN8n } from './environment';
 import { manualRuns, rowNumbers } from './manual-runs';
 import { BURST, burstThenCopies } from './overlap';
+import { triggerFlows } from './trigger-flows';
 import { redisCommand } from '../../scripts/queue/redis';
 import {
 	CLAIM,
 	IDS,
 	POLLING_NODES,
 	TRIGGER_EARLY_WEBHOOK_ID,
-	TRIGGER_ENDPOINT_BEFORE,
 	TRIGGER_WEBHOOK_ID,
 	exampleCopies,
 	exampleCopy,
@@ -220,40 +220,8 @@ describe('the trigger in a real n8n', () => {
 		]);
 	}
 
-	it('activation points the existing endpoint at the workflow', async () => {
-		await n8n.activate(IDS.triggerExisting);
-		// 2.x publishes through an outbox: the trigger's create() runs shortly after the call.
-		const endpoint = await steps.endpointWhen(
-			triggerEndpointId,
-			'the endpoint to point at n8n',
-			(now) => now.url !== TRIGGER_ENDPOINT_BEFORE.url,
-		);
-		const { description } = TRIGGER_ENDPOINT_BEFORE;
-		expect(endpoint).toMatchObject({ url: webhookUrl(), disabled: false, description });
-		expect([...endpoint.filter_types].sort()).toEqual(['receivable.overdue', 'receivable.paid']);
-	});
-
-	it('a signed delivery from the sandbox starts an execution with the event', async () => {
-		const before = await executionCount(IDS.triggerExisting);
-		await paidReceivableRuns(IDS.triggerExisting, 'On receivable paid', before);
-		const deliveries = await sandbox.admin.getDeliveries();
-		const toTrigger = (type: string) =>
-			deliveries.filter((d) => d.endpoint_id === triggerEndpointId && d.event_type === type);
-		expect(toTrigger('receivable.paid').some((d) => d.status === 200)).toBe(true);
-		// An event type outside the filter is not delivered to it.
-		expect(toTrigger('receivable.created')).toEqual([]);
-	});
-
-	it('a forged delivery is refused with 401 and starts nothing', async () => {
-		const before = await executionCount(IDS.triggerExisting);
-		const body = paidEvent('forged');
-		const forged = signed(body, 'msg_forged');
-		expect((await post(webhookUrl(), body, forged)).status).toBe(401);
-		expect((await post(webhookUrl(), body)).status).toBe(401);
-		await sleep(3000);
-		expect(await executionCount(IDS.triggerExisting)).toBe(before);
-		// n8n's log says why, once for both: the first failure names its cause
-		// (trigger/verificationWarnings.ts).
+	/** n8n's log says why, once for both forgeries: the first names its cause (trigger/verificationWarnings.ts). */
+	async function warnedOnce(forged: Record<string, string>) {
 		const trigger = `Business Finance Trigger "On receivable paid" (workflow ${IDS.triggerExisting})`;
 		const warning = (line: string) =>
 			line.includes(trigger) && line.includes('failed signature verification');
@@ -266,70 +234,70 @@ describe('the trigger in a real n8n', () => {
 			/1 delivery failed signature verification.*Likely cause \(1 delivery\): wrong secret/,
 		);
 		expect(said[0]).not.toContain(forged['webhook-signature'].slice(3));
-	});
+	}
 
-	it('a delivery n8n could not start (its database locked by another writer) runs on the retry, once; 1.x answers before it starts the run, so there it is lost', async () => {
-		const before = await executionCount(IDS.triggerExisting);
-		const body = paidEvent();
-		const secret = await steps.secretOf(triggerEndpointId);
-		const delivery = () => post(webhookUrl(), body, signed(body, `msg_e2e_busy_${TAG}`, secret));
-		const lock = await holdDatabaseWriteLock(runtime, environment.userFolder);
-		// held past the answer and past n8n's wait for the lock (sqlite3's busy timeout, 1 s)
-		const first = await delivery()
-			.then(async (answer) => (await sleep(4000), answer))
-			.finally(lock.release);
-		await sleep(2000);
-		expect(await executionCount(IDS.triggerExisting)).toBe(before);
-		const retry = await delivery();
-		const again = await delivery();
-		await sleep(2000);
-		if (runtime.major === 1) {
-			// 1.x answered 200 before it tried to start the run: the service will not retry
-			expect(first.status).toBe(200);
-			expect(await retry.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
-			expect(await executionCount(IDS.triggerExisting)).toBe(before);
-			return;
-		}
-		expect(first.status).toBe(500);
-		expect(retry.status).toBe(200);
-		expect(await again.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
-		expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
-	});
+	triggerFlows({
+		sandbox: () => sandbox,
+		n8n: () => n8n,
+		endpointId: () => triggerEndpointId,
+		pointedAt: webhookUrl,
+		servedAt: () => [webhookUrl()],
+		forged: warnedOnce,
+		whileActive: () => {
+			it('a delivery n8n could not start (its database locked by another writer) runs on the retry, once; 1.x answers before it starts the run, so there it is lost', async () => {
+				const before = await executionCount(IDS.triggerExisting);
+				const body = paidEvent();
+				const secret = await steps.secretOf(triggerEndpointId);
+				const delivery = () =>
+					post(webhookUrl(), body, signed(body, `msg_e2e_busy_${TAG}`, secret));
+				const lock = await holdDatabaseWriteLock(runtime, environment.userFolder);
+				// held past the answer and past n8n's wait for the lock (sqlite3's busy timeout, 1 s)
+				const first = await delivery()
+					.then(async (answer) => (await sleep(4000), answer))
+					.finally(lock.release);
+				await sleep(2000);
+				expect(await executionCount(IDS.triggerExisting)).toBe(before);
+				const retry = await delivery();
+				const again = await delivery();
+				await sleep(2000);
+				if (runtime.major === 1) {
+					// 1.x answered 200 before it tried to start the run: the service will not retry
+					expect(first.status).toBe(200);
+					expect(await retry.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
+					expect(await executionCount(IDS.triggerExisting)).toBe(before);
+					return;
+				}
+				expect(first.status).toBe(500);
+				expect(retry.status).toBe(200);
+				expect(await again.json()).toEqual({ received: true, ignored: 'duplicate delivery' });
+				expect(await executionCount(IDS.triggerExisting)).toBe(before + 1);
+			});
 
-	it('a delivery sent while n8n is still activating a trigger is verified; later deliveries run; deactivation deletes the endpoint', async () => {
-		const { activation, endpointId, secret } = await steps.activateHeld(IDS.triggerEarly);
-		const body = eventBody('vendor.created', { id: 'vnd_e2e_early', name: 'Early vendor' });
-		const early = await post(
-			`${n8n.baseUrl}/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`,
-			body,
-			signed(body, `msg_e2e_early_${TAG}`, secret),
-		);
-		await activation;
-		// The latency was spent on the trigger's own fetch.
-		expect((await sandbox.admin.clearFaults()).cleared).toBe(0);
-		expect(early.status).toBe(200);
-		const [first] = await n8n.waitForExecutions(IDS.triggerEarly, 0, 60000);
-		expect(first.status).toBe('success');
+			it('a delivery sent while n8n is still activating a trigger is verified; later deliveries run; deactivation deletes the endpoint', async () => {
+				const { activation, endpointId, secret } = await steps.activateHeld(IDS.triggerEarly);
+				const body = eventBody('vendor.created', { id: 'vnd_e2e_early', name: 'Early vendor' });
+				const early = await post(
+					`${n8n.baseUrl}/webhook/${TRIGGER_EARLY_WEBHOOK_ID}/webhook`,
+					body,
+					signed(body, `msg_e2e_early_${TAG}`, secret),
+				);
+				await activation;
+				// The latency was spent on the trigger's own fetch.
+				expect((await sandbox.admin.clearFaults()).cleared).toBe(0);
+				expect(early.status).toBe(200);
+				const [first] = await n8n.waitForExecutions(IDS.triggerEarly, 0, 60000);
+				expect(first.status).toBe('success');
 
-		// The registration survived the early delivery: the sandbox's own deliveries run...
-		const vendor = await addCryptoVendor(v1, `E2E early ${TAG}`);
-		const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
-		const items = executions.flatMap((e) => output(e, 'On vendor created'));
-		expect(items.map((i) => i.data.id).sort()).toEqual([vendor.id, 'vnd_e2e_early'].sort());
-		// ...and deactivation still finds the endpoint it created, and deletes it.
-		await n8n.deactivate(IDS.triggerEarly);
-		await steps.endpointDeleted(endpointId);
-	});
-
-	it('deactivation restores the endpoint as it was and removes the webhook', async () => {
-		await n8n.deactivate(IDS.triggerExisting);
-		const endpoint = await steps.endpointWhen(
-			triggerEndpointId,
-			'the endpoint to be restored',
-			(now) => now.url === TRIGGER_ENDPOINT_BEFORE.url,
-		);
-		expect(endpoint).toMatchObject(TRIGGER_ENDPOINT_BEFORE);
-		await steps.webhookServed(webhookUrl(), false);
+				// The registration survived the early delivery: the sandbox's own deliveries run...
+				const vendor = await addCryptoVendor(v1, `E2E early ${TAG}`);
+				const executions = await n8n.waitForExecutions(IDS.triggerEarly, 1, 60000);
+				const items = executions.flatMap((e) => output(e, 'On vendor created'));
+				expect(items.map((i) => i.data.id).sort()).toEqual([vendor.id, 'vnd_e2e_early'].sort());
+				// ...and deactivation still finds the endpoint it created, and deletes it.
+				await n8n.deactivate(IDS.triggerEarly);
+				await steps.endpointDeleted(endpointId);
+			});
+		},
 	});
 
 	it('example 03 without its Slack credential: 2.x refuses activation, 1.x activates the trigger alone', async () => {

@@ -1,7 +1,7 @@
 /** The service's side of test/e2e and test/e2e-queue, and what an execution put out. */
 import type { RunningSandbox } from '../../sandbox';
 import { runInServer, type N8nServer } from '../../scripts/n8n';
-import { createHttpClient } from '../helpers/http';
+import { createHttpClient } from '../../scripts/http-client';
 import { signedHeaders } from '../helpers/standardWebhooks';
 import { newSecret, nowSeconds } from '../trigger/support';
 

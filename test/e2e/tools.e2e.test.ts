@@ -17,7 +17,7 @@ import {
 	type DataTable,
 	type WorkflowJson,
 } from '../../scripts/n8n';
-import { createHttpClient, type HttpClient } from '../helpers/http';
+import { createHttpClient, type HttpClient } from '../../scripts/http-client';
 import {
 	defaultToolDescription,
 	scriptedModel,
@@ -59,10 +59,6 @@ let sandbox: RunningSandbox;
 let limited: RunningSandbox;
 let environment: PackageInN8n;
 let api: HttpClient;
-let model: ScriptedModel;
-let v2Model: ScriptedModel;
-let reviewModel: ScriptedModel;
-let lostModel: ScriptedModel;
 let mailbox: SmtpServer;
 let client: Client;
 let agent: Client;
@@ -86,17 +82,8 @@ const openAi = ({ id, name }: { id: string; name: string }, server: ScriptedMode
 	type: 'openAiApi',
 	data: { apiKey: 'sk-scripted', url: server.baseUrl },
 });
-const OPENAI = { id: 'bfAgentOpenAiKey', name: 'Scripted model' };
-const OPENAI_V2 = { id: 'bfAgentOpenAi22', name: 'Scripted model (AI Agent 2.2)' };
-const AGENT_WORKFLOW_ID = 'bfE2eAgentTools1';
-const AGENT_V2_WORKFLOW_ID = 'bfE2eAgentTool22';
-const OPENAI_LOST = { id: 'bfAgentOpenAiLst', name: 'Scripted model (lost answers)' };
-const LOST_WORKFLOW_ID = 'bfE2eAgentLost01';
-// Each line's default AI Agent: 3.1 on 2.x, 3 on 1.x.
-const AGENT_WORKFLOW = agentWorkflow(AGENT_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI);
 const MCP_WORKFLOW = mcpWorkflow();
 const EXAMPLE07 = example07Copy();
-const EXAMPLE07_OPENAI = { id: 'bfExampleOpenAi1', name: 'OpenAI account' };
 const EXAMPLE07_SMTP = { id: 'bfExampleSmtp001', name: 'Approvers mailbox (SMTP)', type: 'smtp' };
 
 beforeAll(async () => {
@@ -109,9 +96,8 @@ beforeAll(async () => {
 	});
 	endpointId = endpoint.body.data.id;
 	acmeId = (await api.request('GET', '/vendors', { query: { search: 'acme' } })).body.data[0].id;
-	[model, v2Model, reviewModel, lostModel] = await Promise.all(
-		[SCRIPT, V2_SCRIPT, REVIEW_SCRIPT, LOST_SCRIPT].map((script) => scriptedModel(script)),
-	);
+	for (const [run, { script }] of Object.entries(AGENT_RUNS))
+		models[run as AgentRun] = await scriptedModel(script);
 	mailbox = await smtpServer();
 	const { host, port } = mailbox;
 	const smtp = { host, port, secure: false, disableStartTls: true, user: '', password: '' };
@@ -123,16 +109,11 @@ beforeAll(async () => {
 			{ ...LIMITED_CREDENTIAL, apiKey: limited.apiKey, baseUrl: limited.baseUrl },
 			{ ...MCP_BEARER_CREDENTIAL, data: { token } },
 			{ ...APPROVERS_CREDENTIAL, data: approver },
-			openAi(OPENAI, model),
-			openAi(OPENAI_V2, v2Model),
-			openAi(EXAMPLE07_OPENAI, reviewModel),
-			openAi(OPENAI_LOST, lostModel),
+			...Object.entries(AGENT_RUNS).map(([run, r]) => openAi(r.model, models[run as AgentRun])),
 			{ ...EXAMPLE07_SMTP, data: smtp },
 		],
 		workflows: [
-			AGENT_WORKFLOW,
-			agentWorkflow(LOST_WORKFLOW_ID, TWO_X ? 3.1 : 3, OPENAI_LOST),
-			...(TWO_X ? [agentWorkflow(AGENT_V2_WORKFLOW_ID, 2.2, OPENAI_V2), EXAMPLE07] : []),
+			...Object.values(AGENT_RUNS).flatMap((run) => run.workflow ?? []),
 			MCP_WORKFLOW,
 			readsWorkflow(READS()),
 			example(TOOLS_FILE),
@@ -144,7 +125,7 @@ afterAll(async () => {
 	await client?.close();
 	await agent?.close();
 	await environment?.stop();
-	const servers = [sandbox, limited, receiver, model, v2Model, reviewModel, lostModel, mailbox];
+	const servers = [sandbox, limited, receiver, ...Object.values(models), mailbox];
 	await Promise.all(servers.map((server) => server?.close()));
 });
 
@@ -318,18 +299,40 @@ const V2_SCRIPT: Step[] = [
 	{ answer: 'Could not create the invoice.' },
 ];
 
+/**
+ * The AI Agent runs, one row each over the n8n lines: its workflow (each line's default agent,
+ * 3.1 on 2.x and 3 on 1.x; 2.2 and example 07 on 2.x only), its model's credential, its script.
+ */
+const DEFAULT_AGENT = TWO_X ? 3.1 : 3;
+const AGENT_RUNS = {
+	tools: row('bfE2eAgentTools1', DEFAULT_AGENT, 'bfAgentOpenAiKey', SCRIPT),
+	lost: row('bfE2eAgentLost01', DEFAULT_AGENT, 'bfAgentOpenAiLst', LOST_SCRIPT),
+	v22: row('bfE2eAgentTool22', TWO_X && 2.2, 'bfAgentOpenAi22', V2_SCRIPT),
+	review: row(EXAMPLE07.id, TWO_X && EXAMPLE07, 'bfExampleOpenAi1', REVIEW_SCRIPT),
+};
+type AgentRun = keyof typeof AGENT_RUNS;
+const models = {} as Record<AgentRun, ScriptedModel>;
+const AGENT_WORKFLOW = AGENT_RUNS.tools.workflow!;
+
+/** Every model's credential has example 07's name ("OpenAI account"): its workflow names it so. */
+function row(id: string, agent: number | WorkflowJson | false, modelId: string, script: Step[]) {
+	const model = { id: modelId, name: 'OpenAI account' };
+	const workflow = typeof agent === 'number' ? agentWorkflow(id, agent, model) : agent || undefined;
+	return { id, model, script, workflow };
+}
+
 let execution: any;
 let received: any[];
 
 /** The model's last request: it holds every tool result of the run. */
-const last = (): ModelRequest => model.requests[model.requests.length - 1];
+const last = (): ModelRequest => models.tools.requests[models.tools.requests.length - 1];
 
 function told(tool: string, match: (args: any) => boolean = () => true): string | undefined {
 	return toolResults(last()).find((t) => t.name === tool && match(t.arguments ?? {}))?.result;
 }
 
 function transcript(): string {
-	const calls = model.requests.length ? toolResults(last()) : [];
+	const calls = models.tools.requests.length ? toolResults(last()) : [];
 	const lines = calls.map((t) => `${t.name} ${JSON.stringify(t.arguments)}\n  -> ${t.result}`);
 	const { error } = execution?.data?.resultData ?? {};
 	const end = error?.message ?? JSON.stringify(output(execution, AGENT));
@@ -348,27 +351,27 @@ function expectRefusal(text: string | undefined): void {
 describe('in n8n’s AI Agent', () => {
 	beforeAll(async () => {
 		await sandbox.admin.clearRequests();
-		execution = await runManually(environment.n8n, AGENT_WORKFLOW_ID, 180_000);
+		execution = await runManually(environment.n8n, AGENT_RUNS.tools.id, 180_000);
 		received = await sandbox.admin.getRequests();
 		console.log(transcript());
 	}, 200_000);
 
 	describe('what the model is offered', () => {
 		it('one tool per tool node, by its node name, with its own description or its operation’s default', () => {
-			const offered = model.requests[0].tools.map((t) => [t.name, t.description]);
+			const offered = models.tools.requests[0].tools.map((t) => [t.name, t.description]);
 			expect(offered.sort()).toEqual(describedTools(AGENT_WORKFLOW).sort());
 		});
 
 		it.each(['list_vendors', 'get_balance', 'get_transactions', 'create_receivable'])(
 			'%s: its $fromAI inputs, typed and required',
 			(name) =>
-				expectInputs(name, model.requests[0].tools.find((t) => t.name === name)?.parameters),
+				expectInputs(name, models.tools.requests[0].tools.find((t) => t.name === name)?.parameters),
 		);
 
 		it('the same tools on every turn', () => {
 			const names = (request: ModelRequest) => request.tools.map((t) => t.name).sort();
-			for (const request of model.requests)
-				expect(names(request)).toEqual(names(model.requests[0]));
+			for (const request of models.tools.requests)
+				expect(names(request)).toEqual(names(models.tools.requests[0]));
 		});
 	});
 
@@ -431,8 +434,8 @@ describe('in n8n’s AI Agent', () => {
 		});
 
 		it('the API keys are in no message to the model, plain or base64', () => {
-			expect(model.requests.length).toBeGreaterThan(1);
-			expectNoKeyIn(model.requests.map((r) => JSON.stringify(r.body)));
+			expect(models.tools.requests.length).toBeGreaterThan(1);
+			expectNoKeyIn(models.tools.requests.map((r) => JSON.stringify(r.body)));
 		});
 	});
 });
@@ -444,9 +447,9 @@ describe('in n8n’s AI Agent, creates the service processed but whose answers w
 	beforeAll(async () => {
 		await sandbox.admin.clearRequests();
 		await loseAnswers('status503', 'reset');
-		run = await runManually(environment.n8n, LOST_WORKFLOW_ID, 180_000);
+		run = await runManually(environment.n8n, AGENT_RUNS.lost.id, 180_000);
 		await sandbox.admin.clearFaults();
-		results = toolResults(lostModel.requests.at(-1)!);
+		results = toolResults(models.lost.requests.at(-1)!);
 		console.log(results.map((r) => `${r.arguments.invoice_number} -> ${r.result}`).join('\n'));
 	}, 200_000);
 
@@ -477,8 +480,8 @@ describe('in n8n’s AI Agent, creates the service processed but whose answers w
 
 (TWO_X ? describe : describe.skip)('AI Agent 2.2 (n8n 2.x)', () => {
 	it('a refused input reaches the model with each field, its reason and that nothing was sent; the run succeeds', async () => {
-		const run = await runManually(environment.n8n, AGENT_V2_WORKFLOW_ID, 180_000);
-		expectRefusal(toolResults(v2Model.requests.at(-1)!)[0]?.result);
+		const run = await runManually(environment.n8n, AGENT_RUNS.v22.id, 180_000);
+		expectRefusal(toolResults(models.v22.requests.at(-1)!)[0]?.result);
 		expect(run.status).toBe('success');
 		const sent = await sandbox.admin.getRequests();
 		expect(sent.filter((r: any) => r.body?.invoice_number === BAD_V2.invoice_number)).toEqual([]);
@@ -491,18 +494,18 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 /** Runs example 07 until it waits for the person, then opens the email's `link` as they would. */
 async function reviewed(link: 'Approve' | 'Decline') {
 	const { n8n } = environment;
-	const [mails, requests] = [mailbox.mails.length, reviewModel.requests.length];
+	const [mails, requests] = [mailbox.mails.length, models.review.requests.length];
 	await sandbox.admin.clearRequests();
 	const waiting = await runManually(n8n, EXAMPLE07.id, 180_000);
 	// on a failed review the model's last request says why
-	const results = reviewModel.requests.slice(requests).flatMap((r) => toolResults(r));
+	const results = models.review.requests.slice(requests).flatMap((r) => toolResults(r));
 	expect(waiting.status === 'waiting' ? 'waiting' : JSON.stringify(results)).toBe('waiting');
 	const mail = await n8n.waitFor('the review email', async () => mailbox.mails[mails]);
 	const createdBeforeDecision = await payablesCreated();
 	const opened = await fetch(linksOf(mail)[link], { headers: { 'user-agent': BROWSER } });
 	expect(opened.status).toBe(200);
 	const execution = await ended(waiting.id, 120_000);
-	const last = reviewModel.requests.slice(requests).at(-1);
+	const last = models.review.requests.slice(requests).at(-1);
 	const told = last && toolResults(last).find((t) => t.name === 'create_payable')?.result;
 	return { mail, createdBeforeDecision, created: await payablesCreated(), execution, told };
 }
@@ -522,7 +525,7 @@ async function reviewed(link: 'Approve' | 'Decline') {
 		}, 400_000);
 
 		it('the model is offered create_payable with the payable’s inputs', () => {
-			const offered = reviewModel.requests[0].tools.find((t) => t.name === 'create_payable');
+			const offered = models.review.requests[0].tools.find((t) => t.name === 'create_payable');
 			const { description } = nodeNamed(EXAMPLE07, 'create_payable').parameters;
 			expect(offered?.description).toBe(description);
 			const inputs = offered?.parameters.properties;
@@ -530,7 +533,7 @@ async function reviewed(link: 'Approve' | 'Decline') {
 		});
 
 		it('the person is emailed the payable’s inputs with the payee as the service listed it (name, payment method), and an Approve and a Decline link', () => {
-			const vendor = firstRecord(toolResults(reviewModel.requests[1]).at(-1)?.result).id;
+			const vendor = firstRecord(toolResults(models.review.requests[1]).at(-1)?.result).id;
 			for (const { mail } of [declined, approved]) {
 				expect(mail.to).toEqual(['approver@example.com']);
 				expect(Object.keys(linksOf(mail)).sort()).toEqual(['Approve', 'Decline']);

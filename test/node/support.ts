@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessFinance } from '../../nodes/BusinessFinance/BusinessFinance.node';
 import { startSandbox, type RequestRecord } from '../../sandbox';
+import { createHttpClient } from '../../scripts/http-client';
 import { runListSearch, runNode } from '../helpers/n8n';
 
 const route = (r: RequestRecord) => `${r.method} ${r.path} ${r.status}`;
@@ -17,6 +18,7 @@ type NodeTestEnv = Awaited<ReturnType<typeof startEnv>>;
 async function startEnv() {
 	const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'none', rateLimit: 100_000 });
 	const nodeType = new BusinessFinance();
+	const http = createHttpClient(sb.baseUrl, { apiKey: sb.apiKey });
 	const creds = (apiKey = sb.apiKey, baseUrl = sb.baseUrl) => ({
 		businessFinanceApi: { apiKey, baseUrl },
 	});
@@ -58,19 +60,11 @@ async function startEnv() {
 		requests,
 		/** Calls the API directly (setup only), with the working key; `requests()` will not show it. */
 		api: async <T = IDataObject>(method: string, path: string, body?: unknown) => {
-			const res = await fetch(`${sb.baseUrl}${path}`, {
-				method,
-				headers: {
-					authorization: `Bearer ${sb.apiKey}`,
-					...(body === undefined ? {} : { 'content-type': 'application/json' }),
-				},
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const json = (await res.json()) as IDataObject;
-			if (!res.ok)
-				throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+			const res = await http.request(method, path, { body });
+			if (res.status < 200 || res.status >= 300)
+				throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
 			await sb.admin.clearRequests();
-			return json.data as T;
+			return res.body.data as T;
 		},
 		close: async () => await sb.close(),
 	};

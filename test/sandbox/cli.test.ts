@@ -2,7 +2,7 @@
 import * as path from 'path';
 
 import { startGroup, stopGroup } from '../../scripts/process-group';
-import { createHttpClient } from '../helpers/http';
+import { createHttpClient } from '../../scripts/http-client';
 import { expectError, expectRateHeaders } from './support';
 
 const FLAG_KEY = ['svc', 'cli_flag_key_42'].join('_');

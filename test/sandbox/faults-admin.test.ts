@@ -2,7 +2,7 @@
  * What the other suites do not show of the faults and the admin routes. A custom `apiKey` is
  * covered through the CLI's --api-key in cli.test.ts.
  */
-import type { HttpResponse } from '../helpers/http';
+import type { HttpResponse } from '../../scripts/http-client';
 import { achVendor, expectError, expectRateHeaders, useHarness } from './support';
 
 const h = useHarness({}, { resetEach: true });

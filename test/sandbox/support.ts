@@ -5,7 +5,7 @@
 import { randomUUID } from 'crypto';
 
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { createHttpClient, type HttpClient, type HttpResponse } from '../helpers/http';
+import { createHttpClient, type HttpClient, type HttpResponse } from '../../scripts/http-client';
 
 export interface Harness {
 	sb: RunningSandbox;
