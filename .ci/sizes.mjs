@@ -13,7 +13,9 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const PARTS = {
 	product: { folders: ['nodes', 'credentials'], target: 6_965, ceiling: 7_200 },
 	transport: { folders: ['nodes/BusinessFinance/transport'], target: 1_500, ceiling: 1_570 },
-	support: { folders: ['test', 'sandbox', 'scripts', 'bench'], target: 19_500, ceiling: 21_995 },
+	// support: 21,995 when first landed; +30 for the test that each create and send's own outcome
+	// text reaches the node's error (test/faults/faults.test.ts)
+	support: { folders: ['test', 'sandbox', 'scripts', 'bench'], target: 19_500, ceiling: 22_025 },
 };
 
 const CODE = /\.(ts|js|mjs|sh)$/;

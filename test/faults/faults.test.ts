@@ -43,6 +43,7 @@ const vendorCreate = {
 	paymentMethod: 'crypto',
 	additionalFields: { walletAddress: VALID.evm, walletChain: 'ethereum' },
 };
+const CRYPTO = { payment_method: 'crypto', wallet_address: VALID.evm, wallet_chain: 'ethereum' };
 const vendorList = { resource: 'vendor', operation: 'getAll', returnAll: true, filters: {} };
 
 const M = 40;
@@ -298,6 +299,52 @@ describe('a create the service processed before its answer was lost', () => {
 			expect(await receivablesCreated()).toHaveLength(1);
 		},
 	);
+
+	// what each operation gives (its lostAnswer) is what the node's error says: wired, no fallback
+	it('a send, a payable create and a vendor create each say what that operation may have done', async () => {
+		const sendable = {
+			invoice_number: 'INV-LOST-S',
+			amount: 10,
+			customer_email: 'ap@globex.example',
+		};
+		const receivableId = (await env.api<IDataObject>('POST', '/v1/receivables', sendable)).id;
+		const payee = { name: 'Lost payee', ...CRYPTO };
+		const vendor = {
+			__rl: true,
+			mode: 'id',
+			value: (await env.api('POST', '/v1/vendors', payee)).id,
+		};
+		const payable = { invoiceNumber: 'BILL-LOST-1', amount: 40, vendorId: vendor };
+		const runs: Array<[INodeParameters, string, RegExp]> = [
+			[
+				{ resource: 'receivable', operation: 'send', receivableId } as INodeParameters,
+				'/v1/receivables/',
+				/customer may have been emailed.*receivable\.sent event.*a second time/,
+			],
+			[
+				{ resource: 'payable', operation: 'create', ...payable } as INodeParameters,
+				'/v1/payables',
+				/payable may have been created.*payable\.created event.*second payable/,
+			],
+			[
+				{ ...vendorCreate, name: 'Lost vendor' },
+				'/v1/vendors',
+				/vendor may have been created\. Search the vendors for its name.*second vendor/,
+			],
+		];
+		for (const [parameters, pathPrefix, what] of runs) {
+			await env.sb.admin.addFault({
+				kind: 'status503',
+				count: 1,
+				method: 'POST',
+				afterProcessing: true,
+				pathPrefix,
+			});
+			const description = String((await env.run(parameters)).error?.description);
+			expect(description).toMatch(what);
+			expect(description).not.toMatch(RETRY_ADVICE);
+		}
+	});
 
 	it("a cut answer with n8n's Retry On Fail on: the error says the outcome is unknown and to switch Retry On Fail off, never to check the credential", async () => {
 		await afterProcessing('cut', 2);

@@ -15,7 +15,7 @@ import { type ApiContext, type Call, type HttpMethod, REQUEST_TIMEOUT_MS, send }
 
 export { getApiErrorInfo, LISTING, unknownOutcome } from './errors';
 export type { ApiErrorInfo, LostAnswer } from './errors';
-export type { Page, PageWalker } from './pagination';
+export type { Page } from './pagination';
 export { settledWithin } from './deadline';
 export { dataOf } from './response';
 export type { HttpMethod };

@@ -9,7 +9,7 @@ import { type Call, send } from './send';
 /** Hard cap on the pages of one listing, whatever the service says. */
 const MAX_PAGES = 10_000;
 
-export type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
+type PageMeta = { has_more?: unknown; total?: unknown; limit?: unknown };
 
 export const realId = ({ id }: IDataObject): string | undefined =>
 	typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
@@ -69,8 +69,8 @@ export class PageWalker {
 	}
 
 	/** A refusal of the listing's, as an error the node shows. */
-	refuse([message, description]: string[]) {
-		return listingError(this.call, [message, description]);
+	refuse(texts: string[]) {
+		return listingError(this.call, texts);
 	}
 }
 
